@@ -1,0 +1,78 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "saessak",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "saessak", targets: ["saessak"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+    ],
+    targets: [
+        // Pure core: no I/O.
+        .target(name: "KoreanCalendar", swiftSettings: swiftSettings),
+        .target(name: "Diary", dependencies: ["KoreanCalendar"], swiftSettings: swiftSettings),
+
+        // Adapters around the core.
+        .target(
+            name: "Secrets",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "DiaryStore",
+            dependencies: [
+                "Diary", "Secrets",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "WebApp",
+            dependencies: [
+                "Diary", "DiaryStore", "Secrets",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.copy("Resources/openapi.json")],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "saessak",
+            dependencies: [
+                "Diary", "DiaryStore", "Secrets", "WebApp",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        .testTarget(name: "KoreanCalendarTests", dependencies: ["KoreanCalendar"], swiftSettings: swiftSettings),
+        .testTarget(name: "DiaryTests", dependencies: ["Diary"], swiftSettings: swiftSettings),
+        .testTarget(name: "SecretsTests", dependencies: ["Secrets"], swiftSettings: swiftSettings),
+        .testTarget(name: "DiaryStoreTests", dependencies: ["DiaryStore"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "WebAppTests",
+            dependencies: [
+                "WebApp",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "saessakTests", dependencies: ["saessak"], swiftSettings: swiftSettings),
+    ]
+)

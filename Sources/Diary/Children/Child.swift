@@ -1,0 +1,106 @@
+import Foundation
+import KoreanCalendar
+
+/// A child of the family: the person the diary is about. Identity is the ID; renaming changes nothing else.
+public struct Child: Hashable, Sendable {
+    public let id: ChildID
+    public let familyID: FamilyID
+    public var profile: ChildProfile
+    public let createdAt: Date
+    public var modifiedAt: Date
+
+    public init(id: ChildID = ChildID(), familyID: FamilyID, profile: ChildProfile, createdAt: Date, modifiedAt: Date) {
+        self.id = id
+        self.familyID = familyID
+        self.profile = profile
+        self.createdAt = createdAt
+        self.modifiedAt = modifiedAt
+    }
+}
+
+/// Everything a parent enters about a child, already validated.
+public struct ChildProfile: Hashable, Sendable {
+    public var name: String
+    public var nickname: String?
+    public var birthDate: BirthDate
+    public var birthTime: ClockTime?
+    public var sex: Sex?
+    public var birthplace: String?
+    public var hospital: String?
+    /// 주민등록번호; encrypted at rest by the store, shown masked.
+    public var residentNumber: ResidentNumber?
+
+    public static let maxNameLength = 100
+    public static let maxPlaceLength = 200
+
+    public init(
+        name: String, nickname: String? = nil, birthDate: BirthDate, birthTime: ClockTime? = nil, sex: Sex? = nil,
+        birthplace: String? = nil, hospital: String? = nil, residentNumber: ResidentNumber? = nil
+    ) throws(ValidationError) {
+        self.name = try Validate.requiredText(name, field: "name", maxLength: Self.maxNameLength)
+        self.nickname = try Validate.optionalText(nickname, field: "nickname", maxLength: Self.maxNameLength)
+        self.birthDate = birthDate
+        self.birthTime = birthTime
+        self.sex = sex
+        self.birthplace = try Validate.optionalText(birthplace, field: "birthplace", maxLength: Self.maxPlaceLength)
+        self.hospital = try Validate.optionalText(hospital, field: "hospital", maxLength: Self.maxPlaceLength)
+        self.residentNumber = residentNumber
+    }
+}
+
+/// Which calendar a date was given in.
+public enum CalendarKind: String, CaseIterable, Sendable, Codable {
+    /// 양력
+    case solar
+    /// 음력
+    case lunar
+}
+
+/// A birth date as the parents gave it: in the solar calendar, or in the lunar calendar (with 윤달 flag).
+public enum BirthDate: Hashable, Sendable {
+    case solar(SolarDate)
+    case lunar(LunarDate)
+
+    public var calendar: CalendarKind {
+        switch self {
+        case .solar: .solar
+        case .lunar: .lunar
+        }
+    }
+
+    public var isLeapMonth: Bool {
+        if case .lunar(let date) = self { date.isLeapMonth } else { false }
+    }
+
+    /// The date as `YYYY-MM-DD` in its own calendar.
+    public var iso: String {
+        switch self {
+        case .solar(let date): date.iso
+        case .lunar(let date): date.iso
+        }
+    }
+
+    /// Reads the three API fields together; errors name the field at fault.
+    public init(iso: String, calendar: CalendarKind, isLeapMonth: Bool) throws(ValidationError) {
+        do {
+            switch calendar {
+            case .solar:
+                guard !isLeapMonth else {
+                    throw ValidationError(field: "isLeapMonth", "only a lunar birth date can be in a leap month")
+                }
+                self = .solar(try SolarDate(iso: iso))
+            case .lunar:
+                self = .lunar(try LunarDate(iso: iso, isLeapMonth: isLeapMonth))
+            }
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            throw ValidationError(field: "birthDate", "\(error)")
+        }
+    }
+}
+
+/// Sex as recorded on the birth certificate; used for growth percentiles.
+public enum Sex: String, CaseIterable, Sendable, Codable {
+    case female, male
+}

@@ -1,0 +1,151 @@
+import Foundation
+import KoreanCalendar
+
+/// A diary entry: what happened, when (local wall-clock time in a named time zone) and to which children.
+public struct Entry: Hashable, Sendable {
+    public let id: EntryID
+    public let familyID: FamilyID
+    public var content: EntryContent
+    public let createdAt: Date
+    public var modifiedAt: Date
+
+    public init(id: EntryID = EntryID(), familyID: FamilyID, content: EntryContent, createdAt: Date, modifiedAt: Date) {
+        self.id = id
+        self.familyID = familyID
+        self.content = content
+        self.createdAt = createdAt
+        self.modifiedAt = modifiedAt
+    }
+}
+
+/// The parts of an entry that its author writes, already validated.
+public struct EntryContent: Hashable, Sendable {
+    public var title: String
+    /// Plain text with light Markdown.
+    public var body: String
+    public var date: LocalDateTime
+    /// IANA time zone of `date`, e.g. `Asia/Seoul`.
+    public var timeZone: String
+    /// One or more children, in the order given, without repeats.
+    public var childIDs: [ChildID]
+    /// Tag names, normalised and without repeats.
+    public var tags: [String]
+    public var place: Place?
+    public var weather: String?
+
+    public static let defaultTimeZone = "Asia/Seoul"
+    public static let maxTitleLength = 200
+    public static let maxBodyLength = 100_000
+    public static let maxWeatherLength = 100
+    public static let maxTags = 50
+
+    public init(
+        title: String, body: String, date: LocalDateTime, timeZone: String = EntryContent.defaultTimeZone,
+        childIDs: [ChildID], tags: [String] = [], place: Place? = nil, weather: String? = nil
+    ) throws(ValidationError) {
+        self.title = try Validate.requiredText(title, field: "title", maxLength: Self.maxTitleLength)
+        self.body = try Validate.body(body, field: "body", maxLength: Self.maxBodyLength)
+        self.date = date
+        guard TimeZone(identifier: timeZone) != nil, timeZone.contains("/") || timeZone == "UTC" else {
+            throw ValidationError(field: "timeZone", "'\(timeZone)' is not an IANA time zone such as Asia/Seoul")
+        }
+        self.timeZone = timeZone
+        var seen = Set<ChildID>()
+        self.childIDs = childIDs.filter { seen.insert($0).inserted }
+        guard !self.childIDs.isEmpty else { throw ValidationError(field: "childIds", "must name at least one child") }
+        var seenTags = Set<String>()
+        var normalised: [String] = []
+        for tag in tags {
+            let name = try Tag.normalisedName(tag)
+            if seenTags.insert(name.lowercased()).inserted { normalised.append(name) }
+        }
+        guard normalised.count <= Self.maxTags else {
+            throw ValidationError(field: "tags", "at most \(Self.maxTags) tags (got \(normalised.count))")
+        }
+        self.tags = normalised
+        self.place = place
+        self.weather = try Validate.optionalText(weather, field: "weather", maxLength: Self.maxWeatherLength)
+    }
+}
+
+/// A named place, optionally with WGS 84 coordinates (both or neither).
+public struct Place: Hashable, Sendable {
+    public var name: String?
+    public var latitude: Double?
+    public var longitude: Double?
+
+    public init(name: String?, latitude: Double?, longitude: Double?) throws(ValidationError) {
+        self.name = try Validate.optionalText(name, field: "place.name", maxLength: ChildProfile.maxPlaceLength)
+        switch (latitude, longitude) {
+        case (nil, nil): break
+        case (let latitude?, let longitude?):
+            guard (-90...90).contains(latitude) else {
+                throw ValidationError(field: "place.latitude", "must be between -90 and 90 (got \(latitude))")
+            }
+            guard (-180...180).contains(longitude) else {
+                throw ValidationError(field: "place.longitude", "must be between -180 and 180 (got \(longitude))")
+            }
+        default:
+            throw ValidationError(field: latitude == nil ? "place.latitude" : "place.longitude", "latitude and longitude go together")
+        }
+        guard self.name != nil || latitude != nil else {
+            throw ValidationError(field: "place", "needs a name or coordinates")
+        }
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+}
+
+/// A label a family puts on entries. Tags are rows with their own ID; entries refer to them by ID.
+public struct Tag: Hashable, Sendable {
+    public let id: TagID
+    public let familyID: FamilyID
+    public let name: String
+
+    public init(id: TagID = TagID(), familyID: FamilyID, name: String) {
+        self.id = id
+        self.familyID = familyID
+        self.name = name
+    }
+
+    public static let maxNameLength = 50
+
+    /// Trims white space and a leading `#`; 1–50 characters, no commas.
+    public static func normalisedName(_ raw: String) throws(ValidationError) -> String {
+        var name = raw.trimmingWhitespace()
+        if name.hasPrefix("#") { name = String(name.dropFirst()).trimmingWhitespace() }
+        guard !name.isEmpty, name.count <= maxNameLength, !name.contains(",") else {
+            throw ValidationError(field: "tags", "'\(raw)' is not a tag (1–\(maxNameLength) characters, no commas)")
+        }
+        return name
+    }
+}
+
+/// A photo's metadata row; the files themselves come with the photos module.
+public struct Photo: Hashable, Sendable {
+    public let id: PhotoID
+    public let familyID: FamilyID
+    /// Lowercase hex SHA-256 of the original bytes: the photo's file name in the content-addressed store.
+    public let sha256: String
+    public let mimeType: String
+    public let byteCount: Int
+    public let width: Int
+    public let height: Int
+    public let takenAt: Date?
+    public let createdAt: Date
+
+    public init(
+        id: PhotoID = PhotoID(), familyID: FamilyID, sha256: String, mimeType: String, byteCount: Int, width: Int,
+        height: Int, takenAt: Date?, createdAt: Date
+    ) {
+        self.id = id
+        self.familyID = familyID
+        self.sha256 = sha256
+        self.mimeType = mimeType
+        self.byteCount = byteCount
+        self.width = width
+        self.height = height
+        self.takenAt = takenAt
+        self.createdAt = createdAt
+    }
+}

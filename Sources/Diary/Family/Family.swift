@@ -1,0 +1,85 @@
+import Foundation
+
+/// A family owns its children and everything written about them; every other record belongs to exactly one.
+public struct Family: Hashable, Sendable {
+    public let id: FamilyID
+    public var name: String
+    public let createdAt: Date
+
+    public static let maxNameLength = 100
+
+    public init(id: FamilyID = FamilyID(), name: String, createdAt: Date) throws(ValidationError) {
+        self.id = id
+        self.name = try Validate.requiredText(name, field: "family", maxLength: Self.maxNameLength)
+        self.createdAt = createdAt
+    }
+}
+
+/// What a member may do in a family.
+public enum Role: String, CaseIterable, Sendable, Codable, Comparable {
+    /// Everything, including members and deletion.
+    case owner
+    /// Writes the diary, children and events (the other parent).
+    case editor
+    /// Reads only (grandparents and relatives).
+    case viewer
+
+    public var canWrite: Bool { self != .viewer }
+
+    public static func < (lhs: Role, rhs: Role) -> Bool {
+        allCases.firstIndex(of: lhs)! > allCases.firstIndex(of: rhs)!
+    }
+}
+
+/// A person who signs in. Passwords are kept only as a hash, by the `Secrets` module.
+public struct User: Hashable, Sendable {
+    public let id: UserID
+    public let username: String
+    public let createdAt: Date
+
+    public init(id: UserID = UserID(), username: String, createdAt: Date) throws(ValidationError) {
+        self.id = id
+        self.username = try User.validUsername(username)
+        self.createdAt = createdAt
+    }
+
+    /// 1–64 characters from letters, digits, `.`, `_` and `-`; compared without regard to letter case.
+    public static func validUsername(_ name: String) throws(ValidationError) -> String {
+        guard (1...64).contains(name.count),
+            name.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0) })
+        else {
+            throw ValidationError(field: "username", "must be 1–64 letters, digits, '.', '_' or '-' (got '\(name)')")
+        }
+        return name
+    }
+}
+
+/// A bearer token for the API, acting for one member of one family. Only its hash is stored.
+public struct APIToken: Hashable, Sendable {
+    public let id: APITokenID
+    public let userID: UserID
+    public let familyID: FamilyID
+    public let name: String
+    public let createdAt: Date
+
+    public init(id: APITokenID = APITokenID(), userID: UserID, familyID: FamilyID, name: String, createdAt: Date) {
+        self.id = id
+        self.userID = userID
+        self.familyID = familyID
+        self.name = name
+        self.createdAt = createdAt
+    }
+}
+
+/// Whoever is acting: which member of which family, with which role. Every store query is scoped by it.
+public struct Actor: Hashable, Sendable {
+    public let userID: UserID
+    public let familyID: FamilyID
+    public let role: Role
+
+    public init(userID: UserID, familyID: FamilyID, role: Role) {
+        self.userID = userID
+        self.familyID = familyID
+        self.role = role
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// One page of a list, and where the next page starts (nil on the last page).
+public struct Page<Item: Sendable>: Sendable {
+    public var items: [Item]
+    public var next: PageCursor?
+
+    public init(items: [Item], next: PageCursor?) {
+        self.items = items
+        self.next = next
+    }
+}
+
+/// An opaque keyset position: the sort key and ID of the last item seen. Paging by key, not offset,
+/// keeps the thousandth page as fast as the first and stable while entries are added.
+public struct PageCursor: Hashable, Sendable, CustomStringConvertible {
+    public let sortKey: String
+    public let id: String
+
+    public init(sortKey: String, id: String) {
+        self.sortKey = sortKey
+        self.id = id
+    }
+
+    /// URL-safe text form (base64url of `sortKey \n id`).
+    public var description: String {
+        let raw = Array("\(sortKey)\n\(id)".utf8)
+        return Base64URL.encode(raw)
+    }
+
+    public init(_ text: String) throws(ValidationError) {
+        guard let bytes = Base64URL.decode(text), let raw = String(bytes: bytes, encoding: .utf8) else {
+            throw ValidationError(field: "cursor", "is not a cursor this server gave out")
+        }
+        let parts = raw.split(separator: "\n", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[1].isEmpty else {
+            throw ValidationError(field: "cursor", "is not a cursor this server gave out")
+        }
+        sortKey = String(parts[0])
+        id = String(parts[1])
+    }
+
+    /// Page sizes a client may ask for.
+    public static let limits = 1...200
+    public static let defaultLimit = 50
+
+    public static func limit(_ requested: Int?) throws(ValidationError) -> Int {
+        guard let requested else { return defaultLimit }
+        guard limits.contains(requested) else {
+            throw ValidationError(field: "limit", "must be \(limits.lowerBound)–\(limits.upperBound) (got \(requested))")
+        }
+        return requested
+    }
+}
+
+/// base64url without padding (RFC 4648 §5), so cursors travel in query strings untouched.
+enum Base64URL {
+    static func encode(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    static func decode(_ text: String) -> [UInt8]? {
+        guard text.utf8.allSatisfy({ $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "/") }) else { return nil }
+        var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        standard += String(repeating: "=", count: (4 - standard.count % 4) % 4)
+        return Data(base64Encoded: standard).map(Array.init)
+    }
+}

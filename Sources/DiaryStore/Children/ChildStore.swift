@@ -1,0 +1,125 @@
+import Diary
+import Foundation
+import GRDB
+import KoreanCalendar
+
+/// Children of a family. Every call is scoped to one family: an ID from another family is simply not found.
+public struct ChildStore: Sendable {
+    let database: DiaryDatabase
+
+    public init(_ database: DiaryDatabase) { self.database = database }
+
+    /// Children in the order they were added.
+    public func list(family: FamilyID, after cursor: PageCursor?, limit: Int) async throws -> Page<Child> {
+        let paging = KeysetPage(sortKey: "createdAt", descending: false, cursor: cursor, limit: limit)
+        return try await database.writer.read { db in
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT *, createdAt AS pageKey FROM children WHERE familyId = ?" + paging.condition + paging.orderAndLimit,
+                arguments: [family.sql] + paging.arguments)
+            return try paging.page(rows, decodeChild)
+        }
+    }
+
+    public func get(family: FamilyID, id: ChildID) async throws -> Child {
+        try await database.writer.read { db in try fetch(db, family: family, id: id) }
+    }
+
+    public func create(family: FamilyID, profile: ChildProfile) async throws -> Child {
+        let now = database.clock.now()
+        let child = Child(familyID: family, profile: profile, createdAt: now, modifiedAt: now)
+        let sealed = try seal(profile.residentNumber)
+        try await database.writer.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO children (id, familyId, name, nickname, birthDate, birthCalendar, isLeapMonth, birthTime, sex,
+                        birthplace, hospital, residentNumberSealed, createdAt, modifiedAt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [child.id.sql, family.sql] + profileArguments(profile, sealed) + [now, now])
+        }
+        return child
+    }
+
+    /// Replaces the whole profile.
+    public func update(family: FamilyID, id: ChildID, profile: ChildProfile) async throws -> Child {
+        let now = database.clock.now()
+        let sealed = try seal(profile.residentNumber)
+        return try await database.writer.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE children SET name = ?, nickname = ?, birthDate = ?, birthCalendar = ?, isLeapMonth = ?,
+                        birthTime = ?, sex = ?, birthplace = ?, hospital = ?, residentNumberSealed = ?, modifiedAt = ?
+                    WHERE id = ? AND familyId = ?
+                    """,
+                arguments: profileArguments(profile, sealed) + [now, id.sql, family.sql])
+            guard db.changesCount == 1 else { throw StoreError.notFound(kind: "child", id: id.description) }
+            return try fetch(db, family: family, id: id)
+        }
+    }
+
+    /// Deletes the child and what belongs only to the child: entries about no other child, events, the child's
+    /// anniversaries and measurements. Entries shared with a sibling stay, without this child.
+    public func delete(family: FamilyID, id: ChildID) async throws {
+        try await database.writer.write { db in
+            _ = try fetch(db, family: family, id: id)
+            try db.execute(
+                sql: """
+                    DELETE FROM entries WHERE familyId = ? AND id IN (
+                        SELECT entryId FROM entryChildren WHERE childId = ?
+                        EXCEPT SELECT entryId FROM entryChildren WHERE childId <> ?)
+                    """,
+                arguments: [family.sql, id.sql, id.sql])
+            try db.execute(sql: "DELETE FROM children WHERE id = ? AND familyId = ?", arguments: [id.sql, family.sql])
+            try EntryStore.deleteUnusedTags(db, family: family)
+        }
+    }
+
+    /// Which of `ids` are not children of the family (for a clear error naming them).
+    static func missing(_ ids: [ChildID], family: FamilyID, in db: Database) throws -> [ChildID] {
+        guard !ids.isEmpty else { return [] }
+        let found = try Set(
+            String.fetchAll(
+                db, sql: "SELECT id FROM children WHERE familyId = ? AND id IN (\(databaseQuestionMarks(count: ids.count)))",
+                arguments: StatementArguments([family.sql] + ids.map(\.sql))))
+        return ids.filter { !found.contains($0.sql) }
+    }
+
+    private func fetch(_ db: Database, family: FamilyID, id: ChildID) throws -> Child {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM children WHERE id = ? AND familyId = ?", arguments: [id.sql, family.sql])
+        else { throw StoreError.notFound(kind: "child", id: id.description) }
+        return try decodeChild(row)
+    }
+
+    private func seal(_ number: ResidentNumber?) throws -> Data? {
+        try number.map { try database.cipher.seal($0.formatted) }
+    }
+
+    private func profileArguments(_ profile: ChildProfile, _ sealed: Data?) -> StatementArguments {
+        [
+            profile.name, profile.nickname, profile.birthDate.iso, profile.birthDate.calendar.rawValue,
+            profile.birthDate.isLeapMonth, profile.birthTime?.iso, profile.sex?.rawValue, profile.birthplace,
+            profile.hospital, sealed,
+        ]
+    }
+
+    private func decodeChild(_ row: Row) throws -> Child {
+        try readBack("child") {
+            let calendar = CalendarKind(rawValue: try row.decode(forColumn: "birthCalendar")) ?? .solar
+            let birthDate = try BirthDate(
+                iso: try row.decode(forColumn: "birthDate"), calendar: calendar, isLeapMonth: try row.decode(forColumn: "isLeapMonth"))
+            let sealed: Data? = try row.decode(forColumn: "residentNumberSealed")
+            let profile = try ChildProfile(
+                name: try row.decode(forColumn: "name"),
+                nickname: try row.decode(forColumn: "nickname"),
+                birthDate: birthDate,
+                birthTime: try (row.decode(String?.self, forColumn: "birthTime")).map { try ClockTime(iso: $0) },
+                sex: (try row.decode(String?.self, forColumn: "sex")).flatMap(Sex.init(rawValue:)),
+                birthplace: try row.decode(forColumn: "birthplace"),
+                hospital: try row.decode(forColumn: "hospital"),
+                residentNumber: try sealed.map { try ResidentNumber(try database.cipher.open($0)) })
+            return Child(
+                id: try row.id("id"), familyID: try row.id("familyId"), profile: profile,
+                createdAt: try row.decode(forColumn: "createdAt"), modifiedAt: try row.decode(forColumn: "modifiedAt"))
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import GRDB
+import Secrets
+
+/// The family diary's SQLite database: one file in WAL mode with foreign keys enforced, migrated on open.
+///
+/// Every write is one transaction; `synchronous = FULL` makes a commit durable before the caller hears of it,
+/// so an acknowledged write survives a crash or a power cut.
+public final class DiaryDatabase: Sendable {
+    /// The connection pool: one writer, concurrent readers (WAL).
+    public let writer: DatabasePool
+    let cipher: FieldCipher
+    let clock: Clock
+
+    public static let fileName = "saessak.sqlite"
+
+    /// Opens (creating if needed) the database in `folder`, with the folder's field-encryption key.
+    public convenience init(folder: URL, clock: Clock = .live) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let cipher = try FieldCipher.forDataFolder(folder)
+        try self.init(path: folder.appendingPathComponent(Self.fileName).path, cipher: cipher, clock: clock)
+    }
+
+    public init(path: String, cipher: FieldCipher, clock: Clock = .live) throws {
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        writer = try DatabasePool(path: path, configuration: configuration)
+        self.cipher = cipher
+        self.clock = clock
+        try DiarySchema.migrator.migrate(writer)
+    }
+
+    /// `PRAGMA integrity_check`; "ok" when the file is sound.
+    public func integrityCheck() async throws -> String {
+        try await writer.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "no answer" }
+    }
+}
+
+/// The time, as a small struct of closures so tests can fix it.
+public struct Clock: Sendable {
+    public var now: @Sendable () -> Date
+
+    public init(now: @escaping @Sendable () -> Date) { self.now = now }
+
+    /// The system clock, truncated to whole milliseconds (what the database keeps), so an object returned
+    /// from a write equals the same object read back.
+    public static let live = Clock {
+        Date(timeIntervalSince1970: (Date().timeIntervalSince1970 * 1000).rounded(.down) / 1000)
+    }
+}

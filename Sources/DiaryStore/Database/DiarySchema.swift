@@ -1,0 +1,201 @@
+import GRDB
+
+/// The schema, as append-only migrations. A shipped migration is never edited: change the schema by adding one.
+///
+/// Conventions: IDs are lowercase UUID text; timestamps are GRDB's UTC `YYYY-MM-DD HH:MM:SS.SSS`; calendar dates
+/// are `YYYY-MM-DD` text beside an explicit calendar column. Rows point at each other only by ID, and every
+/// reference to a child carries the family too (composite foreign keys), so SQLite itself refuses a link
+/// between two families.
+enum DiarySchema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1 foundation", migrate: foundation)
+        return migrator
+    }
+
+    private static func foundation(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE families (
+                id TEXT PRIMARY KEY NOT NULL,
+                name TEXT NOT NULL UNIQUE COLLATE NOCASE CHECK (length(trim(name)) > 0),
+                createdAt DATETIME NOT NULL
+            );
+            CREATE TABLE users (
+                id TEXT PRIMARY KEY NOT NULL,
+                username TEXT NOT NULL UNIQUE COLLATE NOCASE CHECK (length(username) BETWEEN 1 AND 64),
+                passwordHash TEXT NOT NULL,
+                createdAt DATETIME NOT NULL
+            );
+            CREATE TABLE memberships (
+                familyId TEXT NOT NULL REFERENCES families(id) ON DELETE CASCADE,
+                userId TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                role TEXT NOT NULL CHECK (role IN ('owner', 'editor', 'viewer')),
+                createdAt DATETIME NOT NULL,
+                PRIMARY KEY (familyId, userId)
+            );
+            CREATE INDEX memberships_user ON memberships(userId);
+            CREATE TABLE apiTokens (
+                id TEXT PRIMARY KEY NOT NULL,
+                familyId TEXT NOT NULL,
+                userId TEXT NOT NULL,
+                digest BLOB NOT NULL UNIQUE CHECK (length(digest) = 32),
+                name TEXT NOT NULL,
+                createdAt DATETIME NOT NULL,
+                FOREIGN KEY (familyId, userId) REFERENCES memberships(familyId, userId) ON DELETE CASCADE
+            );
+            CREATE INDEX apiTokens_membership ON apiTokens(familyId, userId);
+
+            CREATE TABLE children (
+                id TEXT PRIMARY KEY NOT NULL,
+                familyId TEXT NOT NULL REFERENCES families(id) ON DELETE CASCADE,
+                name TEXT NOT NULL CHECK (length(trim(name)) > 0),
+                nickname TEXT,
+                birthDate TEXT NOT NULL CHECK (birthDate GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'),
+                birthCalendar TEXT NOT NULL CHECK (birthCalendar IN ('solar', 'lunar')),
+                isLeapMonth BOOLEAN NOT NULL DEFAULT 0 CHECK (isLeapMonth = 0 OR birthCalendar = 'lunar'),
+                birthTime TEXT CHECK (birthTime GLOB '[0-2][0-9]:[0-5][0-9]'),
+                sex TEXT CHECK (sex IN ('female', 'male')),
+                birthplace TEXT,
+                hospital TEXT,
+                residentNumberSealed BLOB, -- AES-GCM (Secrets.FieldCipher); never plain text
+                createdAt DATETIME NOT NULL,
+                modifiedAt DATETIME NOT NULL,
+                UNIQUE (id, familyId)
+            );
+            CREATE INDEX children_family ON children(familyId, createdAt, id);
+
+            CREATE TABLE entries (
+                id TEXT PRIMARY KEY NOT NULL,
+                familyId TEXT NOT NULL REFERENCES families(id) ON DELETE CASCADE,
+                title TEXT NOT NULL,
+                body TEXT NOT NULL,
+                localDateTime TEXT NOT NULL
+                    CHECK (localDateTime GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-2][0-9]:[0-5][0-9]'),
+                timeZone TEXT NOT NULL,
+                weather TEXT,
+                placeName TEXT,
+                latitude REAL CHECK (latitude BETWEEN -90 AND 90),
+                longitude REAL CHECK (longitude BETWEEN -180 AND 180),
+                createdAt DATETIME NOT NULL,
+                modifiedAt DATETIME NOT NULL,
+                CHECK ((latitude IS NULL) = (longitude IS NULL)),
+                UNIQUE (id, familyId)
+            );
+            -- The timeline: a family's entries newest first, paged by (localDateTime, id).
+            CREATE INDEX entries_timeline ON entries(familyId, localDateTime DESC, id DESC);
+
+            CREATE TABLE entryChildren (
+                entryId TEXT NOT NULL,
+                childId TEXT NOT NULL,
+                familyId TEXT NOT NULL,
+                position INTEGER NOT NULL,
+                PRIMARY KEY (entryId, childId),
+                FOREIGN KEY (entryId, familyId) REFERENCES entries(id, familyId) ON DELETE CASCADE,
+                FOREIGN KEY (childId, familyId) REFERENCES children(id, familyId) ON DELETE CASCADE
+            );
+            CREATE INDEX entryChildren_child ON entryChildren(childId, entryId);
+
+            CREATE TABLE tags (
+                id TEXT PRIMARY KEY NOT NULL,
+                familyId TEXT NOT NULL REFERENCES families(id) ON DELETE CASCADE,
+                name TEXT NOT NULL COLLATE NOCASE,
+                UNIQUE (familyId, name),
+                UNIQUE (id, familyId)
+            );
+            CREATE TABLE entryTags (
+                entryId TEXT NOT NULL,
+                tagId TEXT NOT NULL,
+                familyId TEXT NOT NULL,
+                position INTEGER NOT NULL,
+                PRIMARY KEY (entryId, tagId),
+                FOREIGN KEY (entryId, familyId) REFERENCES entries(id, familyId) ON DELETE CASCADE,
+                FOREIGN KEY (tagId, familyId) REFERENCES tags(id, familyId) ON DELETE CASCADE
+            );
+            CREATE INDEX entryTags_tag ON entryTags(tagId, entryId);
+
+            CREATE TABLE photos (
+                id TEXT PRIMARY KEY NOT NULL,
+                familyId TEXT NOT NULL REFERENCES families(id) ON DELETE CASCADE,
+                sha256 TEXT NOT NULL CHECK (length(sha256) = 64),
+                mimeType TEXT NOT NULL,
+                byteCount INTEGER NOT NULL CHECK (byteCount > 0),
+                width INTEGER NOT NULL CHECK (width > 0),
+                height INTEGER NOT NULL CHECK (height > 0),
+                takenAt DATETIME,
+                latitude REAL CHECK (latitude BETWEEN -90 AND 90),
+                longitude REAL CHECK (longitude BETWEEN -180 AND 180),
+                createdAt DATETIME NOT NULL,
+                UNIQUE (id, familyId)
+            );
+            CREATE INDEX photos_sha256 ON photos(sha256);
+            CREATE TABLE entryPhotos (
+                entryId TEXT NOT NULL,
+                photoId TEXT NOT NULL,
+                familyId TEXT NOT NULL,
+                position INTEGER NOT NULL,
+                PRIMARY KEY (entryId, photoId),
+                UNIQUE (entryId, position),
+                FOREIGN KEY (entryId, familyId) REFERENCES entries(id, familyId) ON DELETE CASCADE,
+                FOREIGN KEY (photoId, familyId) REFERENCES photos(id, familyId) ON DELETE CASCADE
+            );
+            CREATE INDEX entryPhotos_photo ON entryPhotos(photoId);
+
+            CREATE TABLE events (
+                id TEXT PRIMARY KEY NOT NULL,
+                familyId TEXT NOT NULL,
+                childId TEXT NOT NULL,
+                kind TEXT NOT NULL CHECK (kind IN ('hospital', 'milestone', 'other')),
+                title TEXT NOT NULL,
+                date TEXT NOT NULL CHECK (date GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'),
+                time TEXT CHECK (time GLOB '[0-2][0-9]:[0-5][0-9]'),
+                notes TEXT,
+                hospital TEXT,
+                doctor TEXT,
+                diagnosis TEXT,
+                createdAt DATETIME NOT NULL,
+                modifiedAt DATETIME NOT NULL,
+                FOREIGN KEY (childId, familyId) REFERENCES children(id, familyId) ON DELETE CASCADE
+            );
+            CREATE INDEX events_family ON events(familyId, date DESC, id DESC);
+            CREATE INDEX events_child ON events(childId);
+
+            CREATE TABLE anniversaries (
+                id TEXT PRIMARY KEY NOT NULL,
+                familyId TEXT NOT NULL REFERENCES families(id) ON DELETE CASCADE,
+                childId TEXT,
+                name TEXT NOT NULL,
+                calendar TEXT NOT NULL CHECK (calendar IN ('solar', 'lunar')),
+                month INTEGER NOT NULL CHECK (month BETWEEN 1 AND 12),
+                day INTEGER NOT NULL CHECK (day BETWEEN 1 AND 31 AND (calendar = 'solar' OR day <= 30)),
+                isLeapMonth BOOLEAN NOT NULL DEFAULT 0 CHECK (isLeapMonth = 0 OR calendar = 'lunar'),
+                isHoliday BOOLEAN NOT NULL DEFAULT 0,
+                createdAt DATETIME NOT NULL,
+                modifiedAt DATETIME NOT NULL,
+                FOREIGN KEY (childId, familyId) REFERENCES children(id, familyId) ON DELETE CASCADE
+            );
+            CREATE INDEX anniversaries_family ON anniversaries(familyId, month, day);
+            CREATE INDEX anniversaries_child ON anniversaries(childId);
+
+            CREATE TABLE memos (
+                id TEXT PRIMARY KEY NOT NULL,
+                familyId TEXT NOT NULL REFERENCES families(id) ON DELETE CASCADE,
+                title TEXT NOT NULL,
+                body TEXT NOT NULL,
+                createdAt DATETIME NOT NULL,
+                modifiedAt DATETIME NOT NULL
+            );
+            CREATE INDEX memos_recent ON memos(familyId, modifiedAt DESC, id DESC);
+
+            CREATE TABLE growthMeasurements (
+                id TEXT PRIMARY KEY NOT NULL,
+                childId TEXT NOT NULL REFERENCES children(id) ON DELETE CASCADE,
+                kind TEXT NOT NULL CHECK (kind IN ('height', 'weight', 'head')),
+                value REAL NOT NULL CHECK (value > 0),
+                unit TEXT NOT NULL CHECK (unit IN ('cm', 'kg') AND (unit = 'kg') = (kind = 'weight')),
+                date TEXT NOT NULL CHECK (date GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'),
+                createdAt DATETIME NOT NULL
+            );
+            CREATE INDEX growthMeasurements_child ON growthMeasurements(childId, date);
+            """)
+    }
+}

@@ -1,0 +1,71 @@
+import Diary
+import GRDB
+
+/// Keyset paging over `(sortKey, id)`: fetch one row more than asked to learn whether a next page exists.
+struct KeysetPage {
+    /// The SQL expression the list is ordered by (a column, or an expression over columns).
+    let sortKey: String
+    let descending: Bool
+    let cursor: PageCursor?
+    let limit: Int
+
+    /// `AND (sortKey, id) < (?, ?)` (or `>`), empty on the first page.
+    var condition: String {
+        guard cursor != nil else { return "" }
+        return " AND (\(sortKey), id) \(descending ? "<" : ">") (?, ?)"
+    }
+
+    var arguments: StatementArguments {
+        guard let cursor else { return [] }
+        return [cursor.sortKey, cursor.id]
+    }
+
+    var orderAndLimit: String {
+        let direction = descending ? "DESC" : "ASC"
+        return " ORDER BY \(sortKey) \(direction), id \(direction) LIMIT \(limit + 1)"
+    }
+
+    /// Trims the extra row and makes the next cursor from the last row kept.
+    func split(_ rows: [Row]) throws -> (rows: ArraySlice<Row>, next: PageCursor?) {
+        let kept = rows.prefix(limit)
+        guard rows.count > limit, let last = kept.last else { return (kept, nil) }
+        return (kept, PageCursor(sortKey: try last.decode(String.self, forColumn: "pageKey"), id: try last.decode(forColumn: "id")))
+    }
+
+    func page<Item>(_ rows: [Row], _ makeItem: (Row) throws -> Item) throws -> Page<Item> {
+        let (kept, next) = try split(rows)
+        return Page(items: try kept.map(makeItem), next: next)
+    }
+}
+
+extension Identifier {
+    /// For SQL arguments: the same lowercase text the rows store.
+    var sql: String { description }
+}
+
+extension Row {
+    func id<Owner>(_ column: String) throws -> Identifier<Owner> {
+        let text: String = try decode(forColumn: column)
+        guard let id = Identifier<Owner>(text) else { throw StoreError.unreadable("\(column) '\(text)' is not a UUID") }
+        return id
+    }
+
+    func optionalID<Owner>(_ column: String) throws -> Identifier<Owner>? {
+        let text: String? = try decode(forColumn: column)
+        return try text.map { text in
+            guard let id = Identifier<Owner>(text) else { throw StoreError.unreadable("\(column) '\(text)' is not a UUID") }
+            return id
+        }
+    }
+}
+
+/// Rows were validated on the way in; a failure reading them back means damage, not bad input.
+func readBack<T>(_ what: String, _ make: () throws -> T) throws -> T {
+    do {
+        return try make()
+    } catch let error as StoreError {
+        throw error
+    } catch {
+        throw StoreError.unreadable("\(what): \(error)")
+    }
+}

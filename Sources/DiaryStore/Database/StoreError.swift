@@ -1,0 +1,23 @@
+/// Why the store refused a request. The web layer maps each case to one HTTP status.
+public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// No such object in this family (it may exist in another: the caller must not learn that).
+    case notFound(kind: String, id: String)
+    /// A field refers to an object that is not in this family.
+    case unknownReference(field: String, id: String)
+    /// A name that must be unique is taken.
+    case conflict(field: String, message: String)
+    /// The data folder has no family, or several and none was named.
+    case familyNeeded(String)
+    /// A stored value could not be read back (a damaged row or a wrong encryption key).
+    case unreadable(String)
+
+    public var description: String {
+        switch self {
+        case .notFound(let kind, let id): "no \(kind) with id \(id)"
+        case .unknownReference(let field, let id): "\(field): no such object \(id) in this family"
+        case .conflict(let field, let message): "\(field): \(message)"
+        case .familyNeeded(let message): message
+        case .unreadable(let message): "stored data could not be read: \(message)"
+        }
+    }
+}

@@ -1,0 +1,203 @@
+import Diary
+import Foundation
+import GRDB
+import KoreanCalendar
+
+/// Diary entries of a family, with their children and tags, and the timeline over them.
+public struct EntryStore: Sendable {
+    let database: DiaryDatabase
+
+    public init(_ database: DiaryDatabase) { self.database = database }
+
+    /// Entries newest first (by local date-time), narrowed by `filter`, one keyset page at a time.
+    public func list(family: FamilyID, filter: TimelineFilter = TimelineFilter(), after cursor: PageCursor?, limit: Int)
+        async throws -> Page<Entry>
+    {
+        let paging = KeysetPage(sortKey: "localDateTime", descending: true, cursor: cursor, limit: limit)
+        return try await database.writer.read { db in
+            var sql = "SELECT *, localDateTime AS pageKey FROM entries WHERE familyId = ?"
+            var arguments: StatementArguments = [family.sql]
+            if let child = filter.childID {
+                sql += " AND EXISTS (SELECT 1 FROM entryChildren WHERE entryId = entries.id AND childId = ?)"
+                arguments += [child.sql]
+            }
+            if let tag = filter.tag {
+                sql += """
+                     AND EXISTS (SELECT 1 FROM entryTags JOIN tags ON tags.id = entryTags.tagId
+                        WHERE entryTags.entryId = entries.id AND tags.familyId = ? AND tags.name = ?)
+                    """
+                arguments += [family.sql, tag]
+            }
+            if let period = filter.period {
+                sql += " AND localDateTime >= ? AND localDateTime < ?"
+                arguments += [period.bounds.from, period.bounds.before]
+            }
+            let rows = try Row.fetchAll(db, sql: sql + paging.condition + paging.orderAndLimit, arguments: arguments + paging.arguments)
+            let (kept, next) = try paging.split(rows)
+            return Page(items: try decodeEntries(db, Array(kept)), next: next)
+        }
+    }
+
+    /// The same page as `list`, grouped into month sections ("2026년 11월") for the timeline.
+    public func timeline(family: FamilyID, filter: TimelineFilter = TimelineFilter(), after cursor: PageCursor?, limit: Int)
+        async throws -> (sections: [MonthSection<Entry>], next: PageCursor?)
+    {
+        let page = try await list(family: family, filter: filter, after: cursor, limit: limit)
+        return (MonthSection.group(page.items) { YearMonth($0.content.date.date) }, page.next)
+    }
+
+    public func get(family: FamilyID, id: EntryID) async throws -> Entry {
+        try await database.writer.read { db in try fetch(db, family: family, id: id) }
+    }
+
+    public func create(family: FamilyID, content: EntryContent) async throws -> Entry {
+        let now = database.clock.now()
+        let entry = Entry(familyID: family, content: content, createdAt: now, modifiedAt: now)
+        try await database.writer.write { db in
+            try checkChildren(db, family: family, content.childIDs)
+            try db.execute(
+                sql: """
+                    INSERT INTO entries (id, familyId, title, body, localDateTime, timeZone, weather, placeName, latitude,
+                        longitude, createdAt, modifiedAt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [entry.id.sql, family.sql] + contentArguments(content) + [now, now])
+            try link(db, entry: entry.id, family: family, content: content)
+        }
+        return entry
+    }
+
+    /// Replaces the whole content, children and tags included.
+    public func update(family: FamilyID, id: EntryID, content: EntryContent) async throws -> Entry {
+        let now = database.clock.now()
+        return try await database.writer.write { db in
+            try checkChildren(db, family: family, content.childIDs)
+            try db.execute(
+                sql: """
+                    UPDATE entries SET title = ?, body = ?, localDateTime = ?, timeZone = ?, weather = ?, placeName = ?,
+                        latitude = ?, longitude = ?, modifiedAt = ?
+                    WHERE id = ? AND familyId = ?
+                    """,
+                arguments: contentArguments(content) + [now, id.sql, family.sql])
+            guard db.changesCount == 1 else { throw StoreError.notFound(kind: "entry", id: id.description) }
+            try db.execute(sql: "DELETE FROM entryChildren WHERE entryId = ?", arguments: [id.sql])
+            try db.execute(sql: "DELETE FROM entryTags WHERE entryId = ?", arguments: [id.sql])
+            try link(db, entry: id, family: family, content: content)
+            try Self.deleteUnusedTags(db, family: family)
+            return try fetch(db, family: family, id: id)
+        }
+    }
+
+    public func delete(family: FamilyID, id: EntryID) async throws {
+        try await database.writer.write { db in
+            try db.execute(sql: "DELETE FROM entries WHERE id = ? AND familyId = ?", arguments: [id.sql, family.sql])
+            guard db.changesCount == 1 else { throw StoreError.notFound(kind: "entry", id: id.description) }
+            try Self.deleteUnusedTags(db, family: family)
+        }
+    }
+
+    /// The family's tags with how many entries carry each, most used first.
+    public func tags(family: FamilyID) async throws -> [(name: String, count: Int)] {
+        try await database.writer.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT tags.name, count(*) AS uses FROM tags JOIN entryTags ON entryTags.tagId = tags.id
+                    WHERE tags.familyId = ? GROUP BY tags.id ORDER BY uses DESC, tags.name
+                    """,
+                arguments: [family.sql]
+            ).map { (try $0.decode(forColumn: "name"), try $0.decode(forColumn: "uses")) }
+        }
+    }
+
+    /// Tags no entry uses any more go with their last entry.
+    static func deleteUnusedTags(_ db: Database, family: FamilyID) throws {
+        try db.execute(
+            sql: "DELETE FROM tags WHERE familyId = ? AND NOT EXISTS (SELECT 1 FROM entryTags WHERE tagId = tags.id)",
+            arguments: [family.sql])
+    }
+
+    private func checkChildren(_ db: Database, family: FamilyID, _ ids: [ChildID]) throws {
+        if let missing = try ChildStore.missing(ids, family: family, in: db).first {
+            throw StoreError.unknownReference(field: "childIds", id: missing.description)
+        }
+    }
+
+    private func link(_ db: Database, entry: EntryID, family: FamilyID, content: EntryContent) throws {
+        for (position, child) in content.childIDs.enumerated() {
+            try db.execute(
+                sql: "INSERT INTO entryChildren (entryId, childId, familyId, position) VALUES (?, ?, ?, ?)",
+                arguments: [entry.sql, child.sql, family.sql, position])
+        }
+        for (position, name) in content.tags.enumerated() {
+            try db.execute(
+                sql: "INSERT INTO tags (id, familyId, name) VALUES (?, ?, ?) ON CONFLICT (familyId, name) DO NOTHING",
+                arguments: [TagID().sql, family.sql, name])
+            try db.execute(
+                sql: """
+                    INSERT INTO entryTags (entryId, tagId, familyId, position)
+                    SELECT ?, id, familyId, ? FROM tags WHERE familyId = ? AND name = ?
+                    """,
+                arguments: [entry.sql, position, family.sql, name])
+        }
+    }
+
+    private func contentArguments(_ content: EntryContent) -> StatementArguments {
+        [
+            content.title, content.body, content.date.iso, content.timeZone, content.weather, content.place?.name,
+            content.place?.latitude, content.place?.longitude,
+        ]
+    }
+
+    private func fetch(_ db: Database, family: FamilyID, id: EntryID) throws -> Entry {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM entries WHERE id = ? AND familyId = ?", arguments: [id.sql, family.sql])
+        else { throw StoreError.notFound(kind: "entry", id: id.description) }
+        return try decodeEntries(db, [row])[0]
+    }
+
+    /// Decodes entry rows, loading the children and tags of all of them in two queries.
+    private func decodeEntries(_ db: Database, _ rows: [Row]) throws -> [Entry] {
+        guard !rows.isEmpty else { return [] }
+        let ids: [String] = try rows.map { try $0.decode(forColumn: "id") }
+        let marks = databaseQuestionMarks(count: ids.count)
+        var children: [String: [ChildID]] = [:]
+        for row in try Row.fetchAll(
+            db, sql: "SELECT entryId, childId FROM entryChildren WHERE entryId IN (\(marks)) ORDER BY entryId, position",
+            arguments: StatementArguments(ids))
+        {
+            children[try row.decode(forColumn: "entryId"), default: []].append(try row.id("childId"))
+        }
+        var tags: [String: [String]] = [:]
+        for row in try Row.fetchAll(
+            db,
+            sql: """
+                SELECT entryTags.entryId, tags.name FROM entryTags JOIN tags ON tags.id = entryTags.tagId
+                WHERE entryTags.entryId IN (\(marks)) ORDER BY entryTags.entryId, entryTags.position
+                """,
+            arguments: StatementArguments(ids))
+        {
+            tags[try row.decode(forColumn: "entryId"), default: []].append(try row.decode(forColumn: "name"))
+        }
+        return try rows.map { row in
+            try readBack("entry") {
+                let id: String = try row.decode(forColumn: "id")
+                let placeName: String? = try row.decode(forColumn: "placeName")
+                let latitude: Double? = try row.decode(forColumn: "latitude")
+                let longitude: Double? = try row.decode(forColumn: "longitude")
+                let place = placeName == nil && latitude == nil ? nil : try Place(name: placeName, latitude: latitude, longitude: longitude)
+                let content = try EntryContent(
+                    title: try row.decode(forColumn: "title"),
+                    body: try row.decode(forColumn: "body"),
+                    date: try LocalDateTime(iso: try row.decode(String.self, forColumn: "localDateTime")),
+                    timeZone: try row.decode(forColumn: "timeZone"),
+                    childIDs: children[id] ?? [],
+                    tags: tags[id] ?? [],
+                    place: place,
+                    weather: try row.decode(forColumn: "weather"))
+                return Entry(
+                    id: try row.id("id"), familyID: try row.id("familyId"), content: content,
+                    createdAt: try row.decode(forColumn: "createdAt"), modifiedAt: try row.decode(forColumn: "modifiedAt"))
+            }
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import Diary
+import Foundation
+import GRDB
+
+/// A family's yearly anniversaries, in month/day order.
+public struct AnniversaryStore: Sendable {
+    let database: DiaryDatabase
+
+    public init(_ database: DiaryDatabase) { self.database = database }
+
+    private static let sortKey = "printf('%02d-%02d', month, day)"
+
+    public func list(family: FamilyID, after cursor: PageCursor?, limit: Int) async throws -> Page<Anniversary> {
+        let paging = KeysetPage(sortKey: Self.sortKey, descending: false, cursor: cursor, limit: limit)
+        return try await database.writer.read { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: "SELECT *, \(Self.sortKey) AS pageKey FROM anniversaries WHERE familyId = ?" + paging.condition
+                    + paging.orderAndLimit,
+                arguments: [family.sql] + paging.arguments)
+            return try paging.page(rows, decodeAnniversary)
+        }
+    }
+
+    public func get(family: FamilyID, id: AnniversaryID) async throws -> Anniversary {
+        try await database.writer.read { db in try fetch(db, family: family, id: id) }
+    }
+
+    public func create(family: FamilyID, details: AnniversaryDetails) async throws -> Anniversary {
+        let now = database.clock.now()
+        let anniversary = Anniversary(familyID: family, details: details, createdAt: now, modifiedAt: now)
+        try await database.writer.write { db in
+            try checkChild(db, family: family, details.childID)
+            try db.execute(
+                sql: """
+                    INSERT INTO anniversaries (id, familyId, name, calendar, month, day, isLeapMonth, isHoliday, childId,
+                        createdAt, modifiedAt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [anniversary.id.sql, family.sql] + detailArguments(details) + [now, now])
+        }
+        return anniversary
+    }
+
+    public func update(family: FamilyID, id: AnniversaryID, details: AnniversaryDetails) async throws -> Anniversary {
+        let now = database.clock.now()
+        return try await database.writer.write { db in
+            try checkChild(db, family: family, details.childID)
+            try db.execute(
+                sql: """
+                    UPDATE anniversaries SET name = ?, calendar = ?, month = ?, day = ?, isLeapMonth = ?, isHoliday = ?,
+                        childId = ?, modifiedAt = ?
+                    WHERE id = ? AND familyId = ?
+                    """,
+                arguments: detailArguments(details) + [now, id.sql, family.sql])
+            guard db.changesCount == 1 else { throw StoreError.notFound(kind: "anniversary", id: id.description) }
+            return try fetch(db, family: family, id: id)
+        }
+    }
+
+    public func delete(family: FamilyID, id: AnniversaryID) async throws {
+        try await database.writer.write { db in
+            try db.execute(sql: "DELETE FROM anniversaries WHERE id = ? AND familyId = ?", arguments: [id.sql, family.sql])
+            guard db.changesCount == 1 else { throw StoreError.notFound(kind: "anniversary", id: id.description) }
+        }
+    }
+
+    private func checkChild(_ db: Database, family: FamilyID, _ child: ChildID?) throws {
+        if let child, try !ChildStore.missing([child], family: family, in: db).isEmpty {
+            throw StoreError.unknownReference(field: "childId", id: child.description)
+        }
+    }
+
+    private func detailArguments(_ details: AnniversaryDetails) -> StatementArguments {
+        [
+            details.name, details.calendar.rawValue, details.month, details.day, details.isLeapMonth, details.isHoliday,
+            details.childID?.sql,
+        ]
+    }
+
+    private func fetch(_ db: Database, family: FamilyID, id: AnniversaryID) throws -> Anniversary {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM anniversaries WHERE id = ? AND familyId = ?", arguments: [id.sql, family.sql])
+        else { throw StoreError.notFound(kind: "anniversary", id: id.description) }
+        return try decodeAnniversary(row)
+    }
+
+    private func decodeAnniversary(_ row: Row) throws -> Anniversary {
+        try readBack("anniversary") {
+            let calendar: String = try row.decode(forColumn: "calendar")
+            let details = try AnniversaryDetails(
+                name: try row.decode(forColumn: "name"),
+                calendar: CalendarKind(rawValue: calendar) ?? .solar,
+                month: try row.decode(forColumn: "month"),
+                day: try row.decode(forColumn: "day"),
+                isLeapMonth: try row.decode(forColumn: "isLeapMonth"),
+                isHoliday: try row.decode(forColumn: "isHoliday"),
+                childID: try row.optionalID("childId"))
+            return Anniversary(
+                id: try row.id("id"), familyID: try row.id("familyId"), details: details,
+                createdAt: try row.decode(forColumn: "createdAt"), modifiedAt: try row.decode(forColumn: "modifiedAt"))
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Diary
+import Foundation
+import GRDB
+import KoreanCalendar
+
+/// One-off events of a family's children, newest first.
+public struct EventStore: Sendable {
+    let database: DiaryDatabase
+
+    public init(_ database: DiaryDatabase) { self.database = database }
+
+    public func list(family: FamilyID, child: ChildID? = nil, after cursor: PageCursor?, limit: Int) async throws -> Page<Event> {
+        let paging = KeysetPage(sortKey: "date", descending: true, cursor: cursor, limit: limit)
+        return try await database.writer.read { db in
+            var sql = "SELECT *, date AS pageKey FROM events WHERE familyId = ?"
+            var arguments: StatementArguments = [family.sql]
+            if let child {
+                sql += " AND childId = ?"
+                arguments += [child.sql]
+            }
+            let rows = try Row.fetchAll(db, sql: sql + paging.condition + paging.orderAndLimit, arguments: arguments + paging.arguments)
+            return try paging.page(rows, decodeEvent)
+        }
+    }
+
+    public func get(family: FamilyID, id: EventID) async throws -> Event {
+        try await database.writer.read { db in try fetch(db, family: family, id: id) }
+    }
+
+    public func create(family: FamilyID, details: EventDetails) async throws -> Event {
+        let now = database.clock.now()
+        let event = Event(familyID: family, details: details, createdAt: now, modifiedAt: now)
+        try await database.writer.write { db in
+            try checkChild(db, family: family, details.childID)
+            try db.execute(
+                sql: """
+                    INSERT INTO events (id, familyId, childId, kind, title, date, time, notes, hospital, doctor, diagnosis,
+                        createdAt, modifiedAt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [event.id.sql, family.sql] + detailArguments(details) + [now, now])
+        }
+        return event
+    }
+
+    public func update(family: FamilyID, id: EventID, details: EventDetails) async throws -> Event {
+        let now = database.clock.now()
+        return try await database.writer.write { db in
+            try checkChild(db, family: family, details.childID)
+            try db.execute(
+                sql: """
+                    UPDATE events SET childId = ?, kind = ?, title = ?, date = ?, time = ?, notes = ?, hospital = ?,
+                        doctor = ?, diagnosis = ?, modifiedAt = ?
+                    WHERE id = ? AND familyId = ?
+                    """,
+                arguments: detailArguments(details) + [now, id.sql, family.sql])
+            guard db.changesCount == 1 else { throw StoreError.notFound(kind: "event", id: id.description) }
+            return try fetch(db, family: family, id: id)
+        }
+    }
+
+    public func delete(family: FamilyID, id: EventID) async throws {
+        try await database.writer.write { db in
+            try db.execute(sql: "DELETE FROM events WHERE id = ? AND familyId = ?", arguments: [id.sql, family.sql])
+            guard db.changesCount == 1 else { throw StoreError.notFound(kind: "event", id: id.description) }
+        }
+    }
+
+    private func checkChild(_ db: Database, family: FamilyID, _ child: ChildID) throws {
+        if try !ChildStore.missing([child], family: family, in: db).isEmpty {
+            throw StoreError.unknownReference(field: "childId", id: child.description)
+        }
+    }
+
+    private func detailArguments(_ details: EventDetails) -> StatementArguments {
+        [
+            details.childID.sql, details.kind.rawValue, details.title, details.date.iso, details.time?.iso, details.notes,
+            details.hospital, details.doctor, details.diagnosis,
+        ]
+    }
+
+    private func fetch(_ db: Database, family: FamilyID, id: EventID) throws -> Event {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM events WHERE id = ? AND familyId = ?", arguments: [id.sql, family.sql])
+        else { throw StoreError.notFound(kind: "event", id: id.description) }
+        return try decodeEvent(row)
+    }
+
+    private func decodeEvent(_ row: Row) throws -> Event {
+        try readBack("event") {
+            let kind: String = try row.decode(forColumn: "kind")
+            let details = try EventDetails(
+                childID: try row.id("childId"),
+                kind: EventDetails.Kind(rawValue: kind) ?? .other,
+                title: try row.decode(forColumn: "title"),
+                date: try SolarDate(iso: try row.decode(String.self, forColumn: "date")),
+                time: try (row.decode(String?.self, forColumn: "time")).map { try ClockTime(iso: $0) },
+                notes: try row.decode(forColumn: "notes"),
+                hospital: try row.decode(forColumn: "hospital"),
+                doctor: try row.decode(forColumn: "doctor"),
+                diagnosis: try row.decode(forColumn: "diagnosis"))
+            return Event(
+                id: try row.id("id"), familyID: try row.id("familyId"), details: details,
+                createdAt: try row.decode(forColumn: "createdAt"), modifiedAt: try row.decode(forColumn: "modifiedAt"))
+        }
+    }
+}
