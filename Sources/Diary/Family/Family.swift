@@ -71,8 +71,8 @@ public struct APIToken: Hashable, Sendable {
     }
 }
 
-/// Whoever is acting: which member of which family, with which role. Every store query is scoped by it.
-public struct Actor: Hashable, Sendable {
+/// A user's place in a family: who, which family, which role. Requests act as one membership and every store query is scoped by its family.
+public struct Membership: Hashable, Sendable {
     public let userID: UserID
     public let familyID: FamilyID
     public let role: Role

@@ -67,7 +67,7 @@ public struct AccountStore: Sendable {
     }
 
     /// Who a bearer token acts for, or nil for an unknown token.
-    public func actor(forToken token: String) async throws -> Actor? {
+    public func membership(forToken token: String) async throws -> Membership? {
         let digest = TokenGenerator.digest(of: token)
         return try await database.writer.read { db in
             guard let row = try Row.fetchOne(
@@ -79,7 +79,7 @@ public struct AccountStore: Sendable {
                 arguments: [digest])
             else { return nil }
             guard let role = Role(rawValue: try row.decode(forColumn: "role")) else { return nil }
-            return Actor(userID: try row.id("userId"), familyID: try row.id("familyId"), role: role)
+            return Membership(userID: try row.id("userId"), familyID: try row.id("familyId"), role: role)
         }
     }
 

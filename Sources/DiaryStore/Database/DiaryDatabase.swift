@@ -10,13 +10,15 @@ public final class DiaryDatabase: Sendable {
     /// The connection pool: one writer, concurrent readers (WAL).
     public let writer: DatabasePool
     let cipher: FieldCipher
-    let clock: Clock
+    public let clock: Clock
 
     public static let fileName = "saessak.sqlite"
 
     /// Opens (creating if needed) the database in `folder`, with the folder's field-encryption key.
     public convenience init(folder: URL, clock: Clock = .live) throws {
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // Children's data: only the account that runs Saessak may read the folder it creates.
+        try FileManager.default.createDirectory(
+            at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let cipher = try FieldCipher.forDataFolder(folder)
         try self.init(path: folder.appendingPathComponent(Self.fileName).path, cipher: cipher, clock: clock)
     }

@@ -1,0 +1,66 @@
+import Diary
+import DiaryStore
+import Foundation
+
+/// `/api/v1/anniversaries`: yearly days on a solar or lunar month/day, in month/day order.
+struct AnniversariesAPI {
+    let store: AnniversaryStore
+
+    var routes: CollectionRoutes<Anniversary, Anniversary, AnniversaryPayload, AnniversaryResource> {
+        let store = store
+        return CollectionRoutes(
+            path: "anniversaries",
+            list: { family, query in
+                let paging = try query.paging()
+                return try await store.list(family: family, after: paging.cursor, limit: paging.limit)
+            },
+            get: { family, id in try await store.get(family: family, id: id) },
+            create: { family, payload in try await store.create(family: family, details: try payload.details()) },
+            update: { family, id, payload in try await store.update(family: family, id: id, details: try payload.details()) },
+            delete: { family, id in try await store.delete(family: family, id: id) },
+            resource: AnniversaryResource.init)
+    }
+}
+
+struct AnniversaryPayload: Decodable {
+    let name: String
+    let calendar: CalendarKind?
+    let month: Int
+    let day: Int
+    let isLeapMonth: Bool?
+    let isHoliday: Bool?
+    let childId: ChildID?
+
+    func details() throws -> AnniversaryDetails {
+        try AnniversaryDetails(
+            name: name, calendar: calendar ?? .solar, month: month, day: day, isLeapMonth: isLeapMonth ?? false,
+            isHoliday: isHoliday ?? false, childID: childId)
+    }
+}
+
+struct AnniversaryResource: Encodable {
+    let id: AnniversaryID
+    let name: String
+    let calendar: CalendarKind
+    let month: Int
+    let day: Int
+    let isLeapMonth: Bool
+    let isHoliday: Bool
+    let childId: ChildID?
+    let createdAt: Date
+    let modifiedAt: Date
+
+    init(_ anniversary: Anniversary) {
+        let details = anniversary.details
+        id = anniversary.id
+        name = details.name
+        calendar = details.calendar
+        month = details.month
+        day = details.day
+        isLeapMonth = details.isLeapMonth
+        isHoliday = details.isHoliday
+        childId = details.childID
+        createdAt = anniversary.createdAt
+        modifiedAt = anniversary.modifiedAt
+    }
+}

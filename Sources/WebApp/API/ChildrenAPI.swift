@@ -1,0 +1,162 @@
+import Diary
+import DiaryStore
+import Foundation
+import KoreanCalendar
+
+/// `/api/v1/children`: profiles, with the facts derived from the birth date.
+struct ChildrenAPI {
+    let store: ChildStore
+    let today: Today
+
+    var routes: CollectionRoutes<Child, Child, ChildPayload, ChildResource> {
+        let store = store
+        let today = today
+        return CollectionRoutes(
+            path: "children",
+            list: { family, query in
+                let paging = try query.paging()
+                return try await store.list(family: family, after: paging.cursor, limit: paging.limit)
+            },
+            get: { family, id in try await store.get(family: family, id: id) },
+            create: { family, payload in try await store.create(family: family, profile: try payload.profile(current: nil)) },
+            update: { family, id, payload in
+                let current = try await store.get(family: family, id: id)
+                return try await store.update(family: family, id: id, profile: try payload.profile(current: current.profile))
+            },
+            delete: { family, id in try await store.delete(family: family, id: id) },
+            resource: { ChildResource($0, today: today.date()) })
+    }
+}
+
+/// What a client sends to create or replace a child.
+///
+/// `residentNumber` is write-mostly: a full number sets it; `null` or `""` clears it; leaving it out, or sending
+/// back the masked form the API showed, keeps the stored one.
+struct ChildPayload: Decodable {
+    let name: String
+    let nickname: String?
+    let birthDate: String
+    let birthCalendar: CalendarKind?
+    let isLeapMonth: Bool?
+    let birthTime: String?
+    let sex: Sex?
+    let birthplace: String?
+    let hospital: String?
+    let residentNumber: ResidentNumberChange
+
+    enum ResidentNumberChange {
+        case keep, clear, set(String)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case name, nickname, birthDate, birthCalendar, isLeapMonth, birthTime, sex, birthplace, hospital, residentNumber
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+        nickname = try container.decodeIfPresent(String.self, forKey: .nickname)
+        birthDate = try container.decode(String.self, forKey: .birthDate)
+        birthCalendar = try container.decodeIfPresent(CalendarKind.self, forKey: .birthCalendar)
+        isLeapMonth = try container.decodeIfPresent(Bool.self, forKey: .isLeapMonth)
+        birthTime = try container.decodeIfPresent(String.self, forKey: .birthTime)
+        sex = try container.decodeIfPresent(Sex.self, forKey: .sex)
+        birthplace = try container.decodeIfPresent(String.self, forKey: .birthplace)
+        hospital = try container.decodeIfPresent(String.self, forKey: .hospital)
+        if !container.contains(.residentNumber) {
+            residentNumber = .keep
+        } else if let text = try container.decodeIfPresent(String.self, forKey: .residentNumber), !text.isEmpty {
+            residentNumber = .set(text)
+        } else {
+            residentNumber = .clear
+        }
+    }
+
+    func profile(current: ChildProfile?) throws -> ChildProfile {
+        let number: ResidentNumber?
+        switch residentNumber {
+        case .keep: number = current?.residentNumber
+        case .clear: number = nil
+        case .set(let text) where text == current?.residentNumber?.masked: number = current?.residentNumber
+        case .set(let text): number = try ResidentNumber(text)
+        }
+        return try ChildProfile(
+            name: name, nickname: nickname,
+            birthDate: try BirthDate(iso: birthDate, calendar: birthCalendar ?? .solar, isLeapMonth: isLeapMonth ?? false),
+            birthTime: try birthTime.map { text in
+                do { return try ClockTime(iso: text) } catch { throw ValidationError(field: "birthTime", "\(error)") }
+            },
+            sex: sex, birthplace: birthplace, hospital: hospital, residentNumber: number)
+    }
+}
+
+/// A child as the API shows it. The resident number appears only masked.
+public struct ChildResource: Encodable {
+    let id: ChildID
+    let name: String
+    let nickname: String?
+    let birthDate: String
+    let birthCalendar: CalendarKind
+    let isLeapMonth: Bool
+    let birthTime: String?
+    let sex: Sex?
+    let birthplace: String?
+    let hospital: String?
+    let residentNumber: String?
+    let createdAt: Date
+    let modifiedAt: Date
+    let derived: Derived
+
+    struct Derived: Encodable {
+        let solarBirthDate: String?
+        let lunarBirthDate: LunarDateResource?
+        let ageDays: Int?
+        let ageMonths: Int?
+        let ageYears: Int?
+        let zodiacAnimal: ZodiacAnimal?
+        let starSign: StarSign?
+        let birthstone: Birthstone?
+    }
+
+    public init(_ child: Child, today: SolarDate) {
+        let profile = child.profile
+        id = child.id
+        name = profile.name
+        nickname = profile.nickname
+        birthDate = profile.birthDate.iso
+        birthCalendar = profile.birthDate.calendar
+        isLeapMonth = profile.birthDate.isLeapMonth
+        birthTime = profile.birthTime?.iso
+        sex = profile.sex
+        birthplace = profile.birthplace
+        hospital = profile.hospital
+        residentNumber = profile.residentNumber?.masked
+        createdAt = child.createdAt
+        modifiedAt = child.modifiedAt
+        let facts = ChildFacts(birthDate: profile.birthDate, today: today)
+        derived = Derived(
+            solarBirthDate: facts.solarBirthDate?.iso,
+            lunarBirthDate: facts.lunarBirthDate.map(LunarDateResource.init),
+            ageDays: facts.age?.days, ageMonths: facts.age?.months, ageYears: facts.age?.years,
+            zodiacAnimal: facts.zodiacAnimal, starSign: facts.starSign, birthstone: facts.birthstone)
+    }
+}
+
+/// `{"year": 2024, "month": 1, "day": 1, "isLeapMonth": false}`
+struct LunarDateResource: Encodable {
+    let year: Int
+    let month: Int
+    let day: Int
+    let isLeapMonth: Bool
+
+    init(_ date: LunarDate) {
+        year = date.year
+        month = date.month
+        day = date.day
+        isLeapMonth = date.isLeapMonth
+    }
+}
+
+extension ZodiacAnimal: Encodable {}
+extension StarSign: Encodable {}
+extension Birthstone: Encodable {}

@@ -1,0 +1,52 @@
+import Diary
+import Hummingbird
+
+/// The five routes every collection of the API has, written once:
+/// `GET /name` (paged list), `POST /name` (201), `GET /name/{id}`, `PUT /name/{id}` (whole replacement),
+/// `DELETE /name/{id}` (204). Reads need a member of the family; writes an owner or editor.
+struct CollectionRoutes<Owner, Item: Sendable, Payload: Decodable, Resource: Encodable>: Sendable {
+    /// The path segment and the word used in errors: `children`, `child`.
+    let path: String
+    let list: @Sendable (FamilyID, Query) async throws -> Page<Item>
+    let get: @Sendable (FamilyID, Identifier<Owner>) async throws -> Item
+    let create: @Sendable (FamilyID, Payload) async throws -> Item
+    let update: @Sendable (FamilyID, Identifier<Owner>, Payload) async throws -> Item
+    let delete: @Sendable (FamilyID, Identifier<Owner>) async throws -> Void
+    let resource: @Sendable (Item) -> Resource
+
+    func register(on group: RouterGroup<AppRequestContext>) {
+        group.get(RouterPath(path)) { request, context in
+            let page = try await list(try context.member().familyID, Query(request: request))
+            return try JSONBody.response(ListResponse(items: page.items.map(resource), next: page.next?.description))
+        }
+        group.post(RouterPath(path)) { request, context in
+            let family = try context.writer().familyID
+            let payload = try await JSONBody.decode(Payload.self, from: request, context: context)
+            return try JSONBody.response(resource(try await create(family, payload)), status: .created)
+        }
+        group.get(RouterPath("\(path)/:id")) { _, context in
+            let family = try context.member().familyID
+            return try JSONBody.response(resource(try await get(family, try id(context))))
+        }
+        group.put(RouterPath("\(path)/:id")) { request, context in
+            let family = try context.writer().familyID
+            let id = try id(context)
+            let payload = try await JSONBody.decode(Payload.self, from: request, context: context)
+            return try JSONBody.response(resource(try await update(family, id, payload)))
+        }
+        group.delete(RouterPath("\(path)/:id")) { _, context in
+            let family = try context.writer().familyID
+            try await delete(family, try id(context))
+            return Response(status: .noContent)
+        }
+    }
+
+    /// An ID that is not even a UUID names nothing: 404, like an unknown one.
+    private func id(_ context: AppRequestContext) throws -> Identifier<Owner> {
+        let text = context.parameters.get("id") ?? ""
+        guard let id = Identifier<Owner>(text) else {
+            throw Problem(status: .notFound, detail: "no \(path) item with id \(text)")
+        }
+        return id
+    }
+}

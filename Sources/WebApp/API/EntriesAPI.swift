@@ -1,0 +1,129 @@
+import Diary
+import DiaryStore
+import Foundation
+import Hummingbird
+import KoreanCalendar
+
+/// `/api/v1/entries` and the month-sectioned `/api/v1/timeline`.
+struct EntriesAPI {
+    let store: EntryStore
+
+    var routes: CollectionRoutes<Entry, Entry, EntryPayload, EntryResource> {
+        let store = store
+        return CollectionRoutes(
+            path: "entries",
+            list: { family, query in
+                let paging = try query.paging()
+                return try await store.list(family: family, filter: try Self.filter(query), after: paging.cursor, limit: paging.limit)
+            },
+            get: { family, id in try await store.get(family: family, id: id) },
+            create: { family, payload in try await store.create(family: family, content: try payload.content()) },
+            update: { family, id, payload in try await store.update(family: family, id: id, content: try payload.content()) },
+            delete: { family, id in try await store.delete(family: family, id: id) },
+            resource: EntryResource.init)
+    }
+
+    /// `GET /api/v1/timeline`: the same entries and filters as the list, grouped by month, newest first.
+    func registerTimeline(on group: RouterGroup<AppRequestContext>) {
+        group.get("timeline") { [store] request, context in
+            let query = Query(request: request)
+            let paging = try query.paging()
+            let (sections, next) = try await store.timeline(
+                family: try context.member().familyID, filter: try Self.filter(query), after: paging.cursor, limit: paging.limit)
+            return try JSONBody.response(
+                TimelineResponse(
+                    sections: sections.map { .init(month: $0.month.iso, items: $0.items.map(EntryResource.init)) },
+                    next: next?.description))
+        }
+    }
+
+    /// `child`, `tag`, and `year` or `month` (YYYY-MM) narrow a list of entries.
+    static func filter(_ query: Query) throws -> TimelineFilter {
+        var filter = TimelineFilter(childID: try query.id("child"), tag: query.string("tag"))
+        if let month = query.string("month") {
+            do { filter.period = .month(try YearMonth(iso: month)) } catch {
+                throw Problem(status: .badRequest, detail: error.description, field: "month")
+            }
+        } else if let year = try query.int("year") {
+            guard SolarDate.supportedYears.contains(year) else {
+                throw Problem(status: .badRequest, detail: "year: \(year) is out of range", field: "year")
+            }
+            filter.period = .year(year)
+        }
+        return filter
+    }
+}
+
+struct TimelineResponse: Encodable {
+    struct Section: Encodable {
+        let month: String
+        let items: [EntryResource]
+    }
+    let sections: [Section]
+    let next: String?
+
+    enum CodingKeys: CodingKey { case sections, next }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(sections, forKey: .sections)
+        try container.encode(next, forKey: .next)
+    }
+}
+
+public struct PlaceBody: Codable, Sendable {
+    public let name: String?
+    public let latitude: Double?
+    public let longitude: Double?
+}
+
+/// What a client sends to create or replace an entry.
+struct EntryPayload: Decodable {
+    let title: String
+    let body: String?
+    let date: String
+    let timeZone: String?
+    let childIds: [ChildID]
+    let tags: [String]?
+    let place: PlaceBody?
+    let weather: String?
+
+    func content() throws -> EntryContent {
+        let date: LocalDateTime
+        do { date = try LocalDateTime(iso: self.date) } catch { throw ValidationError(field: "date", "\(error)") }
+        return try EntryContent(
+            title: title, body: body ?? "", date: date, timeZone: timeZone ?? EntryContent.defaultTimeZone,
+            childIDs: childIds, tags: tags ?? [],
+            place: try place.map { try Place(name: $0.name, latitude: $0.latitude, longitude: $0.longitude) },
+            weather: weather)
+    }
+}
+
+public struct EntryResource: Encodable {
+    let id: EntryID
+    let title: String
+    let body: String
+    let date: String
+    let timeZone: String
+    let childIds: [ChildID]
+    let tags: [String]
+    let place: PlaceBody?
+    let weather: String?
+    let createdAt: Date
+    let modifiedAt: Date
+
+    public init(_ entry: Entry) {
+        let content = entry.content
+        id = entry.id
+        title = content.title
+        body = content.body
+        date = content.date.iso
+        timeZone = content.timeZone
+        childIds = content.childIDs
+        tags = content.tags
+        place = content.place.map { PlaceBody(name: $0.name, latitude: $0.latitude, longitude: $0.longitude) }
+        weather = content.weather
+        createdAt = entry.createdAt
+        modifiedAt = entry.modifiedAt
+    }
+}

@@ -1,0 +1,77 @@
+import Diary
+import DiaryStore
+import Foundation
+import KoreanCalendar
+
+/// `/api/v1/events`: one-off events of a child, newest first; `?child=ID` narrows to one child.
+struct EventsAPI {
+    let store: EventStore
+
+    var routes: CollectionRoutes<Event, Event, EventPayload, EventResource> {
+        let store = store
+        return CollectionRoutes(
+            path: "events",
+            list: { family, query in
+                let paging = try query.paging()
+                return try await store.list(family: family, child: try query.id("child"), after: paging.cursor, limit: paging.limit)
+            },
+            get: { family, id in try await store.get(family: family, id: id) },
+            create: { family, payload in try await store.create(family: family, details: try payload.details()) },
+            update: { family, id, payload in try await store.update(family: family, id: id, details: try payload.details()) },
+            delete: { family, id in try await store.delete(family: family, id: id) },
+            resource: EventResource.init)
+    }
+}
+
+struct EventPayload: Decodable {
+    let childId: ChildID
+    let kind: EventDetails.Kind?
+    let title: String
+    let date: String
+    let time: String?
+    let notes: String?
+    let hospital: String?
+    let doctor: String?
+    let diagnosis: String?
+
+    func details() throws -> EventDetails {
+        let date: SolarDate
+        do { date = try SolarDate(iso: self.date) } catch { throw ValidationError(field: "date", "\(error)") }
+        let time: ClockTime?
+        do { time = try self.time.map { try ClockTime(iso: $0) } } catch { throw ValidationError(field: "time", "\(error)") }
+        return try EventDetails(
+            childID: childId, kind: kind ?? .other, title: title, date: date, time: time, notes: notes, hospital: hospital,
+            doctor: doctor, diagnosis: diagnosis)
+    }
+}
+
+struct EventResource: Encodable {
+    let id: EventID
+    let childId: ChildID
+    let kind: EventDetails.Kind
+    let title: String
+    let date: String
+    let time: String?
+    let notes: String?
+    let hospital: String?
+    let doctor: String?
+    let diagnosis: String?
+    let createdAt: Date
+    let modifiedAt: Date
+
+    init(_ event: Event) {
+        let details = event.details
+        id = event.id
+        childId = details.childID
+        kind = details.kind
+        title = details.title
+        date = details.date.iso
+        time = details.time?.iso
+        notes = details.notes
+        hospital = details.hospital
+        doctor = details.doctor
+        diagnosis = details.diagnosis
+        createdAt = event.createdAt
+        modifiedAt = event.modifiedAt
+    }
+}

@@ -1,0 +1,46 @@
+import Diary
+import DiaryStore
+import Foundation
+
+/// `/api/v1/memos`, most recently changed first.
+struct MemosAPI {
+    let store: MemoStore
+
+    var routes: CollectionRoutes<Memo, Memo, MemoPayload, MemoResource> {
+        let store = store
+        return CollectionRoutes(
+            path: "memos",
+            list: { family, query in
+                let paging = try query.paging()
+                return try await store.list(family: family, after: paging.cursor, limit: paging.limit)
+            },
+            get: { family, id in try await store.get(family: family, id: id) },
+            create: { family, payload in try await store.create(family: family, content: try payload.content()) },
+            update: { family, id, payload in try await store.update(family: family, id: id, content: try payload.content()) },
+            delete: { family, id in try await store.delete(family: family, id: id) },
+            resource: MemoResource.init)
+    }
+}
+
+struct MemoPayload: Decodable {
+    let title: String
+    let body: String?
+
+    func content() throws -> MemoContent { try MemoContent(title: title, body: body ?? "") }
+}
+
+struct MemoResource: Encodable {
+    let id: MemoID
+    let title: String
+    let body: String
+    let createdAt: Date
+    let modifiedAt: Date
+
+    init(_ memo: Memo) {
+        id = memo.id
+        title = memo.content.title
+        body = memo.content.body
+        createdAt = memo.createdAt
+        modifiedAt = memo.modifiedAt
+    }
+}

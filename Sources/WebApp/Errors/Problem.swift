@@ -1,0 +1,121 @@
+import Diary
+import DiaryStore
+import Foundation
+import Hummingbird
+import KoreanCalendar
+
+/// An RFC 9457 problem detail: every error the API returns has this shape and `application/problem+json`.
+/// `field`, when present, names the request field at fault (`birthDate`, `place.latitude`, `cursor`).
+struct Problem: Error, HTTPResponseError, Encodable {
+    let status: HTTPResponse.Status
+    let detail: String
+    var field: String?
+    var headers: HTTPFields = [:]
+
+    init(status: HTTPResponse.Status, detail: String, field: String? = nil) {
+        self.status = status
+        self.detail = detail
+        self.field = field
+    }
+
+    static let unauthorized: Problem = {
+        var problem = Problem(status: .unauthorized, detail: "send an API token as 'Authorization: Bearer <token>'")
+        problem.headers[.wwwAuthenticate] = "Bearer realm=\"saessak\""
+        return problem
+    }()
+
+    enum CodingKeys: String, CodingKey { case type, title, status, detail, field }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("about:blank", forKey: .type)
+        try container.encode(status.reasonPhrase, forKey: .title)
+        try container.encode(status.code, forKey: .status)
+        try container.encode(detail, forKey: .detail)
+        try container.encodeIfPresent(field, forKey: .field)
+    }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        let body = try JSONBody.encoder.encode(self)
+        var headers = headers
+        headers[.contentType] = "application/problem+json"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    /// The one place where an error becomes an HTTP status.
+    init(_ error: any Error) {
+        switch error {
+        case let problem as Problem:
+            self = problem
+        case let error as ValidationError:
+            self.init(status: .unprocessableContent, detail: error.description, field: error.field)
+        case let error as CalendarError:
+            self.init(status: .unprocessableContent, detail: error.description)
+        case let error as DecodingError:
+            self = Problem.decoding(error)
+        case let error as StoreError:
+            switch error {
+            case .notFound: self.init(status: .notFound, detail: error.description)
+            case .unknownReference(let field, _): self.init(status: .unprocessableContent, detail: error.description, field: field)
+            case .conflict(let field, _): self.init(status: .conflict, detail: error.description, field: field)
+            case .familyNeeded: self.init(status: .conflict, detail: error.description)
+            case .unreadable: self.init(status: .internalServerError, detail: "the server could not read stored data")
+            }
+        case let error as any HTTPResponseError:
+            self.init(
+                status: error.status,
+                detail: error.status == .contentTooLarge ? "the request body is too large" : error.status.reasonPhrase)
+        default:
+            self.init(status: .internalServerError, detail: "the server failed; the error was logged")
+        }
+    }
+
+    /// Malformed JSON is 400; well-formed JSON with a wrong or missing field is 422 naming the field.
+    private static func decoding(_ error: DecodingError) -> Problem {
+        func path(_ codingPath: [any CodingKey]) -> String {
+            codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+                .replacingOccurrences(of: ".[", with: "[").trimmingCharacters(in: CharacterSet(charactersIn: "."))
+        }
+        switch error {
+        case .dataCorrupted(let context) where context.codingPath.isEmpty:
+            return Problem(status: .badRequest, detail: "the body is not valid JSON")
+        case .dataCorrupted(let context):
+            let field = path(context.codingPath)
+            return Problem(status: .unprocessableContent, detail: "\(field): \(context.debugDescription)", field: field)
+        case .keyNotFound(let key, let context):
+            let field = path(context.codingPath + [key])
+            return Problem(status: .unprocessableContent, detail: "\(field): is required", field: field)
+        case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
+            let field = path(context.codingPath)
+            if field.isEmpty { return Problem(status: .badRequest, detail: "the body must be a JSON object") }
+            return Problem(status: .unprocessableContent, detail: "\(field): expected \(jsonName(of: type))", field: field)
+        @unknown default:
+            return Problem(status: .badRequest, detail: "the body could not be read")
+        }
+    }
+
+    private static func jsonName(of type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Bool.Type: "true or false"
+        case is Int.Type, is Double.Type: "a number"
+        case is [Any].Type: "an array"
+        default: "a \(type)".contains("Array") ? "an array" : "an object"
+        }
+    }
+}
+
+/// Turns every error below it into a problem response; 5xx causes are logged (without request data).
+struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            let problem = Problem(error)
+            if problem.status.code >= 500 {
+                context.logger.error("request failed", metadata: ["error": "\(String(reflecting: type(of: error))): \(error)"])
+            }
+            return try problem.response(from: request, context: context)
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import ArgumentParser
+import DiaryStore
+import Foundation
+import Secrets
+
+struct Admin: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Set up users, families and API tokens.",
+        subcommands: [CreateUser.self, CreateToken.self])
+}
+
+struct CreateUser: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Create a user and a family they own.",
+        discussion: """
+            The password is read from the first line of standard input, so it stays out of the shell history:
+              printf '%s\\n' 'correct horse' | saessak admin create-user --username mina --password-stdin
+            """)
+
+    @OptionGroup var data: DataOptions
+
+    @Option(help: "Letters, digits, '.', '_' or '-'.")
+    var username: String
+
+    @Flag(help: "Read the password from standard input (required).")
+    var passwordStdin = false
+
+    @Option(help: "Create this family with the user as its owner (default: a family named after the user).")
+    var family: String?
+
+    func validate() throws {
+        guard passwordStdin else { throw ArgumentParser.ValidationError("--password-stdin is required: pipe the password in") }
+    }
+
+    func run() async throws {
+        guard let password = readLine(strippingNewline: true), !password.isEmpty else {
+            throw CLIError("no password on standard input")
+        }
+        if let problem = PasswordHasher.problem(with: password) { throw CLIError("password \(problem)") }
+        let database = try data.openOrCreate()
+        let (user, family) = try await AccountStore(database).createUser(
+            username: username, passwordHash: PasswordHasher().hash(password), familyName: family ?? username)
+        print("created user '\(user.username)', owner of family '\(family.name)'")
+    }
+}
+
+struct CreateToken: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Issue an API token for a user; prints the token and nothing else.",
+        discussion: "The token is shown once; the server keeps only its hash. Send it as 'Authorization: Bearer <token>'.")
+
+    @OptionGroup var data: DataOptions
+    @OptionGroup var family: FamilyOption
+
+    @Option(help: "The user the token acts for.")
+    var username: String
+
+    @Option(help: "A label to recognise the token by.")
+    var name = "cli"
+
+    func run() async throws {
+        let database = try data.openExisting()
+        let (token, _) = try await AccountStore(database).createToken(username: username, familyName: family.family, name: name)
+        print(token)
+    }
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+import Diary
+import DiaryStore
+import Foundation
+import WebApp
+
+struct ChildrenCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "children", abstract: "Children of a family.", subcommands: [ListChildren.self])
+}
+
+struct ListChildren: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the children, in the order they were added.")
+
+    @OptionGroup var data: DataOptions
+    @OptionGroup var family: FamilyOption
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        let database = try data.openExisting()
+        let familyID = try await AccountStore(database).family(named: family.family).id
+        let store = ChildStore(database)
+        var children: [Child] = []
+        var cursor: PageCursor?
+        repeat {
+            let page = try await store.list(family: familyID, after: cursor, limit: PageCursor.limits.upperBound)
+            children += page.items
+            cursor = page.next
+        } while cursor != nil
+        let today = Today(clock: database.clock).date()
+        if output.json {
+            let resources = children.map { ChildResource($0, today: today) }
+            print(String(decoding: try JSONBody.encoder.encode(ListResponse(items: resources, next: nil)), as: UTF8.self))
+            return
+        }
+        for child in children {
+            let profile = child.profile
+            let calendar = profile.birthDate.calendar == .lunar ? "음력" + (profile.birthDate.isLeapMonth ? " 윤달" : "") : "양력"
+            var line = "\(child.id)  \(profile.name)  \(profile.birthDate.iso) (\(calendar))"
+            if let age = ChildFacts(birthDate: profile.birthDate, today: today).age { line += "  D+\(age.days)" }
+            print(line)
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import ArgumentParser
+import Diary
+import DiaryStore
+import Foundation
+import WebApp
+
+struct EntriesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "entries", abstract: "Diary entries of a family.", subcommands: [ListEntries.self])
+}
+
+struct ListEntries: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List entries, newest first.")
+
+    @OptionGroup var data: DataOptions
+    @OptionGroup var family: FamilyOption
+    @OptionGroup var output: OutputOptions
+
+    @Option(help: "Only entries about this child (an id from 'saessak children list').")
+    var child: String?
+
+    @Option(help: "Only entries with this tag.")
+    var tag: String?
+
+    @Option(help: "Only entries of this month (YYYY-MM).")
+    var month: String?
+
+    @Option(help: "How many entries at most (1–200).")
+    var limit = 50
+
+    func validate() throws {
+        if let child, ChildID(child) == nil {
+            throw ArgumentParser.ValidationError("--child '\(child)' is not an id; see 'saessak children list'")
+        }
+        if let month, (try? YearMonth(iso: month)) == nil {
+            throw ArgumentParser.ValidationError("--month '\(month)' is not a month in the form YYYY-MM")
+        }
+        guard PageCursor.limits.contains(limit) else {
+            throw ArgumentParser.ValidationError("--limit must be \(PageCursor.limits.lowerBound)–\(PageCursor.limits.upperBound)")
+        }
+    }
+
+    func run() async throws {
+        let database = try data.openExisting()
+        let familyID = try await AccountStore(database).family(named: family.family).id
+        var filter = TimelineFilter(childID: child.flatMap { ChildID($0) }, tag: tag)
+        if let month { filter.period = .month(try YearMonth(iso: month)) }
+        let page = try await EntryStore(database).list(family: familyID, filter: filter, after: nil, limit: limit)
+        if output.json {
+            let list = ListResponse(items: page.items.map(EntryResource.init), next: page.next?.description)
+            print(String(decoding: try JSONBody.encoder.encode(list), as: UTF8.self))
+            return
+        }
+        for entry in page.items {
+            print("\(entry.id)  \(entry.content.date.iso.replacingOccurrences(of: "T", with: " "))  \(entry.content.title)")
+        }
+    }
+}

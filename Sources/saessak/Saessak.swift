@@ -1,0 +1,24 @@
+import ArgumentParser
+import Logging
+
+@main
+struct Saessak: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "saessak",
+        abstract: "새싹 Saessak: a family photo diary with the Korean calendar built in.",
+        subcommands: [Serve.self, Admin.self, ChildrenCommand.self, EntriesCommand.self])
+
+    static func main() async {
+        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
+}

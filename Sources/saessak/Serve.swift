@@ -1,0 +1,30 @@
+import ArgumentParser
+import Hummingbird
+import Logging
+import WebApp
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the web app and the JSON API.",
+        discussion: "A fresh data folder is created on first run. Stop with Ctrl-C (SIGINT) or SIGTERM.")
+
+    @OptionGroup var data: DataOptions
+
+    @Option(help: "The address to listen on.")
+    var host = AppConfiguration.defaultHost
+
+    @Option(help: "The port to listen on (0 picks a free one).")
+    var port = AppConfiguration.defaultPort
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ArgumentParser.ValidationError("--port must be 0–65535 (got \(port))") }
+        guard !host.isEmpty else { throw ArgumentParser.ValidationError("--host must not be empty") }
+    }
+
+    func run() async throws {
+        var logger = Logger(label: "saessak")
+        logger.logLevel = .info
+        let app = try await buildApplication(AppConfiguration(host: host, port: port, dataFolder: data.url), logger: logger)
+        try await app.runService()
+    }
+}
