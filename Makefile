@@ -1,0 +1,35 @@
+# The two commands of the quick start: `make run` and `make test`. Each installs what it needs first.
+SHELL := /bin/bash
+SWIFT ?= swift
+VENV := .venv
+DATA ?= saessak-data
+HOST ?= 127.0.0.1
+PORT ?= 8080
+
+.PHONY: run test bench deps venv
+
+deps:
+	@scripts/install-deps.sh
+
+venv: $(VENV)/.installed
+
+$(VENV)/.installed: tests/requirements.txt
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r tests/requirements.txt
+	touch $@
+
+## Build an optimised server and run it on ./saessak-data (created on first run).
+run: deps
+	$(SWIFT) build -c release --product saessak
+	.build/release/saessak serve --data $(DATA) --host $(HOST) --port $(PORT)
+
+## Every test: the Swift test targets, then the black-box tests of the built binary (API, CLI, crash safety).
+test: deps venv
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+	SAESSAK_BIN="$$($(SWIFT) build --show-bin-path)/saessak" $(VENV)/bin/python -m pytest -q tests
+
+## Benchmarks (never part of `make test`): one table, with ratios against references measured in the same run.
+bench: deps venv
+	$(SWIFT) build -c release --product saessak
+	$(VENV)/bin/python scripts/bench.py --bin .build/release/saessak

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs what building and testing Saessak needs on Debian, skipping what is already there.
+# Run as root (the quick start assumes a fresh Debian machine); it only calls apt-get when something is missing.
+set -euo pipefail
+
+packages=(
+    libsqlite3-dev   # GRDB builds against the system SQLite
+    python3          # test oracles and black-box tests run in a venv
+    python3-venv
+)
+
+if ! command -v swift >/dev/null 2>&1; then
+    echo "Saessak needs the Swift 6.3 toolchain on PATH (swift.org); it is not a Debian package." >&2
+    exit 1
+fi
+
+missing=()
+for package in "${packages[@]}"; do
+    # A venv-capable Python from elsewhere (pyenv, a distribution build) is as good as Debian's.
+    if [ "$package" = python3-venv ] && python3 -m venv --help >/dev/null 2>&1 && python3 -c 'import ensurepip' 2>/dev/null; then
+        continue
+    fi
+    if [ "$package" = python3 ] && command -v python3 >/dev/null 2>&1; then
+        continue
+    fi
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "Installing: ${missing[*]}"
+    if [ "$(id -u)" -ne 0 ]; then
+        echo "Run as root, or install them yourself: apt-get install ${missing[*]}" >&2
+        exit 1
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

@@ -1,0 +1,128 @@
+"""Black-box tests of the built `saessak` binary: the real server on a free loopback port, real SQLite files."""
+import json
+import os
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = os.environ.get("SAESSAK_BIN", str(ROOT / ".build" / "debug" / "saessak"))
+
+
+def saessak(*args, data=None, stdin=None, check=True):
+    """Runs the CLI; returns the CompletedProcess (text mode)."""
+    command = [BIN, *args] + (["--data", str(data)] if data is not None else [])
+    result = subprocess.run(command, input=stdin, capture_output=True, text=True, timeout=120)
+    if check and result.returncode != 0:
+        raise AssertionError(f"{command} failed ({result.returncode}): {result.stderr}")
+    return result
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Response:
+    def __init__(self, status, headers, body):
+        self.status = status
+        self.headers = headers
+        self.body = body
+
+    @property
+    def content_type(self):
+        return (self.headers.get("Content-Type") or "").split(";")[0]
+
+    def json(self):
+        return json.loads(self.body) if self.body else None
+
+
+class Server:
+    """A running `saessak serve` on a data folder, and an HTTP client for it."""
+
+    def __init__(self, data):
+        self.data = data
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.process = None
+
+    def start(self):
+        self.log = open(self.data.parent / f"server-{self.port}.log", "ab")
+        self.process = subprocess.Popen(
+            [BIN, "serve", "--data", str(self.data), "--port", str(self.port)], stdout=self.log, stderr=self.log
+        )
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            try:
+                if self.request("GET", "/healthz").status == 200:
+                    return self
+            except OSError:
+                pass
+            if self.process.poll() is not None:
+                raise AssertionError(f"server exited with {self.process.returncode}")
+            time.sleep(0.05)
+        raise AssertionError("server did not answer /healthz within 30 s")
+
+    def stop(self, kill=False):
+        if self.process and self.process.poll() is None:
+            if kill:
+                self.process.kill()
+            else:
+                self.process.terminate()
+            self.process.wait(timeout=30)
+
+    def request(self, method, path, body=None, token=None, headers=None, raw=None):
+        data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+        request = urllib.request.Request(self.base + urllib.parse.quote(path, safe="/?&=%:!"), data=data, method=method)
+        if data is not None and not (headers and "Content-Type" in headers):
+            request.add_header("Content-Type", "application/json")
+        if token:
+            request.add_header("Authorization", f"Bearer {token}")
+        for key, value in (headers or {}).items():
+            request.add_header(key, value)
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return Response(response.status, response.headers, response.read())
+        except urllib.error.HTTPError as error:
+            return Response(error.code, error.headers, error.read())
+
+
+def make_family(data, username, family=None):
+    args = ["admin", "create-user", "--username", username, "--password-stdin"]
+    if family:
+        args += ["--family", family]
+    saessak(*args, data=data, stdin="a long password\n")
+    return saessak("admin", "create-token", "--username", username, data=data).stdout.strip()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """One server for a test module, with two families: Kim (token `kim`) and Lee (token `lee`)."""
+    data = tmp_path_factory.mktemp("data") / "saessak-data"
+    kim = make_family(data, "kim", "김씨네")
+    lee = make_family(data, "lee", "이씨네")
+    running = Server(data).start()
+    running.kim, running.lee = kim, lee
+    yield running
+    running.stop()
+
+
+def new_child(server, token, **fields):
+    body = {"name": "하늘", "birthDate": "2025-03-01", "sex": "female", **fields}
+    response = server.request("POST", "/api/v1/children", body, token)
+    assert response.status == 201, response.body
+    return response.json()
+
+
+def new_entry(server, token, child_ids, **fields):
+    body = {"title": "첫 걸음", "body": "아기가 걸었어요", "date": "2026-11-22T09:30", "childIds": child_ids, **fields}
+    response = server.request("POST", "/api/v1/entries", body, token)
+    assert response.status == 201, response.body
+    return response.json()

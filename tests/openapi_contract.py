@@ -1,0 +1,64 @@
+"""Checks responses of the running server against the committed OpenAPI document."""
+import json
+import re
+from pathlib import Path
+
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+DOCUMENT_PATH = Path(__file__).resolve().parent.parent / "Sources" / "WebApp" / "Resources" / "openapi.json"
+DOCUMENT = json.loads(DOCUMENT_PATH.read_text())
+BASE = "urn:saessak:openapi"
+REGISTRY = Registry().with_resource(BASE, Resource(contents=DOCUMENT, specification=DRAFT202012))
+PREFIX = "/api/v1"
+
+# (method, path template, status) seen by the tests, to prove every documented success was exercised.
+SEEN = set()
+
+
+def _template(path):
+    for template in DOCUMENT["paths"]:
+        pattern = "^" + re.sub(r"\\\{[^/]+?\\\}", "[^/]+", re.escape(template)) + "$"
+        if re.match(pattern, path):
+            return template
+    return None
+
+
+def _pointer(*parts):
+    return "/".join(str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+
+
+def check(method, path, response):
+    """Fails unless the response's status, content type and body are what the document says."""
+    route = path.split("?")[0]
+    assert route.startswith(PREFIX), route
+    template = _template(route[len(PREFIX):])
+    assert template, f"{route} is not in the OpenAPI document"
+    operation = DOCUMENT["paths"][template].get(method.lower())
+    assert operation, f"{method} {template} is not in the OpenAPI document"
+    status = str(response.status)
+    assert status in operation["responses"], f"{method} {template} answered {status}, which the document does not list"
+    SEEN.add((method.upper(), template, status))
+    content = operation["responses"][status].get("content")
+    if not content:
+        assert not response.body, f"{method} {template} {status} should have no body"
+        return
+    assert response.content_type in content, f"{method} {template} {status}: content type {response.content_type}"
+    schema = content[response.content_type].get("schema")
+    if schema is None:
+        return
+    reference = {"$ref": f"{BASE}#/" + _pointer("paths", template, method.lower(), "responses", status, "content", response.content_type, "schema")}
+    validator = Draft202012Validator(reference, registry=REGISTRY, format_checker=Draft202012Validator.FORMAT_CHECKER)
+    errors = sorted(validator.iter_errors(response.json()), key=lambda e: list(e.path))
+    assert not errors, f"{method} {template} {status}: " + "; ".join(f"{list(e.path)}: {e.message}" for e in errors)
+
+
+def documented_successes():
+    for template, item in DOCUMENT["paths"].items():
+        for method, operation in item.items():
+            if method == "parameters":
+                continue
+            for status in operation["responses"]:
+                if status.startswith("2"):
+                    yield (method.upper(), template, status)
