@@ -25,14 +25,17 @@ struct AnniversariesAPI {
 struct AnniversaryPayload: Decodable {
     let name: String
     let calendar: CalendarKind?
-    let month: Int
-    let day: Int
+    // Read as numbers and checked here, so 1.5 is refused naming its field.
+    let month: Double
+    let day: Double
     let isLeapMonth: Bool?
     let isHoliday: Bool?
     let childId: ChildID?
 
     func details() throws -> AnniversaryDetails {
-        try AnniversaryDetails(
+        guard let month = Int(exactly: month) else { throw ValidationError(field: "month", "must be a whole number") }
+        guard let day = Int(exactly: day) else { throw ValidationError(field: "day", "must be a whole number") }
+        return try AnniversaryDetails(
             name: name, calendar: calendar ?? .solar, month: month, day: day, isLeapMonth: isLeapMonth ?? false,
             isHoliday: isHoliday ?? false, childID: childId)
     }

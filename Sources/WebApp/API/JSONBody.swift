@@ -11,8 +11,26 @@ public enum JSONBody {
         {
             throw Problem(status: .unsupportedMediaType, detail: "send the body as application/json (got \(contentType))")
         }
-        let buffer = try await request.body.collect(upTo: context.maxUploadSize)
-        return try JSONDecoder().decode(T.self, from: Data(buffer: buffer))
+        // Refuse a declared oversize body before reading any of it.
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > context.maxUploadSize {
+            throw Problem.tooLarge(limit: context.maxUploadSize)
+        }
+        let data: Data
+        do {
+            data = Data(buffer: try await request.body.collect(upTo: context.maxUploadSize))
+        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
+            throw Problem.tooLarge(limit: context.maxUploadSize)
+        }
+        do {
+            return try JSONDecoder().decode(T.self, from: data)
+        } catch let error as DecodingError {
+            // Foundation reports some type errors (1.5 for an integer) without a path, like broken JSON:
+            // well-formed JSON of the wrong shape is the client's 422, not a 400.
+            guard case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
+                (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil
+            else { throw error }
+            throw Problem(status: .unprocessableContent, detail: "the body does not have the fields this route expects")
+        }
     }
 
     /// The API's JSON conventions (ISO 8601 dates, sorted keys), also used by the CLI's `--json`.

@@ -24,6 +24,13 @@ struct Problem: Error, HTTPResponseError, Encodable {
         return problem
     }()
 
+    /// 413, closing the connection: a client still sending the rest of a huge body learns at once.
+    static func tooLarge(limit: Int) -> Problem {
+        var problem = Problem(status: .contentTooLarge, detail: "the request body is larger than \(limit / 1024) KiB")
+        problem.headers[.connection] = "close"
+        return problem
+    }
+
     enum CodingKeys: String, CodingKey { case type, title, status, detail, field }
 
     func encode(to encoder: any Encoder) throws {
