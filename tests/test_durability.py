@@ -1,0 +1,77 @@
+"""Acknowledged writes survive a restart and a kill -9 in the middle of a burst; the database stays sound."""
+import sqlite3
+import threading
+import time
+
+from conftest import Server, make_family, new_child
+
+
+def integrity(data):
+    with sqlite3.connect(data / "saessak.sqlite") as connection:
+        return connection.execute("PRAGMA integrity_check").fetchone()[0], connection.execute("PRAGMA foreign_key_check").fetchall()
+
+
+def test_data_survives_a_restart(tmp_path):
+    data = tmp_path / "data"
+    token = make_family(data, "park")
+    server = Server(data).start()
+    child = new_child(server, token, name="박봄")
+    server.stop()
+    server = Server(data).start()
+    try:
+        assert server.request("GET", f"/api/v1/children/{child['id']}", token=token).json() == child
+    finally:
+        server.stop()
+
+
+def test_kill_9_during_a_burst_keeps_every_acknowledged_write(tmp_path):
+    data = tmp_path / "data"
+    token = make_family(data, "choi")
+    server = Server(data).start()
+    child = new_child(server, token, name="최별")
+    acknowledged, lock, stop = [], threading.Lock(), threading.Event()
+
+    def writer(worker):
+        n = 0
+        while not stop.is_set():
+            n += 1
+            body = {"title": f"w{worker}-{n}", "body": "가" * 500, "date": "2026-11-22T10:00", "childIds": [child["id"]],
+                    "tags": [f"t{n % 7}", "burst"]}
+            try:
+                response = server.request("POST", "/api/v1/entries", body, token)
+            except OSError:
+                return  # the server is gone: this write was never acknowledged
+            if response.status == 201:
+                with lock:
+                    acknowledged.append(response.json()["id"])
+
+    threads = [threading.Thread(target=writer, args=(w,)) for w in range(4)]
+    for thread in threads:
+        thread.start()
+    deadline = time.time() + 20
+    while len(acknowledged) < 150 and time.time() < deadline:
+        time.sleep(0.02)
+    server.stop(kill=True)  # SIGKILL, mid-burst
+    stop.set()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert len(acknowledged) >= 20, "the burst barely started"
+    print(f"{len(acknowledged)} writes acknowledged before SIGKILL")
+
+    assert integrity(data) == ("ok", [])
+    server = Server(data).start()
+    try:
+        stored, cursor = set(), ""
+        while True:
+            page = server.request("GET", f"/api/v1/entries?limit=200{cursor}", token=token).json()
+            stored |= {entry["id"] for entry in page["items"]}
+            if not page["next"]:
+                break
+            cursor = f"&cursor={page['next']}"
+        missing = set(acknowledged) - stored
+        assert not missing, f"{len(missing)} acknowledged writes lost of {len(acknowledged)}"
+        for entry_id in acknowledged[:20]:
+            entry = server.request("GET", f"/api/v1/entries/{entry_id}", token=token).json()
+            assert set(entry["tags"]) >= {"burst"} and entry["childIds"] == [child["id"]]
+    finally:
+        server.stop()
