@@ -1,0 +1,91 @@
+import KoreanCalendar
+import Testing
+
+@testable import Diary
+
+@Suite struct DiaryValidationTests {
+    let child = ChildID()
+    let noon = try! LocalDateTime(iso: "2026-11-22T12:00")
+
+    @Test func residentNumbersAreMaskedEverywhereTheyPrint() throws {
+        let number = try ResidentNumber("240229-4123456")
+        #expect(number.masked == "240229-4******")
+        #expect("\(number)" == "240229-4******")
+        #expect(number.formatted == "240229-4123456")
+        #expect(try ResidentNumber("2402294123456") == number)
+    }
+
+    @Test(arguments: ["240229-412345", "240229_4123456", "24022-94123456", "abcdef-gggggg1", "240229-41234567", ""])
+    func malformedResidentNumbers(_ text: String) {
+        #expect(throws: ValidationError.self) { try ResidentNumber(text) }
+    }
+
+    @Test func birthDatesNameTheFieldAtFault() throws {
+        #expect(throws: ValidationError(field: "isLeapMonth", "only a lunar birth date can be in a leap month")) {
+            try BirthDate(iso: "2024-01-01", calendar: .solar, isLeapMonth: true)
+        }
+        #expect(throws: ValidationError(field: "birthDate", "day 30 does not exist in 2023-02 (it has 28 days)")) {
+            try BirthDate(iso: "2023-02-30", calendar: .solar, isLeapMonth: false)
+        }
+        #expect(try BirthDate(iso: "2023-02-30", calendar: .lunar, isLeapMonth: true).isLeapMonth)
+    }
+
+    @Test func entryContentIsNormalised() throws {
+        let content = try EntryContent(
+            title: "  첫 걸음 ", body: "아기가\n걸었어요  ", date: noon, childIDs: [child, child],
+            tags: ["#걸음마", "걸음마", " Walk ", "walk"])
+        #expect(content.title == "첫 걸음")
+        #expect(content.body == "아기가\n걸었어요  ")
+        #expect(content.childIDs == [child])
+        #expect(content.tags == ["걸음마", "Walk"])
+        #expect(content.timeZone == "Asia/Seoul")
+    }
+
+    @Test func invalidEntriesNameTheirField() {
+        let (c, d) = (child, noon)
+        let cases: [(String, () throws -> EntryContent)] = [
+            ("title", { try EntryContent(title: " ", body: "", date: d, childIDs: [c]) }),
+            ("childIds", { try EntryContent(title: "t", body: "", date: d, childIDs: []) }),
+            ("timeZone", { try EntryContent(title: "t", body: "", date: d, timeZone: "KST", childIDs: [c]) }),
+            ("tags", { try EntryContent(title: "t", body: "", date: d, childIDs: [c], tags: ["#"]) }),
+            ("body", { try EntryContent(title: "t", body: String(repeating: "가", count: 100_001), date: d, childIDs: [c]) }),
+        ]
+        for (field, make) in cases {
+            let error = #expect(throws: ValidationError.self) { _ = try make() }
+            #expect(error?.field == field)
+        }
+    }
+
+    @Test func places() throws {
+        #expect(try Place(name: "집", latitude: nil, longitude: nil).name == "집")
+        #expect(throws: ValidationError(field: "place.longitude", "latitude and longitude go together")) {
+            try Place(name: nil, latitude: 1, longitude: nil)
+        }
+        #expect(throws: ValidationError(field: "place", "needs a name or coordinates")) { try Place(name: " ", latitude: nil, longitude: nil) }
+        #expect(throws: ValidationError.self) { try Place(name: nil, latitude: 0, longitude: 180.5) }
+    }
+
+    @Test func anniversaries() throws {
+        #expect(try AnniversaryDetails(name: "윤달 생일", calendar: .lunar, month: 2, day: 30, isLeapMonth: true).isLeapMonth)
+        #expect(try AnniversaryDetails(name: "2/29", calendar: .solar, month: 2, day: 29).day == 29)
+        #expect(throws: ValidationError.self) { try AnniversaryDetails(name: "x", calendar: .solar, month: 4, day: 31) }
+        #expect(throws: ValidationError.self) { try AnniversaryDetails(name: "x", calendar: .lunar, month: 1, day: 31) }
+        #expect(throws: ValidationError.self) { try AnniversaryDetails(name: "x", calendar: .solar, month: 1, day: 1, isLeapMonth: true) }
+    }
+
+    @Test func growthUnitsMatchTheKind() throws {
+        #expect(throws: ValidationError.self) {
+            try GrowthMeasurement(childID: child, kind: .weight, value: 3.2, unit: .centimetres, date: noon.date)
+        }
+        #expect(throws: ValidationError.self) {
+            try GrowthMeasurement(childID: child, kind: .height, value: -1, unit: .centimetres, date: noon.date)
+        }
+    }
+
+    @Test func usernames() throws {
+        #expect(try User.validUsername("mina.kim-2") == "mina.kim-2")
+        #expect(try User.validUsername("김민아") == "김민아")
+        #expect(throws: ValidationError.self) { try User.validUsername("a b") }
+        #expect(throws: ValidationError.self) { try User.validUsername(String(repeating: "a", count: 65)) }
+    }
+}
