@@ -23,12 +23,12 @@ public struct AccountStore: Sendable {
             }
             try db.execute(
                 sql: "INSERT INTO users (id, username, passwordHash, createdAt) VALUES (?, ?, ?, ?)",
-                arguments: [user.id.sql, user.username, passwordHash, now])
+                arguments: [user.id.sql, user.username, passwordHash, now.stored])
             try db.execute(
-                sql: "INSERT INTO families (id, name, createdAt) VALUES (?, ?, ?)", arguments: [family.id.sql, family.name, now])
+                sql: "INSERT INTO families (id, name, createdAt) VALUES (?, ?, ?)", arguments: [family.id.sql, family.name, now.stored])
             try db.execute(
                 sql: "INSERT INTO memberships (familyId, userId, role, createdAt) VALUES (?, ?, 'owner', ?)",
-                arguments: [family.id.sql, user.id.sql, now])
+                arguments: [family.id.sql, user.id.sql, now.stored])
         }
         return (user, family)
     }
@@ -60,7 +60,7 @@ public struct AccountStore: Sendable {
                 userID: UserID(userID)!, familyID: FamilyID(familyID)!, name: name, createdAt: now)
             try db.execute(
                 sql: "INSERT INTO apiTokens (id, familyId, userId, digest, name, createdAt) VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: [token.id.sql, familyID, userID, digest, name, now])
+                arguments: [token.id.sql, familyID, userID, digest, name, now.stored])
             return token
         }
         return (token, record)
@@ -96,7 +96,7 @@ public struct AccountStore: Sendable {
                 throw StoreError.familyNeeded("this data folder has several families: name one with --family")
             }
             return try readBack("family") {
-                try Family(id: try row.id("id"), name: try row.decode(forColumn: "name"), createdAt: try row.decode(forColumn: "createdAt"))
+                try Family(id: try row.id("id"), name: try row.decode(forColumn: "name"), createdAt: try row.timestamp("createdAt"))
             }
         }
     }

@@ -35,7 +35,7 @@ public struct ChildStore: Sendable {
                         birthplace, hospital, residentNumberSealed, createdAt, modifiedAt)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [child.id.sql, family.sql] + profileArguments(profile, sealed) + [now, now])
+                arguments: [child.id.sql, family.sql] + profileArguments(profile, sealed) + [now.stored, now.stored])
         }
         return child
     }
@@ -51,7 +51,7 @@ public struct ChildStore: Sendable {
                         birthTime = ?, sex = ?, birthplace = ?, hospital = ?, residentNumberSealed = ?, modifiedAt = ?
                     WHERE id = ? AND familyId = ?
                     """,
-                arguments: profileArguments(profile, sealed) + [now, id.sql, family.sql])
+                arguments: profileArguments(profile, sealed) + [now.stored, id.sql, family.sql])
             guard db.changesCount == 1 else { throw StoreError.notFound(kind: "child", id: id.description) }
             return try fetch(db, family: family, id: id)
         }
@@ -119,7 +119,7 @@ public struct ChildStore: Sendable {
                 residentNumber: try sealed.map { try ResidentNumber(try database.cipher.open($0)) })
             return Child(
                 id: try row.id("id"), familyID: try row.id("familyId"), profile: profile,
-                createdAt: try row.decode(forColumn: "createdAt"), modifiedAt: try row.decode(forColumn: "modifiedAt"))
+                createdAt: try row.timestamp("createdAt"), modifiedAt: try row.timestamp("modifiedAt"))
         }
     }
 }

@@ -50,7 +50,5 @@ public struct Clock: Sendable {
 
     /// The system clock, truncated to whole milliseconds (what the database keeps), so an object returned
     /// from a write equals the same object read back.
-    public static let live = Clock {
-        Date(timeIntervalSince1970: (Date().timeIntervalSince1970 * 1000).rounded(.down) / 1000)
-    }
+    public static let live = Clock { StoredTime.truncated(Date()) }
 }

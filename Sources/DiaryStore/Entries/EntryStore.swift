@@ -61,7 +61,7 @@ public struct EntryStore: Sendable {
                         longitude, createdAt, modifiedAt)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [entry.id.sql, family.sql] + contentArguments(content) + [now, now])
+                arguments: [entry.id.sql, family.sql] + contentArguments(content) + [now.stored, now.stored])
             try link(db, entry: entry.id, family: family, content: content)
         }
         return entry
@@ -78,7 +78,7 @@ public struct EntryStore: Sendable {
                         latitude = ?, longitude = ?, modifiedAt = ?
                     WHERE id = ? AND familyId = ?
                     """,
-                arguments: contentArguments(content) + [now, id.sql, family.sql])
+                arguments: contentArguments(content) + [now.stored, id.sql, family.sql])
             guard db.changesCount == 1 else { throw StoreError.notFound(kind: "entry", id: id.description) }
             try db.execute(sql: "DELETE FROM entryChildren WHERE entryId = ?", arguments: [id.sql])
             try db.execute(sql: "DELETE FROM entryTags WHERE entryId = ?", arguments: [id.sql])
@@ -196,7 +196,7 @@ public struct EntryStore: Sendable {
                     weather: try row.decode(forColumn: "weather"))
                 return Entry(
                     id: try row.id("id"), familyID: try row.id("familyId"), content: content,
-                    createdAt: try row.decode(forColumn: "createdAt"), modifiedAt: try row.decode(forColumn: "modifiedAt"))
+                    createdAt: try row.timestamp("createdAt"), modifiedAt: try row.timestamp("modifiedAt"))
             }
         }
     }

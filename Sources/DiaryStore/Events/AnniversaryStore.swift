@@ -37,7 +37,7 @@ public struct AnniversaryStore: Sendable {
                         createdAt, modifiedAt)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [anniversary.id.sql, family.sql] + detailArguments(details) + [now, now])
+                arguments: [anniversary.id.sql, family.sql] + detailArguments(details) + [now.stored, now.stored])
         }
         return anniversary
     }
@@ -52,7 +52,7 @@ public struct AnniversaryStore: Sendable {
                         childId = ?, modifiedAt = ?
                     WHERE id = ? AND familyId = ?
                     """,
-                arguments: detailArguments(details) + [now, id.sql, family.sql])
+                arguments: detailArguments(details) + [now.stored, id.sql, family.sql])
             guard db.changesCount == 1 else { throw StoreError.notFound(kind: "anniversary", id: id.description) }
             return try fetch(db, family: family, id: id)
         }
@@ -97,7 +97,7 @@ public struct AnniversaryStore: Sendable {
                 childID: try row.optionalID("childId"))
             return Anniversary(
                 id: try row.id("id"), familyID: try row.id("familyId"), details: details,
-                createdAt: try row.decode(forColumn: "createdAt"), modifiedAt: try row.decode(forColumn: "modifiedAt"))
+                createdAt: try row.timestamp("createdAt"), modifiedAt: try row.timestamp("modifiedAt"))
         }
     }
 }

@@ -38,7 +38,7 @@ public struct EventStore: Sendable {
                         createdAt, modifiedAt)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [event.id.sql, family.sql] + detailArguments(details) + [now, now])
+                arguments: [event.id.sql, family.sql] + detailArguments(details) + [now.stored, now.stored])
         }
         return event
     }
@@ -53,7 +53,7 @@ public struct EventStore: Sendable {
                         doctor = ?, diagnosis = ?, modifiedAt = ?
                     WHERE id = ? AND familyId = ?
                     """,
-                arguments: detailArguments(details) + [now, id.sql, family.sql])
+                arguments: detailArguments(details) + [now.stored, id.sql, family.sql])
             guard db.changesCount == 1 else { throw StoreError.notFound(kind: "event", id: id.description) }
             return try fetch(db, family: family, id: id)
         }
@@ -100,7 +100,7 @@ public struct EventStore: Sendable {
                 diagnosis: try row.decode(forColumn: "diagnosis"))
             return Event(
                 id: try row.id("id"), familyID: try row.id("familyId"), details: details,
-                createdAt: try row.decode(forColumn: "createdAt"), modifiedAt: try row.decode(forColumn: "modifiedAt"))
+                createdAt: try row.timestamp("createdAt"), modifiedAt: try row.timestamp("modifiedAt"))
         }
     }
 }

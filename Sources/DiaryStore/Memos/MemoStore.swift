@@ -28,7 +28,7 @@ public struct MemoStore: Sendable {
         try await database.writer.write { db in
             try db.execute(
                 sql: "INSERT INTO memos (id, familyId, title, body, createdAt, modifiedAt) VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: [memo.id.sql, family.sql, content.title, content.body, now, now])
+                arguments: [memo.id.sql, family.sql, content.title, content.body, now.stored, now.stored])
         }
         return memo
     }
@@ -38,7 +38,7 @@ public struct MemoStore: Sendable {
         return try await database.writer.write { db in
             try db.execute(
                 sql: "UPDATE memos SET title = ?, body = ?, modifiedAt = ? WHERE id = ? AND familyId = ?",
-                arguments: [content.title, content.body, now, id.sql, family.sql])
+                arguments: [content.title, content.body, now.stored, id.sql, family.sql])
             guard db.changesCount == 1 else { throw StoreError.notFound(kind: "memo", id: id.description) }
             return try fetch(db, family: family, id: id)
         }
@@ -62,7 +62,7 @@ public struct MemoStore: Sendable {
             Memo(
                 id: try row.id("id"), familyID: try row.id("familyId"),
                 content: try MemoContent(title: try row.decode(forColumn: "title"), body: try row.decode(forColumn: "body")),
-                createdAt: try row.decode(forColumn: "createdAt"), modifiedAt: try row.decode(forColumn: "modifiedAt"))
+                createdAt: try row.timestamp("createdAt"), modifiedAt: try row.timestamp("modifiedAt"))
         }
     }
 }

@@ -1,0 +1,59 @@
+import Foundation
+import GRDB
+import KoreanCalendar
+
+/// Timestamps as the database keeps them: UTC `YYYY-MM-DD HH:MM:SS.SSS` (SQLite's own date format, so its date
+/// functions work and text order is time order), converted with integer milliseconds both ways.
+///
+/// GRDB's default `Date` conversion goes through a `DateFormatter`, which can turn 0.123 s into "…​.122"; a date
+/// read back would then differ from the one written. Whole milliseconds make the round trip exact.
+enum StoredTime {
+    static let millisecondsPerDay = 86_400_000
+    static let unixEpochJulianDay = 2_440_588
+
+    static func text(_ date: Date) -> String {
+        let milliseconds = Int((date.timeIntervalSince1970 * 1000).rounded())
+        let (days, inDay) = floorDivision(milliseconds, millisecondsPerDay)
+        let day = (try? SolarDate(julianDayNumber: days + unixEpochJulianDay))?.iso ?? "0001-01-01"
+        let (seconds, millis) = (inDay / 1000, inDay % 1000)
+        return "\(day) \(pad(seconds / 3600, 2)):\(pad(seconds / 60 % 60, 2)):\(pad(seconds % 60, 2)).\(pad(millis, 3))"
+    }
+
+    static func date(_ text: String) -> Date? {
+        let parts = text.split(separator: " ")
+        guard parts.count == 2, let day = try? SolarDate(iso: parts[0]) else { return nil }
+        let clock = parts[1].split(whereSeparator: { $0 == ":" || $0 == "." }).compactMap { Int($0) }
+        guard clock.count == 4 else { return nil }
+        let milliseconds = (day.julianDayNumber - unixEpochJulianDay) * millisecondsPerDay
+            + ((clock[0] * 60 + clock[1]) * 60 + clock[2]) * 1000 + clock[3]
+        return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+
+    /// The time as the database will hold it: what `Clock` hands out, so objects compare equal after a round trip.
+    static func truncated(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded(.down) / 1000)
+    }
+
+    private static func floorDivision(_ a: Int, _ b: Int) -> (Int, Int) {
+        let quotient = a >= 0 ? a / b : -((-a + b - 1) / b)
+        return (quotient, a - quotient * b)
+    }
+
+    private static func pad(_ value: Int, _ width: Int) -> String {
+        let digits = String(value)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+}
+
+extension Date {
+    /// This date in the database's timestamp format.
+    var stored: String { StoredTime.text(self) }
+}
+
+extension Row {
+    func timestamp(_ column: String) throws -> Date {
+        let text: String = try decode(forColumn: column)
+        guard let date = StoredTime.date(text) else { throw StoreError.unreadable("\(column) '\(text)' is not a timestamp") }
+        return date
+    }
+}

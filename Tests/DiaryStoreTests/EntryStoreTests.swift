@@ -1,0 +1,86 @@
+import Diary
+import Foundation
+import KoreanCalendar
+import Testing
+
+@testable import DiaryStore
+
+@Suite struct EntryStoreTests {
+    @Test func keysetPagingVisitsEveryEntryOnceNewestFirst() async throws {
+        let fixture = try await StoreFixture()
+        let child = try await fixture.child()
+        // Several entries share a minute, so the id must break ties.
+        var created: [Entry] = []
+        for index in 0..<45 {
+            let day = 1 + index / 3
+            created.append(try await fixture.entry("#\(index)", at: "2026-10-\(day < 10 ? "0" : "")\(day)T09:00", children: [child.id]))
+        }
+        var seen: [Entry] = []
+        var cursor: PageCursor?
+        repeat {
+            let page = try await EntryStore(fixture.database).list(family: fixture.family, after: cursor, limit: 7)
+            seen += page.items
+            cursor = page.next
+        } while cursor != nil
+        #expect(seen.count == 45)
+        #expect(Set(seen.map(\.id)) == Set(created.map(\.id)))
+        let keys = seen.map { ($0.content.date.iso, $0.id.description) }
+        #expect(zip(keys, keys.dropFirst()).allSatisfy { $0 > $1 })
+    }
+
+    @Test func filtersByChildTagAndPeriod() async throws {
+        let fixture = try await StoreFixture()
+        let sky = try await fixture.child("하늘")
+        let sea = try await fixture.child("바다")
+        _ = try await fixture.entry("a", at: "2026-11-22T08:00", children: [sky.id], tags: ["산책"])
+        _ = try await fixture.entry("b", at: "2026-11-01T08:00", children: [sea.id], tags: ["산책", "공원"])
+        _ = try await fixture.entry("c", at: "2026-10-31T23:59", children: [sky.id, sea.id], tags: ["공원"])
+        _ = try await fixture.entry("d", at: "2025-12-31T23:59", children: [sky.id])
+        let store = EntryStore(fixture.database)
+        func titles(_ filter: TimelineFilter) async throws -> [String] {
+            try await store.list(family: fixture.family, filter: filter, after: nil, limit: 50).items.map(\.content.title)
+        }
+        #expect(try await titles(TimelineFilter()) == ["a", "b", "c", "d"])
+        #expect(try await titles(TimelineFilter(childID: sky.id)) == ["a", "c", "d"])
+        #expect(try await titles(TimelineFilter(tag: "산책")) == ["a", "b"])
+        #expect(try await titles(TimelineFilter(childID: sea.id, tag: "공원")) == ["b", "c"])
+        #expect(try await titles(TimelineFilter(period: .month(try YearMonth(iso: "2026-11")))) == ["a", "b"])
+        #expect(try await titles(TimelineFilter(period: .year(2025))) == ["d"])
+        #expect(try await titles(TimelineFilter(tag: "없는태그")) == [])
+
+        let (sections, next) = try await store.timeline(family: fixture.family, after: nil, limit: 50)
+        #expect(sections.map(\.month.iso) == ["2026-11", "2026-10", "2025-12"])
+        #expect(next == nil)
+    }
+
+    @Test func updatesReplaceChildrenAndTagsAndDropUnusedTags() async throws {
+        let fixture = try await StoreFixture()
+        let sky = try await fixture.child("하늘")
+        let sea = try await fixture.child("바다")
+        let entry = try await fixture.entry("a", at: "2026-11-22T08:00", children: [sky.id], tags: ["옛태그"])
+        let store = EntryStore(fixture.database)
+        var content = entry.content
+        content.childIDs = [sea.id, sky.id]
+        content.tags = ["새태그"]
+        content.place = try Place(name: "공원", latitude: 37.5, longitude: 127)
+        let updated = try await store.update(family: fixture.family, id: entry.id, content: content)
+        #expect(updated.content == content)
+        #expect(try await store.get(family: fixture.family, id: entry.id).content.childIDs == [sea.id, sky.id])
+        #expect(try await store.tags(family: fixture.family).map(\.name) == ["새태그"])
+        try await store.delete(family: fixture.family, id: entry.id)
+        #expect(try await store.tags(family: fixture.family).isEmpty)
+    }
+
+    @Test func aFailedWriteLeavesNothingHalfDone() async throws {
+        let fixture = try await StoreFixture()
+        let sky = try await fixture.child()
+        let entry = try await fixture.entry("a", at: "2026-11-22T08:00", children: [sky.id], tags: ["유지"])
+        var content = entry.content
+        content.tags = ["바뀐태그"]
+        content.childIDs = [sky.id, ChildID()]
+        await #expect(throws: StoreError.self) {
+            try await EntryStore(fixture.database).update(family: fixture.family, id: entry.id, content: content)
+        }
+        #expect(try await EntryStore(fixture.database).get(family: fixture.family, id: entry.id) == entry)
+    }
+}
