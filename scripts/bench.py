@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""`make bench`: speed of the built server, as one table with references measured in the same run.
+
+Seeds a fresh data folder through the API (deterministic from --seed), then measures timeline pages against
+GET /healthz on the same server with the same client, and the cold start on the seeded folder.
+See ../shared/spec/performance.md for the targets; later capabilities add their rows here.
+"""
+import argparse
+import http.client
+import json
+import random
+import socket
+import statistics
+import subprocess
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Client:
+    """One keep-alive HTTP connection."""
+
+    def __init__(self, port, token=None):
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.headers = {"Authorization": f"Bearer {token}"} if token else {}
+
+    def call(self, method, path, body=None):
+        headers = dict(self.headers)
+        payload = None
+        if body is not None:
+            payload = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        self.connection.request(method, path, payload, headers)
+        response = self.connection.getresponse()
+        data = response.read()
+        if response.status >= 300:
+            raise RuntimeError(f"{method} {path}: {response.status} {data[:200]!r}")
+        return json.loads(data) if data else None
+
+
+def start(binary, data, port):
+    process = subprocess.Popen([binary, "serve", "--data", str(data), "--port", str(port)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    began = time.perf_counter()
+    while True:
+        try:
+            Client(port).call("GET", "/healthz")
+            return process, time.perf_counter() - began
+        except (OSError, http.client.HTTPException):
+            if process.poll() is not None or time.perf_counter() - began > 60:
+                raise RuntimeError("server did not start")
+            time.sleep(0.005)
+
+
+def latencies(client, path, count):
+    samples = []
+    for _ in range(count):
+        began = time.perf_counter()
+        client.call("GET", path)
+        samples.append(time.perf_counter() - began)
+    return samples
+
+
+def percentile(samples, p):
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--bin", required=True)
+    parser.add_argument("--entries", type=int, default=100_000)
+    parser.add_argument("--requests", type=int, default=2_000)
+    parser.add_argument("--seed", type=int, default=20261122)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+
+    data = Path(tempfile.mkdtemp(prefix="saessak-bench-")) / "data"
+    subprocess.run([args.bin, "admin", "create-user", "--data", str(data), "--username", "bench", "--password-stdin"],
+                   input="benchmark password\n", text=True, check=True, capture_output=True)
+    token = subprocess.run([args.bin, "admin", "create-token", "--data", str(data), "--username", "bench"],
+                           text=True, check=True, capture_output=True).stdout.strip()
+    port = free_port()
+    server, _ = start(args.bin, data, port)
+    rows = []
+    try:
+        setup = Client(port, token)
+        children = [setup.call("POST", "/api/v1/children", {"name": name, "birthDate": "2023-05-05"})["id"] for name in ("하늘", "바다")]
+        words = "아기가 오늘 처음으로 걸었어요 공원 산책 이유식 잘 먹고 낮잠 할머니 댁 첫돌 백일 사진".split()
+        bodies = [{"title": " ".join(rng.choices(words, k=3)), "body": " ".join(rng.choices(words, k=40)),
+                   "date": f"{rng.randint(2016, 2026)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}T{rng.randint(0, 23):02d}:{rng.randint(0, 59):02d}",
+                   "childIds": rng.sample(children, rng.randint(1, 2)), "tags": rng.sample(["산책", "병원", "첫", "가족", "여행"], 2)}
+                  for _ in range(args.entries)]
+
+        # Writes: four clients, each its own connection; every write is one durable transaction.
+        began = time.perf_counter()
+        shares = [bodies[i::4] for i in range(4)]
+
+        def write(share):
+            client = Client(port, token)
+            for body in share:
+                client.call("POST", "/api/v1/entries", body)
+
+        threads = [threading.Thread(target=write, args=(share,)) for share in shares]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        rate = args.entries / (time.perf_counter() - began)
+        rows.append(("create entry (API, 4 clients, durable)", f"{rate:,.0f} entries/s", "", ""))
+
+        client = Client(port, token)
+        health = latencies(client, "/healthz", args.requests)
+        cases = [
+            ("timeline page, 50 entries", "/api/v1/timeline?limit=50"),
+            ("timeline page 2, by child", f"/api/v1/timeline?limit=50&child={children[0]}"),
+            ("entries of a month, by tag", "/api/v1/entries?month=2024-05&tag=%EC%82%B0%EC%B1%85"),
+        ]
+        second = client.call("GET", "/api/v1/timeline?limit=50")["next"]
+        cases[1] = (cases[1][0], cases[1][1] + f"&cursor={second}")
+        rows.append(("GET /healthz (reference)", f"p50 {percentile(health, 50)*1e3:.2f} ms", f"p99 {percentile(health, 99)*1e3:.2f} ms", "1.0×"))
+        for name, path in cases:
+            samples = latencies(client, path, args.requests)
+            rows.append((name, f"p50 {percentile(samples, 50)*1e3:.2f} ms", f"p99 {percentile(samples, 99)*1e3:.2f} ms (target < 20)",
+                         f"{statistics.median(samples) / statistics.median(health):.1f}× healthz"))
+    finally:
+        server.terminate()
+        server.wait()
+
+    starts = []
+    for _ in range(3):
+        server, elapsed = start(args.bin, data, free_port())
+        starts.append(elapsed)
+        server.terminate()
+        server.wait()
+    rows.append((f"cold start to /healthz ({args.entries:,} entries)", f"{min(starts)*1e3:.0f} ms", "target < 1000 ms", ""))
+
+    width = [max(len(r[i]) for r in rows + [("work", "value", "tail", "ratio")]) for i in range(4)]
+    print(f"Saessak benchmarks ({args.entries:,} entries, {args.requests:,} requests per row, seed {args.seed})")
+    for row in [("work", "value", "tail", "ratio")] + rows:
+        print("  ".join(cell.ljust(width[i]) for i, cell in enumerate(row)))
+
+
+if __name__ == "__main__":
+    main()
