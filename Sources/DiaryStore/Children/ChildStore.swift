@@ -13,10 +13,8 @@ public struct ChildStore: Sendable {
     public func list(family: FamilyID, after cursor: PageCursor?, limit: Int) async throws -> Page<Child> {
         let paging = KeysetPage(sortKey: "createdAt", descending: false, cursor: cursor, limit: limit)
         return try await database.writer.read { db in
-            let rows = try Row.fetchAll(
-                db, sql: "SELECT *, createdAt AS pageKey FROM children WHERE familyId = ?" + paging.condition + paging.orderAndLimit,
-                arguments: [family.sql] + paging.arguments)
-            return try paging.page(rows, decodeChild)
+            let (rows, next) = try FamilyTable.children.page(db, family: family, paging: paging)
+            return Page(items: try rows.map(decodeChild), next: next)
         }
     }
 
@@ -52,7 +50,7 @@ public struct ChildStore: Sendable {
                     WHERE id = ? AND familyId = ?
                     """,
                 arguments: profileArguments(profile, sealed) + [now.stored, id.sql, family.sql])
-            guard db.changesCount == 1 else { throw StoreError.notFound(kind: "child", id: id.description) }
+            try FamilyTable.children.requireChanged(db, id: id)
             return try fetch(db, family: family, id: id)
         }
     }
@@ -61,7 +59,6 @@ public struct ChildStore: Sendable {
     /// anniversaries and measurements. Entries shared with a sibling stay, without this child.
     public func delete(family: FamilyID, id: ChildID) async throws {
         try await database.writer.write { db in
-            _ = try fetch(db, family: family, id: id)
             try db.execute(
                 sql: """
                     DELETE FROM entries WHERE familyId = ? AND id IN (
@@ -69,7 +66,7 @@ public struct ChildStore: Sendable {
                         EXCEPT SELECT entryId FROM entryChildren WHERE childId <> ?)
                     """,
                 arguments: [family.sql, id.sql, id.sql])
-            try db.execute(sql: "DELETE FROM children WHERE id = ? AND familyId = ?", arguments: [id.sql, family.sql])
+            try FamilyTable.children.delete(db, family: family, id: id)
             try EntryStore.deleteUnusedTags(db, family: family)
         }
     }
@@ -85,9 +82,7 @@ public struct ChildStore: Sendable {
     }
 
     private func fetch(_ db: Database, family: FamilyID, id: ChildID) throws -> Child {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM children WHERE id = ? AND familyId = ?", arguments: [id.sql, family.sql])
-        else { throw StoreError.notFound(kind: "child", id: id.description) }
-        return try decodeChild(row)
+        try decodeChild(try FamilyTable.children.row(db, family: family, id: id))
     }
 
     private func seal(_ number: ResidentNumber?) throws -> Data? {

@@ -31,11 +31,6 @@ struct KeysetPage {
         guard rows.count > limit, let last = kept.last else { return (kept, nil) }
         return (kept, PageCursor(sortKey: try last.decode(String.self, forColumn: "pageKey"), id: try last.decode(forColumn: "id")))
     }
-
-    func page<Item>(_ rows: [Row], _ makeItem: (Row) throws -> Item) throws -> Page<Item> {
-        let (kept, next) = try split(rows)
-        return Page(items: try kept.map(makeItem), next: next)
-    }
 }
 
 extension Identifier {

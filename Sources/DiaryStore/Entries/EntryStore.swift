@@ -15,26 +15,25 @@ public struct EntryStore: Sendable {
     {
         let paging = KeysetPage(sortKey: "localDateTime", descending: true, cursor: cursor, limit: limit)
         return try await database.writer.read { db in
-            var sql = "SELECT *, localDateTime AS pageKey FROM entries WHERE familyId = ?"
-            var arguments: StatementArguments = [family.sql]
+            var condition = ""
+            var arguments: StatementArguments = []
             if let child = filter.childID {
-                sql += " AND EXISTS (SELECT 1 FROM entryChildren WHERE entryId = entries.id AND childId = ?)"
+                condition += " AND EXISTS (SELECT 1 FROM entryChildren WHERE entryId = entries.id AND childId = ?)"
                 arguments += [child.sql]
             }
             if let tag = filter.tag {
-                sql += """
+                condition += """
                      AND EXISTS (SELECT 1 FROM entryTags JOIN tags ON tags.id = entryTags.tagId
                         WHERE entryTags.entryId = entries.id AND tags.familyId = ? AND tags.name = ?)
                     """
                 arguments += [family.sql, tag]
             }
             if let period = filter.period {
-                sql += " AND localDateTime >= ? AND localDateTime < ?"
+                condition += " AND localDateTime >= ? AND localDateTime < ?"
                 arguments += [period.bounds.from, period.bounds.before]
             }
-            let rows = try Row.fetchAll(db, sql: sql + paging.condition + paging.orderAndLimit, arguments: arguments + paging.arguments)
-            let (kept, next) = try paging.split(rows)
-            return Page(items: try decodeEntries(db, Array(kept)), next: next)
+            let (rows, next) = try FamilyTable.entries.page(db, family: family, paging: paging, condition: condition, arguments: arguments)
+            return Page(items: try decodeEntries(db, Array(rows)), next: next)
         }
     }
 
@@ -79,7 +78,7 @@ public struct EntryStore: Sendable {
                     WHERE id = ? AND familyId = ?
                     """,
                 arguments: contentArguments(content) + [now.stored, id.sql, family.sql])
-            guard db.changesCount == 1 else { throw StoreError.notFound(kind: "entry", id: id.description) }
+            try FamilyTable.entries.requireChanged(db, id: id)
             try db.execute(sql: "DELETE FROM entryChildren WHERE entryId = ?", arguments: [id.sql])
             try db.execute(sql: "DELETE FROM entryTags WHERE entryId = ?", arguments: [id.sql])
             try link(db, entry: id, family: family, content: content)
@@ -90,8 +89,7 @@ public struct EntryStore: Sendable {
 
     public func delete(family: FamilyID, id: EntryID) async throws {
         try await database.writer.write { db in
-            try db.execute(sql: "DELETE FROM entries WHERE id = ? AND familyId = ?", arguments: [id.sql, family.sql])
-            guard db.changesCount == 1 else { throw StoreError.notFound(kind: "entry", id: id.description) }
+            try FamilyTable.entries.delete(db, family: family, id: id)
             try Self.deleteUnusedTags(db, family: family)
         }
     }
@@ -150,9 +148,7 @@ public struct EntryStore: Sendable {
     }
 
     private func fetch(_ db: Database, family: FamilyID, id: EntryID) throws -> Entry {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM entries WHERE id = ? AND familyId = ?", arguments: [id.sql, family.sql])
-        else { throw StoreError.notFound(kind: "entry", id: id.description) }
-        return try decodeEntries(db, [row])[0]
+        try decodeEntries(db, [try FamilyTable.entries.row(db, family: family, id: id)])[0]
     }
 
     /// Decodes entry rows, loading the children and tags of all of them in two queries.

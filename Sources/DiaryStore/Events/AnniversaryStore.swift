@@ -13,12 +13,8 @@ public struct AnniversaryStore: Sendable {
     public func list(family: FamilyID, after cursor: PageCursor?, limit: Int) async throws -> Page<Anniversary> {
         let paging = KeysetPage(sortKey: Self.sortKey, descending: false, cursor: cursor, limit: limit)
         return try await database.writer.read { db in
-            let rows = try Row.fetchAll(
-                db,
-                sql: "SELECT *, \(Self.sortKey) AS pageKey FROM anniversaries WHERE familyId = ?" + paging.condition
-                    + paging.orderAndLimit,
-                arguments: [family.sql] + paging.arguments)
-            return try paging.page(rows, decodeAnniversary)
+            let (rows, next) = try FamilyTable.anniversaries.page(db, family: family, paging: paging)
+            return Page(items: try rows.map(decodeAnniversary), next: next)
         }
     }
 
@@ -53,15 +49,14 @@ public struct AnniversaryStore: Sendable {
                     WHERE id = ? AND familyId = ?
                     """,
                 arguments: detailArguments(details) + [now.stored, id.sql, family.sql])
-            guard db.changesCount == 1 else { throw StoreError.notFound(kind: "anniversary", id: id.description) }
+            try FamilyTable.anniversaries.requireChanged(db, id: id)
             return try fetch(db, family: family, id: id)
         }
     }
 
     public func delete(family: FamilyID, id: AnniversaryID) async throws {
         try await database.writer.write { db in
-            try db.execute(sql: "DELETE FROM anniversaries WHERE id = ? AND familyId = ?", arguments: [id.sql, family.sql])
-            guard db.changesCount == 1 else { throw StoreError.notFound(kind: "anniversary", id: id.description) }
+            try FamilyTable.anniversaries.delete(db, family: family, id: id)
         }
     }
 
@@ -79,9 +74,7 @@ public struct AnniversaryStore: Sendable {
     }
 
     private func fetch(_ db: Database, family: FamilyID, id: AnniversaryID) throws -> Anniversary {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM anniversaries WHERE id = ? AND familyId = ?", arguments: [id.sql, family.sql])
-        else { throw StoreError.notFound(kind: "anniversary", id: id.description) }
-        return try decodeAnniversary(row)
+        try decodeAnniversary(try FamilyTable.anniversaries.row(db, family: family, id: id))
     }
 
     private func decodeAnniversary(_ row: Row) throws -> Anniversary {

@@ -12,14 +12,10 @@ public struct EventStore: Sendable {
     public func list(family: FamilyID, child: ChildID? = nil, after cursor: PageCursor?, limit: Int) async throws -> Page<Event> {
         let paging = KeysetPage(sortKey: "date", descending: true, cursor: cursor, limit: limit)
         return try await database.writer.read { db in
-            var sql = "SELECT *, date AS pageKey FROM events WHERE familyId = ?"
-            var arguments: StatementArguments = [family.sql]
-            if let child {
-                sql += " AND childId = ?"
-                arguments += [child.sql]
-            }
-            let rows = try Row.fetchAll(db, sql: sql + paging.condition + paging.orderAndLimit, arguments: arguments + paging.arguments)
-            return try paging.page(rows, decodeEvent)
+            let (rows, next) = try FamilyTable.events.page(
+                db, family: family, paging: paging, condition: child == nil ? "" : " AND childId = ?",
+                arguments: child.map { [$0.sql] } ?? [])
+            return Page(items: try rows.map(decodeEvent), next: next)
         }
     }
 
@@ -54,15 +50,14 @@ public struct EventStore: Sendable {
                     WHERE id = ? AND familyId = ?
                     """,
                 arguments: detailArguments(details) + [now.stored, id.sql, family.sql])
-            guard db.changesCount == 1 else { throw StoreError.notFound(kind: "event", id: id.description) }
+            try FamilyTable.events.requireChanged(db, id: id)
             return try fetch(db, family: family, id: id)
         }
     }
 
     public func delete(family: FamilyID, id: EventID) async throws {
         try await database.writer.write { db in
-            try db.execute(sql: "DELETE FROM events WHERE id = ? AND familyId = ?", arguments: [id.sql, family.sql])
-            guard db.changesCount == 1 else { throw StoreError.notFound(kind: "event", id: id.description) }
+            try FamilyTable.events.delete(db, family: family, id: id)
         }
     }
 
@@ -80,9 +75,7 @@ public struct EventStore: Sendable {
     }
 
     private func fetch(_ db: Database, family: FamilyID, id: EventID) throws -> Event {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM events WHERE id = ? AND familyId = ?", arguments: [id.sql, family.sql])
-        else { throw StoreError.notFound(kind: "event", id: id.description) }
-        return try decodeEvent(row)
+        try decodeEvent(try FamilyTable.events.row(db, family: family, id: id))
     }
 
     private func decodeEvent(_ row: Row) throws -> Event {

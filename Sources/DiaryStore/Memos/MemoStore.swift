@@ -11,10 +11,8 @@ public struct MemoStore: Sendable {
     public func list(family: FamilyID, after cursor: PageCursor?, limit: Int) async throws -> Page<Memo> {
         let paging = KeysetPage(sortKey: "modifiedAt", descending: true, cursor: cursor, limit: limit)
         return try await database.writer.read { db in
-            let rows = try Row.fetchAll(
-                db, sql: "SELECT *, modifiedAt AS pageKey FROM memos WHERE familyId = ?" + paging.condition + paging.orderAndLimit,
-                arguments: [family.sql] + paging.arguments)
-            return try paging.page(rows, decodeMemo)
+            let (rows, next) = try FamilyTable.memos.page(db, family: family, paging: paging)
+            return Page(items: try rows.map(decodeMemo), next: next)
         }
     }
 
@@ -39,22 +37,19 @@ public struct MemoStore: Sendable {
             try db.execute(
                 sql: "UPDATE memos SET title = ?, body = ?, modifiedAt = ? WHERE id = ? AND familyId = ?",
                 arguments: [content.title, content.body, now.stored, id.sql, family.sql])
-            guard db.changesCount == 1 else { throw StoreError.notFound(kind: "memo", id: id.description) }
+            try FamilyTable.memos.requireChanged(db, id: id)
             return try fetch(db, family: family, id: id)
         }
     }
 
     public func delete(family: FamilyID, id: MemoID) async throws {
         try await database.writer.write { db in
-            try db.execute(sql: "DELETE FROM memos WHERE id = ? AND familyId = ?", arguments: [id.sql, family.sql])
-            guard db.changesCount == 1 else { throw StoreError.notFound(kind: "memo", id: id.description) }
+            try FamilyTable.memos.delete(db, family: family, id: id)
         }
     }
 
     private func fetch(_ db: Database, family: FamilyID, id: MemoID) throws -> Memo {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM memos WHERE id = ? AND familyId = ?", arguments: [id.sql, family.sql])
-        else { throw StoreError.notFound(kind: "memo", id: id.description) }
-        return try decodeMemo(row)
+        try decodeMemo(try FamilyTable.memos.row(db, family: family, id: id))
     }
 
     private func decodeMemo(_ row: Row) throws -> Memo {
