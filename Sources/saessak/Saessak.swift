@@ -6,7 +6,9 @@ struct Saessak: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "saessak",
         abstract: "새싹 Saessak: a family photo diary with the Korean calendar built in.",
-        subcommands: [Serve.self, Admin.self, ChildrenCommand.self, EntriesCommand.self])
+        subcommands: [
+            Serve.self, Admin.self, ChildrenCommand.self, EntriesCommand.self, LunarCommand.self, SolarCommand.self,
+        ])
 
     static func main() async {
         LoggingSystem.bootstrap(StreamLogHandler.standardError)

@@ -27,7 +27,13 @@ import Testing
         #expect(throws: ValidationError(field: "birthDate", "day 30 does not exist in 2023-02 (it has 28 days)")) {
             try BirthDate(iso: "2023-02-30", calendar: .solar, isLeapMonth: false)
         }
-        #expect(try BirthDate(iso: "2023-02-30", calendar: .lunar, isLeapMonth: true).isLeapMonth)
+        #expect(try BirthDate(iso: "2023-02-29", calendar: .lunar, isLeapMonth: true).isLeapMonth)
+        #expect(throws: ValidationError(field: "birthDate", "lunar 2023-02 (윤) has 29 days: day 30 does not exist")) {
+            try BirthDate(iso: "2023-02-30", calendar: .lunar, isLeapMonth: true)
+        }
+        #expect(throws: ValidationError(field: "isLeapMonth", "lunar 2024 has no leap month 2 (it has no leap month)")) {
+            try BirthDate(iso: "2024-02-01", calendar: .lunar, isLeapMonth: true)
+        }
     }
 
     @Test func entryContentIsNormalised() throws {
@@ -71,6 +77,20 @@ import Testing
         #expect(throws: ValidationError.self) { try AnniversaryDetails(name: "x", calendar: .solar, month: 4, day: 31) }
         #expect(throws: ValidationError.self) { try AnniversaryDetails(name: "x", calendar: .lunar, month: 1, day: 31) }
         #expect(throws: ValidationError.self) { try AnniversaryDetails(name: "x", calendar: .solar, month: 1, day: 1, isLeapMonth: true) }
+    }
+
+    @Test func factsFromBothCalendars() throws {
+        let today = try SolarDate(iso: "2026-11-22")
+        let lunarBorn = ChildFacts(birthDate: try BirthDate(iso: "2023-02-10", calendar: .lunar, isLeapMonth: true), today: today)
+        #expect(lunarBorn.solarBirthDate?.iso == "2023-03-31")
+        #expect(lunarBorn.zodiacAnimal == .rabbit && lunarBorn.starSign == .aries && lunarBorn.birthstone == .aquamarine)
+        #expect(lunarBorn.age?.years == 3)
+        // Born 2024-02-09, the day before 설날: still a rabbit (lunar 2023), though the solar year says dragon.
+        let beforeSeollal = ChildFacts(birthDate: .solar(try SolarDate(iso: "2024-02-09")), today: today)
+        #expect(beforeSeollal.lunarBirthDate == (try LunarDate(iso: "2023-12-30")))
+        #expect(beforeSeollal.zodiacAnimal == .rabbit)
+        let outsideTable = ChildFacts(birthDate: .solar(try SolarDate(iso: "2051-01-01")), today: today)
+        #expect(outsideTable.lunarBirthDate == nil && outsideTable.zodiacAnimal == nil && outsideTable.age == nil)
     }
 
     @Test func growthUnitsMatchTheKind() throws {

@@ -57,6 +57,7 @@ public enum CalendarKind: String, CaseIterable, Sendable, Codable {
 }
 
 /// A birth date as the parents gave it: in the solar calendar, or in the lunar calendar (with 윤달 flag).
+/// A lunar birth date must exist in the KASI table (1391–2050).
 public enum BirthDate: Hashable, Sendable {
     case solar(SolarDate)
     case lunar(LunarDate)
@@ -90,10 +91,14 @@ public enum BirthDate: Hashable, Sendable {
                 }
                 self = .solar(try SolarDate(iso: iso))
             case .lunar:
-                self = .lunar(try LunarDate(iso: iso, isLeapMonth: isLeapMonth))
+                let date = try LunarDate(iso: iso, isLeapMonth: isLeapMonth)
+                _ = try SolarDate.from(date)  // refuses a day 30 or a leap month that year does not have
+                self = .lunar(date)
             }
         } catch let error as ValidationError {
             throw error
+        } catch CalendarError.noSuchLeapMonth(let year, let month, let leapMonth) {
+            throw ValidationError(field: "isLeapMonth", "\(CalendarError.noSuchLeapMonth(year: year, month: month, leapMonth: leapMonth))")
         } catch {
             throw ValidationError(field: "birthDate", "\(error)")
         }

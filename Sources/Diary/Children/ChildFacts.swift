@@ -2,8 +2,8 @@ import KoreanCalendar
 
 /// What Saessak derives from a child's birth date for a given day: never stored, always computed.
 ///
-/// Facts that need the lunar↔solar conversion (the other calendar's birth date, and for a lunar-born child
-/// everything counted from the solar date) stay nil until the KASI conversion table lands (issue 3).
+/// The other calendar's birth date comes from the KASI-derived table; facts that need it are nil for a birth
+/// outside that table's range (solar 1391-02-05 … 2050-12-31).
 public struct ChildFacts: Hashable, Sendable {
     public let solarBirthDate: SolarDate?
     public let lunarBirthDate: LunarDate?
@@ -17,8 +17,8 @@ public struct ChildFacts: Hashable, Sendable {
         let solar: SolarDate?
         let lunar: LunarDate?
         switch birthDate {
-        case .solar(let date): (solar, lunar) = (date, nil)
-        case .lunar(let date): (solar, lunar) = (nil, date)
+        case .solar(let date): (solar, lunar) = (date, try? LunarDate.from(date))
+        case .lunar(let date): (solar, lunar) = (try? SolarDate.from(date), date)
         }
         solarBirthDate = solar
         lunarBirthDate = lunar
