@@ -75,3 +75,75 @@ def test_dates_that_do_not_exist_are_refused():
     assert result.returncode != 0
     assert [("error" in line) for line in lines] == [True, True, True, False]
     assert "no leap month" in lines[0]["error"] and "29 days" in lines[1]["error"]
+
+
+# Solar terms ------------------------------------------------------------------------------------------------
+# The oracles compute in Terrestrial Time; comparing TT keeps ΔT (an empirical convention, and different between
+# the oracles for future years) out of the accuracy figure. The UT instants use skyfield's ΔT table.
+
+def terms_of(years):
+    return {row["year"]: row["terms"] for row in batch("terms", [str(y) for y in years])}
+
+
+def test_solar_terms_1900_2050_against_skyfield_de421(record_property):
+    import numpy as np
+    import skyfield_data
+    from skyfield.api import Loader
+    from skyfield.framelib import ecliptic_frame
+    from zoneinfo import ZoneInfo
+
+    load = Loader(skyfield_data.get_skyfield_data_path(), verbose=False)
+    ts = load.timescale(builtin=True)
+    planets = load("de421.bsp")
+    terms = terms_of(range(1900, 2051))
+    flat = [(year, term) for year in range(1900, 2051) for term in terms[year]]
+    assert len(flat) == 151 * 24
+    jde = np.array([term["julianEphemerisDay"] for _, term in flat])
+    times = ts.tt_jd(jde)
+    longitude = planets["earth"].at(times).observe(planets["sun"]).apparent().frame_latlon(ecliptic_frame)[1].degrees
+    target = np.array([term["longitude"] for _, term in flat], dtype=float)
+    offset = (longitude - target + 180) % 360 - 180            # degrees past the term at our instant
+    error_seconds = offset / 0.9856 * 86400                     # the Sun moves about 0.9856° a day
+    worst = float(np.max(np.abs(error_seconds)))
+    record_property("max_error_seconds_skyfield", worst)
+    print(f"solar terms 1900-2050: max |error| {worst:.1f} s against skyfield DE421 (TT)")
+    assert worst <= 60
+
+    # The right day in Seoul, always: the true instant (ours minus the error) falls on the day we print.
+    # Civil time is UT (UT1; skyfield's "UTC" before 1972 is TAI − 10 s, about 20 s off in 1917).
+    seoul = ZoneInfo("Asia/Seoul")
+    epoch = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
+    true_utc = [epoch + datetime.timedelta(days=float(ut1) - 2440587.5)
+                for ut1 in ts.tt_jd(jde - error_seconds / 86400).ut1]
+    wrong_days = [(term["name"], term["instant"]) for (year, term), instant in zip(flat, true_utc)
+                  if instant.astimezone(seoul).date().isoformat() != term["instant"][:10]]
+    assert not wrong_days, wrong_days
+
+
+def test_equinoxes_and_solstices_2050_2100_against_pyephem(record_property):
+    import datetime
+    import ephem
+
+    terms = terms_of(range(2050, 2101))
+    finders = {"춘분": ephem.next_vernal_equinox, "하지": ephem.next_summer_solstice,
+               "추분": ephem.next_autumnal_equinox, "동지": ephem.next_winter_solstice}
+    worst = 0.0
+    for year in range(2050, 2101):
+        for term in terms[year]:
+            if term["name"] not in finders:
+                continue
+            ut = finders[term["name"]](ephem.Date(f"{year}/1/1"))
+            tt_jd = ephem.julian_date(ut) + ephem.delta_t(ut) / 86400   # PyEphem's TT
+            worst = max(worst, abs(tt_jd - term["julianEphemerisDay"]) * 86400)
+    record_property("max_error_seconds_pyephem", worst)
+    print(f"equinoxes and solstices 2050-2100: max |error| {worst:.1f} s against PyEphem (TT)")
+    assert worst <= 60
+
+
+def test_kasi_reference_instants_in_seoul():
+    # ../shared/spec/korean-calendar.md §2, KASI to the nearest minute.
+    for year, name, minute in [(2021, "입춘", "2021-02-03T23:59"), (2022, "소한", "2022-01-05T18:14"), (2026, "입춘", "2026-02-04T05:02")]:
+        instant = next(t["instant"] for t in terms_of([year])[year] if t["name"] == name)
+        hours, minutes, seconds = map(int, instant[11:19].split(":"))
+        total = hours * 60 + minutes + (1 if seconds >= 30 else 0)
+        assert f"{instant[:10]}T{total // 60:02d}:{total % 60:02d}" == minute, instant

@@ -9,6 +9,8 @@ public indirect enum CalendarError: Error, Equatable, Sendable, CustomStringConv
     case invalidTime(String)
     /// Outside the KASI-derived lunar table (solar 1391-02-05 … 2050-12-31).
     case outsideLunarTable(String)
+    /// Solar terms are computed and checked for 1900–2100 only.
+    case outsideSolarTermYears(Int)
     /// A lunar month that is shorter than the day asked for (day 30 of a 29-day month).
     case lunarDayMissing(year: Int, month: Int, isLeapMonth: Bool, day: Int, daysInMonth: Int)
     /// A leap-month date in a year whose leap month is another one, or that has none.
@@ -25,6 +27,7 @@ public indirect enum CalendarError: Error, Equatable, Sendable, CustomStringConv
         case .invalidTime(let text): "'\(text)' is not a time in the form HH:MM (00:00–23:59)"
         case .outsideLunarTable(let text):
             "\(text) is outside the lunar calendar data (solar 1391-02-05 … 2050-12-31, lunar 1390-12-23 … 2050-11-18)"
+        case .outsideSolarTermYears(let year): "solar terms are computed for 1900–2100 (got \(year))"
         case .lunarDayMissing(let year, let month, let isLeapMonth, let day, let length):
             "lunar \(year)-\(SolarDate.pad(month, 2))\(isLeapMonth ? " (윤)" : "") has \(length) days: day \(day) does not exist"
         case .noSuchLeapMonth(let year, let month, let leapMonth):

@@ -1,0 +1,64 @@
+import Foundation
+
+/// When a solar term happens: the instant, and the civil date and time in Seoul.
+public struct SolarTermMoment: Hashable, Sendable {
+    public let term: SolarTerm
+    /// The instant (UT; UTC to within a second).
+    public let instant: Date
+    /// The instant in Terrestrial Time, as a Julian Ephemeris Day (what the ephemeris computes).
+    public let julianEphemerisDay: Double
+
+    /// The date in Asia/Seoul civil time (UTC+9 today; tzdata knows the historical offsets, e.g. UTC+8:30 in 1954–1961).
+    public var seoulDate: SolarDate { SeoulTime.components(of: instant).date }
+    /// `YYYY-MM-DDTHH:MM:SS+09:00` in Seoul civil time.
+    public var seoulISO: String {
+        let parts = SeoulTime.components(of: instant)
+        return "\(parts.date.iso)T\(parts.time)\(parts.offset)"
+    }
+}
+
+/// The 24 solar terms of a year, computed astronomically (see `SolarLongitude`).
+public enum SolarTerms {
+    /// Years the computation is checked for (ΔT table and the tests' oracles): 1900–2100.
+    public static let supportedYears = 1900...2100
+
+    /// The 24 terms of Gregorian year `year`, in time order from 소한.
+    public static func moments(in year: Int) throws(CalendarError) -> [SolarTermMoment] {
+        guard supportedYears.contains(year) else { throw .outsideSolarTermYears(year) }
+        // 소한 falls on 5 or 6 January; each term follows the last by about 15.2 days.
+        var guess = (try! SolarDate(year: year, month: 1, day: 6)).julianDayNumber
+        var moments: [SolarTermMoment] = []
+        moments.reserveCapacity(24)
+        for term in SolarTerm.allCases {
+            let jde = SolarLongitude.moment(reaching: Double(term.longitude), near: Double(guess))
+            let ut = jde - DeltaT.seconds(atJulianDay: jde) / 86_400
+            moments.append(
+                SolarTermMoment(term: term, instant: Date(timeIntervalSince1970: (ut - 2_440_587.5) * 86_400), julianEphemerisDay: jde))
+            guess = Int(jde.rounded()) + 15
+        }
+        return moments
+    }
+
+    /// The term whose day (in Seoul) is `date`, if any.
+    public static func term(on date: SolarDate) -> SolarTermMoment? {
+        guard let moments = try? moments(in: date.year) else { return nil }
+        return moments.first { $0.seoulDate == date }
+    }
+}
+
+/// Civil time in Asia/Seoul for an instant.
+enum SeoulTime {
+    static let zone = TimeZone(identifier: "Asia/Seoul")!
+
+    static func components(of instant: Date) -> (date: SolarDate, time: String, offset: String) {
+        let offset = zone.secondsFromGMT(for: instant)
+        let local = Int((instant.timeIntervalSince1970 + Double(offset)).rounded(.down))
+        let days = local >= 0 ? local / 86_400 : -((-local + 86_399) / 86_400)
+        let seconds = local - days * 86_400
+        let date = try! SolarDate(julianDayNumber: days + 2_440_588)
+        let time = "\(SolarDate.pad(seconds / 3600, 2)):\(SolarDate.pad(seconds / 60 % 60, 2)):\(SolarDate.pad(seconds % 60, 2))"
+        let sign = offset < 0 ? "-" : "+"
+        let magnitude = abs(offset)
+        return (date, time, "\(sign)\(SolarDate.pad(magnitude / 3600, 2)):\(SolarDate.pad(magnitude / 60 % 60, 2))")
+    }
+}

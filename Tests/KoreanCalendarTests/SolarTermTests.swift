@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+
+@testable import KoreanCalendar
+
+/// Reference instants from ../shared/spec/korean-calendar.md §2 (KASI, to the minute, KST); the whole of
+/// 1900–2100 is checked against skyfield and PyEphem by tests/test_calendar_oracles.py.
+@Suite struct SolarTermTests {
+    @Test(arguments: [
+        (2021, SolarTerm.beginningOfSpring, "2021-02-03T23:59"),
+        (2022, .minorCold, "2022-01-05T18:14"),
+        (2026, .beginningOfSpring, "2026-02-04T05:02"),
+    ])
+    func kasiReferenceInstants(_ year: Int, _ term: SolarTerm, _ minute: String) throws {
+        let moment = try #require(try SolarTerms.moments(in: year).first { $0.term == term })
+        // KASI publishes the nearest minute (2021 입춘 was 23:58:48 KST by JPL DE421).
+        let rounded = Date(timeIntervalSince1970: (moment.instant.timeIntervalSince1970 / 60).rounded() * 60)
+        let parts = SeoulTime.components(of: rounded)
+        #expect("\(parts.date.iso)T\(parts.time.prefix(5))" == minute, "computed \(moment.seoulISO)")
+    }
+
+    @Test func twentyFourTermsInOrderAndApart() throws {
+        for year in [1900, 1954, 2000, 2024, 2100] {
+            let moments = try SolarTerms.moments(in: year)
+            #expect(moments.map(\.term) == SolarTerm.allCases)
+            #expect(moments.allSatisfy { $0.seoulDate.year == year })
+            for (a, b) in zip(moments, moments.dropFirst()) {
+                let days = b.instant.timeIntervalSince(a.instant) / 86_400
+                #expect((14.5...16.0).contains(days))
+            }
+        }
+    }
+
+    @Test func seoulTimeFollowsTheHistoricalOffsets() throws {
+        let spring1955 = try #require(try SolarTerms.moments(in: 1955).first { $0.term == .springEquinox })
+        #expect(spring1955.seoulISO.hasSuffix("+08:30"))
+        #expect(try SolarTerms.moments(in: 2025)[0].seoulISO.hasSuffix("+09:00"))
+        #expect(throws: CalendarError.outsideSolarTermYears(2101)) { try SolarTerms.moments(in: 2101) }
+    }
+
+    @Test func namesAndLongitudes() {
+        #expect(SolarTerm.beginningOfSpring.koreanName == "입춘" && SolarTerm.beginningOfSpring.longitude == 315)
+        #expect(SolarTerm.springEquinox.longitude == 0 && SolarTerm.winterSolstice.longitude == 270)
+        #expect(SolarTerm.minorCold.hanja == "小寒")
+    }
+}
