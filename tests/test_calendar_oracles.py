@@ -147,3 +147,39 @@ def test_kasi_reference_instants_in_seoul():
         hours, minutes, seconds = map(int, instant[11:19].split(":"))
         total = hours * 60 + minutes + (1 if seconds >= 30 else 0)
         assert f"{instant[:10]}T{total // 60:02d}:{total % 60:02d}" == minute, instant
+
+
+# Public holidays -------------------------------------------------------------------------------------------
+# Every difference from holidays.KR (vacanza) is a deliberate choice, listed here and in docs/calendar.md.
+DELIBERATE = {
+    # Future election days: holidays.KR predicts them; Saessak lists an election once its date is fixed
+    # (by statute or announcement), so it never shows a red day that may move.
+    "future elections": {
+        "2030-04-03", "2030-06-12", "2032-04-14", "2034-06-14", "2035-04-04", "2036-04-09", "2038-06-02",
+        "2040-04-04", "2040-04-11", "2042-06-04", "2044-04-13", "2045-04-05", "2046-06-13", "2048-04-08",
+        "2050-04-06", "2050-06-01",
+    },
+}
+
+
+def test_holidays_1990_2050_against_holidays_kr():
+    import holidays as oracle_package
+
+    ours = {row["year"]: row["holidays"] for row in batch("holidays", [str(y) for y in range(1990, 2051)])}
+    oracle = oracle_package.KR(years=range(1990, 2051), language="ko")
+    allowed = set().union(*DELIBERATE.values())
+    unexplained = []
+    for year in range(1990, 2051):
+        mine = {h["date"] for h in ours[year]}
+        theirs = {d.isoformat() for d in oracle if d.year == year}
+        for date in sorted(mine ^ theirs):
+            if date not in allowed:
+                side = "only Saessak" if date in mine else "only holidays.KR"
+                unexplained.append((date, side, oracle.get(date), [h["name"] for h in ours[year] if h["date"] == date]))
+    assert not unexplained, unexplained
+    # Each deliberate difference is still a difference (so this list cannot rot).
+    oracle_dates = {d.isoformat() for d in oracle}
+    our_dates = {h["date"] for year in ours.values() for h in year}
+    assert all((date in oracle_dates) != (date in our_dates) for date in allowed)
+    # Substitute holidays are marked as such.
+    assert all(h["substitute"] == h["name"].startswith("대체공휴일") for year in ours.values() for h in year)

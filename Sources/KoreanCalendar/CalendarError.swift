@@ -11,6 +11,8 @@ public indirect enum CalendarError: Error, Equatable, Sendable, CustomStringConv
     case outsideLunarTable(String)
     /// Solar terms are computed and checked for 1900–2100 only.
     case outsideSolarTermYears(Int)
+    /// Public holidays are encoded for 1985–2050.
+    case outsideHolidayYears(Int)
     /// A lunar month that is shorter than the day asked for (day 30 of a 29-day month).
     case lunarDayMissing(year: Int, month: Int, isLeapMonth: Bool, day: Int, daysInMonth: Int)
     /// A leap-month date in a year whose leap month is another one, or that has none.
@@ -28,6 +30,7 @@ public indirect enum CalendarError: Error, Equatable, Sendable, CustomStringConv
         case .outsideLunarTable(let text):
             "\(text) is outside the lunar calendar data (solar 1391-02-05 … 2050-12-31, lunar 1390-12-23 … 2050-11-18)"
         case .outsideSolarTermYears(let year): "solar terms are computed for 1900–2100 (got \(year))"
+        case .outsideHolidayYears(let year): "public holidays are known for 1985–2050 (got \(year))"
         case .lunarDayMissing(let year, let month, let isLeapMonth, let day, let length):
             "lunar \(year)-\(SolarDate.pad(month, 2))\(isLeapMonth ? " (윤)" : "") has \(length) days: day \(day) does not exist"
         case .noSuchLeapMonth(let year, let month, let leapMonth):
