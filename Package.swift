@@ -61,6 +61,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // `make bench` only; never part of `make test`.
+        .executableTarget(
+            name: "calendar-benchmark", dependencies: ["KoreanCalendar"], path: "Benchmarks/CalendarBenchmark",
+            swiftSettings: swiftSettings),
+
         .testTarget(name: "KoreanCalendarTests", dependencies: ["KoreanCalendar"], swiftSettings: swiftSettings),
         .testTarget(name: "DiaryTests", dependencies: ["Diary"], swiftSettings: swiftSettings),
         .testTarget(name: "SecretsTests", dependencies: ["Secrets"], swiftSettings: swiftSettings),

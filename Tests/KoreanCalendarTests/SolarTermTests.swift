@@ -44,3 +44,15 @@ import Testing
         #expect(SolarTerm.minorCold.hanja == "小寒")
     }
 }
+
+@Suite struct FastCosineTests {
+    @Test func agreesWithTheCLibrary() {
+        var worst = 0.0
+        var x = -100_000.0
+        while x < 100_000 {
+            worst = max(worst, abs(FastCosine.cos(x) - cos(x)), abs(FastCosine.sin(x) - sin(x)))
+            x += 0.739
+        }
+        #expect(worst < 1e-11)
+    }
+}

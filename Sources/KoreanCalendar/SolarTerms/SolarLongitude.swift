@@ -15,17 +15,20 @@ enum SolarLongitude {
         return normalized(geometric + fk5 + nutation + aberration + precessionModelCorrection * centuries / 3600)
     }
 
-    /// A quick approximation (±0.01°, Meeus ch. 25 low accuracy) and its rate in degrees per day: the starting
-    /// point and the slope for refining with `apparent`.
+    /// A quick approximation and its rate in degrees per day: the starting point and the slope for refining with
+    /// `apparent`. Meeus' low-accuracy formula (ch. 25, ±0.01°) plus the largest perturbations it leaves out —
+    /// the Moon's (6.4″) and the semi-annual nutation (1.3″) — which brings it within a few arcseconds.
     static func approximate(jde: Double) -> (longitude: Double, degreesPerDay: Double) {
         let t = (jde - 2_451_545) / 36_525
         let meanLongitude = 280.46646 + 36_000.76983 * t + 0.0003032 * t * t
         let anomaly = (357.52911 + 35_999.05029 * t - 0.0001537 * t * t) / degreesPerRadian
-        let center = (1.914602 - 0.004817 * t - 0.000014 * t * t) * sin(anomaly) + (0.019993 - 0.000101 * t) * sin(2 * anomaly)
-            + 0.000289 * sin(3 * anomaly)
+        let center = (1.914602 - 0.004817 * t - 0.000014 * t * t) * FastCosine.sin(anomaly) + (0.019993 - 0.000101 * t) * FastCosine.sin(2 * anomaly)
+            + 0.000289 * FastCosine.sin(3 * anomaly)
         let node = (125.04 - 1_934.136 * t) / degreesPerRadian
-        let longitude = meanLongitude + center - 0.00569 - 0.00478 * sin(node)
-        let centerRate = (1.914602 * cos(anomaly) + 2 * 0.019993 * cos(2 * anomaly) + 3 * 0.000289 * cos(3 * anomaly))
+        let elongation = (297.85036 + 445_267.111480 * t) / degreesPerRadian
+        let perturbations = (6.454 * FastCosine.sin(elongation) - 1.319 * FastCosine.sin(2 * meanLongitude / degreesPerRadian)) / 3600
+        let longitude = meanLongitude + center - 0.00569 - 0.00478 * FastCosine.sin(node) + perturbations
+        let centerRate = (1.914602 * FastCosine.cos(anomaly) + 2 * 0.019993 * FastCosine.cos(2 * anomaly) + 3 * 0.000289 * FastCosine.cos(3 * anomaly))
             * 35_999.05029 / degreesPerRadian
         return (normalized(longitude), (36_000.76983 + centerRate) / 36_525)
     }
@@ -33,17 +36,15 @@ enum SolarLongitude {
     /// The Julian Ephemeris Day near `guess` (within a few days) when the apparent longitude is `target` degrees.
     static func moment(reaching target: Double, near guess: Double) -> Double {
         var jde = guess
-        for _ in 0..<3 {
-            let (longitude, rate) = approximate(jde: jde)
-            jde += difference(target, longitude) / rate
-        }
-        // The approximation is within 0.01° (about 15 minutes); each refinement with the full theory shrinks the
-        // error by the rate's inaccuracy (~0.2 %), so two steps reach far below a second.
-        let rate = approximate(jde: jde).degreesPerDay
+        var rate = 1.0
         for _ in 0..<2 {
-            jde += difference(target, apparent(jde: jde)) / rate
+            let approximation = approximate(jde: jde)
+            rate = approximation.degreesPerDay
+            jde += difference(target, approximation.longitude) / rate
         }
-        return jde
+        // The approximation is now within seconds of arc of the truth; one step with the full theory, whose
+        // slope differs from the approximation's by well under 0.1 %, leaves an error far below a second.
+        return jde + difference(target, apparent(jde: jde)) / rate
     }
 
     static let degreesPerRadian = 180 / Double.pi
@@ -92,7 +93,7 @@ enum VSOP87Earth {
         var power = 1.0
         for terms in series {
             var sum = 0.0
-            for term in terms { sum += term.amplitude * cos(term.phase + term.frequency * tau) }
+            for term in terms { sum += term.amplitude * FastCosine.cos(term.phase + term.frequency * tau) }
             total += sum * power
             power *= tau
         }
@@ -127,7 +128,7 @@ enum Nutation {
         var sum = 0.0
         for term in terms {
             let argument = term.d * d + term.m * m + term.mPrime * mPrime + term.f * f + term.omega * omega
-            sum += (term.coefficient + term.rate * t / 10) * sin(argument)
+            sum += (term.coefficient + term.rate * t / 10) * FastCosine.sin(argument)
         }
         return sum * 0.0001
     }
@@ -145,5 +146,41 @@ enum DeltaT {
         guard index + 1 < table.count else { return table[table.count - 1] }
         let fraction = position - Double(index)
         return table[index] + (table[index + 1] - table[index]) * fraction
+    }
+}
+
+/// cos(x) for the moderate arguments of the VSOP87 series (|x| < 10⁵), about four times faster than the C
+/// library: Cody–Waite reduction by π/2 in two parts, then Taylor polynomials on [−π/4, π/4] accurate to 1e-15.
+enum FastCosine {
+    private static let halfPiHigh = 1.5707963267341256  // π/2 to 33 bits
+    private static let halfPiLow = 6.077100506506192e-11  // the rest of π/2
+
+    @inline(__always)
+    static func cos(_ x: Double) -> Double {
+        // Adding and subtracting 1.5·2⁵² rounds to the nearest integer in the FPU, without a call to round().
+        let quadrant = (x * (2 / Double.pi) + 6_755_399_441_055_744.0) - 6_755_399_441_055_744.0
+        let r = (x - quadrant * halfPiHigh) - quadrant * halfPiLow
+        let r2 = r * r
+        // Both polynomials and a select, not a branch: the quadrant of each series term is unpredictable.
+        let q = Int(quadrant) & 3
+        let (c, s) = (cosine(r2), sine(r, r2))
+        let odd = Double(q & 1)
+        let value = c + (s - c) * odd
+        return value * Double(1 - ((q + 1) & 2))
+    }
+
+    @inline(__always)
+    static func sin(_ x: Double) -> Double { cos(x - Double.pi / 2) }
+
+    @inline(__always)
+    private static func cosine(_ r2: Double) -> Double {
+        1 + r2 * (-1.0 / 2 + r2 * (1.0 / 24 + r2 * (-1.0 / 720 + r2 * (1.0 / 40_320 + r2 * (-1.0 / 3_628_800
+            + r2 * (1.0 / 479_001_600 + r2 * (-1.0 / 87_178_291_200)))))))
+    }
+
+    @inline(__always)
+    private static func sine(_ r: Double, _ r2: Double) -> Double {
+        r * (1 + r2 * (-1.0 / 6 + r2 * (1.0 / 120 + r2 * (-1.0 / 5_040 + r2 * (1.0 / 362_880 + r2 * (-1.0 / 39_916_800
+            + r2 * (1.0 / 6_227_020_800 + r2 * (-1.0 / 1_307_674_368_000))))))))
     }
 }

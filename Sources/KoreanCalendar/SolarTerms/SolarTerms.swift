@@ -50,8 +50,15 @@ public enum SolarTerms {
 enum SeoulTime {
     static let zone = TimeZone(identifier: "Asia/Seoul")!
 
+    /// Korea has kept UTC+9 without daylight saving since 1988-10-09 (tzdata); asking ICU costs microseconds.
+    static let fixedOffsetSince = Date(timeIntervalSince1970: 592_412_400)  // 1988-10-09T15:00:00Z
+
+    static func offset(at instant: Date) -> Int {
+        instant >= fixedOffsetSince ? 9 * 3600 : zone.secondsFromGMT(for: instant)
+    }
+
     static func components(of instant: Date) -> (date: SolarDate, time: String, offset: String) {
-        let offset = zone.secondsFromGMT(for: instant)
+        let offset = offset(at: instant)
         let local = Int((instant.timeIntervalSince1970 + Double(offset)).rounded(.down))
         let days = local >= 0 ? local / 86_400 : -((-local + 86_399) / 86_400)
         let seconds = local - days * 86_400
