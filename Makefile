@@ -32,4 +32,5 @@ test: deps venv
 ## Benchmarks (never part of `make test`): one table, with ratios against references measured in the same run.
 bench: deps venv
 	$(SWIFT) build -c release --product saessak
-	$(VENV)/bin/python scripts/bench.py --bin .build/release/saessak
+	$(SWIFT) build -c release --product calendar-benchmark
+	$(VENV)/bin/python scripts/bench.py --bin .build/release/saessak --calendar-bin .build/release/calendar-benchmark

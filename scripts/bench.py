@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""`make bench`: speed of the built server, as one table with references measured in the same run.
+"""`make bench`: Saessak's speed, as one table with references measured in the same run.
 
-Seeds a fresh data folder through the API (deterministic from --seed), then measures timeline pages against
-GET /healthz on the same server with the same client, and the cold start on the seeded folder.
+Calendar: the release `calendar-benchmark` binary (Saessak's conversions, Foundation's .chinese calendar on the
+same dates, a year of solar terms) next to the korean-lunar-calendar Python package on the same kind of dates.
+Server: seeds a fresh data folder through the API (deterministic from --seed), then measures timeline pages
+against GET /healthz on the same server with the same client, and the cold start on the seeded folder.
 See ../shared/spec/performance.md for the targets; later capabilities add their rows here.
 """
 import argparse
@@ -73,14 +75,45 @@ def percentile(samples, p):
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
 
 
+def calendar_rows(benchmark, rng):
+    """Conversions per second: Saessak, Foundation and the Python package; µs per year of solar terms."""
+    from korean_lunar_calendar import KoreanLunarCalendar
+
+    results = {}
+    for line in subprocess.run([benchmark], capture_output=True, text=True, check=True).stdout.splitlines():
+        row = json.loads(line)
+        results[row["work"]] = row["count"] / row["seconds"]
+    first, last = 2229148, 2470172  # JDN of 1391-02-05 and 2050-12-31
+    import datetime
+    days = [datetime.date.fromordinal(rng.randint(first, last) - 1721425) for _ in range(100_000)]
+    oracle = KoreanLunarCalendar()
+    began = time.perf_counter()
+    for day in days:
+        oracle.setSolarDate(day.year, day.month, day.day)
+    python_rate = len(days) / (time.perf_counter() - began)
+    rows = []
+    for direction in ("solar→lunar", "lunar→solar"):
+        ours = results[f"{direction} (Saessak)"]
+        foundation = results[f"{direction} (Foundation .chinese)"]
+        rows.append((f"{direction} conversions", f"{ours:,.0f} /s", f"Foundation {foundation:,.0f} /s",
+                     f"{ours / foundation:,.0f}× Foundation (≥ 10)"))
+    ours = results["solar→lunar (Saessak)"]
+    rows.append(("solar→lunar, Python reference", f"{python_rate:,.0f} /s", "korean-lunar-calendar",
+                 f"{ours / python_rate:,.0f}× Python (≥ 100)"))
+    rows.append(("24 solar terms of one year", f"{1e6 / results['24 solar terms of a year']:.1f} µs", "target < 50 µs", ""))
+    return rows
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--bin", required=True)
+    parser.add_argument("--calendar-bin", required=True)
     parser.add_argument("--entries", type=int, default=100_000)
     parser.add_argument("--requests", type=int, default=2_000)
     parser.add_argument("--seed", type=int, default=20261122)
     args = parser.parse_args()
     rng = random.Random(args.seed)
+    calendar = calendar_rows(args.calendar_bin, rng)
 
     data = Path(tempfile.mkdtemp(prefix="saessak-bench-")) / "data"
     subprocess.run([args.bin, "admin", "create-user", "--data", str(data), "--username", "bench", "--password-stdin"],
@@ -89,7 +122,7 @@ def main():
                            text=True, check=True, capture_output=True).stdout.strip()
     port = free_port()
     server, _ = start(args.bin, data, port)
-    rows = []
+    rows = list(calendar)
     try:
         setup = Client(port, token)
         children = [setup.call("POST", "/api/v1/children", {"name": name, "birthDate": "2023-05-05"})["id"] for name in ("하늘", "바다")]
@@ -142,9 +175,9 @@ def main():
         server.wait()
     rows.append((f"cold start to /healthz ({args.entries:,} entries)", f"{min(starts)*1e3:.0f} ms", "target < 1000 ms", ""))
 
-    width = [max(len(r[i]) for r in rows + [("work", "value", "tail", "ratio")]) for i in range(4)]
+    width = [max(len(r[i]) for r in rows + [("work", "value", "reference or p99", "ratio")]) for i in range(4)]
     print(f"Saessak benchmarks ({args.entries:,} entries, {args.requests:,} requests per row, seed {args.seed})")
-    for row in [("work", "value", "tail", "ratio")] + rows:
+    for row in [("work", "value", "reference or p99", "ratio")] + rows:
         print("  ".join(cell.ljust(width[i]) for i, cell in enumerate(row)))
 
 
