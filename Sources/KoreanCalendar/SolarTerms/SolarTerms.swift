@@ -38,12 +38,6 @@ public enum SolarTerms {
         }
         return moments
     }
-
-    /// The term whose day (in Seoul) is `date`, if any.
-    public static func term(on date: SolarDate) -> SolarTermMoment? {
-        guard let moments = try? moments(in: date.year) else { return nil }
-        return moments.first { $0.seoulDate == date }
-    }
 }
 
 /// Civil time in Asia/Seoul for an instant.
