@@ -72,3 +72,39 @@ def test_children_and_entries_list_for_scripts(tmp_path):
     assert entry["id"] in saessak("entries", "list", "--family", "kim", data=data).stdout
     unknown = saessak("entries", "list", "--family", "nobody", data=data, check=False)
     assert unknown.returncode != 0 and "nobody" in unknown.stderr
+
+
+def test_calendar_commands_for_people_and_scripts():
+    text = saessak("lunar", "2024-02-10").stdout
+    assert "음력 2024년 1월 1일" in text and "갑진년 병인월 갑진일" in text
+    assert json.loads(saessak("lunar", "2024-02-10", "--json").stdout) == {
+        "solar": "2024-02-10", "lunar": {"year": 2024, "month": 1, "day": 1, "isLeapMonth": False},
+        "ganji": {"year": "갑진", "month": "병인", "day": "갑진"}, "dangi": 4357}
+    assert json.loads(saessak("solar", "2024-01-01", "--json").stdout)["solar"] == "2024-02-10"
+    assert json.loads(saessak("solar", "2023-02-01", "--leap", "--json").stdout)["solar"] == "2023-03-22"
+    terms = json.loads(saessak("terms", "2025", "--json").stdout)
+    assert [t["name"] for t in terms][:3] == ["소한", "대한", "입춘"] and terms[0]["longitude"] == 285
+    assert terms[0]["instant"].startswith("2025-01-05T") and terms[0]["instant"].endswith("+09:00")
+    holidays = json.loads(saessak("holidays", "2026", "--json").stdout)
+    assert {"date": "2026-03-02", "name": "대체공휴일(삼일절)", "nameEn": "Substitute Holiday (Independence Movement Day)",
+            "substitute": True, "kind": "substitute"} in holidays
+    assert "2026-05-01" not in {h["date"] for h in json.loads(saessak("holidays", "2026", "--without-labor-day", "--json").stdout)}
+    grid = saessak("calendar", "2026-02").stdout
+    assert "2026년 2월" in grid and "입춘" in grid and "설날" in grid and "12.29" in grid
+    month = json.loads(saessak("calendar", "2026-02", "--json").stdout)
+    assert len(month["weeks"]) == 4 and month["weeks"][0][0]["date"] == "2026-02-01" and month["weeks"][0][0]["red"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["lunar", "2024-02-30"], "day 30 does not exist"),
+    (["lunar", "2051-01-01"], "outside the lunar calendar data"),
+    (["solar", "2024-02-01", "--leap"], "no leap month"),
+    (["solar", "2023-02-30", "--leap"], "29 days"),
+    (["terms", "1899"], "1900–2100"),
+    (["holidays", "2051"], "1985–2050"),
+    (["calendar", "2026-13"], "month 13"),
+    (["calendar", "February"], "YYYY-MM"),
+])
+def test_calendar_commands_refuse_bad_input_clearly(args, message):
+    result = saessak(*args, check=False)
+    assert result.returncode != 0 and message in result.stderr
