@@ -18,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
     ],
     targets: [
         // Pure core: no I/O.
@@ -25,6 +26,16 @@ let package = Package(
         .target(name: "Diary", dependencies: ["KoreanCalendar"], swiftSettings: swiftSettings),
 
         // Adapters around the core.
+        .systemLibrary(name: "CVips", path: "CModules/CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        .target(name: "CVipsShims", dependencies: ["CVips"], path: "CModules/CVipsShims"),
+        .target(
+            name: "Photos",
+            dependencies: [
+                "CVipsShims", "Secrets",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "Secrets",
             dependencies: [
@@ -44,9 +55,10 @@ let package = Package(
         .target(
             name: "WebApp",
             dependencies: [
-                "Diary", "DiaryStore", "Secrets",
+                "Diary", "DiaryStore", "Secrets", "Photos",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
             ],
             resources: [.copy("Resources/openapi.json")],
             swiftSettings: swiftSettings
@@ -70,6 +82,7 @@ let package = Package(
         .testTarget(name: "DiaryTests", dependencies: ["Diary"], swiftSettings: swiftSettings),
         .testTarget(name: "SecretsTests", dependencies: ["Secrets"], swiftSettings: swiftSettings),
         .testTarget(name: "DiaryStoreTests", dependencies: ["DiaryStore"], swiftSettings: swiftSettings),
+        .testTarget(name: "PhotosTests", dependencies: ["Photos"], swiftSettings: swiftSettings),
         .testTarget(
             name: "WebAppTests",
             dependencies: [

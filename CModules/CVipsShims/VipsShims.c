@@ -1,0 +1,79 @@
+#include "VipsShims.h"
+
+#include <string.h>
+#include <vips/vips.h>
+
+int saessak_vips_start(void) {
+    static int started = 0;
+    static int result = 0;
+    if (!started) {
+        started = 1;
+        result = VIPS_INIT("saessak");
+        // A home server: keep libvips' caches small and its threads few.
+        vips_cache_set_max(0);
+        vips_concurrency_set(2);
+    }
+    return result;
+}
+
+const char *saessak_vips_loader(const char *path) { return vips_foreign_find_load(path); }
+
+VipsImage *saessak_vips_open(const char *path, int fail_on_truncated) {
+    return vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on",
+                                    fail_on_truncated ? VIPS_FAIL_ON_TRUNCATED : VIPS_FAIL_ON_NONE, NULL);
+}
+
+int saessak_vips_width(VipsImage *image) { return vips_image_get_width(image); }
+int saessak_vips_height(VipsImage *image) { return vips_image_get_height(image); }
+
+char *saessak_vips_field(VipsImage *image, const char *name) {
+    if (vips_image_get_typeof(image, name) == 0) return NULL;
+    char *text = NULL;
+    if (vips_image_get_as_string(image, name, &text) != 0) return NULL;
+    return text;
+}
+
+int saessak_vips_int_field(VipsImage *image, const char *name, int *out) {
+    if (vips_image_get_typeof(image, name) != G_TYPE_INT) return -1;
+    return vips_image_get_int(image, name, out);
+}
+
+VipsImage *saessak_vips_thumbnail(const char *path, int width, int height, int attention_crop) {
+    VipsImage *thumbnail = NULL;
+    if (vips_thumbnail(path, &thumbnail, width, "height", height, "size", VIPS_SIZE_DOWN, "crop",
+                       attention_crop ? VIPS_INTERESTING_ATTENTION : VIPS_INTERESTING_NONE, "fail_on",
+                       VIPS_FAIL_ON_TRUNCATED, NULL) != 0) {
+        return NULL;
+    }
+    if (vips_image_get_interpretation(thumbnail) == VIPS_INTERPRETATION_sRGB) return thumbnail;
+    VipsImage *srgb = NULL;
+    int failed = vips_colourspace(thumbnail, &srgb, VIPS_INTERPRETATION_sRGB, NULL);
+    g_object_unref(thumbnail);
+    return failed ? NULL : srgb;
+}
+
+int saessak_vips_save_jpeg(VipsImage *image, int quality, void **buffer, size_t *length) {
+    return vips_jpegsave_buffer(image, buffer, length, "Q", quality, "strip", TRUE, "optimize_coding", TRUE,
+                                "interlace", TRUE, NULL);
+}
+
+int saessak_vips_save_webp(VipsImage *image, int quality, void **buffer, size_t *length) {
+    return vips_webpsave_buffer(image, buffer, length, "Q", quality, "strip", TRUE, NULL);
+}
+
+int saessak_vips_decode_check(VipsImage *image) {
+    double average = 0;
+    return vips_avg(image, &average, NULL);
+}
+
+void saessak_vips_release(VipsImage *image) {
+    if (image) g_object_unref(image);
+}
+
+void saessak_vips_free(void *pointer) { g_free(pointer); }
+
+char *saessak_vips_take_error(void) {
+    char *message = g_strdup(vips_error_buffer());
+    vips_error_clear();
+    return message;
+}

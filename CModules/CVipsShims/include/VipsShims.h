@@ -1,0 +1,46 @@
+// Non-variadic wrappers around the libvips calls Saessak uses: Swift cannot call C variadic functions.
+#ifndef SAESSAK_VIPS_SHIMS_H
+#define SAESSAK_VIPS_SHIMS_H
+
+#include <stddef.h>
+
+typedef struct _VipsImage VipsImage;
+
+/// Starts libvips once per process; returns 0 on success.
+int saessak_vips_start(void);
+
+/// The libvips loader that recognises the file's content ("jpegload", "heifload", …), or NULL.
+const char *saessak_vips_loader(const char *path);
+
+/// Opens a file lazily (header only until pixels are needed); NULL on failure. `fail_on_truncated` makes later
+/// pixel reads fail on damaged data instead of filling it in.
+VipsImage *saessak_vips_open(const char *path, int fail_on_truncated);
+
+int saessak_vips_width(VipsImage *image);
+int saessak_vips_height(VipsImage *image);
+
+/// A metadata field as text ("exif-ifd2-DateTimeOriginal"…); NULL when absent. Free with saessak_vips_free.
+char *saessak_vips_field(VipsImage *image, const char *name);
+
+/// An integer metadata field ("orientation"); returns 0 and sets *out when present.
+int saessak_vips_int_field(VipsImage *image, const char *name, int *out);
+
+/// Shrink-on-load thumbnail fitting width×height (auto-rotated by EXIF orientation), converted to sRGB; fails on
+/// truncated or damaged data.
+/// `attention_crop` fills the box exactly, keeping the most interesting part. NULL on failure.
+VipsImage *saessak_vips_thumbnail(const char *path, int width, int height, int attention_crop);
+
+/// Encodes without metadata (EXIF, XMP, ICC stripped). Returns 0 on success; free *buffer with saessak_vips_free.
+int saessak_vips_save_jpeg(VipsImage *image, int quality, void **buffer, size_t *length);
+int saessak_vips_save_webp(VipsImage *image, int quality, void **buffer, size_t *length);
+
+/// Reads every pixel (decoding the whole file); returns 0 when the image decodes cleanly.
+int saessak_vips_decode_check(VipsImage *image);
+
+void saessak_vips_release(VipsImage *image);
+void saessak_vips_free(void *pointer);
+
+/// The last libvips error message, cleared by the call; never NULL. Free with saessak_vips_free.
+char *saessak_vips_take_error(void);
+
+#endif

@@ -1,0 +1,22 @@
+/// Why a photo was refused or could not be processed. The web layer maps each case to one status
+/// (415, 413, 422, 500).
+public enum PhotoError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Not JPEG, PNG, WebP or HEIC/HEIF; carries what the content looks like.
+    case unsupported(detected: String)
+    /// Over a byte or pixel limit; carries which and by how much.
+    case tooLarge(String)
+    /// The file claims a supported type but does not decode.
+    case corrupt(String)
+    /// Something on the server failed (disk, libvips start-up).
+    case `internal`(String)
+
+    public var description: String {
+        switch self {
+        case .unsupported(let detected):
+            "\(detected) is not a supported photo format (JPEG, PNG, WebP, HEIC)"
+        case .tooLarge(let why): why
+        case .corrupt(let why): "the image could not be read: \(why.isEmpty ? "damaged data" : why)"
+        case .internal(let why): why
+        }
+    }
+}

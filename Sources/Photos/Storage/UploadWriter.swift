@@ -1,0 +1,61 @@
+import Crypto
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Streams one uploaded file to disk as it arrives, hashing it on the way, so a 12 MB photo never sits in memory.
+/// Stops with `PhotoError.tooLarge` as soon as the limit is passed.
+public final class UploadWriter {
+    public let url: URL
+    private let limit: Int
+    private var descriptor: Int32
+    private var hasher = SHA256()
+    public private(set) var byteCount = 0
+    /// The first bytes, for recognising the format.
+    public private(set) var head: [UInt8] = []
+
+    init(url: URL, limit: Int) throws(PhotoError) {
+        self.url = url
+        self.limit = limit
+        descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw .internal("cannot create \(url.lastPathComponent): \(String(cString: strerror(errno)))") }
+    }
+
+    deinit { abandon() }
+
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(PhotoError) {
+        guard !bytes.isEmpty else { return }
+        byteCount += bytes.count
+        guard byteCount <= limit else {
+            throw .tooLarge("the photo is larger than the \(ImageInspector.megabytes(limit)) limit")
+        }
+        if head.count < ImageFormat.sniffLength { head += bytes.prefix(ImageFormat.sniffLength - head.count) }
+        hasher.update(bufferPointer: bytes)
+        var offset = 0
+        while offset < bytes.count {
+            let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            guard written > 0 else { throw .internal("writing the upload failed: \(String(cString: strerror(errno)))") }
+            offset += written
+        }
+    }
+
+    /// Flushes the file to disk and returns its SHA-256 (lowercase hex).
+    public func finish() throws(PhotoError) -> String {
+        guard descriptor >= 0 else { throw .internal("the upload was already closed") }
+        guard fsync(descriptor) == 0 else { throw .internal("fsync failed: \(String(cString: strerror(errno)))") }
+        close(descriptor)
+        descriptor = -1
+        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Closes and deletes the partial file.
+    public func abandon() {
+        if descriptor >= 0 {
+            close(descriptor)
+            descriptor = -1
+            unlink(url.path)
+        }
+    }
+}

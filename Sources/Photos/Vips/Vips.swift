@@ -1,0 +1,76 @@
+import CVipsShims
+import Foundation
+
+/// The thin, safe layer over libvips: every C pointer is owned by a Swift value and released exactly once, and
+/// every failure becomes a `PhotoError` carrying libvips' message.
+enum Vips {
+    /// Starts libvips (once per process).
+    static func start() throws(PhotoError) {
+        guard saessak_vips_start() == 0 else { throw .internal("libvips did not start: \(takeError())") }
+    }
+
+    static func takeError() -> String {
+        guard let message = saessak_vips_take_error() else { return "" }
+        defer { saessak_vips_free(message) }
+        return String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The nickname of the libvips loader that recognises the file by content, if any.
+    static func loader(for path: String) -> String? {
+        guard (try? start()) != nil else { return nil }
+        return saessak_vips_loader(path).map { String(cString: $0) }
+    }
+
+    /// An image opened from a file; pixels are read only when an operation needs them.
+    final class Image {
+        let pointer: OpaquePointer
+
+        init(path: String, failOnTruncated: Bool) throws(PhotoError) {
+            try Vips.start()
+            guard let pointer = saessak_vips_open(path, failOnTruncated ? 1 : 0) else { throw .corrupt(Vips.takeError()) }
+            self.pointer = pointer
+        }
+
+        init(thumbnailOf path: String, width: Int, height: Int, attentionCrop: Bool) throws(PhotoError) {
+            try Vips.start()
+            guard let pointer = saessak_vips_thumbnail(path, Int32(width), Int32(height), attentionCrop ? 1 : 0) else {
+                throw .corrupt(Vips.takeError())
+            }
+            self.pointer = pointer
+        }
+
+        deinit { saessak_vips_release(pointer) }
+
+        var width: Int { Int(saessak_vips_width(pointer)) }
+        var height: Int { Int(saessak_vips_height(pointer)) }
+
+        /// A metadata field as libvips prints it, or nil when absent.
+        func field(_ name: String) -> String? {
+            guard let text = saessak_vips_field(pointer, name) else { return nil }
+            defer { saessak_vips_free(text) }
+            return String(cString: text)
+        }
+
+        func intField(_ name: String) -> Int? {
+            var value: Int32 = 0
+            return saessak_vips_int_field(pointer, name, &value) == 0 ? Int(value) : nil
+        }
+
+        /// Decodes every pixel: fails on damaged or truncated data.
+        func checkDecodes() throws(PhotoError) {
+            guard saessak_vips_decode_check(pointer) == 0 else { throw .corrupt(Vips.takeError()) }
+        }
+
+        func encoded(as format: ThumbnailFormat, quality: Int) throws(PhotoError) -> Data {
+            var buffer: UnsafeMutableRawPointer?
+            var length = 0
+            let status = switch format {
+            case .jpeg: saessak_vips_save_jpeg(pointer, Int32(quality), &buffer, &length)
+            case .webp: saessak_vips_save_webp(pointer, Int32(quality), &buffer, &length)
+            }
+            guard status == 0, let buffer else { throw .internal("encoding failed: \(Vips.takeError())") }
+            defer { saessak_vips_free(buffer) }
+            return Data(bytes: buffer, count: length)
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+
+@testable import Photos
+
+@Suite struct FormatTests {
+    @Test(arguments: [
+        ([0xFF, 0xD8, 0xFF, 0xE0], ImageFormat.jpeg), ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], .png),
+        (Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8), .webp), (Array("\u{0}\u{0}\u{0}\u{18}ftypheic\u{0}\u{0}".utf8), .heif),
+    ])
+    func recognisedByContent(_ bytes: [UInt8], _ format: ImageFormat) throws {
+        #expect(try ImageFormat.sniff(bytes).get() == format)
+    }
+
+    @Test(arguments: [
+        (Array("GIF89a".utf8), "a GIF image"), (Array("%PDF-1.7".utf8), "a PDF document"), (Array("hello, world".utf8), "text"),
+        (Array("\u{0}\u{0}\u{0}\u{18}ftypavif".utf8), "an AVIF image"), ([], "an empty file"), ([0x00, 0x01, 0xFE, 0x80], "unrecognised binary data"),
+    ])
+    func refusedNamingWhatItIs(_ bytes: [UInt8], _ detected: String) {
+        #expect(throws: PhotoError.unsupported(detected: detected)) { try ImageFormat.sniff(bytes).get() }
+    }
+}
+
+@Suite struct InspectionTests {
+    @Test func exifIsRead() throws {
+        let info = try ImageInspector.inspect(try Fixtures.jpegWithExif(orientation: 6))
+        #expect(info.format == .jpeg)
+        #expect(info.orientation == 6)
+        #expect(info.width == 400 && info.height == 600)  // displayed upright: rotated a quarter turn
+        #expect(info.taken?.iso == "2024-02-10T09:30:15+09:00")
+        #expect(abs((info.latitude ?? 0) + 37.5665) < 1e-4)  // S is negative
+        #expect(abs((info.longitude ?? 0) - 126.978) < 1e-4)
+        #expect(info.cameraMake == "Apple" && info.cameraModel == "iPhone 15 Pro")
+    }
+
+    @Test(arguments: ["a.png", "b.webp", "c.heic"])
+    func otherFormats(_ name: String) throws {
+        let info = try ImageInspector.inspect(try Fixtures.image(name, width: 300, height: 200))
+        #expect(info.width == 300 && info.height == 200 && info.taken == nil)
+    }
+
+    @Test func decompressionBombsAreRefusedBeforeDecoding() throws {
+        let bomb = try Fixtures.pngDeclaring(width: 60_000, height: 60_000)
+        #expect(throws: PhotoError.tooLarge("the photo is 60000×60000 pixels, more than the 120 megapixel limit")) {
+            try ImageInspector.inspect(bomb)
+        }
+    }
+
+    @Test func renamedTextAndTruncatedImages() throws {
+        let text = try Fixtures.write("notes.jpg", Array("다음 주 병원 예약\n".utf8))
+        #expect(throws: PhotoError.unsupported(detected: "text")) { try ImageInspector.inspect(text) }
+        let whole = try Data(contentsOf: try Fixtures.image("whole.jpg", width: 800, height: 600))
+        let truncated = try Fixtures.write("truncated.jpg", Array(whole.prefix(whole.count / 3)))
+        #expect(throws: PhotoError.self) { try Thumbnailer.thumbnail(of: truncated, size: .small) }
+        #expect(throws: PhotoError.self) { try ImageInspector.inspect(try Fixtures.write("head.jpg", [0xFF, 0xD8, 0xFF])) }
+    }
+
+    @Test func byteLimit() throws {
+        let file = try Fixtures.image("limit.jpg")
+        #expect(throws: PhotoError.self) { try ImageInspector.inspect(file, limits: PhotoLimits(maxBytes: 100)) }
+    }
+}
+
+@Suite struct ThumbnailTests {
+    @Test func thumbnailsAreUprightSRGBAndCarryNoMetadata() throws {
+        let original = try Fixtures.jpegWithExif(orientation: 6)
+        let data = try Thumbnailer.thumbnail(of: original, size: .small)
+        let file = Fixtures.folder.appendingPathComponent("thumb-\(UUID().uuidString).jpg")
+        try data.write(to: file)
+        let header = try Fixtures.run("vipsheader", "-a", file.path)
+        #expect(header.contains("width: 213") && header.contains("height: 320"))  // 400×600 displayed, fitted in 320
+        #expect(!header.contains("exif-") && !header.contains("GPS"))
+        #expect(try ImageInspector.inspect(file).taken == nil)
+    }
+
+    @Test func squareCropForProfiles() throws {
+        let data = try Thumbnailer.thumbnail(of: try Fixtures.image("wide.png", width: 900, height: 300), size: .square)
+        let file = Fixtures.folder.appendingPathComponent("square.jpg")
+        try data.write(to: file)
+        let info = try ImageInspector.inspect(file)
+        #expect(info.width == 300 && info.height == 300)  // never enlarged: the short side is 300
+    }
+}
+
+@Suite struct StorageTests {
+    @Test func contentAddressedAndStoredOnce() throws {
+        let library = try PhotoLibrary(dataFolder: Fixtures.folder.appendingPathComponent("data-\(UUID().uuidString)"))
+        let bytes = try Data(contentsOf: try Fixtures.image("same.jpg"))
+        var locations: [URL] = []
+        for _ in 0..<2 {
+            let writer = try library.incoming()
+            try bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) throws -> Void in try writer.write(buffer) }
+            let sha = try writer.finish()
+            locations.append(try library.keep(writer.url, sha256: sha, format: .jpeg))
+        }
+        #expect(locations[0] == locations[1])
+        #expect(try Data(contentsOf: locations[0]) == bytes)  // byte for byte
+        #expect(library.storedOriginals().count == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: library.root.appendingPathComponent("incoming").path).isEmpty)
+    }
+
+    @Test func uploadsStopAtTheLimitAndLeaveNothing() throws {
+        let library = try PhotoLibrary(dataFolder: Fixtures.folder.appendingPathComponent("data-\(UUID().uuidString)"))
+        let writer = try library.incoming(limits: PhotoLimits(maxBytes: 10))
+        #expect(throws: PhotoError.self) {
+            try [UInt8](repeating: 1, count: 11).withUnsafeBytes { (buffer: UnsafeRawBufferPointer) throws -> Void in try writer.write(buffer) }
+        }
+        writer.abandon()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: library.root.appendingPathComponent("incoming").path).isEmpty)
+    }
+}
