@@ -4,8 +4,12 @@
 set -euo pipefail
 
 packages=(
-    libsqlite3-dev   # GRDB builds against the system SQLite
-    python3          # test oracles and black-box tests run in a venv
+    pkg-config               # SwiftPM finds libvips' flags with it
+    libsqlite3-dev           # GRDB builds against the system SQLite
+    libvips-dev              # photos: decoding, EXIF, thumbnails
+    libvips-tools            # tests and benchmarks: makes test images; vipsthumbnail is the benchmark's reference
+    libimage-exiftool-perl   # tests: writes EXIF tags into test images
+    python3                  # test oracles and black-box tests run in a venv
     python3-venv
 )
 

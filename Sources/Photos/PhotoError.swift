@@ -5,7 +5,7 @@ public enum PhotoError: Error, Equatable, Sendable, CustomStringConvertible {
     case unsupported(detected: String)
     /// Over a byte or pixel limit; carries which and by how much.
     case tooLarge(String)
-    /// The file claims a supported type but does not decode.
+    /// The file claims a supported type but does not decode; carries libvips' message, for the log.
     case corrupt(String)
     /// Something on the server failed (disk, libvips start-up).
     case `internal`(String)
@@ -15,7 +15,8 @@ public enum PhotoError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unsupported(let detected):
             "\(detected) is not a supported photo format (JPEG, PNG, WebP, HEIC)"
         case .tooLarge(let why): why
-        case .corrupt(let why): "the image could not be read: \(why.isEmpty ? "damaged data" : why)"
+        // libvips' own words go to the log only: its error buffer is shared by every thread and names server paths.
+        case .corrupt: "the image could not be read: the data is damaged or cut short"
         case .internal(let why): why
         }
     }

@@ -63,7 +63,7 @@ import Testing
         content.childIDs = [sea.id, sky.id]
         content.tags = ["새태그"]
         content.place = try Place(name: "공원", latitude: 37.5, longitude: 127)
-        let updated = try await store.update(family: fixture.family, id: entry.id, content: content)
+        let updated = try await store.update(family: fixture.family, id: entry.id, content: content).entry
         #expect(updated.content == content)
         #expect(try await store.get(family: fixture.family, id: entry.id).content.childIDs == [sea.id, sky.id])
         #expect(try await store.tags(family: fixture.family).map(\.name) == ["새태그"])

@@ -91,7 +91,7 @@ import Testing
             let writer = try library.incoming()
             try bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) throws -> Void in try writer.write(buffer) }
             let sha = try writer.finish()
-            locations.append(try library.keep(writer.url, sha256: sha, format: .jpeg))
+            locations.append(try library.keep(writer.url, sha256: sha, format: .jpeg).url)
         }
         #expect(locations[0] == locations[1])
         #expect(try Data(contentsOf: locations[0]) == bytes)  // byte for byte

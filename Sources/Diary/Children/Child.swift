@@ -6,13 +6,19 @@ public struct Child: Hashable, Sendable {
     public let id: ChildID
     public let familyID: FamilyID
     public var profile: ChildProfile
+    /// The profile photo (shown square-cropped), set apart from the profile.
+    public var photoID: PhotoID?
     public let createdAt: Date
     public var modifiedAt: Date
 
-    public init(id: ChildID = ChildID(), familyID: FamilyID, profile: ChildProfile, createdAt: Date, modifiedAt: Date) {
+    public init(
+        id: ChildID = ChildID(), familyID: FamilyID, profile: ChildProfile, photoID: PhotoID? = nil, createdAt: Date,
+        modifiedAt: Date
+    ) {
         self.id = id
         self.familyID = familyID
         self.profile = profile
+        self.photoID = photoID
         self.createdAt = createdAt
         self.modifiedAt = modifiedAt
     }

@@ -6,13 +6,19 @@ public struct Entry: Hashable, Sendable {
     public let id: EntryID
     public let familyID: FamilyID
     public var content: EntryContent
+    /// The entry's photos in order.
+    public var photoIDs: [PhotoID]
     public let createdAt: Date
     public var modifiedAt: Date
 
-    public init(id: EntryID = EntryID(), familyID: FamilyID, content: EntryContent, createdAt: Date, modifiedAt: Date) {
+    public init(
+        id: EntryID = EntryID(), familyID: FamilyID, content: EntryContent, photoIDs: [PhotoID] = [], createdAt: Date,
+        modifiedAt: Date
+    ) {
         self.id = id
         self.familyID = familyID
         self.content = content
+        self.photoIDs = photoIDs
         self.createdAt = createdAt
         self.modifiedAt = modifiedAt
     }
@@ -118,34 +124,5 @@ public struct Tag: Hashable, Sendable {
             throw ValidationError(field: "tags", "'\(raw)' is not a tag (1–\(maxNameLength) characters, no commas)")
         }
         return name
-    }
-}
-
-/// A photo's metadata row; the files themselves come with the photos module.
-public struct Photo: Hashable, Sendable {
-    public let id: PhotoID
-    public let familyID: FamilyID
-    /// Lowercase hex SHA-256 of the original bytes: the photo's file name in the content-addressed store.
-    public let sha256: String
-    public let mimeType: String
-    public let byteCount: Int
-    public let width: Int
-    public let height: Int
-    public let takenAt: Date?
-    public let createdAt: Date
-
-    public init(
-        id: PhotoID = PhotoID(), familyID: FamilyID, sha256: String, mimeType: String, byteCount: Int, width: Int,
-        height: Int, takenAt: Date?, createdAt: Date
-    ) {
-        self.id = id
-        self.familyID = familyID
-        self.sha256 = sha256
-        self.mimeType = mimeType
-        self.byteCount = byteCount
-        self.width = width
-        self.height = height
-        self.takenAt = takenAt
-        self.createdAt = createdAt
     }
 }

@@ -55,19 +55,30 @@ public struct ChildStore: Sendable {
         }
     }
 
-    /// Deletes the child and what belongs only to the child: entries about no other child, events, the child's
-    /// anniversaries and measurements. Entries shared with a sibling stay, without this child.
-    public func delete(family: FamilyID, id: ChildID) async throws {
+    /// Deletes the child and what belongs only to the child: entries about no other child (with their photos),
+    /// events, the child's anniversaries, measurements and profile photo. Entries shared with a sibling stay, without
+    /// this child. Returns the photo files whose last row went.
+    @discardableResult
+    public func delete(family: FamilyID, id: ChildID) async throws -> [PhotoStore.ReleasedFile] {
         try await database.writer.write { db in
-            try db.execute(
+            let child = try FamilyTable.children.row(db, family: family, id: id)
+            let onlyThisChild = try String.fetchAll(
+                db,
                 sql: """
-                    DELETE FROM entries WHERE familyId = ? AND id IN (
-                        SELECT entryId FROM entryChildren WHERE childId = ?
-                        EXCEPT SELECT entryId FROM entryChildren WHERE childId <> ?)
+                    SELECT entryId FROM entryChildren WHERE childId = ?
+                    EXCEPT SELECT entryId FROM entryChildren WHERE childId <> ?
                     """,
-                arguments: [family.sql, id.sql, id.sql])
+                arguments: [id.sql, id.sql])
+            var photos = try String.fetchAll(
+                db, sql: "SELECT photoId FROM entryPhotos WHERE entryId IN (\(databaseQuestionMarks(count: max(onlyThisChild.count, 1))))",
+                arguments: StatementArguments(onlyThisChild.isEmpty ? [""] : onlyThisChild))
+            if let profile: String = try child.decode(forColumn: "photoId") { photos.append(profile) }
+            try db.execute(
+                sql: "DELETE FROM entries WHERE familyId = ? AND id IN (\(databaseQuestionMarks(count: max(onlyThisChild.count, 1))))",
+                arguments: StatementArguments([family.sql] + (onlyThisChild.isEmpty ? [""] : onlyThisChild)))
             try FamilyTable.children.delete(db, family: family, id: id)
             try EntryStore.deleteUnusedTags(db, family: family)
+            return try PhotoStore.deleteUnreferenced(db, candidates: photos)
         }
     }
 
@@ -113,7 +124,7 @@ public struct ChildStore: Sendable {
                 hospital: try row.decode(forColumn: "hospital"),
                 residentNumber: try sealed.map { try ResidentNumber(try database.cipher.open($0)) })
             return Child(
-                id: try row.id("id"), familyID: try row.id("familyId"), profile: profile,
+                id: try row.id("id"), familyID: try row.id("familyId"), profile: profile, photoID: try row.optionalID("photoId"),
                 createdAt: try row.timestamp("createdAt"), modifiedAt: try row.timestamp("modifiedAt"))
         }
     }

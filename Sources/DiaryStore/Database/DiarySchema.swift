@@ -2,7 +2,7 @@ import GRDB
 
 /// The schema, as append-only migrations. A shipped migration is never edited: change the schema by adding one.
 ///
-/// Conventions: IDs are lowercase UUID text; timestamps are GRDB's UTC `YYYY-MM-DD HH:MM:SS.SSS`; calendar dates
+/// Conventions: IDs are lowercase UUID text; timestamps are UTC `YYYY-MM-DD HH:MM:SS.SSS` (`StoredTime`); calendar dates
 /// are `YYYY-MM-DD` text beside an explicit calendar column. Rows point at each other only by ID, and every
 /// reference to a child carries the family too (composite foreign keys), so SQLite itself refuses a link
 /// between two families.
@@ -10,7 +10,27 @@ enum DiarySchema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1 foundation", migrate: foundation)
+        migrator.registerMigration("v2 photos", migrate: photos)
         return migrator
+    }
+
+    /// What the photo pipeline keeps: EXIF capture time (local wall clock and offset as the camera wrote them),
+    /// orientation and camera, the state of the thumbnails, one row per family and content, a child's profile photo.
+    private static func photos(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE photos ADD COLUMN takenLocal TEXT
+                CHECK (takenLocal GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]');
+            ALTER TABLE photos ADD COLUMN takenOffset TEXT CHECK (takenOffset GLOB '[+-][0-9][0-9]:[0-9][0-9]');
+            ALTER TABLE photos ADD COLUMN orientation INTEGER NOT NULL DEFAULT 1 CHECK (orientation BETWEEN 1 AND 8);
+            ALTER TABLE photos ADD COLUMN cameraMake TEXT;
+            ALTER TABLE photos ADD COLUMN cameraModel TEXT;
+            ALTER TABLE photos ADD COLUMN thumbnails TEXT NOT NULL DEFAULT 'pending'
+                CHECK (thumbnails IN ('pending', 'ready', 'failed'));
+            CREATE UNIQUE INDEX photos_family_content ON photos(familyId, sha256);
+            CREATE INDEX photos_pending ON photos(thumbnails) WHERE thumbnails = 'pending';
+            ALTER TABLE children ADD COLUMN photoId TEXT REFERENCES photos(id) ON DELETE SET NULL;
+            CREATE INDEX children_photo ON children(photoId);
+            """)
     }
 
     private static func foundation(_ db: Database) throws {

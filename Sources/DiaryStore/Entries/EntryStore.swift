@@ -49,10 +49,11 @@ public struct EntryStore: Sendable {
         try await database.writer.read { db in try fetch(db, family: family, id: id) }
     }
 
-    public func create(family: FamilyID, content: EntryContent) async throws -> Entry {
+    /// A new entry; `photos` (already uploaded by this family) become its photos in that order.
+    public func create(family: FamilyID, content: EntryContent, photos: [PhotoID] = []) async throws -> Entry {
         let now = database.clock.now()
         let entry = Entry(familyID: family, content: content, createdAt: now, modifiedAt: now)
-        try await database.writer.write { db in
+        return try await database.writer.write { db in
             try checkChildren(db, family: family, content.childIDs)
             try db.execute(
                 sql: """
@@ -62,12 +63,16 @@ public struct EntryStore: Sendable {
                     """,
                 arguments: [entry.id.sql, family.sql] + contentArguments(content) + [now.stored, now.stored])
             try link(db, entry: entry.id, family: family, content: content)
+            try linkPhotos(db, entry: entry.id, family: family, photos)
+            return try fetch(db, family: family, id: entry.id)
         }
-        return entry
     }
 
-    /// Replaces the whole content, children and tags included.
-    public func update(family: FamilyID, id: EntryID, content: EntryContent) async throws -> Entry {
+    /// Replaces the whole content, children and tags included; `photos`, when given, replaces the photos too
+    /// (and returns the files whose last row went with them).
+    public func update(family: FamilyID, id: EntryID, content: EntryContent, photos: [PhotoID]? = nil) async throws
+        -> (entry: Entry, released: [PhotoStore.ReleasedFile])
+    {
         let now = database.clock.now()
         return try await database.writer.write { db in
             try checkChildren(db, family: family, content.childIDs)
@@ -83,14 +88,35 @@ public struct EntryStore: Sendable {
             try db.execute(sql: "DELETE FROM entryTags WHERE entryId = ?", arguments: [id.sql])
             try link(db, entry: id, family: family, content: content)
             try Self.deleteUnusedTags(db, family: family)
-            return try fetch(db, family: family, id: id)
+            var released: [PhotoStore.ReleasedFile] = []
+            if let photos {
+                let before = try PhotoStore.photos(db, entry: id).map { try $0.decode(String.self, forColumn: "id") }
+                try db.execute(sql: "DELETE FROM entryPhotos WHERE entryId = ?", arguments: [id.sql])
+                try linkPhotos(db, entry: id, family: family, photos)
+                released = try PhotoStore.deleteUnreferenced(db, candidates: before)
+            }
+            return (try fetch(db, family: family, id: id), released)
         }
     }
 
-    public func delete(family: FamilyID, id: EntryID) async throws {
+    /// Deletes the entry, its photos that nothing else uses, and tags left unused; returns the photo files to delete.
+    public func delete(family: FamilyID, id: EntryID) async throws -> [PhotoStore.ReleasedFile] {
         try await database.writer.write { db in
+            let photos = try PhotoStore.photos(db, entry: id).map { try $0.decode(String.self, forColumn: "id") }
             try FamilyTable.entries.delete(db, family: family, id: id)
             try Self.deleteUnusedTags(db, family: family)
+            return try PhotoStore.deleteUnreferenced(db, candidates: photos)
+        }
+    }
+
+    private func linkPhotos(_ db: Database, entry: EntryID, family: FamilyID, _ photos: [PhotoID]) throws {
+        var seen = Set<PhotoID>()
+        for (position, photo) in photos.filter({ seen.insert($0).inserted }).enumerated() {
+            guard try Row.fetchOne(db, sql: "SELECT 1 FROM photos WHERE id = ? AND familyId = ?", arguments: [photo.sql, family.sql]) != nil
+            else { throw StoreError.unknownReference(field: "photoIds", id: photo.description) }
+            try db.execute(
+                sql: "INSERT INTO entryPhotos (entryId, photoId, familyId, position) VALUES (?, ?, ?, ?)",
+                arguments: [entry.sql, photo.sql, family.sql, position])
         }
     }
 
@@ -151,7 +177,7 @@ public struct EntryStore: Sendable {
         try decodeEntries(db, [try FamilyTable.entries.row(db, family: family, id: id)])[0]
     }
 
-    /// Decodes entry rows, loading the children and tags of all of them in two queries.
+    /// Decodes entry rows, loading the children, tags and photos of all of them in three queries.
     private func decodeEntries(_ db: Database, _ rows: [Row]) throws -> [Entry] {
         guard !rows.isEmpty else { return [] }
         let ids: [String] = try rows.map { try $0.decode(forColumn: "id") }
@@ -174,6 +200,13 @@ public struct EntryStore: Sendable {
         {
             tags[try row.decode(forColumn: "entryId"), default: []].append(try row.decode(forColumn: "name"))
         }
+        var photos: [String: [PhotoID]] = [:]
+        for row in try Row.fetchAll(
+            db, sql: "SELECT entryId, photoId FROM entryPhotos WHERE entryId IN (\(marks)) ORDER BY entryId, position",
+            arguments: StatementArguments(ids))
+        {
+            photos[try row.decode(forColumn: "entryId"), default: []].append(try row.id("photoId"))
+        }
         return try rows.map { row in
             try readBack("entry") {
                 let id: String = try row.decode(forColumn: "id")
@@ -191,7 +224,7 @@ public struct EntryStore: Sendable {
                     place: place,
                     weather: try row.decode(forColumn: "weather"))
                 return Entry(
-                    id: try row.id("id"), familyID: try row.id("familyId"), content: content,
+                    id: try row.id("id"), familyID: try row.id("familyId"), content: content, photoIDs: photos[id] ?? [],
                     createdAt: try row.timestamp("createdAt"), modifiedAt: try row.timestamp("modifiedAt"))
             }
         }

@@ -33,9 +33,9 @@ public struct PhotoLibrary: Sendable {
     }
 
     /// Moves a finished upload to its content address. The same bytes uploaded before are kept once: the new copy
-    /// is simply deleted. Returns the original's location.
+    /// is simply deleted. Returns the original's location and whether this call put it there.
     @discardableResult
-    public func keep(_ upload: URL, sha256: String, format: ImageFormat) throws(PhotoError) -> URL {
+    public func keep(_ upload: URL, sha256: String, format: ImageFormat) throws(PhotoError) -> (url: URL, isNew: Bool) {
         let destination = original(sha256: sha256, format: format)
         do {
             try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -44,13 +44,13 @@ public struct PhotoLibrary: Sendable {
         }
         if FileManager.default.fileExists(atPath: destination.path) {
             unlink(upload.path)
-            return destination
+            return (destination, false)
         }
         guard rename(upload.path, destination.path) == 0 else {
             throw .internal("cannot store the photo: \(String(cString: strerror(errno)))")
         }
         syncFolder(destination.deletingLastPathComponent())
-        return destination
+        return (destination, true)
     }
 
     /// Writes a thumbnail atomically.

@@ -50,12 +50,12 @@ public final class UploadWriter {
         return hasher.finalize().map { String(format: "%02x", $0) }.joined()
     }
 
-    /// Closes and deletes the partial file.
+    /// Closes and deletes the file, unless it has been moved to its content address.
     public func abandon() {
         if descriptor >= 0 {
             close(descriptor)
             descriptor = -1
-            unlink(url.path)
         }
+        unlink(url.path)
     }
 }

@@ -68,7 +68,8 @@ enum Vips {
             case .jpeg: saessak_vips_save_jpeg(pointer, Int32(quality), &buffer, &length)
             case .webp: saessak_vips_save_webp(pointer, Int32(quality), &buffer, &length)
             }
-            guard status == 0, let buffer else { throw .internal("encoding failed: \(Vips.takeError())") }
+            // Pixels are decoded while encoding: a failure here is damaged input.
+            guard status == 0, let buffer else { throw .corrupt(Vips.takeError()) }
             defer { saessak_vips_free(buffer) }
             return Data(bytes: buffer, count: length)
         }

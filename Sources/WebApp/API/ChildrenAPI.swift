@@ -6,10 +6,11 @@ import KoreanCalendar
 /// `/api/v1/children`: profiles, with the facts derived from the birth date.
 struct ChildrenAPI {
     let store: ChildStore
+    let photos: PhotoService
     let today: Today
 
     var routes: CollectionRoutes<Child, Child, ChildPayload, ChildResource> {
-        let store = store
+        let (store, photos) = (store, photos)
         let today = today
         return CollectionRoutes(
             path: "children",
@@ -23,7 +24,7 @@ struct ChildrenAPI {
                 let current = try await store.get(family: family, id: id)
                 return try await store.update(family: family, id: id, profile: try payload.profile(current: current.profile))
             },
-            delete: { family, id in try await store.delete(family: family, id: id) },
+            delete: { family, id in photos.release(try await store.delete(family: family, id: id)) },
             resource: { ChildResource($0, today: today.date()) })
     }
 }
@@ -103,6 +104,8 @@ public struct ChildResource: Encodable {
     let birthplace: String?
     let hospital: String?
     let residentNumber: String?
+    /// The profile photo; its square crop is at `/children/{id}/photo`.
+    let photoId: PhotoID?
     let createdAt: Date
     let modifiedAt: Date
     let derived: Derived
@@ -131,6 +134,7 @@ public struct ChildResource: Encodable {
         birthplace = profile.birthplace
         hospital = profile.hospital
         residentNumber = profile.residentNumber?.masked
+        photoId = child.photoID
         createdAt = child.createdAt
         modifiedAt = child.modifiedAt
         let facts = ChildFacts(birthDate: profile.birthDate, today: today)

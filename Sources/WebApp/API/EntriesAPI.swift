@@ -7,9 +7,10 @@ import KoreanCalendar
 /// `/api/v1/entries` and the month-sectioned `/api/v1/timeline`.
 struct EntriesAPI {
     let store: EntryStore
+    let photos: PhotoService
 
     var routes: CollectionRoutes<Entry, Entry, EntryPayload, EntryResource> {
-        let store = store
+        let (store, photos) = (store, photos)
         return CollectionRoutes(
             path: "entries",
             list: { family, query in
@@ -17,9 +18,18 @@ struct EntriesAPI {
                 return try await store.list(family: family, filter: try Self.filter(query), after: paging.cursor, limit: paging.limit)
             },
             get: { family, id in try await store.get(family: family, id: id) },
-            create: { family, payload in try await store.create(family: family, content: try payload.content()) },
-            update: { family, id, payload in try await store.update(family: family, id: id, content: try payload.content()) },
-            delete: { family, id in try await store.delete(family: family, id: id) },
+            create: { family, payload in
+                let first = try await payload.firstPhoto(family: family, photos: photos.store)
+                return try await store.create(family: family, content: try payload.content(first: first), photos: payload.photoIds ?? [])
+            },
+            update: { family, id, payload in
+                let first = try await payload.firstPhoto(family: family, photos: photos.store)
+                let (entry, released) = try await store.update(
+                    family: family, id: id, content: try payload.content(first: first), photos: payload.photoIds)
+                photos.release(released)
+                return entry
+            },
+            delete: { family, id in photos.release(try await store.delete(family: family, id: id)) },
             resource: EntryResource.init)
     }
 
@@ -77,25 +87,40 @@ public struct PlaceBody: Codable, Sendable {
     public let longitude: Double?
 }
 
-/// What a client sends to create or replace an entry.
+/// What a client sends to create or replace an entry. `photoIds` (uploaded with `POST /photos`) sets the photos
+/// in order; left out on a replace, the photos stay. Without `date` or `place`, the first photo's EXIF gives them.
 struct EntryPayload: Decodable {
     let title: String
     let body: String?
-    let date: String
+    let date: String?
     let timeZone: String?
     let childIds: [ChildID]
     let tags: [String]?
     let place: PlaceBody?
     let weather: String?
+    let photoIds: [PhotoID]?
 
-    func content() throws -> EntryContent {
+    func firstPhoto(family: FamilyID, photos: PhotoStore) async throws -> Photo? {
+        guard date == nil || place == nil, let first = photoIds?.first else { return nil }
+        do { return try await photos.get(family: family, id: first) } catch StoreError.notFound {
+            throw StoreError.unknownReference(field: "photoIds", id: first.description)
+        }
+    }
+
+    func content(first photo: Photo?) throws -> EntryContent {
+        guard let text = date ?? photo?.takenLocal.map({ String($0.prefix(16)) }) else {
+            throw ValidationError(field: "date", photoIds?.isEmpty == false
+                ? "is required: the first photo carries no date" : "is required")
+        }
         let date: LocalDateTime
-        do { date = try LocalDateTime(iso: self.date) } catch { throw ValidationError(field: "date", "\(error)") }
+        do { date = try LocalDateTime(iso: text) } catch { throw ValidationError(field: "date", "\(error)") }
+        var place = try self.place.map { try Place(name: $0.name, latitude: $0.latitude, longitude: $0.longitude) }
+        if self.place == nil, let latitude = photo?.latitude, let longitude = photo?.longitude {
+            place = try Place(name: nil, latitude: latitude, longitude: longitude)
+        }
         return try EntryContent(
             title: title, body: body ?? "", date: date, timeZone: timeZone ?? EntryContent.defaultTimeZone,
-            childIDs: childIds, tags: tags ?? [],
-            place: try place.map { try Place(name: $0.name, latitude: $0.latitude, longitude: $0.longitude) },
-            weather: weather)
+            childIDs: childIds, tags: tags ?? [], place: place, weather: weather)
     }
 }
 
@@ -109,6 +134,7 @@ public struct EntryResource: Encodable {
     let tags: [String]
     let place: PlaceBody?
     let weather: String?
+    let photoIds: [PhotoID]
     let createdAt: Date
     let modifiedAt: Date
 
@@ -123,6 +149,7 @@ public struct EntryResource: Encodable {
         tags = content.tags
         place = content.place.map { PlaceBody(name: $0.name, latitude: $0.latitude, longitude: $0.longitude) }
         weather = content.weather
+        photoIds = entry.photoIDs
         createdAt = entry.createdAt
         modifiedAt = entry.modifiedAt
     }

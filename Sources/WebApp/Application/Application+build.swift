@@ -8,14 +8,17 @@ public func buildApplication(_ configuration: AppConfiguration, logger: Logger =
     async throws -> some ApplicationProtocol
 {
     let database = try DiaryDatabase(folder: configuration.dataFolder)
+    let photos = try PhotoService(dataFolder: configuration.dataFolder, database: database, logger: logger)
+    try await photos.tidy()
     return Application(
-        router: buildRouter(database: database),
+        router: buildRouter(database: database, photos: photos),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Saessak"),
+        services: [photos.worker],
         logger: logger)
 }
 
 /// Every route of the server, with the middleware that guards it.
-func buildRouter(database: DiaryDatabase) -> Router<AppRequestContext> {
+func buildRouter(database: DiaryDatabase, photos: PhotoService) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: ProblemMiddleware())
     router.add(middleware: LogRequestsMiddleware(.info))
@@ -25,12 +28,13 @@ func buildRouter(database: DiaryDatabase) -> Router<AppRequestContext> {
     api.get("openapi.json") { _, _ in try OpenAPIDocument.response() }
     api.add(middleware: BearerAuthMiddleware(accounts: AccountStore(database)))
     let today = Today(clock: database.clock)
-    ChildrenAPI(store: ChildStore(database), today: today).routes.register(on: api)
-    let entries = EntriesAPI(store: EntryStore(database))
+    ChildrenAPI(store: ChildStore(database), photos: photos, today: today).routes.register(on: api)
+    let entries = EntriesAPI(store: EntryStore(database), photos: photos)
     entries.routes.register(on: api)
     entries.registerTimeline(on: api)
     MemosAPI(store: MemoStore(database)).routes.register(on: api)
     EventsAPI(store: EventStore(database)).routes.register(on: api)
     AnniversariesAPI(store: AnniversaryStore(database)).routes.register(on: api)
+    PhotosAPI(service: photos, clock: database.clock).register(on: api)
     return router
 }

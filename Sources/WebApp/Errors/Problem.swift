@@ -3,6 +3,7 @@ import DiaryStore
 import Foundation
 import Hummingbird
 import KoreanCalendar
+import Photos
 
 /// An RFC 9457 problem detail: every error the API returns has this shape and `application/problem+json`.
 /// `field`, when present, names the request field at fault (`birthDate`, `place.latitude`, `cursor`).
@@ -60,6 +61,13 @@ struct Problem: Error, HTTPResponseError, Encodable {
             self.init(status: .unprocessableContent, detail: error.description)
         case let error as DecodingError:
             self = Problem.decoding(error)
+        case let error as PhotoError:
+            switch error {
+            case .unsupported: self.init(status: .unsupportedMediaType, detail: error.description)
+            case .tooLarge: self.init(status: .contentTooLarge, detail: error.description)
+            case .corrupt: self.init(status: .unprocessableContent, detail: error.description)
+            case .internal: self.init(status: .internalServerError, detail: "the server could not store the photo")
+            }
         case let error as StoreError:
             switch error {
             case .notFound: self.init(status: .notFound, detail: error.description)

@@ -1,0 +1,204 @@
+import Diary
+import Foundation
+import GRDB
+
+/// Photo rows, their order in entries, and a child's profile photo. Files are the photo library's; when the last
+/// row of a content hash goes, the store says so and the caller deletes the files (after the commit).
+public struct PhotoStore: Sendable {
+    let database: DiaryDatabase
+
+    public init(_ database: DiaryDatabase) { self.database = database }
+
+    /// A file whose last row is gone: its original and thumbnails can be deleted.
+    public struct ReleasedFile: Hashable, Sendable {
+        public let sha256: String
+        public let mimeType: String
+    }
+
+    /// Adds uploaded photos in one transaction, appended to `entry` when given. The same content uploaded again by
+    /// the same family is the same photo (and is not linked twice).
+    public func add(_ photos: [Photo], family: FamilyID, entry: EntryID?) async throws -> [Photo] {
+        try await database.writer.write { db in
+            if let entry { _ = try FamilyTable.entries.row(db, family: family, id: entry) }
+            var stored: [Photo] = []
+            for photo in photos {
+                try db.execute(
+                    sql: """
+                        INSERT INTO photos (id, familyId, sha256, mimeType, byteCount, width, height, orientation, takenLocal,
+                            takenOffset, latitude, longitude, cameraMake, cameraModel, thumbnails, createdAt)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        ON CONFLICT (familyId, sha256) DO NOTHING
+                        """,
+                    arguments: [
+                        photo.id.sql, family.sql, photo.sha256, photo.mimeType, photo.byteCount, photo.width, photo.height,
+                        photo.orientation, photo.takenLocal, photo.takenOffset, photo.latitude, photo.longitude,
+                        photo.cameraMake, photo.cameraModel, photo.thumbnailsReady ? "ready" : "pending",
+                        photo.createdAt.stored,
+                    ])
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT * FROM photos WHERE familyId = ? AND sha256 = ?", arguments: [family.sql, photo.sha256])!
+                let kept = try decodePhoto(row)
+                if let entry {
+                    try db.execute(
+                        sql: """
+                            INSERT INTO entryPhotos (entryId, photoId, familyId, position)
+                            SELECT ?, ?, ?, coalesce(max(position), -1) + 1 FROM entryPhotos WHERE entryId = ?
+                            ON CONFLICT (entryId, photoId) DO NOTHING
+                            """,
+                        arguments: [entry.sql, kept.id.sql, family.sql, entry.sql])
+                }
+                stored.append(kept)
+            }
+            return stored
+        }
+    }
+
+    public func get(family: FamilyID, id: PhotoID) async throws -> Photo {
+        try await database.writer.read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM photos WHERE id = ? AND familyId = ?", arguments: [id.sql, family.sql])
+            else { throw StoreError.notFound(kind: "photo", id: id.description) }
+            return try decodePhoto(row)
+        }
+    }
+
+    /// The photos of an entry in their order.
+    public func photos(family: FamilyID, entry: EntryID) async throws -> [Photo] {
+        try await database.writer.read { db in
+            _ = try FamilyTable.entries.row(db, family: family, id: entry)
+            return try Self.photos(db, entry: entry).map(decodePhoto)
+        }
+    }
+
+    /// Replaces an entry's photos with `ids` in that order (reorder, add already uploaded photos, drop others);
+    /// photos dropped and used nowhere else are deleted.
+    public func setPhotos(_ ids: [PhotoID], family: FamilyID, entry: EntryID) async throws -> (photos: [Photo], released: [ReleasedFile]) {
+        try await database.writer.write { db in
+            _ = try FamilyTable.entries.row(db, family: family, id: entry)
+            var seen = Set<PhotoID>()
+            let unique = ids.filter { seen.insert($0).inserted }
+            for id in unique where try Row.fetchOne(db, sql: "SELECT 1 FROM photos WHERE id = ? AND familyId = ?", arguments: [id.sql, family.sql]) == nil {
+                throw StoreError.unknownReference(field: "photoIds", id: id.description)
+            }
+            let before = try Self.photos(db, entry: entry).map { try $0.decode(String.self, forColumn: "id") }
+            try db.execute(sql: "DELETE FROM entryPhotos WHERE entryId = ?", arguments: [entry.sql])
+            for (position, id) in unique.enumerated() {
+                try db.execute(
+                    sql: "INSERT INTO entryPhotos (entryId, photoId, familyId, position) VALUES (?, ?, ?, ?)",
+                    arguments: [entry.sql, id.sql, family.sql, position])
+            }
+            let released = try Self.deleteUnreferenced(db, candidates: before.filter { id in !unique.contains { $0.sql == id } })
+            return (try Self.photos(db, entry: entry).map(decodePhoto), released)
+        }
+    }
+
+    /// Takes a photo off an entry; deletes it when nothing else uses it.
+    public func remove(_ photo: PhotoID, family: FamilyID, entry: EntryID) async throws -> [ReleasedFile] {
+        try await database.writer.write { db in
+            _ = try FamilyTable.entries.row(db, family: family, id: entry)
+            try db.execute(sql: "DELETE FROM entryPhotos WHERE entryId = ? AND photoId = ?", arguments: [entry.sql, photo.sql])
+            guard db.changesCount == 1 else { throw StoreError.notFound(kind: "photo", id: photo.description) }
+            try db.execute(
+                sql: """
+                    UPDATE entryPhotos SET position = (SELECT count(*) FROM entryPhotos later WHERE later.entryId = entryPhotos.entryId
+                        AND later.position < entryPhotos.position) WHERE entryId = ?
+                    """,
+                arguments: [entry.sql])
+            return try Self.deleteUnreferenced(db, candidates: [photo.sql])
+        }
+    }
+
+    /// Makes `photo` the child's profile photo (nil clears it).
+    public func setProfilePhoto(_ photo: PhotoID?, family: FamilyID, child: ChildID) async throws -> [ReleasedFile] {
+        try await database.writer.write { db in
+            let row = try FamilyTable.children.row(db, family: family, id: child)
+            let previous: String? = try row.decode(forColumn: "photoId")
+            if let photo, try Row.fetchOne(db, sql: "SELECT 1 FROM photos WHERE id = ? AND familyId = ?", arguments: [photo.sql, family.sql]) == nil {
+                throw StoreError.unknownReference(field: "photoId", id: photo.description)
+            }
+            try db.execute(sql: "UPDATE children SET photoId = ? WHERE id = ?", arguments: [photo?.sql, child.sql])
+            guard let previous, previous != photo?.sql else { return [] }
+            return try Self.deleteUnreferenced(db, candidates: [previous])
+        }
+    }
+
+    /// The profile photo of a child, if set.
+    public func profilePhoto(family: FamilyID, child: ChildID) async throws -> Photo? {
+        try await database.writer.read { db in
+            let row = try FamilyTable.children.row(db, family: family, id: child)
+            guard let id: String = try row.decode(forColumn: "photoId"),
+                let photo = try Row.fetchOne(db, sql: "SELECT * FROM photos WHERE id = ?", arguments: [id])
+            else { return nil }
+            return try decodePhoto(photo)
+        }
+    }
+
+    /// Photos whose thumbnails are still to be made (after an upload, or left by a restart).
+    public func pending() async throws -> [Photo] {
+        try await database.writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM photos WHERE thumbnails = 'pending' ORDER BY createdAt").map(decodePhoto)
+        }
+    }
+
+    public func markThumbnails(_ id: PhotoID, ready: Bool) async throws {
+        try await database.writer.write { db in
+            try db.execute(sql: "UPDATE photos SET thumbnails = ? WHERE id = ?", arguments: [ready ? "ready" : "failed", id.sql])
+        }
+    }
+
+    /// Uploads never attached to an entry or a child within `age` are deleted (a parent who closed the editor).
+    public func deleteUnattached(olderThan age: TimeInterval) async throws -> [ReleasedFile] {
+        let cutoff = database.clock.now().addingTimeInterval(-age).stored
+        return try await database.writer.write { db in
+            let ids = try String.fetchAll(db, sql: "SELECT id FROM photos WHERE createdAt < ?", arguments: [cutoff])
+            return try Self.deleteUnreferenced(db, candidates: ids)
+        }
+    }
+
+    /// Every content hash some row still refers to (to find files a crash left without a row).
+    public func referencedHashes() async throws -> Set<String> {
+        try await database.writer.read { db in try Set(String.fetchAll(db, sql: "SELECT DISTINCT sha256 FROM photos")) }
+    }
+
+    static func photos(_ db: Database, entry: EntryID) throws -> [Row] {
+        try Row.fetchAll(
+            db, sql: "SELECT photos.* FROM entryPhotos JOIN photos ON photos.id = entryPhotos.photoId WHERE entryId = ? ORDER BY position",
+            arguments: [entry.sql])
+    }
+
+    /// Deletes those of `candidates` that no entry and no child uses, and reports the files whose last row went.
+    static func deleteUnreferenced(_ db: Database, candidates: [String]) throws -> [ReleasedFile] {
+        var released: [ReleasedFile] = []
+        for id in candidates {
+            guard let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT sha256, mimeType FROM photos WHERE id = ?
+                    AND NOT EXISTS (SELECT 1 FROM entryPhotos WHERE photoId = photos.id)
+                    AND NOT EXISTS (SELECT 1 FROM children WHERE photoId = photos.id)
+                    """,
+                arguments: [id])
+            else { continue }
+            let sha: String = try row.decode(forColumn: "sha256")
+            try db.execute(sql: "DELETE FROM photos WHERE id = ?", arguments: [id])
+            if try Row.fetchOne(db, sql: "SELECT 1 FROM photos WHERE sha256 = ?", arguments: [sha]) == nil {
+                released.append(ReleasedFile(sha256: sha, mimeType: try row.decode(forColumn: "mimeType")))
+            }
+        }
+        return released
+    }
+
+    func decodePhoto(_ row: Row) throws -> Photo {
+        try readBack("photo") {
+            Photo(
+                id: try row.id("id"), familyID: try row.id("familyId"), sha256: try row.decode(forColumn: "sha256"),
+                mimeType: try row.decode(forColumn: "mimeType"), byteCount: try row.decode(forColumn: "byteCount"),
+                width: try row.decode(forColumn: "width"), height: try row.decode(forColumn: "height"),
+                orientation: try row.decode(forColumn: "orientation"), takenLocal: try row.decode(forColumn: "takenLocal"),
+                takenOffset: try row.decode(forColumn: "takenOffset"), latitude: try row.decode(forColumn: "latitude"),
+                longitude: try row.decode(forColumn: "longitude"), cameraMake: try row.decode(forColumn: "cameraMake"),
+                cameraModel: try row.decode(forColumn: "cameraModel"),
+                thumbnailsReady: (try row.decode(String.self, forColumn: "thumbnails")) == "ready",
+                createdAt: try row.timestamp("createdAt"))
+        }
+    }
+}

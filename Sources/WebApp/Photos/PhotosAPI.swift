@@ -1,0 +1,222 @@
+import Diary
+import DiaryStore
+import Foundation
+import Hummingbird
+import MultipartKit
+import NIOCore
+import Photos
+
+/// The photo routes: uploads (streamed to disk), the entry's photo list, a child's profile photo, and the files.
+struct PhotosAPI {
+    let service: PhotoService
+    let clock: Clock
+
+    func register(on api: RouterGroup<AppRequestContext>) {
+        api.post("photos") { request, context in
+            let family = try context.writer().familyID
+            let photos = try await upload(request, context: context, family: family, entry: nil)
+            return try JSONBody.response(ListResponse(items: photos.map(PhotoResource.init), next: nil), status: .created)
+        }
+        api.post("entries/:id/photos") { request, context in
+            let family = try context.writer().familyID
+            let entry = try id(EntryID.self, context, "entry")
+            let photos = try await upload(request, context: context, family: family, entry: entry)
+            return try JSONBody.response(ListResponse(items: photos.map(PhotoResource.init), next: nil), status: .created)
+        }
+        api.get("entries/:id/photos") { _, context in
+            let photos = try await service.store.photos(family: try context.member().familyID, entry: try id(EntryID.self, context, "entry"))
+            return try JSONBody.response(ListResponse(items: photos.map(PhotoResource.init), next: nil))
+        }
+        api.put("entries/:id/photos") { request, context in
+            let family = try context.writer().familyID
+            let entry = try id(EntryID.self, context, "entry")
+            let body = try await JSONBody.decode(PhotoOrder.self, from: request, context: context)
+            let (photos, released) = try await service.store.setPhotos(body.photoIds, family: family, entry: entry)
+            service.release(released)
+            return try JSONBody.response(ListResponse(items: photos.map(PhotoResource.init), next: nil))
+        }
+        api.delete("entries/:id/photos/:photo") { _, context in
+            let family = try context.writer().familyID
+            let released = try await service.store.remove(
+                try id(PhotoID.self, context, "photo", parameter: "photo"), family: family, entry: try id(EntryID.self, context, "entry"))
+            service.release(released)
+            return Response(status: .noContent)
+        }
+        api.put("children/:id/photo") { request, context in
+            let family = try context.writer().familyID
+            let child = try id(ChildID.self, context, "child")
+            let body = try await JSONBody.decode(ProfilePhoto.self, from: request, context: context)
+            service.release(try await service.store.setProfilePhoto(body.photoId, family: family, child: child))
+            if let photoID = body.photoId {
+                _ = try await service.thumbnailURL(try await service.store.get(family: family, id: photoID), size: .square)
+            }
+            return Response(status: .noContent)
+        }
+        api.get("children/:id/photo") { request, context in
+            let family = try context.member().familyID
+            guard let photo = try await service.store.profilePhoto(family: family, child: try id(ChildID.self, context, "child")) else {
+                throw Problem(status: .notFound, detail: "this child has no profile photo")
+            }
+            return try await FileResponse.serve(
+                try await service.thumbnailURL(photo, size: .square), contentType: Thumbnailer.format.mimeType,
+                etag: "\(photo.sha256)-square", request: request, context: context)
+        }
+        api.get("photos/:id") { _, context in
+            let photo = try await service.store.get(family: try context.member().familyID, id: try id(PhotoID.self, context, "photo"))
+            return try JSONBody.response(PhotoResource(photo))
+        }
+        api.get("photos/:id/original") { request, context in
+            let photo = try await service.store.get(family: try context.member().familyID, id: try id(PhotoID.self, context, "photo"))
+            guard let url = service.originalURL(photo) else { throw Problem(status: .internalServerError, detail: "unknown photo format") }
+            return try await FileResponse.serve(url, contentType: photo.mimeType, etag: photo.sha256, request: request, context: context)
+        }
+        api.get("photos/:id/thumbnail") { request, context in
+            let photo = try await service.store.get(family: try context.member().familyID, id: try id(PhotoID.self, context, "photo"))
+            let sizeName = request.uri.queryParameters["size"].map(String.init) ?? "small"
+            guard let size = ThumbnailSize(rawValue: sizeName), size != .square else {
+                throw Problem(status: .badRequest, detail: "size: '\(sizeName)' is not small or large", field: "size")
+            }
+            return try await FileResponse.serve(
+                try await service.thumbnailURL(photo, size: size), contentType: Thumbnailer.format.mimeType,
+                etag: "\(photo.sha256)-\(size.rawValue)", request: request, context: context)
+        }
+    }
+
+    /// Streams every file part of a multipart/form-data body to its own file as it arrives; field names and
+    /// non-file parts do not matter.
+    private func upload(_ request: Request, context: AppRequestContext, family: FamilyID, entry: EntryID?) async throws -> [Photo] {
+        guard let contentType = request.headers[.contentType], contentType.lowercased().hasPrefix("multipart/form-data"),
+            let boundary = Self.boundary(contentType)
+        else {
+            throw Problem(status: .unsupportedMediaType, detail: "send the photos as multipart/form-data")
+        }
+        let parser = MultipartParser(boundary: boundary)
+        let state = UploadState(library: service.library, limits: service.limits)
+        parser.onHeader = { name, value in state.header(name, value) }
+        parser.onBody = { buffer in state.body(&buffer) }
+        parser.onPartComplete = { state.partComplete() }
+        do {
+            for try await chunk in request.body {
+                try parser.execute(chunk)
+                if let failure = state.failure { throw failure }
+                guard state.uploads.count <= PhotoService.maxFilesPerRequest else {
+                    throw Problem(status: .contentTooLarge, detail: "at most \(PhotoService.maxFilesPerRequest) photos at once")
+                }
+            }
+        } catch let error as PhotoError {
+            state.abandon()
+            throw error
+        } catch let error as Problem {
+            state.abandon()
+            throw error
+        } catch {
+            state.abandon()
+            throw Problem(status: .badRequest, detail: "the multipart body could not be read")
+        }
+        guard !state.uploads.isEmpty else {
+            throw Problem(status: .unprocessableContent, detail: "the request carries no file part", field: "file")
+        }
+        return try await service.ingest(state.uploads, family: family, entry: entry, now: clock.now())
+    }
+
+    static func boundary(_ contentType: String) -> String? {
+        for parameter in contentType.split(separator: ";").dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if pair.count == 2, pair[0].lowercased() == "boundary" {
+                return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            }
+        }
+        return nil
+    }
+
+    private func id<Owner>(_ type: Identifier<Owner>.Type, _ context: AppRequestContext, _ kind: String, parameter: String = "id") throws
+        -> Identifier<Owner>
+    {
+        let text = context.parameters.get(parameter) ?? ""
+        guard let id = Identifier<Owner>(text) else { throw Problem(status: .notFound, detail: "no \(kind) with id \(text)") }
+        return id
+    }
+}
+
+/// The parts of one multipart upload as they stream in (callbacks of MultipartParser, on the request's task).
+private final class UploadState {
+    let library: PhotoLibrary
+    let limits: PhotoLimits
+    var uploads: [UploadWriter] = []
+    var failure: (any Error)?
+    private var partIsFile = false
+    private var current: UploadWriter?
+
+    init(library: PhotoLibrary, limits: PhotoLimits) {
+        self.library = library
+        self.limits = limits
+    }
+
+    func header(_ name: String, _ value: String) {
+        if name.lowercased() == "content-disposition" { partIsFile = value.contains("filename") }
+    }
+
+    func body(_ buffer: inout ByteBuffer) {
+        guard partIsFile, failure == nil else { return }
+        do {
+            if current == nil {
+                let writer = try library.incoming(limits: limits)
+                uploads.append(writer)
+                current = writer
+            }
+            try buffer.withUnsafeReadableBytes { bytes in try current!.write(bytes) }
+        } catch {
+            failure = error
+        }
+    }
+
+    func partComplete() {
+        current = nil
+        partIsFile = false
+    }
+
+    func abandon() { uploads.forEach { $0.abandon() } }
+}
+
+struct PhotoOrder: Decodable {
+    let photoIds: [PhotoID]
+}
+
+struct ProfilePhoto: Decodable {
+    let photoId: PhotoID?
+}
+
+/// A photo as the API shows it.
+struct PhotoResource: Encodable {
+    let id: PhotoID
+    let mimeType: String
+    let byteCount: Int
+    let sha256: String
+    let width: Int
+    let height: Int
+    let orientation: Int
+    let takenAt: String?
+    let latitude: Double?
+    let longitude: Double?
+    let cameraMake: String?
+    let cameraModel: String?
+    let thumbnailsReady: Bool
+    let createdAt: Date
+
+    init(_ photo: Photo) {
+        id = photo.id
+        mimeType = photo.mimeType
+        byteCount = photo.byteCount
+        sha256 = photo.sha256
+        width = photo.width
+        height = photo.height
+        orientation = photo.orientation
+        takenAt = photo.takenAt
+        latitude = photo.latitude
+        longitude = photo.longitude
+        cameraMake = photo.cameraMake
+        cameraModel = photo.cameraModel
+        thumbnailsReady = photo.thumbnailsReady
+        createdAt = photo.createdAt
+    }
+}

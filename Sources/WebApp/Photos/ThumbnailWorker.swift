@@ -1,0 +1,58 @@
+import Diary
+import DiaryStore
+import Foundation
+import Logging
+import NIOPosix
+import Photos
+import ServiceLifecycle
+
+/// Makes the large thumbnails after uploads, at most two at a time, on NIO's thread pool. Its queue is the
+/// database (`photos.thumbnails = 'pending'`), so photos left pending by a restart are finished on the next start.
+final class ThumbnailWorker: Service, Sendable {
+    private let library: PhotoLibrary
+    private let store: PhotoStore
+    private let logger: Logger
+    private let jobs: AsyncStream<Photo>
+    private let continuation: AsyncStream<Photo>.Continuation
+    static let concurrency = 2
+
+    init(library: PhotoLibrary, store: PhotoStore, logger: Logger) {
+        self.library = library
+        self.store = store
+        self.logger = logger
+        (jobs, continuation) = AsyncStream.makeStream(of: Photo.self)
+    }
+
+    func enqueue(_ photo: Photo) { continuation.yield(photo) }
+
+    func run() async throws {
+        for photo in try await store.pending() { continuation.yield(photo) }
+        await withTaskGroup(of: Void.self) { group in
+            var running = 0
+            for await photo in jobs.cancelOnGracefulShutdown() {
+                if running >= Self.concurrency {
+                    await group.next()
+                    running -= 1
+                }
+                group.addTask { await self.process(photo) }
+                running += 1
+            }
+        }
+    }
+
+    private func process(_ photo: Photo) async {
+        guard let format = ImageFormat.allCases.first(where: { $0.mimeType == photo.mimeType }) else { return }
+        let original = library.original(sha256: photo.sha256, format: format)
+        do {
+            for size in [ThumbnailSize.small, .large]
+            where !FileManager.default.fileExists(atPath: library.thumbnail(sha256: photo.sha256, size: size).path) {
+                let data = try await NIOThreadPool.singleton.runIfActive { try Thumbnailer.thumbnail(of: original, size: size) }
+                try library.saveThumbnail(data, sha256: photo.sha256, size: size)
+            }
+            try await store.markThumbnails(photo.id, ready: true)
+        } catch {
+            logger.error("thumbnails failed", metadata: ["photo": "\(photo.id)", "error": "\(error)"])
+            try? await store.markThumbnails(photo.id, ready: false)
+        }
+    }
+}
