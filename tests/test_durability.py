@@ -75,3 +75,82 @@ def test_kill_9_during_a_burst_keeps_every_acknowledged_write(tmp_path):
             assert set(entry["tags"]) >= {"burst"} and entry["childIds"] == [child["id"]]
     finally:
         server.stop()
+
+
+def test_kill_9_during_photo_uploads_leaves_no_partial_files_and_no_dangling_rows(tmp_path):
+    from images import image, multipart
+
+    data = tmp_path / "data"
+    token = make_family(data, "yoon")
+    server = Server(data).start()
+    pictures = [image(tmp_path, ".jpg", 1600, 1200).read_bytes() for _ in range(6)]
+    acknowledged, lock, stop = [], threading.Lock(), threading.Event()
+
+    def uploader(worker):
+        n = 0
+        while not stop.is_set():
+            n += 1
+            # Distinct bytes each time: a comment appended after the JPEG's end marker.
+            files = [(f"{worker}-{n}-{i}.jpg", picture + f"{worker}-{n}-{i}".encode()) for i, picture in enumerate(pictures[:3])]
+            content_type, body = multipart(files)
+            try:
+                response = server.request("POST", "/api/v1/photos", raw=body, token=token, headers={"Content-Type": content_type})
+            except OSError:
+                return
+            if response.status == 201:
+                with lock:
+                    acknowledged.extend(p["id"] for p in response.json()["items"])
+
+    threads = [threading.Thread(target=uploader, args=(w,)) for w in range(3)]
+    for thread in threads:
+        thread.start()
+    deadline = time.time() + 30
+    while len(acknowledged) < 30 and time.time() < deadline:
+        time.sleep(0.02)
+    server.stop(kill=True)
+    stop.set()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert len(acknowledged) >= 9
+
+    assert integrity(data) == ("ok", [])
+    server = Server(data).start()  # start-up empties photos/incoming and drops files no row refers to
+    try:
+        assert not list((data / "photos" / "incoming").iterdir())
+        with sqlite3.connect(data / "saessak.sqlite") as connection:
+            rows = connection.execute("SELECT id, sha256 FROM photos").fetchall()
+        originals = {p.name.split(".")[0] for p in (data / "photos" / "originals").rglob("*.jpg")}
+        assert {sha for _, sha in rows} == originals  # no row without its file, no file without a row
+        assert set(acknowledged) <= {photo_id for photo_id, _ in rows}
+        # Thumbnails left pending by the kill are finished after the restart.
+        deadline = time.time() + 60
+        while True:
+            with sqlite3.connect(data / "saessak.sqlite") as connection:
+                pending = connection.execute("SELECT count(*) FROM photos WHERE thumbnails = 'pending'").fetchone()[0]
+            if pending == 0:
+                break
+            assert time.time() < deadline, f"{pending} photos still pending"
+            time.sleep(0.2)
+        for photo_id in acknowledged[:5]:
+            assert server.request("GET", f"/api/v1/photos/{photo_id}/thumbnail?size=large", token=token).status == 200
+    finally:
+        server.stop()
+
+    # A restart finishes what was pending: forget every large thumbnail, mark all pending, start again.
+    for large in (data / "photos" / "thumbnails" / "large").rglob("*.jpg"):
+        large.unlink()
+    with sqlite3.connect(data / "saessak.sqlite") as connection:
+        connection.execute("UPDATE photos SET thumbnails = 'pending'")
+    server = Server(data).start()
+    try:
+        deadline = time.time() + 60
+        while True:
+            with sqlite3.connect(data / "saessak.sqlite") as connection:
+                pending = connection.execute("SELECT count(*) FROM photos WHERE thumbnails <> 'ready'").fetchone()[0]
+            if pending == 0:
+                break
+            assert time.time() < deadline, f"{pending} photos not finished after the restart"
+            time.sleep(0.2)
+        assert len(list((data / "photos" / "thumbnails" / "large").rglob("*.jpg"))) == len(originals)
+    finally:
+        server.stop()
