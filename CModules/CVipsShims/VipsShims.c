@@ -1,19 +1,28 @@
 #include "VipsShims.h"
 
+#include <pthread.h>
 #include <string.h>
 #include <vips/vips.h>
 
+static pthread_once_t start_once = PTHREAD_ONCE_INIT;
+static int start_result = -1;
+
+static void start(void) {
+    start_result = VIPS_INIT("saessak");
+    if (start_result != 0) return;
+    // A home server: keep libvips' caches small and its threads few.
+    vips_cache_set_max(0);
+    vips_concurrency_set(2);
+    // libvips builds its table of operation classes on first lookup, and that is not thread-safe: look once here.
+    vips_foreign_find_load("saessak-warm-up.jpg");
+    vips_error_clear();
+    VipsImage *warm = vips_image_new();
+    g_object_unref(warm);
+}
+
 int saessak_vips_start(void) {
-    static int started = 0;
-    static int result = 0;
-    if (!started) {
-        started = 1;
-        result = VIPS_INIT("saessak");
-        // A home server: keep libvips' caches small and its threads few.
-        vips_cache_set_max(0);
-        vips_concurrency_set(2);
-    }
-    return result;
+    pthread_once(&start_once, start);
+    return start_result;
 }
 
 const char *saessak_vips_loader(const char *path) { return vips_foreign_find_load(path); }

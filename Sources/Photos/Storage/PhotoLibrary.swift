@@ -19,6 +19,9 @@ public struct PhotoLibrary: Sendable {
         }
     }
 
+    /// Starts libvips before any request can race to do it.
+    public static func startImageLibrary() throws(PhotoError) { try Vips.start() }
+
     public func original(sha256: String, format: ImageFormat) -> URL {
         root.appendingPathComponent("originals/\(sha256.prefix(2))/\(sha256).\(format.fileExtension)")
     }

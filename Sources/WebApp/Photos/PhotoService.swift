@@ -18,6 +18,7 @@ struct PhotoService: Sendable {
     static let maxFilesPerRequest = 50
 
     init(dataFolder: URL, database: DiaryDatabase, limits: PhotoLimits = .standard, logger: Logger) throws {
+        try PhotoLibrary.startImageLibrary()
         library = try PhotoLibrary(dataFolder: dataFolder)
         store = PhotoStore(database)
         worker = ThumbnailWorker(library: library, store: store, logger: logger)
