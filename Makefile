@@ -33,4 +33,6 @@ test: deps venv
 bench: deps venv
 	$(SWIFT) build -c release --product saessak
 	$(SWIFT) build -c release --product calendar-benchmark
-	$(VENV)/bin/python scripts/bench.py --bin .build/release/saessak --calendar-bin .build/release/calendar-benchmark
+	$(SWIFT) build -c release --product photo-benchmark
+	$(VENV)/bin/python scripts/bench.py --bin .build/release/saessak --calendar-bin .build/release/calendar-benchmark \
+		--photo-bin .build/release/photo-benchmark

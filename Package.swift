@@ -81,6 +81,8 @@ let package = Package(
         .executableTarget(
             name: "calendar-benchmark", dependencies: ["KoreanCalendar"], path: "Benchmarks/CalendarBenchmark",
             swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "photo-benchmark", dependencies: ["Photos"], path: "Benchmarks/PhotoBenchmark", swiftSettings: swiftSettings),
 
         .testTarget(name: "KoreanCalendarTests", dependencies: ["KoreanCalendar"], swiftSettings: swiftSettings),
         .testTarget(name: "DiaryTests", dependencies: ["Diary"], swiftSettings: swiftSettings),

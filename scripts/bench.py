@@ -3,11 +3,14 @@
 
 Calendar: the release `calendar-benchmark` binary (Saessak's conversions, Foundation's .chinese calendar on the
 same dates, a year of solar terms) next to the korean-lunar-calendar Python package on the same kind of dates.
+Photos: 20 generated 24 MP JPEGs, thumbnailed by `photo-benchmark` (Saessak's code) and by `vipsthumbnail`, then
+100 uploads of them through the API (peak server RSS), then thumbnail requests next to GET /healthz.
 Server: seeds a fresh data folder through the API (deterministic from --seed), then measures timeline pages
 against GET /healthz on the same server with the same client, and the cold start on the seeded folder.
 See ../shared/spec/performance.md for the targets; later capabilities add their rows here.
 """
 import argparse
+import os
 import http.client
 import json
 import random
@@ -44,7 +47,9 @@ class Client:
         data = response.read()
         if response.status >= 300:
             raise RuntimeError(f"{method} {path}: {response.status} {data[:200]!r}")
-        return json.loads(data) if data else None
+        if not data or not response.getheader("Content-Type", "").startswith("application/json"):
+            return data
+        return json.loads(data)
 
 
 def start(binary, data, port):
@@ -104,10 +109,85 @@ def calendar_rows(benchmark, rng):
     return rows
 
 
+def run_measured(command):
+    """Runs a command; returns (seconds, peak RSS in MB) of that child process alone."""
+    began = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(process.pid, 0)
+    seconds = time.perf_counter() - began
+    if status != 0:
+        raise RuntimeError(f"{command[0]} failed")
+    return seconds, usage.ru_maxrss / 1024
+
+
+def peak_rss_mb(pid):
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def photo_rows(args, folder, token, port, server_pid, seed):
+    """Thumbnails against vipsthumbnail, uploads through the API, thumbnail requests against /healthz."""
+    import shutil
+    originals = []
+    for index in range(20):
+        # Three bands of noise at quality 90: about the entropy, and so the size, of a real 24 MP phone photo.
+        bands = [folder / f"n{index}-{band}.v" for band in range(3)]
+        for band, path in enumerate(bands):
+            subprocess.run(["vips", "gaussnoise", str(path), "6000", "4000", "--sigma", "6", "--seed", str(seed + 3 * index + band)], check=True)
+        joined, colour = folder / f"j{index}.v", folder / f"c{index}.v"
+        out = folder / f"photo{index:02d}.jpg"
+        subprocess.run(["vips", "bandjoin", " ".join(map(str, bands)), str(joined)], check=True)
+        subprocess.run(["vips", "cast", str(joined), str(colour), "uchar"], check=True)
+        subprocess.run(["vips", "copy", str(colour), f"{out}[Q=90]"], check=True)
+        for path in bands + [joined, colour]:
+            path.unlink()
+        originals.append(out)
+    megabytes = sum(p.stat().st_size for p in originals) / len(originals) / 1e6
+    ours, ours_rss = run_measured([args.photo_bin, *map(str, originals)])
+    out = folder / "vipsthumbnail"
+    out.mkdir()
+    small, small_rss = run_measured(["vipsthumbnail", "-s", "320", "-o", f"{out}/%s-small.jpg[Q=80,strip]", *map(str, originals)])
+    large, large_rss = run_measured(["vipsthumbnail", "-s", "1600", "-o", f"{out}/%s-large.jpg[Q=80,strip]", *map(str, originals)])
+    shutil.rmtree(out)
+    reference = small + large
+    rows = [
+        (f"thumbnails, 2 sizes of 20 × 24 MP ({megabytes:.1f} MB)", f"{40 / ours:.1f} /s, {ours_rss:.0f} MB RSS",
+         f"vipsthumbnail {40 / reference:.1f} /s, {max(small_rss, large_rss):.0f} MB", f"{ours / reference:.2f}× its time (≤ 1.3)"),
+    ]
+    client = Client(port, token)
+    boundary = "saessak-bench"
+    began = time.perf_counter()
+    for batch in range(10):
+        parts = []
+        for index in range(10):
+            data = originals[(batch * 10 + index) % 20].read_bytes() + f"{batch}-{index}".encode()  # distinct bytes
+            parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="p"; filename="{batch}-{index}.jpg"\r\n\r\n'.encode()
+                         + data + b"\r\n")
+        body = b"".join(parts) + f"--{boundary}--\r\n".encode()
+        client.connection.request("POST", "/api/v1/photos", body,
+                                  {**client.headers, "Content-Type": f"multipart/form-data; boundary={boundary}"})
+        response = client.connection.getresponse()
+        payload = response.read()
+        if response.status != 201:
+            raise RuntimeError(f"upload: {response.status} {payload[:200]!r}")
+        last = json.loads(payload)["items"]
+    upload_seconds = time.perf_counter() - began
+    rows.append(("upload 100 × 24 MP through the API", f"{100 / upload_seconds:.1f} photos/s",
+                 f"server peak RSS {peak_rss_mb(server_pid):.0f} MB (< 200)", ""))
+    health = latencies(client, "/healthz", args.requests)
+    thumbs = latencies(client, f"/api/v1/photos/{last[0]['id']}/thumbnail?size=small", args.requests)
+    rows.append(("thumbnail request (small)", f"{len(thumbs) / sum(thumbs):,.0f} req/s",
+                 f"/healthz {len(health) / sum(health):,.0f} req/s", f"{sum(health) / sum(thumbs):.0%} of healthz"))
+    return rows
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--bin", required=True)
     parser.add_argument("--calendar-bin", required=True)
+    parser.add_argument("--photo-bin", required=True)
     parser.add_argument("--entries", type=int, default=100_000)
     parser.add_argument("--requests", type=int, default=2_000)
     parser.add_argument("--seed", type=int, default=20261122)
@@ -149,6 +229,7 @@ def main():
         rate = args.entries / (time.perf_counter() - began)
         rows.append(("create entry (API, 4 clients, durable)", f"{rate:,.0f} entries/s", "", ""))
 
+        rows += photo_rows(args, data.parent, token, port, server.pid, args.seed)
         client = Client(port, token)
         health = latencies(client, "/healthz", args.requests)
         cases = [

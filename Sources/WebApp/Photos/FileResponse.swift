@@ -27,10 +27,26 @@ enum FileResponse {
             }
             headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(size)"
             headers[.contentLength] = String(range.count)
-            return Response(status: .partialContent, headers: headers, body: try await fileIO.loadFile(path: url.path, range: range, context: context))
+            return Response(status: .partialContent, headers: headers, body: try await body(url, range: range, size: size, context: context))
         }
         headers[.contentLength] = String(size)
-        return Response(status: .ok, headers: headers, body: try await fileIO.loadFile(path: url.path, context: context))
+        return Response(status: .ok, headers: headers, body: try await body(url, range: 0...max(0, size - 1), size: size, context: context))
+    }
+
+    /// Files up to this size (every thumbnail) are read in one call, from the page cache as a rule; larger ones
+    /// (originals) are streamed in chunks by NIO's file system, never held whole in memory.
+    static let readWholeLimit = 1 << 20
+
+    private static func body(_ url: URL, range: ClosedRange<Int>, size: Int, context: AppRequestContext) async throws -> ResponseBody {
+        guard size > 0 else { return ResponseBody() }
+        guard size > readWholeLimit else {
+            guard let handle = FileHandle(forReadingAtPath: url.path) else { throw Problem(status: .notFound, detail: "the photo file is missing") }
+            defer { try? handle.close() }
+            try handle.seek(toOffset: UInt64(range.lowerBound))
+            let data = try handle.read(upToCount: range.count) ?? Data()
+            return ResponseBody(byteBuffer: ByteBuffer(bytes: data))
+        }
+        return try await fileIO.loadFile(path: url.path, range: range, context: context)
     }
 
     /// One range of `bytes=a-b`, `bytes=a-` or `bytes=-n`, or nil when unsatisfiable or not understood.

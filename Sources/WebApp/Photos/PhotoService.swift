@@ -92,7 +92,7 @@ struct PhotoService: Sendable {
     /// The thumbnail file, made now if the worker has not got to it yet.
     func thumbnailURL(_ photo: Photo, size: ThumbnailSize) async throws -> URL {
         let url = library.thumbnail(sha256: photo.sha256, size: size)
-        if FileManager.default.fileExists(atPath: url.path) { return url }
+        if photo.thumbnailsReady && size != .square || FileManager.default.fileExists(atPath: url.path) { return url }
         guard let original = originalURL(photo) else { throw PhotoError.internal("unknown stored format \(photo.mimeType)") }
         let data = try await NIOThreadPool.singleton.runIfActive { try Thumbnailer.thumbnail(of: original, size: size) }
         try library.saveThumbnail(data, sha256: photo.sha256, size: size)

@@ -6,7 +6,8 @@ import NIOPosix
 import Photos
 import ServiceLifecycle
 
-/// Makes the large thumbnails after uploads, at most two at a time, on NIO's thread pool. Its queue is the
+/// Makes the large thumbnails after uploads, one at a time (uploads themselves decode too; a home server has few
+/// cores and little memory), on NIO's thread pool. Its queue is the
 /// database (`photos.thumbnails = 'pending'`), so photos left pending by a restart are finished on the next start.
 final class ThumbnailWorker: Service, Sendable {
     private let library: PhotoLibrary
@@ -14,7 +15,7 @@ final class ThumbnailWorker: Service, Sendable {
     private let logger: Logger
     private let jobs: AsyncStream<Photo>
     private let continuation: AsyncStream<Photo>.Continuation
-    static let concurrency = 2
+    static let concurrency = 1
 
     init(library: PhotoLibrary, store: PhotoStore, logger: Logger) {
         self.library = library
