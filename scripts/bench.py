@@ -52,8 +52,8 @@ class Client:
         return json.loads(data)
 
 
-def start(binary, data, port):
-    process = subprocess.Popen([binary, "serve", "--data", str(data), "--port", str(port)],
+def start(binary, data, port, *extra):
+    process = subprocess.Popen([binary, "serve", "--data", str(data), "--port", str(port), *extra],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     began = time.perf_counter()
     while True:
@@ -176,10 +176,13 @@ def photo_rows(args, folder, token, port, server_pid, seed):
     upload_seconds = time.perf_counter() - began
     rows.append(("upload 100 × 24 MP through the API", f"{100 / upload_seconds:.1f} photos/s",
                  f"server peak RSS {peak_rss_mb(server_pid):.0f} MB (< 200)", ""))
-    health = latencies(client, "/healthz", args.requests)
+    # The same thumbnail file, served as a static file by the same server.
+    sha = last[0]["sha256"]
+    shutil.copy(folder / "data" / "photos" / "thumbnails" / "small" / sha[:2] / f"{sha}.jpg", folder / "static" / "thumb.jpg")
+    static = latencies(client, "/static/thumb.jpg", args.requests)
     thumbs = latencies(client, f"/api/v1/photos/{last[0]['id']}/thumbnail?size=small", args.requests)
-    rows.append(("thumbnail request (small)", f"{len(thumbs) / sum(thumbs):,.0f} req/s",
-                 f"/healthz {len(health) / sum(health):,.0f} req/s", f"{sum(health) / sum(thumbs):.0%} of healthz"))
+    rows.append(("thumbnail request (small, authorised)", f"{len(thumbs) / sum(thumbs):,.0f} req/s",
+                 f"static file {len(static) / sum(static):,.0f} req/s", f"{sum(static) / sum(thumbs):.0%} of static (≥ 50 %)"))
     return rows
 
 
@@ -201,7 +204,9 @@ def main():
     token = subprocess.run([args.bin, "admin", "create-token", "--data", str(data), "--username", "bench"],
                            text=True, check=True, capture_output=True).stdout.strip()
     port = free_port()
-    server, _ = start(args.bin, data, port)
+    static = data.parent / "static"
+    static.mkdir()
+    server, _ = start(args.bin, data, port, "--static-folder", str(static))
     rows = list(calendar)
     try:
         setup = Client(port, token)

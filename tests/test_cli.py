@@ -35,6 +35,7 @@ def test_named_family_and_conflicts(tmp_path):
     (["admin", "create-user", "--username", "no spaces", "--password-stdin"], "long enough\n", "username"),
     (["admin", "create-token"], None, "--username"),
     (["serve", "--port", "70000"], None, "--port"),
+    (["serve", "--static-folder", "/nonexistent-folder"], None, "not a folder"),
     (["entries", "list", "--limit", "0"], None, "--limit"),
     (["entries", "list", "--month", "2026-13"], None, "--month"),
     (["frobnicate"], None, "Usage"),
@@ -108,3 +109,35 @@ def test_calendar_commands_for_people_and_scripts():
 def test_calendar_commands_refuse_bad_input_clearly(args, message):
     result = saessak(*args, check=False)
     assert result.returncode != 0 and message in result.stderr
+
+
+def test_static_folder_is_public_and_never_the_data_folder(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    inside = saessak("serve", "--static-folder", str(data / "photos"), data=data, check=False)
+    assert inside.returncode != 0 and "inside the data folder" in inside.stderr
+    public = tmp_path / "public"
+    public.mkdir()
+    (public / "saessak.css").write_text("body { color: #222 }")
+    import subprocess, time
+    from conftest import BIN, free_port, Server
+    server = Server(data)
+    server.port = free_port()
+    server.base = f"http://127.0.0.1:{server.port}"
+    server.process = subprocess.Popen([BIN, "serve", "--data", str(data), "--port", str(server.port), "--static-folder", str(public)],
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.time() + 30
+        while True:
+            try:
+                if server.request("GET", "/healthz").status == 200:
+                    break
+            except OSError:
+                time.sleep(0.05)
+            assert time.time() < deadline
+        response = server.request("GET", "/static/saessak.css")
+        assert response.status == 200 and response.body == b"body { color: #222 }"
+        assert server.request("GET", "/static/../saessak.sqlite").status in (400, 404)
+        assert server.request("GET", "/static/missing.css").status == 404
+    finally:
+        server.stop()

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Hummingbird
 import Logging
+import Foundation
 import WebApp
 
 struct Serve: AsyncParsableCommand {
@@ -16,15 +17,31 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The port to listen on (0 picks a free one).")
     var port = AppConfiguration.defaultPort
 
+    @Option(help: ArgumentHelp("Serve this folder's files at /static/ to anyone, without authentication.", valueName: "DIR"))
+    var staticFolder: String?
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ArgumentParser.ValidationError("--port must be 0–65535 (got \(port))") }
         guard !host.isEmpty else { throw ArgumentParser.ValidationError("--host must not be empty") }
+        if let staticFolder {
+            let folder = URL(fileURLWithPath: staticFolder).standardizedFileURL.path
+            let dataFolder = data.url.standardizedFileURL.path
+            guard folder != dataFolder, !folder.hasPrefix(dataFolder + "/") else {
+                throw ArgumentParser.ValidationError("--static-folder must not be inside the data folder: photos are private")
+            }
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+                throw ArgumentParser.ValidationError("--static-folder '\(staticFolder)' is not a folder")
+            }
+        }
     }
 
     func run() async throws {
         var logger = Logger(label: "saessak")
         logger.logLevel = .info
-        let app = try await buildApplication(AppConfiguration(host: host, port: port, dataFolder: data.url), logger: logger)
+        let app = try await buildApplication(
+            AppConfiguration(host: host, port: port, dataFolder: data.url, staticFolder: staticFolder.map { URL(fileURLWithPath: $0) }),
+            logger: logger)
         try await app.runService()
     }
 }

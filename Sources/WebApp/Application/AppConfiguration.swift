@@ -6,14 +6,18 @@ public struct AppConfiguration: Sendable {
     public var port: Int
     /// Holds `saessak.sqlite`, `secret.key` and (later) `photos/`; created on first run.
     public var dataFolder: URL
+    /// Files served at `/static/` to anyone, without authentication (web assets, a family's own icon). Never the
+    /// data folder: photos are served only through their authorised routes.
+    public var staticFolder: URL?
 
     public static let defaultHost = "127.0.0.1"
     public static let defaultPort = 8080
     public static let defaultDataFolder = "saessak-data"
 
-    public init(host: String = defaultHost, port: Int = defaultPort, dataFolder: URL) {
+    public init(host: String = defaultHost, port: Int = defaultPort, dataFolder: URL, staticFolder: URL? = nil) {
         self.host = host
         self.port = port
         self.dataFolder = dataFolder
+        self.staticFolder = staticFolder
     }
 }

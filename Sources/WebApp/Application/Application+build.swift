@@ -11,17 +11,21 @@ public func buildApplication(_ configuration: AppConfiguration, logger: Logger =
     let photos = try PhotoService(dataFolder: configuration.dataFolder, database: database, logger: logger)
     try await photos.tidy()
     return Application(
-        router: buildRouter(database: database, photos: photos),
+        router: buildRouter(database: database, photos: photos, staticFolder: configuration.staticFolder),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Saessak"),
         services: [photos.worker],
         logger: logger)
 }
 
 /// Every route of the server, with the middleware that guards it.
-func buildRouter(database: DiaryDatabase, photos: PhotoService) -> Router<AppRequestContext> {
+func buildRouter(database: DiaryDatabase, photos: PhotoService, staticFolder: URL? = nil) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: ProblemMiddleware())
     router.add(middleware: LogRequestsMiddleware(.info))
+    if let staticFolder {
+        router.add(middleware: FileMiddleware(
+            staticFolder.path, urlBasePath: "/static", cacheControl: .init([(MediaType(type: .any), [.maxAge(3600)])])))
+    }
     router.get("healthz") { _, _ in HTTPResponse.Status.ok }
 
     let api = router.group("api/v1")
