@@ -30,6 +30,7 @@ public struct AccountStore: Sendable {
                 sql: "INSERT INTO memberships (familyId, userId, role, createdAt) VALUES (?, ?, 'owner', ?)",
                 arguments: [family.id.sql, user.id.sql, now.stored])
         }
+        database.memberships.removeAll()
         return (user, family)
     }
 
@@ -63,13 +64,16 @@ public struct AccountStore: Sendable {
                 arguments: [token.id.sql, familyID, userID, digest, name, now.stored])
             return token
         }
+        database.memberships.removeAll()
         return (token, record)
     }
 
     /// Who a bearer token acts for, or nil for an unknown token.
     public func membership(forToken token: String) async throws -> Membership? {
         let digest = TokenGenerator.digest(of: token)
-        return try await database.writer.read { db in
+        let now = database.clock.now()
+        if let cached = database.memberships.membership(for: digest, now: now) { return cached }
+        let membership = try await database.writer.read { db -> Membership? in
             guard let row = try Row.fetchOne(
                 db,
                 sql: """
@@ -81,6 +85,8 @@ public struct AccountStore: Sendable {
             guard let role = Role(rawValue: try row.decode(forColumn: "role")) else { return nil }
             return Membership(userID: try row.id("userId"), familyID: try row.id("familyId"), role: role)
         }
+        if let membership { database.memberships.remember(membership, for: digest, now: now) }
+        return membership
     }
 
     /// The family named, or the only family in the data folder when no name is given.

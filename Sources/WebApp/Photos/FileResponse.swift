@@ -1,6 +1,10 @@
 import Foundation
 import Hummingbird
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Serves a stored file the way browsers and phones cache it: a strong ETag (content-addressed files never
 /// change), private long-lived caching, single byte ranges, and no content sniffing.
 enum FileResponse {
@@ -9,45 +13,48 @@ enum FileResponse {
     static func serve(_ url: URL, contentType: String, etag tag: String, request: Request, context: AppRequestContext) async throws
         -> Response
     {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path), let size = attributes[.size] as? Int else {
-            throw Problem(status: .notFound, detail: "the photo file is missing")
-        }
         let etag = "\"\(tag)\""
         var headers: HTTPFields = [
             .contentType: contentType, .eTag: etag, .cacheControl: "private, max-age=31536000, immutable",
             .acceptRanges: "bytes", .xContentTypeOptions: "nosniff",
         ]
-        if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag || $0 == "*" }) {
+        if let match = request.headers[.ifNoneMatch],
+            match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag || $0 == "*" })
+        {
             return Response(status: .notModified, headers: headers)
         }
+        // One open and one fstat: cheaper than asking FileManager for the attributes first.
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw Problem(status: .notFound, detail: "the photo file is missing") }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw Problem(status: .notFound, detail: "the photo file is missing") }
+        let size = Int(status.st_size)
+        var range = 0...max(0, size - 1)
+        var code = HTTPResponse.Status.ok
         if let rangeHeader = request.headers[.range] {
-            guard let range = byteRange(rangeHeader, size: size) else {
+            guard let requested = byteRange(rangeHeader, size: size) else {
                 headers[.contentRange] = "bytes */\(size)"
                 return Response(status: .rangeNotSatisfiable, headers: headers)
             }
+            range = requested
+            code = .partialContent
             headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound)/\(size)"
-            headers[.contentLength] = String(range.count)
-            return Response(status: .partialContent, headers: headers, body: try await body(url, range: range, size: size, context: context))
         }
-        headers[.contentLength] = String(size)
-        return Response(status: .ok, headers: headers, body: try await body(url, range: 0...max(0, size - 1), size: size, context: context))
-    }
-
-    /// Files up to this size (every thumbnail) are read in one call, from the page cache as a rule; larger ones
-    /// (originals) are streamed in chunks by NIO's file system, never held whole in memory.
-    static let readWholeLimit = 1 << 20
-
-    private static func body(_ url: URL, range: ClosedRange<Int>, size: Int, context: AppRequestContext) async throws -> ResponseBody {
-        guard size > 0 else { return ResponseBody() }
+        headers[.contentLength] = String(size == 0 ? 0 : range.count)
+        guard size > 0 else { return Response(status: code, headers: headers) }
         guard size > readWholeLimit else {
-            guard let handle = FileHandle(forReadingAtPath: url.path) else { throw Problem(status: .notFound, detail: "the photo file is missing") }
-            defer { try? handle.close() }
+            // Thumbnails: one read, from the page cache as a rule.
             try handle.seek(toOffset: UInt64(range.lowerBound))
             let data = try handle.read(upToCount: range.count) ?? Data()
-            return ResponseBody(byteBuffer: ByteBuffer(bytes: data))
+            return Response(status: code, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
         }
-        return try await fileIO.loadFile(path: url.path, range: range, context: context)
+        // Originals are streamed in chunks by NIO's file system, never held whole in memory.
+        return Response(status: code, headers: headers, body: try await fileIO.loadFile(path: url.path, range: range, context: context))
     }
+
+    /// Files up to this size (every thumbnail) are read in one call; larger ones are streamed.
+    static let readWholeLimit = 1 << 20
 
     /// One range of `bytes=a-b`, `bytes=a-` or `bytes=-n`, or nil when unsatisfiable or not understood.
     static func byteRange(_ header: String, size: Int) -> ClosedRange<Int>? {
