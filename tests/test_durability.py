@@ -6,6 +6,18 @@ import time
 from conftest import Server, make_family, new_child
 
 
+def pending_thumbnails(data):
+    with sqlite3.connect(data / "saessak.sqlite") as connection:
+        return connection.execute("SELECT count(*) FROM photos WHERE thumbnails <> 'ready'").fetchone()[0]
+
+
+def wait_until_no_pending_thumbnails(data, seconds=60):
+    deadline = time.time() + seconds
+    while (pending := pending_thumbnails(data)) > 0:
+        assert time.time() < deadline, f"{pending} photos still without thumbnails"
+        time.sleep(0.2)
+
+
 def integrity(data):
     with sqlite3.connect(data / "saessak.sqlite") as connection:
         return connection.execute("PRAGMA integrity_check").fetchone()[0], connection.execute("PRAGMA foreign_key_check").fetchall()
@@ -123,14 +135,7 @@ def test_kill_9_during_photo_uploads_leaves_no_partial_files_and_no_dangling_row
         assert {sha for _, sha in rows} == originals  # no row without its file, no file without a row
         assert set(acknowledged) <= {photo_id for photo_id, _ in rows}
         # Thumbnails left pending by the kill are finished after the restart.
-        deadline = time.time() + 60
-        while True:
-            with sqlite3.connect(data / "saessak.sqlite") as connection:
-                pending = connection.execute("SELECT count(*) FROM photos WHERE thumbnails = 'pending'").fetchone()[0]
-            if pending == 0:
-                break
-            assert time.time() < deadline, f"{pending} photos still pending"
-            time.sleep(0.2)
+        wait_until_no_pending_thumbnails(data)
         for photo_id in acknowledged[:5]:
             assert server.request("GET", f"/api/v1/photos/{photo_id}/thumbnail?size=large", token=token).status == 200
     finally:
@@ -143,14 +148,7 @@ def test_kill_9_during_photo_uploads_leaves_no_partial_files_and_no_dangling_row
         connection.execute("UPDATE photos SET thumbnails = 'pending'")
     server = Server(data).start()
     try:
-        deadline = time.time() + 60
-        while True:
-            with sqlite3.connect(data / "saessak.sqlite") as connection:
-                pending = connection.execute("SELECT count(*) FROM photos WHERE thumbnails <> 'ready'").fetchone()[0]
-            if pending == 0:
-                break
-            assert time.time() < deadline, f"{pending} photos not finished after the restart"
-            time.sleep(0.2)
+        wait_until_no_pending_thumbnails(data)
         assert len(list((data / "photos" / "thumbnails" / "large").rglob("*.jpg"))) == len(originals)
     finally:
         server.stop()
