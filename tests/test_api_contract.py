@@ -102,3 +102,17 @@ def test_error_responses_match_the_document(server):
     call(server, "POST", "/memos", raw=b'{"title": "' + b"x" * (2 * 1024 * 1024) + b'"}', token=t)  # 413
     call(server, "PUT", "/memos/8d6a2c1e-52d5-4a4e-9a0f-3f0b3f7c1b11", {"title": "없음"}, t)  # 404
     call(server, "DELETE", f"/children/{child['id']}x", token=t)                   # 404
+
+
+def test_calculator_is_stateless_and_exact(server):
+    state, display = None, None
+    for key in ["0", ".", "1", "+", "0", ".", "2", "=", "=", "÷", "0", "="]:
+        answer = call(server, "POST", "/calculator", {"state": state, "key": key}, server.kim).json()
+        state, display = answer["state"], answer["display"]
+        if key == "=" and display != "Error":
+            assert display in ("0.3", "0.5")
+    assert display == "Error"
+    assert call(server, "POST", "/calculator", {"state": state, "key": "C"}, server.kim).json()["display"] == "0"
+    bad = call(server, "POST", "/calculator", {"state": None, "key": "^"}, server.kim)
+    assert bad.status == 422 and bad.json()["field"] == "key"
+    assert call(server, "POST", "/calculator", {"key": "1"}).status == 401

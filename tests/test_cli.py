@@ -141,3 +141,10 @@ def test_static_folder_is_public_and_never_the_data_folder(tmp_path):
         assert server.request("GET", "/static/missing.css").status == 404
     finally:
         server.stop()
+
+
+def test_calc_reads_keys_line_by_line():
+    result = saessak("calc", stdin="2+3=\n=\n0.1+0.2=\n5/0=\nC\n7*6=\n")
+    assert result.stdout.split() == ["5", "8", "0.3", "Error", "0", "42"]
+    refused = saessak("calc", stdin="2^3\n", check=False)
+    assert "'^' is not a key" in refused.stderr

@@ -40,5 +40,6 @@ func buildRouter(database: DiaryDatabase, photos: PhotoService, staticFolder: UR
     EventsAPI(store: EventStore(database)).routes.register(on: api)
     AnniversariesAPI(store: AnniversaryStore(database)).routes.register(on: api)
     PhotosAPI(service: photos, clock: database.clock).register(on: api)
+    CalculatorAPI().register(on: api)
     return router
 }
