@@ -116,3 +116,14 @@ def test_calculator_is_stateless_and_exact(server):
     bad = call(server, "POST", "/calculator", {"state": None, "key": "^"}, server.kim)
     assert bad.status == 422 and bad.json()["field"] == "key"
     assert call(server, "POST", "/calculator", {"key": "1"}).status == 401
+
+
+def test_on_this_day(server):
+    t = server.kim
+    child = new_child(server, t)
+    call(server, "POST", "/entries", {"title": "작년 이날", "date": "2025-03-05T10:00", "childIds": [child["id"]]}, t)
+    titles = [e["title"] for e in call(server, "GET", "/on-this-day?date=2026-03-05", token=t).json()["items"]]
+    assert "작년 이날" in titles
+    assert call(server, "GET", "/on-this-day?date=2026-03-05&lunar=true", token=t).status == 200
+    assert call(server, "GET", "/on-this-day", token=t).status == 200
+    assert call(server, "GET", "/on-this-day?date=2026-02-30", token=t).status == 400

@@ -84,3 +84,20 @@ import Testing
         #expect(try await EntryStore(fixture.database).get(family: fixture.family, id: entry.id) == entry)
     }
 }
+
+@Suite struct OnThisDayStoreTests {
+    @Test func earlierYearsOnTheSameSolarOrLunarDay() async throws {
+        let fixture = try await StoreFixture()
+        let child = try await fixture.child()
+        _ = try await fixture.entry("작년 오늘", at: "2025-11-22T09:00", children: [child.id])
+        _ = try await fixture.entry("재작년 오늘", at: "2024-11-22T20:00", children: [child.id])
+        _ = try await fixture.entry("올해 오늘", at: "2026-11-22T08:00", children: [child.id])
+        _ = try await fixture.entry("다른 날", at: "2025-11-23T09:00", children: [child.id])
+        _ = try await fixture.entry("작년 설날", at: "2025-01-29T10:00", children: [child.id])
+        let store = EntryStore(fixture.database)
+        let solar = try await store.onThisDay(family: fixture.family, OnThisDay(date: try SolarDate(iso: "2026-11-22"), includeLunar: false))
+        #expect(solar.map(\.content.title) == ["작년 오늘", "재작년 오늘"])
+        let seollal = try await store.onThisDay(family: fixture.family, OnThisDay(date: try SolarDate(iso: "2026-02-17"), includeLunar: true))
+        #expect(seollal.map(\.content.title) == ["작년 설날"])
+    }
+}

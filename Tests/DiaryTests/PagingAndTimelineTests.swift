@@ -41,3 +41,16 @@ import Testing
         #expect(throws: ValidationError.self) { try YearMonth(iso: "2026-1") }
     }
 }
+
+@Suite struct OnThisDayTests {
+    @Test func solarAndLunarDays() throws {
+        let plain = OnThisDay(date: try SolarDate(iso: "2026-11-22"), includeLunar: false)
+        #expect(plain.solarMonthDays == ["11-22"] && plain.lunarDates.isEmpty)
+        #expect(OnThisDay(date: try SolarDate(iso: "2027-02-28"), includeLunar: false).solarMonthDays == ["02-28", "02-29"])
+        #expect(OnThisDay(date: try SolarDate(iso: "2028-02-28"), includeLunar: false).solarMonthDays == ["02-28"])
+        // 2026-02-17 is 설날 (lunar 1/1): a year earlier, lunar 1/1 was 2025-01-29.
+        let lunar = OnThisDay(date: try SolarDate(iso: "2026-02-17"), includeLunar: true)
+        #expect(lunar.lunarDates.first?.iso == "2025-01-29")
+        #expect(lunar.lunarDates.count == OnThisDay.lunarYearsBack)
+    }
+}

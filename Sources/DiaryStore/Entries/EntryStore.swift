@@ -45,6 +45,26 @@ public struct EntryStore: Sendable {
         return (MonthSection.group(page.items) { YearMonth($0.content.date.date) }, page.next)
     }
 
+    /// Entries of earlier years on the same day (solar, and lunar when asked), newest first.
+    public func onThisDay(family: FamilyID, _ day: OnThisDay, limit: Int = 100) async throws -> [Entry] {
+        try await database.writer.read { db in
+            var conditions = ["substr(localDateTime, 6, 5) IN (\(databaseQuestionMarks(count: day.solarMonthDays.count)))"]
+            var arguments = StatementArguments(day.solarMonthDays)
+            if !day.lunarDates.isEmpty {
+                conditions.append("substr(localDateTime, 1, 10) IN (\(databaseQuestionMarks(count: day.lunarDates.count)))")
+                arguments += StatementArguments(day.lunarDates.map(\.iso))
+            }
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT * FROM entries WHERE familyId = ? AND localDateTime < ? AND (\(conditions.joined(separator: " OR ")))
+                    ORDER BY localDateTime DESC, id DESC LIMIT \(limit)
+                    """,
+                arguments: [family.sql, String(day.date.iso.prefix(4)) + "-01-01"] + arguments)
+            return try decodeEntries(db, rows)
+        }
+    }
+
     public func get(family: FamilyID, id: EntryID) async throws -> Entry {
         try await database.writer.read { db in try fetch(db, family: family, id: id) }
     }

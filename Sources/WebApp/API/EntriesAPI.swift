@@ -47,6 +47,26 @@ struct EntriesAPI {
         }
     }
 
+    /// `GET /api/v1/on-this-day?date=YYYY-MM-DD&lunar=true`: entries of earlier years on the same day (default:
+    /// today in Seoul), by the solar calendar and, with `lunar=true`, also by the lunar one.
+    func registerOnThisDay(on group: RouterGroup<AppRequestContext>, today: Today) {
+        group.get("on-this-day") { [store] request, context in
+            let query = Query(request: request)
+            let date: SolarDate
+            if let text = query.string("date") {
+                do { date = try SolarDate(iso: text) } catch { throw Problem(status: .badRequest, detail: "date: \(error)", field: "date") }
+            } else {
+                date = today.date()
+            }
+            let lunar = query.string("lunar")
+            guard lunar == nil || lunar == "true" || lunar == "false" else {
+                throw Problem(status: .badRequest, detail: "lunar: must be true or false", field: "lunar")
+            }
+            let entries = try await store.onThisDay(family: try context.member().familyID, OnThisDay(date: date, includeLunar: lunar == "true"))
+            return try JSONBody.response(ListResponse(items: entries.map(EntryResource.init), next: nil))
+        }
+    }
+
     /// `child`, `tag`, and `year` or `month` (YYYY-MM) narrow a list of entries.
     static func filter(_ query: Query) throws -> TimelineFilter {
         var filter = TimelineFilter(childID: try query.id("child"), tag: query.string("tag"))

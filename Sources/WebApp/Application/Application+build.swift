@@ -36,6 +36,7 @@ func buildRouter(database: DiaryDatabase, photos: PhotoService, staticFolder: UR
     let entries = EntriesAPI(store: EntryStore(database), photos: photos)
     entries.routes.register(on: api)
     entries.registerTimeline(on: api)
+    entries.registerOnThisDay(on: api, today: today)
     MemosAPI(store: MemoStore(database)).routes.register(on: api)
     EventsAPI(store: EventStore(database)).routes.register(on: api)
     AnniversariesAPI(store: AnniversaryStore(database)).routes.register(on: api)
