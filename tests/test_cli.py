@@ -148,3 +148,22 @@ def test_calc_reads_keys_line_by_line():
     assert result.stdout.split() == ["5", "8", "0.3", "Error", "0", "42"]
     refused = saessak("calc", stdin="2^3\n", check=False)
     assert "'^' is not a key" in refused.stderr
+
+
+def test_memos_from_the_command_line(tmp_path):
+    data = tmp_path / "data"
+    saessak("admin", "create-user", "--username", "kim", "--password-stdin", data=data, stdin="long enough\n")
+    memo = json.loads(saessak("memos", "add", "--title", "장보기", "--body", "기저귀", "--json", data=data).stdout)
+    assert memo["title"] == "장보기" and memo["body"] == "기저귀"
+    second = json.loads(saessak("memos", "add", "--title", "병원", "--body", "-", "--json", data=data, stdin="화요일 10시\n").stdout)
+    assert second["body"] == "화요일 10시\n"
+    edited = json.loads(saessak("memos", "edit", memo["id"], "--body", "기저귀, 물티슈", "--json", data=data).stdout)
+    assert edited["title"] == "장보기" and edited["body"] == "기저귀, 물티슈"
+    listed = json.loads(saessak("memos", "list", "--json", data=data).stdout)["items"]
+    assert [m["id"] for m in listed] == [memo["id"], second["id"]]  # most recently changed first
+    saessak("memos", "rm", second["id"], data=data)
+    assert [m["title"] for m in json.loads(saessak("memos", "list", "--json", data=data).stdout)["items"]] == ["장보기"]
+    missing = saessak("memos", "rm", second["id"], data=data, check=False)
+    assert missing.returncode != 0 and "no memo" in missing.stderr
+    assert saessak("memos", "edit", memo["id"], data=data, check=False).returncode != 0
+    assert saessak("memos", "rm", "not-an-id", data=data, check=False).returncode != 0

@@ -7,7 +7,7 @@ struct Saessak: AsyncParsableCommand {
         commandName: "saessak",
         abstract: "새싹 Saessak: a family photo diary with the Korean calendar built in.",
         subcommands: [
-            Serve.self, Admin.self, ChildrenCommand.self, EntriesCommand.self, LunarCommand.self, SolarCommand.self,
+            Serve.self, Admin.self, ChildrenCommand.self, EntriesCommand.self, MemosCommand.self, LunarCommand.self, SolarCommand.self,
             TermsCommand.self, HolidaysCommand.self, CalendarCommand.self, CalcCommand.self,
         ])
 

@@ -29,14 +29,14 @@ struct MemoPayload: Decodable {
     func content() throws -> MemoContent { try MemoContent(title: title, body: body ?? "") }
 }
 
-struct MemoResource: Encodable {
+public struct MemoResource: Encodable {
     let id: MemoID
     let title: String
     let body: String
     let createdAt: Date
     let modifiedAt: Date
 
-    init(_ memo: Memo) {
+    public init(_ memo: Memo) {
         id = memo.id
         title = memo.content.title
         body = memo.content.body

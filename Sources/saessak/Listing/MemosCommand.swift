@@ -1,0 +1,108 @@
+import ArgumentParser
+import Diary
+import DiaryStore
+import Foundation
+import WebApp
+
+struct MemosCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "memos", abstract: "A family's memos.", subcommands: [ListMemos.self, AddMemo.self, EditMemo.self, RemoveMemo.self])
+}
+
+/// What every memo command shares: the data folder, the family, JSON output.
+struct MemoOptions: ParsableArguments {
+    @OptionGroup var data: DataOptions
+    @OptionGroup var family: FamilyOption
+    @OptionGroup var output: OutputOptions
+
+    func open() async throws -> (MemoStore, FamilyID) {
+        let database = try data.openExisting()
+        return (MemoStore(database), try await AccountStore(database).family(named: family.family).id)
+    }
+
+    func show(_ memo: Memo) throws {
+        if output.json {
+            print(String(decoding: try JSONBody.encoder.encode(MemoResource(memo)), as: UTF8.self))
+        } else {
+            print("\(memo.id)  \(memo.content.title)")
+        }
+    }
+
+    static func id(_ text: String) throws -> MemoID {
+        guard let id = MemoID(text) else { throw ArgumentParser.ValidationError("'\(text)' is not a memo id; see 'saessak memos list'") }
+        return id
+    }
+}
+
+struct ListMemos: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List memos, most recently changed first.")
+
+    @OptionGroup var options: MemoOptions
+
+    func run() async throws {
+        let (store, family) = try await options.open()
+        var memos: [Memo] = []
+        var cursor: PageCursor?
+        repeat {
+            let page = try await store.list(family: family, after: cursor, limit: PageCursor.limits.upperBound)
+            memos += page.items
+            cursor = page.next
+        } while cursor != nil
+        if options.output.json {
+            print(String(decoding: try JSONBody.encoder.encode(ListResponse(items: memos.map(MemoResource.init), next: nil)), as: UTF8.self))
+        } else {
+            for memo in memos { print("\(memo.id)  \(memo.content.title)") }
+        }
+    }
+}
+
+struct AddMemo: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "add", abstract: "Write a new memo; prints it.")
+
+    @OptionGroup var options: MemoOptions
+    @Option(help: "The title.") var title: String
+    @Option(help: "The body ('-' reads it from standard input).") var body: String = ""
+
+    func run() async throws {
+        let (store, family) = try await options.open()
+        let text = body == "-" ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) : body
+        try options.show(try await store.create(family: family, content: try MemoContent(title: title, body: text)))
+    }
+}
+
+struct EditMemo: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "edit", abstract: "Change a memo's title or body; prints it.")
+
+    @OptionGroup var options: MemoOptions
+    @Argument(help: "The memo's id.") var id: String
+    @Option(help: "A new title.") var title: String?
+    @Option(help: "A new body ('-' reads it from standard input).") var body: String?
+
+    func validate() throws {
+        _ = try MemoOptions.id(id)
+        guard title != nil || body != nil else { throw ArgumentParser.ValidationError("give --title, --body or both") }
+    }
+
+    func run() async throws {
+        let (store, family) = try await options.open()
+        let memoID = try MemoOptions.id(id)
+        let current = try await store.get(family: family, id: memoID)
+        let text = body == "-" ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) : body
+        let content = try MemoContent(title: title ?? current.content.title, body: text ?? current.content.body)
+        try options.show(try await store.update(family: family, id: memoID, content: content))
+    }
+}
+
+struct RemoveMemo: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "rm", abstract: "Delete a memo.")
+
+    @OptionGroup var options: MemoOptions
+    @Argument(help: "The memo's id.") var id: String
+
+    func validate() throws { _ = try MemoOptions.id(id) }
+
+    func run() async throws {
+        let (store, family) = try await options.open()
+        try await store.delete(family: family, id: try MemoOptions.id(id))
+    }
+}
