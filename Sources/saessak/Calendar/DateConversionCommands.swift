@@ -119,19 +119,6 @@ struct DateConversion {
             print(json ? conversion.json : conversion.text)
             return
         }
-        var failures = 0
-        while let line = readLine() {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.isEmpty { continue }
-            do {
-                print(try convert(trimmed).json)
-            } catch {
-                failures += 1
-                let message = "\(error)".replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-                let echoed = trimmed.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-                print("{\"input\":\"\(echoed)\",\"error\":\"\(message)\"}")
-            }
-        }
-        if failures > 0 { throw CLIError("\(failures) line(s) could not be converted") }
+        try BatchInput.run { line in try convert(line).json }
     }
 }

@@ -28,18 +28,10 @@ struct HolidaysCommand: ParsableCommand {
 
     func run() throws {
         guard year != "-" else {
-            var failures = 0
-            while let line = readLine() {
-                let text = line.trimmingCharacters(in: .whitespaces)
-                if text.isEmpty { continue }
-                do {
-                    print("{\"year\":\(Int(text)!),\"holidays\":\(Self.json(try holidays(text)))}")
-                } catch {
-                    failures += 1
-                    print("{\"input\":\"\(text.filter { $0 != "\"" && $0 != "\\" })\",\"error\":\"\(error)\"}")
-                }
+            try BatchInput.run { text in
+                let rows = try self.holidays(text)  // checks that the line is a year
+                return "{\"year\":\(Int(text)!),\"holidays\":\(Self.json(rows))}"
             }
-            if failures > 0 { throw CLIError("\(failures) line(s) could not be read") }
             return
         }
         let holidays = try holidays(year)

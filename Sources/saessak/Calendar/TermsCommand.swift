@@ -23,18 +23,10 @@ struct TermsCommand: ParsableCommand {
 
     func run() throws {
         guard year != "-" else {
-            var failures = 0
-            while let line = readLine() {
-                let text = line.trimmingCharacters(in: .whitespaces)
-                if text.isEmpty { continue }
-                do {
-                    print("{\"year\":\(Int(text)!),\"terms\":\(Self.json(try moments(text)))}")
-                } catch {
-                    failures += 1
-                    print("{\"input\":\"\(text.filter { $0 != "\"" && $0 != "\\" })\",\"error\":\"\(error)\"}")
-                }
+            try BatchInput.run { text in
+                let rows = try self.moments(text)  // checks that the line is a year
+                return "{\"year\":\(Int(text)!),\"terms\":\(Self.json(rows))}"
             }
-            if failures > 0 { throw CLIError("\(failures) line(s) could not be read") }
             return
         }
         let moments = try moments(year)
