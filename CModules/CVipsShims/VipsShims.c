@@ -74,11 +74,6 @@ int saessak_vips_save_webp(VipsImage *image, int quality, void **buffer, size_t 
     return vips_webpsave_buffer(image, buffer, length, "Q", quality, "strip", TRUE, NULL);
 }
 
-int saessak_vips_decode_check(VipsImage *image) {
-    double average = 0;
-    return vips_avg(image, &average, NULL);
-}
-
 void saessak_vips_release(VipsImage *image) {
     if (image) g_object_unref(image);
 }

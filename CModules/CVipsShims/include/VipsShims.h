@@ -34,9 +34,6 @@ VipsImage *saessak_vips_thumbnail(const char *path, int width, int height, int a
 int saessak_vips_save_jpeg(VipsImage *image, int quality, void **buffer, size_t *length);
 int saessak_vips_save_webp(VipsImage *image, int quality, void **buffer, size_t *length);
 
-/// Reads every pixel (decoding the whole file); returns 0 when the image decodes cleanly.
-int saessak_vips_decode_check(VipsImage *image);
-
 void saessak_vips_release(VipsImage *image);
 void saessak_vips_free(void *pointer);
 

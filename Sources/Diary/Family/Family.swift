@@ -16,7 +16,7 @@ public struct Family: Hashable, Sendable {
 }
 
 /// What a member may do in a family.
-public enum Role: String, CaseIterable, Sendable, Codable, Comparable {
+public enum Role: String, CaseIterable, Sendable, Codable {
     /// Everything, including members and deletion.
     case owner
     /// Writes the diary, children and events (the other parent).
@@ -25,10 +25,6 @@ public enum Role: String, CaseIterable, Sendable, Codable, Comparable {
     case viewer
 
     public var canWrite: Bool { self != .viewer }
-
-    public static func < (lhs: Role, rhs: Role) -> Bool {
-        allCases.firstIndex(of: lhs)! > allCases.firstIndex(of: rhs)!
-    }
 }
 
 /// A person who signs in. Passwords are kept only as a hash, by the `Secrets` module.

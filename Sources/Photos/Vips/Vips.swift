@@ -56,11 +56,6 @@ enum Vips {
             return saessak_vips_int_field(pointer, name, &value) == 0 ? Int(value) : nil
         }
 
-        /// Decodes every pixel: fails on damaged or truncated data.
-        func checkDecodes() throws(PhotoError) {
-            guard saessak_vips_decode_check(pointer) == 0 else { throw .corrupt(Vips.takeError()) }
-        }
-
         func encoded(as format: ThumbnailFormat, quality: Int) throws(PhotoError) -> Data {
             var buffer: UnsafeMutableRawPointer?
             var length = 0
