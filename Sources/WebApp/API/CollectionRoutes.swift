@@ -26,27 +26,18 @@ struct CollectionRoutes<Owner, Item: Sendable, Payload: Decodable, Resource: Enc
         }
         group.get(RouterPath("\(path)/:id")) { _, context in
             let family = try context.member().familyID
-            return try JSONBody.response(resource(try await get(family, try id(context))))
+            return try JSONBody.response(resource(try await get(family, try context.id(of: path))))
         }
         group.put(RouterPath("\(path)/:id")) { request, context in
             let family = try context.writer().familyID
-            let id = try id(context)
+            let id: Identifier<Owner> = try context.id(of: path)
             let payload = try await JSONBody.decode(Payload.self, from: request, context: context)
             return try JSONBody.response(resource(try await update(family, id, payload)))
         }
         group.delete(RouterPath("\(path)/:id")) { _, context in
             let family = try context.writer().familyID
-            try await delete(family, try id(context))
+            try await delete(family, try context.id(of: path))
             return Response(status: .noContent)
         }
-    }
-
-    /// An ID that is not even a UUID names nothing: 404, like an unknown one.
-    private func id(_ context: AppRequestContext) throws -> Identifier<Owner> {
-        let text = context.parameters.get("id") ?? ""
-        guard let id = Identifier<Owner>(text) else {
-            throw Problem(status: .notFound, detail: "no \(path) item with id \(text)")
-        }
-        return id
     }
 }

@@ -29,4 +29,11 @@ public struct AppRequestContext: RequestContext {
         }
         return membership
     }
+
+    /// The ID in path parameter `name`. One that is not even a UUID names nothing: 404, like an unknown one.
+    func id<Owner>(_ name: String = "id", of kind: String) throws -> Identifier<Owner> {
+        let text = parameters.get(name) ?? ""
+        guard let id = Identifier<Owner>(text) else { throw Problem(status: .notFound, detail: "no \(kind) with id \(text)") }
+        return id
+    }
 }

@@ -19,17 +19,17 @@ struct PhotosAPI {
         }
         api.post("entries/:id/photos") { request, context in
             let family = try context.writer().familyID
-            let entry = try id(EntryID.self, context, "entry")
+            let entry = try context.id(of: "entry") as EntryID
             let photos = try await upload(request, context: context, family: family, entry: entry)
             return try JSONBody.response(ListResponse(items: photos.map(PhotoResource.init), next: nil), status: .created)
         }
         api.get("entries/:id/photos") { _, context in
-            let photos = try await service.store.photos(family: try context.member().familyID, entry: try id(EntryID.self, context, "entry"))
+            let photos = try await service.store.photos(family: try context.member().familyID, entry: try context.id(of: "entry") as EntryID)
             return try JSONBody.response(ListResponse(items: photos.map(PhotoResource.init), next: nil))
         }
         api.put("entries/:id/photos") { request, context in
             let family = try context.writer().familyID
-            let entry = try id(EntryID.self, context, "entry")
+            let entry = try context.id(of: "entry") as EntryID
             let body = try await JSONBody.decode(PhotoOrder.self, from: request, context: context)
             let (photos, released) = try await service.store.setPhotos(body.photoIds, family: family, entry: entry)
             service.release(released)
@@ -38,13 +38,13 @@ struct PhotosAPI {
         api.delete("entries/:id/photos/:photo") { _, context in
             let family = try context.writer().familyID
             let released = try await service.store.remove(
-                try id(PhotoID.self, context, "photo", parameter: "photo"), family: family, entry: try id(EntryID.self, context, "entry"))
+                try context.id("photo", of: "photo") as PhotoID, family: family, entry: try context.id(of: "entry") as EntryID)
             service.release(released)
             return Response(status: .noContent)
         }
         api.put("children/:id/photo") { request, context in
             let family = try context.writer().familyID
-            let child = try id(ChildID.self, context, "child")
+            let child = try context.id(of: "child") as ChildID
             let body = try await JSONBody.decode(ProfilePhoto.self, from: request, context: context)
             service.release(try await service.store.setProfilePhoto(body.photoId, family: family, child: child))
             if let photoID = body.photoId {
@@ -54,7 +54,7 @@ struct PhotosAPI {
         }
         api.get("children/:id/photo") { request, context in
             let family = try context.member().familyID
-            guard let photo = try await service.store.profilePhoto(family: family, child: try id(ChildID.self, context, "child")) else {
+            guard let photo = try await service.store.profilePhoto(family: family, child: try context.id(of: "child") as ChildID) else {
                 throw Problem(status: .notFound, detail: "this child has no profile photo")
             }
             return try await FileResponse.serve(
@@ -62,16 +62,16 @@ struct PhotosAPI {
                 etag: "\(photo.sha256)-square", request: request, context: context)
         }
         api.get("photos/:id") { _, context in
-            let photo = try await service.store.get(family: try context.member().familyID, id: try id(PhotoID.self, context, "photo"))
+            let photo = try await service.store.get(family: try context.member().familyID, id: try context.id(of: "photo") as PhotoID)
             return try JSONBody.response(PhotoResource(photo))
         }
         api.get("photos/:id/original") { request, context in
-            let photo = try await service.store.get(family: try context.member().familyID, id: try id(PhotoID.self, context, "photo"))
+            let photo = try await service.store.get(family: try context.member().familyID, id: try context.id(of: "photo") as PhotoID)
             guard let url = service.originalURL(photo) else { throw Problem(status: .internalServerError, detail: "unknown photo format") }
             return try await FileResponse.serve(url, contentType: photo.mimeType, etag: photo.sha256, request: request, context: context)
         }
         api.get("photos/:id/thumbnail") { request, context in
-            let photo = try await service.store.get(family: try context.member().familyID, id: try id(PhotoID.self, context, "photo"))
+            let photo = try await service.store.get(family: try context.member().familyID, id: try context.id(of: "photo") as PhotoID)
             let sizeName = request.uri.queryParameters["size"].map(String.init) ?? "small"
             guard let size = ThumbnailSize(rawValue: sizeName), size != .square else {
                 throw Problem(status: .badRequest, detail: "size: '\(sizeName)' is not small or large", field: "size")
@@ -127,14 +127,6 @@ struct PhotosAPI {
             }
         }
         return nil
-    }
-
-    private func id<Owner>(_ type: Identifier<Owner>.Type, _ context: AppRequestContext, _ kind: String, parameter: String = "id") throws
-        -> Identifier<Owner>
-    {
-        let text = context.parameters.get(parameter) ?? ""
-        guard let id = Identifier<Owner>(text) else { throw Problem(status: .notFound, detail: "no \(kind) with id \(text)") }
-        return id
     }
 }
 
