@@ -62,20 +62,14 @@ public struct ChildStore: Sendable {
     public func delete(family: FamilyID, id: ChildID) async throws -> [PhotoStore.ReleasedFile] {
         try await database.writer.write { db in
             let child = try FamilyTable.children.row(db, family: family, id: id)
-            let onlyThisChild = try String.fetchAll(
-                db,
-                sql: """
-                    SELECT entryId FROM entryChildren WHERE childId = ?
-                    EXCEPT SELECT entryId FROM entryChildren WHERE childId <> ?
-                    """,
-                arguments: [id.sql, id.sql])
+            let onlyThisChild = """
+                SELECT entryId FROM entryChildren WHERE childId = ?1
+                EXCEPT SELECT entryId FROM entryChildren WHERE childId <> ?1
+                """
             var photos = try String.fetchAll(
-                db, sql: "SELECT photoId FROM entryPhotos WHERE entryId IN (\(databaseQuestionMarks(count: max(onlyThisChild.count, 1))))",
-                arguments: StatementArguments(onlyThisChild.isEmpty ? [""] : onlyThisChild))
+                db, sql: "SELECT photoId FROM entryPhotos WHERE entryId IN (\(onlyThisChild))", arguments: [id.sql])
             if let profile: String = try child.decode(forColumn: "photoId") { photos.append(profile) }
-            try db.execute(
-                sql: "DELETE FROM entries WHERE familyId = ? AND id IN (\(databaseQuestionMarks(count: max(onlyThisChild.count, 1))))",
-                arguments: StatementArguments([family.sql] + (onlyThisChild.isEmpty ? [""] : onlyThisChild)))
+            try db.execute(sql: "DELETE FROM entries WHERE familyId = ?2 AND id IN (\(onlyThisChild))", arguments: [id.sql, family.sql])
             try FamilyTable.children.delete(db, family: family, id: id)
             try EntryStore.deleteUnusedTags(db, family: family)
             return try PhotoStore.deleteUnreferenced(db, candidates: photos)

@@ -14,11 +14,18 @@ struct FamilyTable: Sendable {
     static let memos = FamilyTable(name: "memos", kind: "memo")
     static let events = FamilyTable(name: "events", kind: "event")
     static let anniversaries = FamilyTable(name: "anniversaries", kind: "anniversary")
+    static let photos = FamilyTable(name: "photos", kind: "photo")
 
     func row<Owner>(_ db: Database, family: FamilyID, id: Identifier<Owner>) throws -> Row {
         guard let row = try Row.fetchOne(db, sql: "SELECT * FROM \(name) WHERE id = ? AND familyId = ?", arguments: [id.sql, family.sql])
         else { throw notFound(id) }
         return row
+    }
+
+    /// Refuses an ID that `field` names when it is not a row of the family (422 naming the field, not 404).
+    func requireReference<Owner>(_ db: Database, family: FamilyID, id: Identifier<Owner>, field: String) throws {
+        guard try Row.fetchOne(db, sql: "SELECT 1 FROM \(name) WHERE id = ? AND familyId = ?", arguments: [id.sql, family.sql]) != nil
+        else { throw StoreError.unknownReference(field: field, id: id.description) }
     }
 
     /// One keyset page of the family's rows; `condition` (SQL starting with AND) narrows it further.

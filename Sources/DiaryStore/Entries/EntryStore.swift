@@ -132,8 +132,7 @@ public struct EntryStore: Sendable {
     private func linkPhotos(_ db: Database, entry: EntryID, family: FamilyID, _ photos: [PhotoID]) throws {
         var seen = Set<PhotoID>()
         for (position, photo) in photos.filter({ seen.insert($0).inserted }).enumerated() {
-            guard try Row.fetchOne(db, sql: "SELECT 1 FROM photos WHERE id = ? AND familyId = ?", arguments: [photo.sql, family.sql]) != nil
-            else { throw StoreError.unknownReference(field: "photoIds", id: photo.description) }
+            try FamilyTable.photos.requireReference(db, family: family, id: photo, field: "photoIds")
             try db.execute(
                 sql: "INSERT INTO entryPhotos (entryId, photoId, familyId, position) VALUES (?, ?, ?, ?)",
                 arguments: [entry.sql, photo.sql, family.sql, position])

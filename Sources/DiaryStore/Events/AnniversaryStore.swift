@@ -26,7 +26,7 @@ public struct AnniversaryStore: Sendable {
         let now = database.clock.now()
         let anniversary = Anniversary(familyID: family, details: details, createdAt: now, modifiedAt: now)
         try await database.writer.write { db in
-            try checkChild(db, family: family, details.childID)
+            if let child = details.childID { try FamilyTable.children.requireReference(db, family: family, id: child, field: "childId") }
             try db.execute(
                 sql: """
                     INSERT INTO anniversaries (id, familyId, name, calendar, month, day, isLeapMonth, isHoliday, childId,
@@ -41,7 +41,7 @@ public struct AnniversaryStore: Sendable {
     public func update(family: FamilyID, id: AnniversaryID, details: AnniversaryDetails) async throws -> Anniversary {
         let now = database.clock.now()
         return try await database.writer.write { db in
-            try checkChild(db, family: family, details.childID)
+            if let child = details.childID { try FamilyTable.children.requireReference(db, family: family, id: child, field: "childId") }
             try db.execute(
                 sql: """
                     UPDATE anniversaries SET name = ?, calendar = ?, month = ?, day = ?, isLeapMonth = ?, isHoliday = ?,
@@ -60,11 +60,6 @@ public struct AnniversaryStore: Sendable {
         }
     }
 
-    private func checkChild(_ db: Database, family: FamilyID, _ child: ChildID?) throws {
-        if let child, try !ChildStore.missing([child], family: family, in: db).isEmpty {
-            throw StoreError.unknownReference(field: "childId", id: child.description)
-        }
-    }
 
     private func detailArguments(_ details: AnniversaryDetails) -> StatementArguments {
         [

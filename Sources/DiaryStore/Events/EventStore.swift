@@ -27,7 +27,7 @@ public struct EventStore: Sendable {
         let now = database.clock.now()
         let event = Event(familyID: family, details: details, createdAt: now, modifiedAt: now)
         try await database.writer.write { db in
-            try checkChild(db, family: family, details.childID)
+            try FamilyTable.children.requireReference(db, family: family, id: details.childID, field: "childId")
             try db.execute(
                 sql: """
                     INSERT INTO events (id, familyId, childId, kind, title, date, time, notes, hospital, doctor, diagnosis,
@@ -42,7 +42,7 @@ public struct EventStore: Sendable {
     public func update(family: FamilyID, id: EventID, details: EventDetails) async throws -> Event {
         let now = database.clock.now()
         return try await database.writer.write { db in
-            try checkChild(db, family: family, details.childID)
+            try FamilyTable.children.requireReference(db, family: family, id: details.childID, field: "childId")
             try db.execute(
                 sql: """
                     UPDATE events SET childId = ?, kind = ?, title = ?, date = ?, time = ?, notes = ?, hospital = ?,
@@ -61,11 +61,6 @@ public struct EventStore: Sendable {
         }
     }
 
-    private func checkChild(_ db: Database, family: FamilyID, _ child: ChildID) throws {
-        if try !ChildStore.missing([child], family: family, in: db).isEmpty {
-            throw StoreError.unknownReference(field: "childId", id: child.description)
-        }
-    }
 
     private func detailArguments(_ details: EventDetails) -> StatementArguments {
         [

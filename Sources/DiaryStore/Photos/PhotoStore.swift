@@ -54,11 +54,7 @@ public struct PhotoStore: Sendable {
     }
 
     public func get(family: FamilyID, id: PhotoID) async throws -> Photo {
-        try await database.writer.read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM photos WHERE id = ? AND familyId = ?", arguments: [id.sql, family.sql])
-            else { throw StoreError.notFound(kind: "photo", id: id.description) }
-            return try decodePhoto(row)
-        }
+        try await database.writer.read { db in try decodePhoto(try FamilyTable.photos.row(db, family: family, id: id)) }
     }
 
     /// The photos of an entry in their order.
@@ -76,9 +72,7 @@ public struct PhotoStore: Sendable {
             _ = try FamilyTable.entries.row(db, family: family, id: entry)
             var seen = Set<PhotoID>()
             let unique = ids.filter { seen.insert($0).inserted }
-            for id in unique where try Row.fetchOne(db, sql: "SELECT 1 FROM photos WHERE id = ? AND familyId = ?", arguments: [id.sql, family.sql]) == nil {
-                throw StoreError.unknownReference(field: "photoIds", id: id.description)
-            }
+            for id in unique { try FamilyTable.photos.requireReference(db, family: family, id: id, field: "photoIds") }
             let before = try Self.photos(db, entry: entry).map { try $0.decode(String.self, forColumn: "id") }
             try db.execute(sql: "DELETE FROM entryPhotos WHERE entryId = ?", arguments: [entry.sql])
             for (position, id) in unique.enumerated() {
@@ -112,9 +106,7 @@ public struct PhotoStore: Sendable {
         try await database.writer.write { db in
             let row = try FamilyTable.children.row(db, family: family, id: child)
             let previous: String? = try row.decode(forColumn: "photoId")
-            if let photo, try Row.fetchOne(db, sql: "SELECT 1 FROM photos WHERE id = ? AND familyId = ?", arguments: [photo.sql, family.sql]) == nil {
-                throw StoreError.unknownReference(field: "photoId", id: photo.description)
-            }
+            if let photo { try FamilyTable.photos.requireReference(db, family: family, id: photo, field: "photoId") }
             try db.execute(sql: "UPDATE children SET photoId = ? WHERE id = ?", arguments: [photo?.sql, child.sql])
             guard let previous, previous != photo?.sql else { return [] }
             return try Self.deleteUnreferenced(db, candidates: [previous])
