@@ -30,6 +30,13 @@ public enum Validate {
         return try requiredText(text, field: field, maxLength: maxLength)
     }
 
+    /// Parses a field's text, turning any error (a `CalendarError`, say) into one that names the field.
+    public static func field<T>(_ name: String, _ parse: () throws -> T) throws(ValidationError) -> T {
+        do { return try parse() } catch let error as ValidationError { throw error } catch {
+            throw ValidationError(field: name, "\(error)")
+        }
+    }
+
     /// Body text keeps its inner and trailing white space (it is the author's), only bounded in length.
     public static func body(_ text: String, field: String, maxLength: Int) throws(ValidationError) -> String {
         guard text.count <= maxLength else {

@@ -84,9 +84,7 @@ struct ChildPayload: Decodable {
         return try ChildProfile(
             name: name, nickname: nickname,
             birthDate: try BirthDate(iso: birthDate, calendar: birthCalendar ?? .solar, isLeapMonth: isLeapMonth ?? false),
-            birthTime: try birthTime.map { text in
-                do { return try ClockTime(iso: text) } catch { throw ValidationError(field: "birthTime", "\(error)") }
-            },
+            birthTime: try birthTime.map { text in try Validate.field("birthTime") { try ClockTime(iso: text) } },
             sex: sex, birthplace: birthplace, hospital: hospital, residentNumber: number)
     }
 }

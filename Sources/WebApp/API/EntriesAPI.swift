@@ -132,8 +132,7 @@ struct EntryPayload: Decodable {
             throw ValidationError(field: "date", photoIds?.isEmpty == false
                 ? "is required: the first photo carries no date" : "is required")
         }
-        let date: LocalDateTime
-        do { date = try LocalDateTime(iso: text) } catch { throw ValidationError(field: "date", "\(error)") }
+        let date = try Validate.field("date") { try LocalDateTime(iso: text) }
         var place = try self.place.map { try Place(name: $0.name, latitude: $0.latitude, longitude: $0.longitude) }
         if self.place == nil, let latitude = photo?.latitude, let longitude = photo?.longitude {
             place = try Place(name: nil, latitude: latitude, longitude: longitude)

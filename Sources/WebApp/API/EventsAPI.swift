@@ -35,10 +35,8 @@ struct EventPayload: Decodable {
     let diagnosis: String?
 
     func details() throws -> EventDetails {
-        let date: SolarDate
-        do { date = try SolarDate(iso: self.date) } catch { throw ValidationError(field: "date", "\(error)") }
-        let time: ClockTime?
-        do { time = try self.time.map { try ClockTime(iso: $0) } } catch { throw ValidationError(field: "time", "\(error)") }
+        let date = try Validate.field("date") { try SolarDate(iso: self.date) }
+        let time = try Validate.field("time") { try self.time.map { try ClockTime(iso: $0) } }
         return try EventDetails(
             childID: childId, kind: kind ?? .other, title: title, date: date, time: time, notes: notes, hospital: hospital,
             doctor: doctor, diagnosis: diagnosis)
