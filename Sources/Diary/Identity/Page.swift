@@ -9,6 +9,18 @@ public struct Page<Item: Sendable>: Sendable {
         self.items = items
         self.next = next
     }
+
+    /// Every item, fetching the largest pages one after the other (for scripts and exports, not for screens).
+    public static func all(_ fetch: (_ after: PageCursor?, _ limit: Int) async throws -> Page<Item>) async throws -> [Item] {
+        var items: [Item] = []
+        var cursor: PageCursor?
+        repeat {
+            let page = try await fetch(cursor, PageCursor.limits.upperBound)
+            items += page.items
+            cursor = page.next
+        } while cursor != nil
+        return items
+    }
 }
 
 /// An opaque keyset position: the sort key and ID of the last item seen. Paging by key, not offset,

@@ -20,13 +20,7 @@ struct ListChildren: AsyncParsableCommand {
         let database = try data.openExisting()
         let familyID = try await AccountStore(database).family(named: family.family).id
         let store = ChildStore(database)
-        var children: [Child] = []
-        var cursor: PageCursor?
-        repeat {
-            let page = try await store.list(family: familyID, after: cursor, limit: PageCursor.limits.upperBound)
-            children += page.items
-            cursor = page.next
-        } while cursor != nil
+        let children = try await Page.all { try await store.list(family: familyID, after: $0, limit: $1) }
         let today = Today(clock: database.clock).date()
         if output.json {
             let resources = children.map { ChildResource($0, today: today) }

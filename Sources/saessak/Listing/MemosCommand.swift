@@ -41,13 +41,7 @@ struct ListMemos: AsyncParsableCommand {
 
     func run() async throws {
         let (store, family) = try await options.open()
-        var memos: [Memo] = []
-        var cursor: PageCursor?
-        repeat {
-            let page = try await store.list(family: family, after: cursor, limit: PageCursor.limits.upperBound)
-            memos += page.items
-            cursor = page.next
-        } while cursor != nil
+        let memos = try await Page.all { try await store.list(family: family, after: $0, limit: $1) }
         if options.output.json {
             print(String(decoding: try JSONBody.encoder.encode(ListResponse(items: memos.map(MemoResource.init), next: nil)), as: UTF8.self))
         } else {
