@@ -30,6 +30,7 @@ let package = Package(
         // Adapters around the core.
         .systemLibrary(name: "CVips", path: "CModules/CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .target(name: "CVipsShims", dependencies: ["CVips"], path: "CModules/CVipsShims"),
+        .target(name: "CSearchTokenizer", path: "CModules/CSearchTokenizer", linkerSettings: [.linkedLibrary("sqlite3")]),
         .target(
             name: "Photos",
             dependencies: [
@@ -49,7 +50,7 @@ let package = Package(
         .target(
             name: "DiaryStore",
             dependencies: [
-                "Diary", "Secrets",
+                "Diary", "Secrets", "CSearchTokenizer",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings

@@ -30,6 +30,7 @@ public final class DiaryDatabase: Sendable {
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
+            try SearchIndex.registerTokenizer(db)
         }
         writer = try DatabasePool(path: path, configuration: configuration)
         self.cipher = cipher

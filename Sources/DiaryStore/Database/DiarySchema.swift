@@ -11,7 +11,44 @@ enum DiarySchema {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1 foundation", migrate: foundation)
         migrator.registerMigration("v2 photos", migrate: photos)
+        migrator.registerMigration("v3 search", migrate: search)
         return migrator
+    }
+
+    /// The search index: one document per entry or memo (`searchDocuments`, kept by the stores in the transaction of
+    /// each write) and an FTS5 index over it with Saessak's Korean tokenizer, kept by triggers. The documents are
+    /// the index's external content, so deleting one (also by cascade) removes exactly what was indexed.
+    private static func search(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE searchDocuments (
+                id INTEGER PRIMARY KEY,
+                familyId TEXT NOT NULL REFERENCES families(id) ON DELETE CASCADE,
+                entryId TEXT UNIQUE,
+                memoId TEXT UNIQUE REFERENCES memos(id) ON DELETE CASCADE,
+                title TEXT NOT NULL,
+                body TEXT NOT NULL,
+                tags TEXT NOT NULL,
+                place TEXT NOT NULL,
+                FOREIGN KEY (entryId, familyId) REFERENCES entries(id, familyId) ON DELETE CASCADE,
+                CHECK ((entryId IS NULL) <> (memoId IS NULL))
+            );
+            CREATE INDEX searchDocuments_family ON searchDocuments(familyId);
+            CREATE VIRTUAL TABLE searchIndex USING fts5(
+                title, body, tags, place, content = 'searchDocuments', content_rowid = 'id', tokenize = 'saessak');
+            CREATE TRIGGER searchDocuments_insert AFTER INSERT ON searchDocuments BEGIN
+                INSERT INTO searchIndex (rowid, title, body, tags, place) VALUES (new.id, new.title, new.body, new.tags, new.place);
+            END;
+            CREATE TRIGGER searchDocuments_delete AFTER DELETE ON searchDocuments BEGIN
+                INSERT INTO searchIndex (searchIndex, rowid, title, body, tags, place)
+                VALUES ('delete', old.id, old.title, old.body, old.tags, old.place);
+            END;
+            CREATE TRIGGER searchDocuments_update AFTER UPDATE ON searchDocuments BEGIN
+                INSERT INTO searchIndex (searchIndex, rowid, title, body, tags, place)
+                VALUES ('delete', old.id, old.title, old.body, old.tags, old.place);
+                INSERT INTO searchIndex (rowid, title, body, tags, place) VALUES (new.id, new.title, new.body, new.tags, new.place);
+            END;
+            """)
+        try SearchIndex.refreshAll(db)
     }
 
     /// What the photo pipeline keeps: EXIF capture time (local wall clock and offset as the camera wrote them),

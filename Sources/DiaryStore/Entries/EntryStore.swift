@@ -84,6 +84,7 @@ public struct EntryStore: Sendable {
                 arguments: [entry.id.sql, family.sql] + contentArguments(content) + [now.stored, now.stored])
             try link(db, entry: entry.id, family: family, content: content)
             try linkPhotos(db, entry: entry.id, family: family, photos)
+            try SearchIndex.refresh(db, entry: entry.id)
             return try fetch(db, family: family, id: entry.id)
         }
     }
@@ -108,6 +109,7 @@ public struct EntryStore: Sendable {
             try db.execute(sql: "DELETE FROM entryTags WHERE entryId = ?", arguments: [id.sql])
             try link(db, entry: id, family: family, content: content)
             try Self.deleteUnusedTags(db, family: family)
+            try SearchIndex.refresh(db, entry: id)
             var released: [PhotoStore.ReleasedFile] = []
             if let photos {
                 let before = try PhotoStore.photos(db, entry: id).map { try $0.decode(String.self, forColumn: "id") }

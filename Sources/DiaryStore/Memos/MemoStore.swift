@@ -27,6 +27,7 @@ public struct MemoStore: Sendable {
             try db.execute(
                 sql: "INSERT INTO memos (id, familyId, title, body, createdAt, modifiedAt) VALUES (?, ?, ?, ?, ?, ?)",
                 arguments: [memo.id.sql, family.sql, content.title, content.body, now.stored, now.stored])
+            try SearchIndex.refresh(db, memo: memo.id)
         }
         return memo
     }
@@ -38,6 +39,7 @@ public struct MemoStore: Sendable {
                 sql: "UPDATE memos SET title = ?, body = ?, modifiedAt = ? WHERE id = ? AND familyId = ?",
                 arguments: [content.title, content.body, now.stored, id.sql, family.sql])
             try FamilyTable.memos.requireChanged(db, id: id)
+            try SearchIndex.refresh(db, memo: id)
             return try fetch(db, family: family, id: id)
         }
     }

@@ -1,0 +1,53 @@
+import Foundation
+
+extension SearchQuery {
+    /// Marks what the query's terms match in `text`, the way the index matches: syllables anywhere (with spaces or
+    /// tabs allowed between them, as 백일 잔치 for 백일잔치), words by their start ignoring case and accents, emoji as
+    /// they are.
+    public func highlight(_ text: String) -> Snippet {
+        let characters = Array(text)
+        let folded = characters.map { String($0).folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) }
+        var marked = [Bool](repeating: false, count: characters.count)
+        func mark(_ range: Range<Int>) { for index in range { marked[index] = true } }
+
+        for term in terms {
+            switch term {
+            case .syllables(let run):
+                let needle = Array(run)
+                for start in characters.indices where characters[start] == needle[0] {
+                    if let end = Self.syllablesEnd(needle, in: characters, from: start) { mark(start..<end) }
+                }
+            case .word(let word):
+                let needle = Array(word).map { String($0).folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) }
+                for start in characters.indices where start + needle.count <= characters.count {
+                    let startsWord = start == 0 || characters[start - 1].unicodeScalars.first.map(Kind.init) != .letter
+                    if startsWord, Array(folded[start..<start + needle.count]) == needle { mark(start..<start + needle.count) }
+                }
+            case .symbol(let symbol):
+                for index in characters.indices where characters[index].unicodeScalars.first.map(String.init) == symbol {
+                    mark(index..<index + 1)
+                }
+            }
+        }
+
+        var parts: [Snippet.Part] = []
+        var start = 0
+        for index in characters.indices.dropFirst() where marked[index] != marked[index - 1] {
+            parts.append(Snippet.Part(String(characters[start..<index]), isMatch: marked[start]))
+            start = index
+        }
+        if start < characters.count { parts.append(Snippet.Part(String(characters[start...]), isMatch: marked[start])) }
+        return Snippet(parts)
+    }
+
+    /// Where the syllables of `needle` end when they follow each other from `start`, spaces and tabs allowed between.
+    private static func syllablesEnd(_ needle: [Character], in characters: [Character], from start: Int) -> Int? {
+        var index = start + 1
+        for syllable in needle.dropFirst() {
+            while index < characters.count, characters[index] == " " || characters[index] == "\t" { index += 1 }
+            guard index < characters.count, characters[index] == syllable else { return nil }
+            index += 1
+        }
+        return index
+    }
+}

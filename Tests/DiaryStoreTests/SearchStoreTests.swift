@@ -1,0 +1,229 @@
+import Diary
+import Foundation
+import GRDB
+import KoreanCalendar
+import Testing
+
+@testable import DiaryStore
+
+/// Korean search over a corpus built here: particles, spacing variants, one- and two-syllable queries, English,
+/// mixed text and emoji.
+@Suite struct SearchStoreTests {
+    /// A diary of one family; titles name the entries in expectations.
+    struct Corpus {
+        let fixture: StoreFixture
+        let sky: Child
+        let sea: Child
+        let store: SearchStore
+
+        init() async throws {
+            fixture = try await StoreFixture()
+            sky = try await fixture.child("하늘")
+            sea = try await fixture.child("바다")
+            store = SearchStore(fixture.database)
+            let entries: [(String, String, String, [ChildID], [String], String?)] = [
+                ("웃음", "아기가 처음으로 소리 내어 웃었다.", "2025-04-01T09:00", [sky.id], [], nil),
+                ("목욕", "아기를 목욕시키고 재웠다", "2025-05-01T20:00", [sky.id], [], nil),
+                ("산책", "아기랑 공원에서 산책했다", "2025-06-01T10:00", [sea.id], ["산책"], "올림픽공원"),
+                ("백일", "오늘 백일잔치를 했다. 할머니가 오셨다.", "2025-06-08T12:00", [sky.id], ["백일"], nil),
+                ("띄어쓰기", "바다의 백일 잔치 준비", "2025-06-20T12:00", [sea.id], [], nil),
+                ("돌잔치", "드디어 돌잔치! 돌잡이는 연필", "2026-03-01T12:00", [sky.id], ["첫돌"], "서울"),
+                ("걸음마", "첫걸음을 뗐다", "2026-02-10T18:00", [sky.id], [], nil),
+                ("바닷가", "We went to the BEACH with Grandma", "2025-08-15T15:00", [sky.id, sea.id], [], "제주도 협재해수욕장"),
+                ("디즈니", "3월에 Disney 영화를 봤다", "2026-03-15T16:00", [sea.id], [], nil),
+                ("생일", "생일 축하해 🎂 사랑해 🥰", "2026-03-01T19:00", [sky.id], [], nil),
+                ("어린이집", "처음 등원한 날", "2026-09-01T08:30", [sky.id], ["어린이집", "Daycare"], nil),
+                ("아이", "아이가 잠들었다", "2026-09-02T21:00", [sky.id], [], nil),
+            ]
+            for (title, body, date, children, tags, place) in entries {
+                _ = try await EntryStore(fixture.database).create(
+                    family: fixture.family,
+                    content: try EntryContent(
+                        title: title, body: body, date: try LocalDateTime(iso: date), childIDs: children, tags: tags,
+                        place: try place.map { try Place(name: $0, latitude: nil, longitude: nil) }))
+            }
+            _ = try await MemoStore(fixture.database).create(
+                family: fixture.family, content: try MemoContent(title: "장보기 목록", body: "기저귀, 물티슈, 아기 로션"))
+        }
+
+        func titles(_ text: String, filter: SearchFilter = try! SearchFilter()) async throws -> [String] {
+            try await store.search(family: fixture.family, try SearchQuery(text), filter: filter, after: nil, limit: 50)
+                .items.map(\.title)
+        }
+
+        func integrityCheck() async throws {
+            try await fixture.database.writer.write { db in
+                try db.execute(sql: "INSERT INTO searchIndex (searchIndex, rank) VALUES ('integrity-check', 1)")
+            }
+        }
+    }
+
+    @Test(arguments: [
+        // Particles: the bare noun finds every form, and nothing else.
+        ("아기", ["목욕", "산책", "웃음", "장보기 목록"]),
+        ("아기가", ["웃음"]),
+        ("백일", ["백일", "띄어쓰기"]),
+        ("백일잔치", ["백일", "띄어쓰기"]),  // 백일 잔치 written with a space is found too
+        ("백일 잔치", ["백일", "띄어쓰기"]),  // and terms apart find 백일잔치 written as one word
+        // One syllable.
+        ("돌", ["돌잔치"]),
+        ("첫", ["걸음마", "돌잔치"]),  // 처음 is not 첫
+        ("잡", ["돌잔치"]),
+        // English: case-insensitive, by the start of words.
+        ("beach", ["바닷가"]),
+        ("BEA", ["바닷가"]),
+        ("grand", ["바닷가"]),
+        ("each", []),
+        ("daycare", ["어린이집"]),
+        // Mixed Korean and English, digits beside syllables.
+        ("disney 영화", ["디즈니"]),
+        ("3월", ["디즈니"]),
+        ("Disney 바다", []),
+        // Emoji, old and new.
+        ("🎂", ["생일"]),
+        ("🥰", ["생일"]),
+        // Tags and places.
+        ("어린이", ["어린이집"]),
+        ("제주", ["바닷가"]),
+        ("올림픽", ["산책"]),
+        // Memos.
+        ("기저귀", ["장보기 목록"]),
+    ])
+    func findsKoreanAndEnglish(query: String, expected: [String]) async throws {
+        let corpus = try await Corpus()
+        #expect(try await corpus.titles(query).sorted() == expected.sorted())
+    }
+
+    @Test func titleMatchesRankAboveBodyMatchesAndSnippetsMarkTheMatch() async throws {
+        let corpus = try await Corpus()
+        let page = try await corpus.store.search(family: corpus.fixture.family, try SearchQuery("백일"), after: nil, limit: 10)
+        #expect(page.items.first?.title == "백일")
+        let hit = try #require(page.items.first { $0.title == "띄어쓰기" })
+        #expect(hit.kind == .entry)
+        #expect(hit.snippet.text == "바다의 백일 잔치 준비")
+        #expect(hit.snippet.parts.filter(\.isMatch).map(\.text) == ["백일"])
+
+        let spaced = try await corpus.store.search(
+            family: corpus.fixture.family, try SearchQuery("백일잔치"), after: nil, limit: 10)
+        let marked = spaced.items.first { $0.title == "띄어쓰기" }?.snippet.parts.filter(\.isMatch).map(\.text)
+        #expect(marked == ["백일 잔치"])
+
+        let memo = try await corpus.store.search(family: corpus.fixture.family, try SearchQuery("물티슈"), after: nil, limit: 10)
+        #expect(memo.items.map(\.kind) == [.memo])
+    }
+
+    @Test func filtersByChildAndDatesFindEntriesOnly() async throws {
+        let corpus = try await Corpus()
+        #expect(try await corpus.titles("아기", filter: try SearchFilter(childID: corpus.sky.id)).sorted() == ["목욕", "웃음"])
+        #expect(try await corpus.titles("아기", filter: try SearchFilter(childID: corpus.sea.id)) == ["산책"])
+        let may = try SearchFilter(from: try SolarDate(iso: "2025-05-01"), to: try SolarDate(iso: "2025-06-01"))
+        #expect(try await corpus.titles("아기", filter: may).sorted() == ["목욕", "산책"])
+        #expect(try await corpus.titles("기저귀", filter: try SearchFilter(from: try SolarDate(iso: "2000-01-01"))) == [])
+        #expect(throws: ValidationError.self) {
+            try SearchFilter(from: try SolarDate(iso: "2025-06-02"), to: try SolarDate(iso: "2025-06-01"))
+        }
+    }
+
+    @Test func anotherFamilySeesNothing() async throws {
+        let corpus = try await Corpus()
+        let other = try await corpus.fixture.otherFamily()
+        let page = try await corpus.store.search(family: other, try SearchQuery("아기"), after: nil, limit: 50)
+        #expect(page.items.isEmpty)
+    }
+
+    @Test func writesKeepTheIndexInStepInTheSameTransaction() async throws {
+        let corpus = try await Corpus()
+        let entries = EntryStore(corpus.fixture.database)
+        let memos = MemoStore(corpus.fixture.database)
+        let walk = try #require(try await entries.list(family: corpus.fixture.family, after: nil, limit: 50).items.first {
+            $0.content.title == "산책"
+        })
+        var content = walk.content
+        content.body = "유모차 타고 한강 나들이"
+        content.tags = ["나들이"]
+        _ = try await entries.update(family: corpus.fixture.family, id: walk.id, content: content)
+        #expect(try await corpus.titles("아기").contains("산책") == false)
+        #expect(try await corpus.titles("한강") == ["산책"])
+        #expect(try await corpus.titles("나들이") == ["산책"])
+
+        // A write that fails leaves the index as it was.
+        content.childIDs = [ChildID()]
+        await #expect(throws: StoreError.self) {
+            _ = try await entries.update(family: corpus.fixture.family, id: walk.id, content: content)
+        }
+        #expect(try await corpus.titles("한강") == ["산책"])
+
+        _ = try await entries.delete(family: corpus.fixture.family, id: walk.id)
+        #expect(try await corpus.titles("한강") == [])
+
+        let memo = try await memos.create(family: corpus.fixture.family, content: try MemoContent(title: "병원", body: "예방접종 예약"))
+        #expect(try await corpus.titles("예방") == ["병원"])
+        _ = try await memos.update(family: corpus.fixture.family, id: memo.id, content: try MemoContent(title: "병원", body: "영유아 검진"))
+        #expect(try await corpus.titles("예방") == [])
+        #expect(try await corpus.titles("검진") == ["병원"])
+        try await memos.delete(family: corpus.fixture.family, id: memo.id)
+        #expect(try await corpus.titles("검진") == [])
+        try await corpus.integrityCheck()
+
+        // Deleting the whole family cascades through the documents and out of the index.
+        try await corpus.fixture.database.writer.write { db in
+            try db.execute(sql: "DELETE FROM families WHERE id = ?", arguments: [corpus.fixture.family.description])
+            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM searchIndex WHERE searchIndex MATCH '\"아기\"'") == 0)
+        }
+        try await corpus.integrityCheck()
+    }
+
+    @Test func pagesVisitEveryHitOnceInRankOrder() async throws {
+        let fixture = try await StoreFixture()
+        let child = try await fixture.child()
+        for index in 0..<23 {
+            _ = try await fixture.entry("아기 \(index)", at: "2026-01-\(10 + index % 10)T09:00", children: [child.id])
+        }
+        let store = SearchStore(fixture.database)
+        var titles: [String] = []
+        var cursor: PageCursor?
+        repeat {
+            let page = try await store.search(family: fixture.family, try SearchQuery("아기"), after: cursor, limit: 5)
+            titles += page.items.map(\.title)
+            cursor = page.next
+        } while cursor != nil
+        #expect(titles.count == 23)
+        #expect(Set(titles).count == 23)
+        await #expect(throws: ValidationError.self) {
+            _ = try await store.search(
+                family: fixture.family, try SearchQuery("아기"), after: PageCursor(sortKey: "2026", id: "x"), limit: 5)
+        }
+    }
+
+    @Test func reindexRebuildsFromEntriesAndMemos() async throws {
+        let corpus = try await Corpus()
+        try await corpus.fixture.database.writer.write { db in
+            try db.execute(sql: "DELETE FROM searchDocuments")
+        }
+        #expect(try await corpus.titles("아기") == [])
+        let counts = try await corpus.store.reindex()
+        #expect(counts.entries == 12)
+        #expect(counts.memos == 1)
+        #expect(try await corpus.titles("아기").count == 4)
+        try await corpus.integrityCheck()
+    }
+
+    /// The tokenizer itself: every syllable at its position, with the pair it starts at the same position; syllables
+    /// apart only by spaces pair up; words and emoji are their own tokens.
+    @Test func tokenizerEmitsSyllablesPairsWordsAndEmoji() async throws {
+        let fixture = try await StoreFixture()
+        let tokens = try await fixture.database.writer.write { db in
+            try db.execute(sql: """
+                CREATE VIRTUAL TABLE temp.sample USING fts5(text, tokenize = 'saessak');
+                CREATE VIRTUAL TABLE temp.sampleTokens USING fts5vocab(temp, sample, instance);
+                INSERT INTO sample (text) VALUES ('백일 잔치를, Café 3월🎂');
+                """)
+            return try Row.fetchAll(db, sql: "SELECT term, offset FROM sampleTokens ORDER BY offset, length(term), term")
+                .map { "\($0["offset"] as Int):\($0["term"] as String)" }
+        }
+        #expect(tokens == [
+            "0:백", "0:백일", "1:일", "1:일잔", "2:잔", "2:잔치", "3:치", "3:치를", "4:를",
+            "5:cafe", "6:3", "7:월", "8:🎂",
+        ])
+    }
+}
