@@ -38,6 +38,7 @@ func buildRouter(database: DiaryDatabase, photos: PhotoService, staticFolder: UR
     entries.registerTimeline(on: api)
     entries.registerOnThisDay(on: api, today: today)
     MemosAPI(store: MemoStore(database)).routes.register(on: api)
+    SearchAPI(store: SearchStore(database)).register(on: api)
     EventsAPI(store: EventStore(database)).routes.register(on: api)
     AnniversariesAPI(store: AnniversaryStore(database)).routes.register(on: api)
     PhotosAPI(service: photos, clock: database.clock).register(on: api)

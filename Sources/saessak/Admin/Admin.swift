@@ -5,8 +5,8 @@ import Secrets
 
 struct Admin: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Set up users, families and API tokens.",
-        subcommands: [CreateUser.self, CreateToken.self])
+        abstract: "Set up users, families and API tokens; maintain the data folder.",
+        subcommands: [CreateUser.self, CreateToken.self, Reindex.self])
 }
 
 struct CreateUser: AsyncParsableCommand {
@@ -62,5 +62,22 @@ struct CreateToken: AsyncParsableCommand {
         let database = try data.openExisting()
         let (token, _) = try await AccountStore(database).createToken(username: username, familyName: family.family, name: name)
         print(token)
+    }
+}
+
+struct Reindex: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Rebuild the search index from every entry and memo.",
+        discussion: """
+            The index is kept up to date with every write; rebuilding is for repairs and is safe while the server \
+            runs (it is one transaction).
+            """)
+
+    @OptionGroup var data: DataOptions
+
+    func run() async throws {
+        let database = try data.openExisting()
+        let counts = try await SearchStore(database).reindex()
+        print("search index rebuilt: \(counts.entries) entries, \(counts.memos) memos")
     }
 }

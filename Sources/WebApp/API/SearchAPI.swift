@@ -1,0 +1,70 @@
+import Diary
+import DiaryStore
+import Foundation
+import Hummingbird
+import KoreanCalendar
+
+/// `GET /api/v1/search?q=…[&child=ID][&from=YYYY-MM-DD][&to=YYYY-MM-DD]`: the family's entries and memos that
+/// match, best first, each with a passage whose matches are marked.
+struct SearchAPI {
+    let store: SearchStore
+
+    struct Hit: Encodable {
+        let kind: String
+        let id: String
+        let title: String
+        /// HTML: the passage's text escaped, each match inside `<mark>…</mark>`.
+        let snippet: String
+
+        init(_ hit: SearchHit) {
+            kind = hit.kind.rawValue
+            id = hit.id
+            title = hit.title
+            snippet = hit.snippet.parts.map { part in
+                part.isMatch ? "<mark>\(HTML.escape(part.text))</mark>" : HTML.escape(part.text)
+            }.joined()
+        }
+    }
+
+    func register(on api: RouterGroup<AppRequestContext>) {
+        api.get("search") { [store] request, context in
+            let family = try context.member().familyID
+            let query = Query(request: request)
+            // Everything here comes from the URL: what is wrong with it is a 400.
+            do {
+                let text = try SearchQuery(query.string("q") ?? "")
+                let filter = try SearchFilter(
+                    childID: try query.id("child"), from: try Self.date(query, "from"), to: try Self.date(query, "to"))
+                let paging = try query.paging()
+                let page = try await store.search(family: family, text, filter: filter, after: paging.cursor, limit: paging.limit)
+                return try JSONBody.response(ListResponse(items: page.items.map(Hit.init), next: page.next?.description))
+            } catch let error as ValidationError {
+                throw Problem(status: .badRequest, detail: error.description, field: error.field)
+            }
+        }
+    }
+
+    private static func date(_ query: Query, _ name: String) throws -> SolarDate? {
+        guard let text = query.string(name) else { return nil }
+        return try Validate.field(name) { try SolarDate(iso: text) }
+    }
+}
+
+/// Text made safe to put inside HTML elements and attribute values.
+enum HTML {
+    static func escape(_ text: String) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+}
