@@ -34,5 +34,6 @@ bench: deps venv
 	$(SWIFT) build -c release --product saessak
 	$(SWIFT) build -c release --product calendar-benchmark
 	$(SWIFT) build -c release --product photo-benchmark
+	$(SWIFT) build -c release --product search-benchmark
 	$(VENV)/bin/python scripts/bench.py --bin .build/release/saessak --calendar-bin .build/release/calendar-benchmark \
-		--photo-bin .build/release/photo-benchmark
+		--photo-bin .build/release/photo-benchmark --search-bin .build/release/search-benchmark

@@ -30,7 +30,7 @@ let package = Package(
         // Adapters around the core.
         .systemLibrary(name: "CVips", path: "CModules/CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .target(name: "CVipsShims", dependencies: ["CVips"], path: "CModules/CVipsShims"),
-        .target(name: "CSearchTokenizer", path: "CModules/CSearchTokenizer", linkerSettings: [.linkedLibrary("sqlite3")]),
+        .target(name: "CSearchTokenizer", path: "CModules/CSearchTokenizer", linkerSettings: [.linkedLibrary("sqlite3"), .linkedLibrary("m")]),
         .target(
             name: "Photos",
             dependencies: [
@@ -84,6 +84,10 @@ let package = Package(
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "photo-benchmark", dependencies: ["Photos"], path: "Benchmarks/PhotoBenchmark", swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "search-benchmark",
+            dependencies: ["Diary", "DiaryStore", "KoreanCalendar", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Benchmarks/SearchBenchmark", swiftSettings: swiftSettings),
 
         .testTarget(name: "KoreanCalendarTests", dependencies: ["KoreanCalendar"], swiftSettings: swiftSettings),
         .testTarget(name: "DiaryTests", dependencies: ["Diary"], swiftSettings: swiftSettings),

@@ -5,6 +5,7 @@ Calendar: the release `calendar-benchmark` binary (Saessak's conversions, Founda
 same dates, a year of solar terms) next to the korean-lunar-calendar Python package on the same kind of dates.
 Photos: 20 generated 24 MP JPEGs, thumbnailed by `photo-benchmark` (Saessak's code) and by `vipsthumbnail`, then
 100 uploads of them through the API (peak server RSS), then thumbnail requests next to GET /healthz.
+Search: `search-benchmark` builds 100,000 generated diary entries and times ranked searches next to a LIKE scan.
 Server: seeds a fresh data folder through the API (deterministic from --seed), then measures timeline pages
 against GET /healthz on the same server with the same client, and the cold start on the seeded folder.
 See ../shared/spec/performance.md for the targets; later capabilities add their rows here.
@@ -186,17 +187,38 @@ def photo_rows(args, folder, token, port, server_pid, seed):
     return rows
 
 
+def search_rows(benchmark, entries):
+    """Korean search on generated diaries, next to a LIKE scan finding every match, in the same process."""
+    rows = []
+    result = {}
+    for line in subprocess.run([benchmark, str(entries)], capture_output=True, text=True, check=True).stdout.splitlines():
+        record = json.loads(line)
+        if record["work"] == "reindex":
+            rows.append((f"search: build the index ({record['entries']:,} entries)", f"{record['seconds']:.1f} s",
+                         f"index {record['indexBytes'] / 2**20:.0f} MB", f"entries table {record['entriesBytes'] / 2**20:.0f} MB"))
+        elif record["work"] == "query":
+            rows.append((f"search '{record['query']}' ({record['hits']} of {record['scanHits']:,} shown)",
+                         f"p50 {record['p50']*1e3:.2f} ms", f"p99 {record['p99']*1e3:.2f} ms",
+                         f"LIKE scan p50 {record['scanP50']*1e3:.1f} ms: {record['scanP50'] / record['p50']:.0f}×"))
+        else:
+            result = record
+    rows.append(("search, all queries above", f"p50 {result['p50']*1e3:.2f} ms", f"p99 {result['p99']*1e3:.2f} ms (target < 20)",
+                 f"LIKE scan p99 {result['scanP99']*1e3:.1f} ms: {result['scanP99'] / result['p99']:.0f}× (≥ 20)"))
+    return rows
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--bin", required=True)
     parser.add_argument("--calendar-bin", required=True)
     parser.add_argument("--photo-bin", required=True)
+    parser.add_argument("--search-bin", required=True)
     parser.add_argument("--entries", type=int, default=100_000)
     parser.add_argument("--requests", type=int, default=2_000)
     parser.add_argument("--seed", type=int, default=20261122)
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    calendar = calendar_rows(args.calendar_bin, rng)
+    calendar = calendar_rows(args.calendar_bin, rng) + search_rows(args.search_bin, args.entries)
 
     data = Path(tempfile.mkdtemp(prefix="saessak-bench-")) / "data"
     subprocess.run([args.bin, "admin", "create-user", "--data", str(data), "--username", "bench", "--password-stdin"],
@@ -241,6 +263,8 @@ def main():
             ("timeline page, 50 entries", "/api/v1/timeline?limit=50"),
             ("timeline page 2, by child", f"/api/v1/timeline?limit=50&child={children[0]}"),
             ("entries of a month, by tag", "/api/v1/entries?month=2024-05&tag=%EC%82%B0%EC%B1%85"),
+            ("search '백일' page (API)", "/api/v1/search?q=%EB%B0%B1%EC%9D%BC"),
+            ("search '공원 산책' page (API)", "/api/v1/search?q=%EA%B3%B5%EC%9B%90%20%EC%82%B0%EC%B1%85"),
         ]
         second = client.call("GET", "/api/v1/timeline?limit=50")["next"]
         cases[1] = (cases[1][0], cases[1][1] + f"&cursor={second}")

@@ -173,22 +173,37 @@ import Testing
         try await corpus.integrityCheck()
     }
 
-    @Test func pagesVisitEveryHitOnceInRankOrder() async throws {
+    @Test(arguments: [4_096, 1, 3, 5, 7])
+    func pagesVisitEveryHitOnceWindowByWindow(window: Int) async throws {
         let fixture = try await StoreFixture()
         let child = try await fixture.child()
         for index in 0..<23 {
-            _ = try await fixture.entry("아기 \(index)", at: "2026-01-\(10 + index % 10)T09:00", children: [child.id])
+            // Every fifth entry says 아기 in its title too, and ranks above the others of its window.
+            let title = index % 5 == 0 ? "아기 \(index)" : "\(index)"
+            _ = try await EntryStore(fixture.database).create(
+                family: fixture.family,
+                content: try EntryContent(
+                    title: title, body: "아기와 산책", date: try LocalDateTime(iso: "2026-01-\(10 + index % 10)T09:00"),
+                    childIDs: [child.id]))
         }
-        let store = SearchStore(fixture.database)
+        _ = try await fixture.entry("산책만", at: "2026-01-01T09:00", children: [child.id])
+        let store = SearchStore(fixture.database, window: window)
         var titles: [String] = []
         var cursor: PageCursor?
+        var pages = 0
         repeat {
             let page = try await store.search(family: fixture.family, try SearchQuery("아기"), after: cursor, limit: 5)
             titles += page.items.map(\.title)
             cursor = page.next
+            pages += 1
         } while cursor != nil
         #expect(titles.count == 23)
         #expect(Set(titles).count == 23)
+        #expect(pages == 5)
+        if window >= 23 {
+            // One window: exact ranking, title matches first (newest first among equals).
+            #expect(titles.prefix(5) == ["아기 20", "아기 15", "아기 10", "아기 5", "아기 0"])
+        }
         await #expect(throws: ValidationError.self) {
             _ = try await store.search(
                 family: fixture.family, try SearchQuery("아기"), after: PageCursor(sortKey: "2026", id: "x"), limit: 5)

@@ -6,7 +6,8 @@ extension SearchQuery {
     /// they are.
     public func highlight(_ text: String) -> Snippet {
         let characters = Array(text)
-        let folded = characters.map { String($0).folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) }
+        // Folding is slow in Foundation: only when a word is looked for, and only outside ASCII.
+        let folded = terms.contains { if case .word = $0 { true } else { false } } ? characters.map(Self.fold) : []
         var marked = [Bool](repeating: false, count: characters.count)
         func mark(_ range: Range<Int>) { for index in range { marked[index] = true } }
 
@@ -18,7 +19,7 @@ extension SearchQuery {
                     if let end = Self.syllablesEnd(needle, in: characters, from: start) { mark(start..<end) }
                 }
             case .word(let word):
-                let needle = Array(word).map { String($0).folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) }
+                let needle = Array(word).map(Self.fold)
                 for start in characters.indices where start + needle.count <= characters.count {
                     let startsWord = start == 0 || characters[start - 1].unicodeScalars.first.map(Kind.init) != .letter
                     if startsWord, Array(folded[start..<start + needle.count]) == needle { mark(start..<start + needle.count) }
@@ -38,6 +39,13 @@ extension SearchQuery {
         }
         if start < characters.count { parts.append(Snippet.Part(String(characters[start...]), isMatch: marked[start])) }
         return Snippet(parts)
+    }
+
+    private static func fold(_ character: Character) -> String {
+        if let ascii = character.asciiValue {
+            return String(UnicodeScalar(ascii >= 65 && ascii <= 90 ? ascii + 32 : ascii))
+        }
+        return String(character).folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
     }
 
     /// Where the syllables of `needle` end when they follow each other from `start`, spaces and tabs allowed between.

@@ -18,6 +18,7 @@ enum DiarySchema {
     /// The search index: one document per entry or memo (`searchDocuments`, kept by the stores in the transaction of
     /// each write) and an FTS5 index over it with Saessak's Korean tokenizer, kept by triggers. The documents are
     /// the index's external content, so deleting one (also by cascade) removes exactly what was indexed.
+    /// `family` is the family's ID as one token, so the index itself narrows a search to a family.
     private static func search(_ db: Database) throws {
         try db.execute(sql: """
             CREATE TABLE searchDocuments (
@@ -25,6 +26,7 @@ enum DiarySchema {
                 familyId TEXT NOT NULL REFERENCES families(id) ON DELETE CASCADE,
                 entryId TEXT UNIQUE,
                 memoId TEXT UNIQUE REFERENCES memos(id) ON DELETE CASCADE,
+                family TEXT NOT NULL CHECK (family = replace(familyId, '-', '')),
                 title TEXT NOT NULL,
                 body TEXT NOT NULL,
                 tags TEXT NOT NULL,
@@ -34,18 +36,20 @@ enum DiarySchema {
             );
             CREATE INDEX searchDocuments_family ON searchDocuments(familyId);
             CREATE VIRTUAL TABLE searchIndex USING fts5(
-                title, body, tags, place, content = 'searchDocuments', content_rowid = 'id', tokenize = 'saessak');
+                family, title, body, tags, place, content = 'searchDocuments', content_rowid = 'id', tokenize = 'saessak');
             CREATE TRIGGER searchDocuments_insert AFTER INSERT ON searchDocuments BEGIN
-                INSERT INTO searchIndex (rowid, title, body, tags, place) VALUES (new.id, new.title, new.body, new.tags, new.place);
+                INSERT INTO searchIndex (rowid, family, title, body, tags, place)
+                VALUES (new.id, new.family, new.title, new.body, new.tags, new.place);
             END;
             CREATE TRIGGER searchDocuments_delete AFTER DELETE ON searchDocuments BEGIN
-                INSERT INTO searchIndex (searchIndex, rowid, title, body, tags, place)
-                VALUES ('delete', old.id, old.title, old.body, old.tags, old.place);
+                INSERT INTO searchIndex (searchIndex, rowid, family, title, body, tags, place)
+                VALUES ('delete', old.id, old.family, old.title, old.body, old.tags, old.place);
             END;
             CREATE TRIGGER searchDocuments_update AFTER UPDATE ON searchDocuments BEGIN
-                INSERT INTO searchIndex (searchIndex, rowid, title, body, tags, place)
-                VALUES ('delete', old.id, old.title, old.body, old.tags, old.place);
-                INSERT INTO searchIndex (rowid, title, body, tags, place) VALUES (new.id, new.title, new.body, new.tags, new.place);
+                INSERT INTO searchIndex (searchIndex, rowid, family, title, body, tags, place)
+                VALUES ('delete', old.id, old.family, old.title, old.body, old.tags, old.place);
+                INSERT INTO searchIndex (rowid, family, title, body, tags, place)
+                VALUES (new.id, new.family, new.title, new.body, new.tags, new.place);
             END;
             """)
         try SearchIndex.refreshAll(db)

@@ -33,8 +33,8 @@ enum SearchIndex {
     private static func refreshEntries(_ db: Database, condition: String, arguments: StatementArguments) throws {
         try db.execute(
             sql: """
-                INSERT INTO searchDocuments (familyId, entryId, title, body, tags, place)
-                SELECT familyId, id, title, body,
+                INSERT INTO searchDocuments (familyId, family, entryId, title, body, tags, place)
+                SELECT familyId, replace(familyId, '-', ''), id, title, body,
                     coalesce((SELECT group_concat(name, ' ') FROM (
                         SELECT tags.name FROM entryTags JOIN tags ON tags.id = entryTags.tagId
                         WHERE entryTags.entryId = entries.id ORDER BY entryTags.position)), ''),
@@ -49,8 +49,8 @@ enum SearchIndex {
     private static func refreshMemos(_ db: Database, condition: String, arguments: StatementArguments) throws {
         try db.execute(
             sql: """
-                INSERT INTO searchDocuments (familyId, memoId, title, body, tags, place)
-                SELECT familyId, id, title, body, '', '' FROM memos WHERE \(condition)
+                INSERT INTO searchDocuments (familyId, family, memoId, title, body, tags, place)
+                SELECT familyId, replace(familyId, '-', ''), id, title, body, '', '' FROM memos WHERE \(condition)
                 ON CONFLICT (memoId) DO UPDATE SET title = excluded.title, body = excluded.body
                 """,
             arguments: arguments)
