@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from conftest import Server, new_child, new_entry, saessak
+from conftest import Server, make_family, new_child, new_entry, saessak
 
 
 def test_create_user_and_token(tmp_path):
@@ -167,3 +167,29 @@ def test_memos_from_the_command_line(tmp_path):
     assert missing.returncode != 0 and "no memo" in missing.stderr
     assert saessak("memos", "edit", memo["id"], data=data, check=False).returncode != 0
     assert saessak("memos", "rm", "not-an-id", data=data, check=False).returncode != 0
+
+
+def test_add_member_gives_a_role_and_keeps_an_owner(tmp_path):
+    data = tmp_path / "data"
+    mom = make_family(data, "mom", "우리집")
+    grandma = make_family(data, "grandma")
+    out = saessak("admin", "add-member", "--username", "grandma", "--family", "우리집", "--role", "viewer", data=data)
+    assert out.stdout.strip() == "added 'grandma' to '우리집' as viewer"
+    token = saessak("admin", "create-token", "--username", "grandma", "--family", "우리집", data=data).stdout.strip()
+    running = Server(data).start()
+    try:
+        assert running.request("GET", "/api/v1/children", token=token).status == 200
+        assert running.request("POST", "/api/v1/memos", {"title": "할머니"}, token).status == 403
+        assert running.request("POST", "/api/v1/memos", {"title": "엄마"}, mom).status == 201
+    finally:
+        running.stop()
+    again = saessak("admin", "add-member", "--username", "grandma", "--family", "우리집", "--role", "editor", data=data)
+    assert again.stdout.strip() == "'grandma' is now editor of '우리집'"
+    last_owner = saessak("admin", "add-member", "--username", "mom", "--family", "우리집", "--role", "viewer", data=data, check=False)
+    assert last_owner.returncode != 0 and "no owner left" in last_owner.stderr
+    bad_role = saessak("admin", "add-member", "--username", "grandma", "--family", "우리집", "--role", "admin", data=data, check=False)
+    assert bad_role.returncode != 0 and "role" in bad_role.stderr
+    for args, message in [(["--username", "nobody", "--family", "우리집"], "nobody"), (["--username", "grandma", "--family", "없는집"], "없는집")]:
+        missing = saessak("admin", "add-member", *args, "--role", "viewer", data=data, check=False)
+        assert missing.returncode != 0 and message in missing.stderr
+    assert grandma

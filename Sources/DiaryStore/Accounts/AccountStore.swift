@@ -34,6 +34,46 @@ public struct AccountStore: Sendable {
         return (user, family)
     }
 
+    /// Makes an existing user a member of an existing family with `role`, or changes the role of one who already is.
+    /// Returns whether the user was already a member.
+    @discardableResult
+    public func addMember(username: String, familyName: String, role: Role) async throws -> Bool {
+        let now = database.clock.now()
+        let existed = try await database.writer.write { db -> Bool in
+            guard let userID = try String.fetchOne(db, sql: "SELECT id FROM users WHERE username = ?", arguments: [username])
+            else { throw StoreError.notFound(kind: "user", id: username) }
+            guard let familyID = try String.fetchOne(db, sql: "SELECT id FROM families WHERE name = ?", arguments: [familyName])
+            else { throw StoreError.notFound(kind: "family", id: familyName) }
+            let existed = try Bool.fetchOne(
+                db, sql: "SELECT 1 FROM memberships WHERE familyId = ? AND userId = ?", arguments: [familyID, userID]) ?? false
+            if existed, role != .owner {
+                try Self.requireAnotherOwner(db, family: familyID, besides: userID)
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO memberships (familyId, userId, role, createdAt) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (familyId, userId) DO UPDATE SET role = excluded.role
+                    """,
+                arguments: [familyID, userID, role.rawValue, now.stored])
+            return existed
+        }
+        database.memberships.removeAll()
+        return existed
+    }
+
+    /// A family always keeps an owner: refuses a change that would take away its last one.
+    static func requireAnotherOwner(_ db: Database, family: String, besides user: String) throws {
+        let others = try Int.fetchOne(
+            db, sql: "SELECT count(*) FROM memberships WHERE familyId = ? AND role = 'owner' AND userId <> ?",
+            arguments: [family, user]) ?? 0
+        let isOwner = try Bool.fetchOne(
+            db, sql: "SELECT 1 FROM memberships WHERE familyId = ? AND userId = ? AND role = 'owner'", arguments: [family, user])
+            ?? false
+        if isOwner, others == 0 {
+            throw StoreError.conflict(field: "role", message: "the family would have no owner left")
+        }
+    }
+
     /// Issues an API token acting for `username` in a family they belong to. Returns the token (shown once).
     /// - Parameter familyName: nil picks the user's only family.
     public func createToken(username: String, familyName: String?, name: String = "cli") async throws -> (String, APIToken) {

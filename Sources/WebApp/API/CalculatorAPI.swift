@@ -14,9 +14,8 @@ struct CalculatorAPI {
         let display: String
     }
 
-    func register(on api: RouterGroup<AppRequestContext>) {
-        api.post("calculator") { request, context in
-            _ = try context.member()
+    func register(on api: SecureRoutes) {
+        api.post("calculator", .viewer) { request, context in
             let press = try await JSONBody.decode(Press.self, from: request, context: context)
             guard let key = Calculator.Key(press.key) else {
                 throw ValidationError(field: "key", "'\(press.key)' is not a key: 0–9, ., +, -, *, ×, /, ÷, = or C")

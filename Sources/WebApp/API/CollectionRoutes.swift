@@ -3,7 +3,7 @@ import Hummingbird
 
 /// The five routes every collection of the API has, written once:
 /// `GET /name` (paged list), `POST /name` (201), `GET /name/{id}`, `PUT /name/{id}` (whole replacement),
-/// `DELETE /name/{id}` (204). Reads need a member of the family; writes an owner or editor.
+/// `DELETE /name/{id}` (204). Reads are for any member of the family (`Access.viewer`); writes for owners and editors.
 struct CollectionRoutes<Owner, Item: Sendable, Payload: Decodable, Resource: Encodable>: Sendable {
     /// The path segment and the word used in errors: `children`, `child`.
     let path: String
@@ -14,28 +14,28 @@ struct CollectionRoutes<Owner, Item: Sendable, Payload: Decodable, Resource: Enc
     let delete: @Sendable (FamilyID, Identifier<Owner>) async throws -> Void
     let resource: @Sendable (Item) -> Resource
 
-    func register(on group: RouterGroup<AppRequestContext>) {
-        group.get(RouterPath(path)) { request, context in
+    func register(on group: SecureRoutes) {
+        group.get(path, .viewer) { request, context in
             let page = try await list(try context.member().familyID, Query(request: request))
             return try JSONBody.response(ListResponse(items: page.items.map(resource), next: page.next?.description))
         }
-        group.post(RouterPath(path)) { request, context in
-            let family = try context.writer().familyID
+        group.post(path, .editor) { request, context in
+            let family = try context.member().familyID
             let payload = try await JSONBody.decode(Payload.self, from: request, context: context)
             return try JSONBody.response(resource(try await create(family, payload)), status: .created)
         }
-        group.get(RouterPath("\(path)/:id")) { _, context in
+        group.get("\(path)/:id", .viewer) { _, context in
             let family = try context.member().familyID
             return try JSONBody.response(resource(try await get(family, try context.id(of: path))))
         }
-        group.put(RouterPath("\(path)/:id")) { request, context in
-            let family = try context.writer().familyID
+        group.put("\(path)/:id", .editor) { request, context in
+            let family = try context.member().familyID
             let id: Identifier<Owner> = try context.id(of: path)
             let payload = try await JSONBody.decode(Payload.self, from: request, context: context)
             return try JSONBody.response(resource(try await update(family, id, payload)))
         }
-        group.delete(RouterPath("\(path)/:id")) { _, context in
-            let family = try context.writer().familyID
+        group.delete("\(path)/:id", .editor) { _, context in
+            let family = try context.member().familyID
             try await delete(family, try context.id(of: path))
             return Response(status: .noContent)
         }

@@ -34,8 +34,8 @@ struct EntriesAPI {
     }
 
     /// `GET /api/v1/timeline`: the same entries and filters as the list, grouped by month, newest first.
-    func registerTimeline(on group: RouterGroup<AppRequestContext>) {
-        group.get("timeline") { [store] request, context in
+    func registerTimeline(on group: SecureRoutes) {
+        group.get("timeline", .viewer) { [store] request, context in
             let query = Query(request: request)
             let paging = try query.paging()
             let (sections, next) = try await store.timeline(
@@ -49,8 +49,8 @@ struct EntriesAPI {
 
     /// `GET /api/v1/on-this-day?date=YYYY-MM-DD&lunar=true`: entries of earlier years on the same day (default:
     /// today in Seoul), by the solar calendar and, with `lunar=true`, also by the lunar one.
-    func registerOnThisDay(on group: RouterGroup<AppRequestContext>, today: Today) {
-        group.get("on-this-day") { [store] request, context in
+    func registerOnThisDay(on group: SecureRoutes, today: Today) {
+        group.get("on-this-day", .viewer) { [store] request, context in
             let query = Query(request: request)
             let date: SolarDate
             if let text = query.string("date") {

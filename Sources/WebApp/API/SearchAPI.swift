@@ -26,8 +26,8 @@ struct SearchAPI {
         }
     }
 
-    func register(on api: RouterGroup<AppRequestContext>) {
-        api.get("search") { [store] request, context in
+    func register(on api: SecureRoutes) {
+        api.get("search", .viewer) { [store] request, context in
             let family = try context.member().familyID
             let query = Query(request: request)
             // Everything here comes from the URL: what is wrong with it is a 400.

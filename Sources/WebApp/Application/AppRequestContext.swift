@@ -4,7 +4,7 @@ import Hummingbird
 /// Per-request state: who is asking, once authentication has said so.
 public struct AppRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
-    /// Set by `BearerAuthMiddleware` for every `/api/v1` route that needs it.
+    /// Who the request acts for, set by `AuthenticationMiddleware` when it carries valid credentials.
     public var membership: Membership?
 
     public init(source: Source) {
@@ -15,18 +15,9 @@ public struct AppRequestContext: RequestContext {
     /// JSON request bodies are small: text only (photos arrive by their own streamed route).
     public var maxUploadSize: Int { 1024 * 1024 }
 
-    /// The membership of an authenticated request; routes behind the auth middleware can rely on it.
+    /// The membership of an authenticated request (401 without one); `Access.check` has already checked its role.
     func member() throws -> Membership {
         guard let membership else { throw Problem.unauthorized }
-        return membership
-    }
-
-    /// The membership, if it may change the family's data (owners and editors; viewers only read).
-    func writer() throws -> Membership {
-        let membership = try member()
-        guard membership.role.canWrite else {
-            throw Problem(status: .forbidden, detail: "a viewer can read this family's diary but not change it")
-        }
         return membership
     }
 

@@ -11,14 +11,16 @@ public func buildApplication(_ configuration: AppConfiguration, logger: Logger =
     let photos = try PhotoService(dataFolder: configuration.dataFolder, database: database, logger: logger)
     try await photos.tidy()
     return Application(
-        router: buildRouter(database: database, photos: photos, staticFolder: configuration.staticFolder),
+        router: buildRouter(database: database, photos: photos, staticFolder: configuration.staticFolder).router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Saessak"),
         services: [photos.worker],
         logger: logger)
 }
 
-/// Every route of the server, with the middleware that guards it.
-func buildRouter(database: DiaryDatabase, photos: PhotoService, staticFolder: URL? = nil) -> Router<AppRequestContext> {
+/// Every route of the server, each with the access it declares (`AccessTable`).
+func buildRouter(database: DiaryDatabase, photos: PhotoService, staticFolder: URL? = nil)
+    -> (router: Router<AppRequestContext>, access: AccessTable)
+{
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: ProblemMiddleware())
     router.add(middleware: LogRequestsMiddleware(.info))
@@ -26,11 +28,13 @@ func buildRouter(database: DiaryDatabase, photos: PhotoService, staticFolder: UR
         router.add(middleware: FileMiddleware(
             staticFolder.path, urlBasePath: "/static", cacheControl: .init([(MediaType(type: .any), [.maxAge(3600)])])))
     }
-    router.get("healthz") { _, _ in HTTPResponse.Status.ok }
+    router.add(middleware: AuthenticationMiddleware(accounts: AccountStore(database)))
+    let access = AccessTable()
+    let root = SecureRoutes(router: router, prefix: "", table: access)
+    root.get("healthz", .anyone) { _, _ in HTTPResponse.Status.ok }
 
-    let api = router.group("api/v1")
-    api.get("openapi.json") { _, _ in try OpenAPIDocument.response() }
-    api.add(middleware: BearerAuthMiddleware(accounts: AccountStore(database)))
+    let api = SecureRoutes(router: router, prefix: "api/v1", table: access)
+    api.get("openapi.json", .anyone) { _, _ in try OpenAPIDocument.response() }
     let today = Today(clock: database.clock)
     ChildrenAPI(store: ChildStore(database), photos: photos, today: today).routes.register(on: api)
     let entries = EntriesAPI(store: EntryStore(database), photos: photos)
@@ -43,5 +47,5 @@ func buildRouter(database: DiaryDatabase, photos: PhotoService, staticFolder: UR
     AnniversariesAPI(store: AnniversaryStore(database)).routes.register(on: api)
     PhotosAPI(service: photos, clock: database.clock).register(on: api)
     CalculatorAPI().register(on: api)
-    return router
+    return (router, access)
 }

@@ -11,39 +11,39 @@ struct PhotosAPI {
     let service: PhotoService
     let clock: Clock
 
-    func register(on api: RouterGroup<AppRequestContext>) {
-        api.post("photos") { request, context in
-            let family = try context.writer().familyID
+    func register(on api: SecureRoutes) {
+        api.post("photos", .editor) { request, context in
+            let family = try context.member().familyID
             let photos = try await upload(request, context: context, family: family, entry: nil)
             return try JSONBody.response(ListResponse(items: photos.map(PhotoResource.init), next: nil), status: .created)
         }
-        api.post("entries/:id/photos") { request, context in
-            let family = try context.writer().familyID
+        api.post("entries/:id/photos", .editor) { request, context in
+            let family = try context.member().familyID
             let entry = try context.id(of: "entry") as EntryID
             let photos = try await upload(request, context: context, family: family, entry: entry)
             return try JSONBody.response(ListResponse(items: photos.map(PhotoResource.init), next: nil), status: .created)
         }
-        api.get("entries/:id/photos") { _, context in
+        api.get("entries/:id/photos", .viewer) { _, context in
             let photos = try await service.store.photos(family: try context.member().familyID, entry: try context.id(of: "entry") as EntryID)
             return try JSONBody.response(ListResponse(items: photos.map(PhotoResource.init), next: nil))
         }
-        api.put("entries/:id/photos") { request, context in
-            let family = try context.writer().familyID
+        api.put("entries/:id/photos", .editor) { request, context in
+            let family = try context.member().familyID
             let entry = try context.id(of: "entry") as EntryID
             let body = try await JSONBody.decode(PhotoOrder.self, from: request, context: context)
             let (photos, released) = try await service.store.setPhotos(body.photoIds, family: family, entry: entry)
             service.release(released)
             return try JSONBody.response(ListResponse(items: photos.map(PhotoResource.init), next: nil))
         }
-        api.delete("entries/:id/photos/:photo") { _, context in
-            let family = try context.writer().familyID
+        api.delete("entries/:id/photos/:photo", .editor) { _, context in
+            let family = try context.member().familyID
             let released = try await service.store.remove(
                 try context.id("photo", of: "photo") as PhotoID, family: family, entry: try context.id(of: "entry") as EntryID)
             service.release(released)
             return Response(status: .noContent)
         }
-        api.put("children/:id/photo") { request, context in
-            let family = try context.writer().familyID
+        api.put("children/:id/photo", .editor) { request, context in
+            let family = try context.member().familyID
             let child = try context.id(of: "child") as ChildID
             let body = try await JSONBody.decode(ProfilePhoto.self, from: request, context: context)
             service.release(try await service.store.setProfilePhoto(body.photoId, family: family, child: child))
@@ -52,7 +52,7 @@ struct PhotosAPI {
             }
             return Response(status: .noContent)
         }
-        api.get("children/:id/photo") { request, context in
+        api.get("children/:id/photo", .viewer) { request, context in
             let family = try context.member().familyID
             guard let photo = try await service.store.profilePhoto(family: family, child: try context.id(of: "child") as ChildID) else {
                 throw Problem(status: .notFound, detail: "this child has no profile photo")
@@ -61,16 +61,16 @@ struct PhotosAPI {
                 try await service.thumbnailURL(photo, size: .square), contentType: Thumbnailer.format.mimeType,
                 etag: "\(photo.sha256)-square", request: request, context: context)
         }
-        api.get("photos/:id") { _, context in
+        api.get("photos/:id", .viewer) { _, context in
             let photo = try await service.store.get(family: try context.member().familyID, id: try context.id(of: "photo") as PhotoID)
             return try JSONBody.response(PhotoResource(photo))
         }
-        api.get("photos/:id/original") { request, context in
+        api.get("photos/:id/original", .viewer) { request, context in
             let photo = try await service.store.get(family: try context.member().familyID, id: try context.id(of: "photo") as PhotoID)
             guard let url = service.originalURL(photo) else { throw Problem(status: .internalServerError, detail: "unknown photo format") }
             return try await FileResponse.serve(url, contentType: photo.mimeType, etag: photo.sha256, request: request, context: context)
         }
-        api.get("photos/:id/thumbnail") { request, context in
+        api.get("photos/:id/thumbnail", .viewer) { request, context in
             let photo = try await service.store.get(family: try context.member().familyID, id: try context.id(of: "photo") as PhotoID)
             let sizeName = request.uri.queryParameters["size"].map(String.init) ?? "small"
             guard let size = ThumbnailSize(rawValue: sizeName), size != .square else {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Diary
 import DiaryStore
 import Foundation
 import Secrets
@@ -6,7 +7,7 @@ import Secrets
 struct Admin: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Set up users, families and API tokens; maintain the data folder.",
-        subcommands: [CreateUser.self, CreateToken.self, Reindex.self])
+        subcommands: [CreateUser.self, AddMember.self, CreateToken.self, Reindex.self])
 }
 
 struct CreateUser: AsyncParsableCommand {
@@ -43,6 +44,34 @@ struct CreateUser: AsyncParsableCommand {
         print("created user '\(user.username)', owner of family '\(family.name)'")
     }
 }
+
+struct AddMember: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Add an existing user to a family, or change their role in it.",
+        discussion: """
+            owner: everything, members and deletion included; editor: writes the diary, children and events (the \
+            other parent); viewer: reads only (grandparents). A family always keeps at least one owner.
+            """)
+
+    @OptionGroup var data: DataOptions
+
+    @Option(help: "The user to add.")
+    var username: String
+
+    @Option(help: "The family to add them to.")
+    var family: String
+
+    @Option(help: "owner, editor or viewer.")
+    var role: Role
+
+    func run() async throws {
+        let database = try data.openExisting()
+        let existed = try await AccountStore(database).addMember(username: username, familyName: family, role: role)
+        print(existed ? "'\(username)' is now \(role.rawValue) of '\(family)'" : "added '\(username)' to '\(family)' as \(role.rawValue)")
+    }
+}
+
+extension Role: ExpressibleByArgument {}
 
 struct CreateToken: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

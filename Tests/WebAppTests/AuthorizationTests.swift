@@ -1,0 +1,129 @@
+import Diary
+import DiaryStore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@testable import WebApp
+
+/// Every registered route against the one access table, for every kind of caller.
+@Suite struct AuthorizationTests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("saessak-authz-\(UUID().uuidString)")
+
+    @Test func everyRouteDeclaresItsAccess() async throws {
+        let database = try DiaryDatabase(folder: folder)
+        let photos = try PhotoService(dataFolder: folder, database: database, logger: .init(label: "test"))
+        let (router, access) = buildRouter(database: database, photos: photos)
+        let registered = Set(router.routes.map { AccessTable.Route(method: $0.method, path: $0.path.description) })
+        let declared = Set(access.routes.keys)
+        #expect(registered.subtracting(declared).isEmpty, "routes without a declared access")
+        #expect(declared.subtracting(registered).isEmpty, "declared routes that are not registered")
+        #expect(registered.count > 30)
+    }
+
+    /// Callers: nobody, a member of another family, and the family's viewer, editor and owner.
+    enum Caller: String, CaseIterable {
+        case anonymous, otherFamily, viewer, editor, owner
+
+        var role: Role? {
+            switch self {
+            case .viewer: .viewer
+            case .editor: .editor
+            case .owner: .owner
+            case .anonymous, .otherFamily: nil
+            }
+        }
+    }
+
+    @Test func everyRouteAnswersEveryCallerAsItsAccessSays() async throws {
+        let database = try DiaryDatabase(folder: folder)
+        let accounts = AccountStore(database)
+        let (_, family) = try await accounts.createUser(username: "mom", passwordHash: "x", familyName: "우리집")
+        _ = try await accounts.createUser(username: "dad", passwordHash: "x", familyName: "dad")
+        _ = try await accounts.createUser(username: "grandma", passwordHash: "x", familyName: "grandma")
+        _ = try await accounts.createUser(username: "neighbour", passwordHash: "x", familyName: "옆집")
+        try await accounts.addMember(username: "dad", familyName: "우리집", role: .editor)
+        try await accounts.addMember(username: "grandma", familyName: "우리집", role: .viewer)
+        var tokens: [Caller: String] = [:]
+        tokens[.owner] = try await accounts.createToken(username: "mom", familyName: nil).0
+        tokens[.editor] = try await accounts.createToken(username: "dad", familyName: "우리집").0
+        tokens[.viewer] = try await accounts.createToken(username: "grandma", familyName: "우리집").0
+        tokens[.otherFamily] = try await accounts.createToken(username: "neighbour", familyName: nil).0
+
+        // One object of each kind in the family, for the IDs in paths.
+        let child = try await ChildStore(database).create(
+            family: family.id, profile: try ChildProfile(name: "하늘", birthDate: .solar(try .init(iso: "2025-03-01"))))
+        let entry = try await EntryStore(database).create(
+            family: family.id,
+            content: try EntryContent(title: "첫 걸음", body: "", date: try .init(iso: "2026-11-22T09:00"), childIDs: [child.id]))
+        let memo = try await MemoStore(database).create(family: family.id, content: try MemoContent(title: "메모", body: ""))
+        let event = try await EventStore(database).create(
+            family: family.id,
+            details: try EventDetails(childID: child.id, kind: .hospital, title: "검진", date: try .init(iso: "2026-11-22")))
+        let anniversary = try await AnniversaryStore(database).create(
+            family: family.id, details: try AnniversaryDetails(name: "결혼기념일", calendar: .solar, month: 5, day: 5))
+        let ids = [
+            "children": child.id.description, "entries": entry.id.description, "memos": memo.id.description,
+            "events": event.id.description, "anniversaries": anniversary.id.description,
+            "photos": UUID().uuidString.lowercased(),
+        ]
+
+        let app = try await buildApplication(AppConfiguration(port: 0, dataFolder: folder))
+        let access = try buildRouter(
+            database: database, photos: try PhotoService(dataFolder: folder, database: database, logger: .init(label: "test"))
+        ).access.routes
+        let callerTokens = tokens
+        try await app.test(.router) { client in
+            // Writers last, so that their deletions do not hide what the others would have been answered.
+            for caller in Caller.allCases {
+                for (route, required) in access.sorted(by: { $0.key.description < $1.key.description }) {
+                    let path = Self.fill(route.path, ids: ids)
+                    var headers: HTTPFields = [.contentType: "application/json"]
+                    if let token = callerTokens[caller] { headers[.authorization] = "Bearer \(token)" }
+                    let status = try await client.execute(
+                        uri: path, method: route.method, headers: headers, body: ByteBuffer(string: "{}")
+                    ) { $0.status }
+                    let what = "\(caller) \(route.method) \(path) (\(required))"
+                    switch (caller, required.role) {
+                    case (_, nil):
+                        #expect(status.code < 400, "\(what) → \(status.code)")
+                    case (.anonymous, _):
+                        #expect(status == .unauthorized, "\(what) → \(status.code)")
+                    case (.otherFamily, _):
+                        // Their own family's data, or 404 for ours; never any of ours.
+                        #expect(status != .unauthorized && status != .forbidden, "\(what) → \(status.code)")
+                        if route.path.contains("{") { #expect(status.code >= 400, "\(what) → \(status.code)") }
+                        if route.path.contains("{"), route.method == .get || route.method == .delete {
+                            #expect(status == .notFound, "\(what) → \(status.code)")
+                        }
+                    case (_, let role?):
+                        let allowed = caller.role!.includes(role)
+                        if allowed {
+                            #expect(status != .unauthorized && status != .forbidden, "\(what) → \(status.code)")
+                        } else {
+                            #expect(status == .forbidden, "\(what) → \(status.code)")
+                        }
+                    }
+                }
+                if caller == .viewer {
+                    // Nothing of ours was changed by anybody so far: nobody, the other family, the viewer.
+                    #expect(try await MemoStore(database).get(family: family.id, id: memo.id).content.title == "메모")
+                    #expect(try await EntryStore(database).get(family: family.id, id: entry.id).content.title == "첫 걸음")
+                    #expect(try await ChildStore(database).get(family: family.id, id: child.id).profile.name == "하늘")
+                }
+            }
+        }
+    }
+
+    /// `children/{id}/photo` → `children/<a child's id>/photo`: the collection before a parameter names its kind.
+    static func fill(_ pattern: String, ids: [String: String]) -> String {
+        var parts = pattern.split(separator: "/").map(String.init)
+        for index in parts.indices where parts[index].hasPrefix("{") {
+            let kind = parts[index] == "{photo}" ? "photos" : index > 0 ? parts[index - 1] : ""
+            parts[index] = ids[kind] ?? UUID().uuidString.lowercased()
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+}
