@@ -24,7 +24,22 @@ public enum Role: String, CaseIterable, Sendable, Codable {
     /// Reads only (grandparents and relatives).
     case viewer
 
-    public var canWrite: Bool { self != .viewer }
+    /// Whether this role may do what `required` may (owner ⊇ editor ⊇ viewer).
+    public func includes(_ required: Role) -> Bool { rank >= required.rank }
+
+    /// The lesser of two roles: what a token made with `limit` may do for a member with this role.
+    public func limited(to limit: Role?) -> Role {
+        guard let limit else { return self }
+        return includes(limit) ? limit : self
+    }
+
+    private var rank: Int {
+        switch self {
+        case .viewer: 0
+        case .editor: 1
+        case .owner: 2
+        }
+    }
 }
 
 /// A person who signs in. Passwords are kept only as a hash, by the `Secrets` module.
@@ -50,19 +65,28 @@ public struct User: Hashable, Sendable {
     }
 }
 
-/// A bearer token for the API, acting for one member of one family. Only its hash is stored.
+/// A bearer token for the API, acting for one member of one family, with at most that member's role (or a lesser
+/// one it was made with: a read-only token for a photo frame). Only its hash is stored.
 public struct APIToken: Hashable, Sendable {
     public let id: APITokenID
     public let userID: UserID
     public let familyID: FamilyID
     public let name: String
+    /// nil: whatever role the member has.
+    public let role: Role?
     public let createdAt: Date
 
-    public init(id: APITokenID = APITokenID(), userID: UserID, familyID: FamilyID, name: String, createdAt: Date) {
+    public static let maxNameLength = 100
+
+    public init(
+        id: APITokenID = APITokenID(), userID: UserID, familyID: FamilyID, name: String, role: Role? = nil,
+        createdAt: Date
+    ) {
         self.id = id
         self.userID = userID
         self.familyID = familyID
         self.name = name
+        self.role = role
         self.createdAt = createdAt
     }
 }

@@ -30,7 +30,6 @@ public struct AccountStore: Sendable {
                 sql: "INSERT INTO memberships (familyId, userId, role, createdAt) VALUES (?, ?, 'owner', ?)",
                 arguments: [family.id.sql, user.id.sql, now.stored])
         }
-        database.memberships.removeAll()
         return (user, family)
     }
 
@@ -57,7 +56,6 @@ public struct AccountStore: Sendable {
                 arguments: [familyID, userID, role.rawValue, now.stored])
             return existed
         }
-        database.memberships.removeAll()
         return existed
     }
 
@@ -74,9 +72,12 @@ public struct AccountStore: Sendable {
         }
     }
 
-    /// Issues an API token acting for `username` in a family they belong to. Returns the token (shown once).
+    /// Issues an API token acting for `username` in a family they belong to, limited to `role` when given.
+    /// Returns the token (shown once).
     /// - Parameter familyName: nil picks the user's only family.
-    public func createToken(username: String, familyName: String?, name: String = "cli") async throws -> (String, APIToken) {
+    public func createToken(username: String, familyName: String?, name: String = "cli", role: Role? = nil) async throws
+        -> (String, APIToken)
+    {
         let (token, digest) = TokenGenerator.make()
         let now = database.clock.now()
         let record = try await database.writer.write { db -> APIToken in
@@ -98,35 +99,96 @@ public struct AccountStore: Sendable {
                 throw StoreError.familyNeeded("'\(username)' belongs to several families: name one with --family")
             }
             let token = APIToken(
-                userID: UserID(userID)!, familyID: FamilyID(familyID)!, name: name, createdAt: now)
-            try db.execute(
-                sql: "INSERT INTO apiTokens (id, familyId, userId, digest, name, createdAt) VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: [token.id.sql, familyID, userID, digest, name, now.stored])
+                userID: UserID(userID)!, familyID: FamilyID(familyID)!, name: name, role: role, createdAt: now)
+            try Self.insert(db, token, digest: digest)
             return token
         }
-        database.memberships.removeAll()
         return (token, record)
     }
 
-    /// Who a bearer token acts for, or nil for an unknown token.
+    /// Issues a token for the member a request acts for, limited to `role` (which must not exceed theirs).
+    public func createToken(for member: Membership, name: String, role: Role?) async throws -> (String, APIToken) {
+        let name = try Validate.requiredText(name, field: "name", maxLength: APIToken.maxNameLength)
+        if let role, !member.role.includes(role) {
+            throw ValidationError(field: "role", "a \(member.role.rawValue) cannot make a token for a \(role.rawValue)")
+        }
+        let (token, digest) = TokenGenerator.make()
+        let record = APIToken(userID: member.userID, familyID: member.familyID, name: name, role: role, createdAt: database.clock.now())
+        try await database.writer.write { db in try Self.insert(db, record, digest: digest) }
+        return (token, record)
+    }
+
+    private static func insert(_ db: Database, _ token: APIToken, digest: Data) throws {
+        try db.execute(
+            sql: "INSERT INTO apiTokens (id, familyId, userId, digest, name, role, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            arguments: [token.id.sql, token.familyID.sql, token.userID.sql, digest, token.name, token.role?.rawValue, token.createdAt.stored])
+    }
+
+    /// The member's own tokens in their family, newest first.
+    public func tokens(of member: Membership) async throws -> [APIToken] {
+        try await database.writer.read { db in
+            try Row.fetchAll(
+                db,
+                sql: "SELECT * FROM apiTokens WHERE familyId = ? AND userId = ? ORDER BY createdAt DESC, id",
+                arguments: [member.familyID.sql, member.userID.sql]
+            ).map(Self.decodeToken)
+        }
+    }
+
+    /// Revokes a token at once. Members revoke their own; an owner any of the family's.
+    public func revokeToken(_ id: APITokenID, by member: Membership) async throws {
+        try await database.writer.write { db in
+            try db.execute(
+                sql: "DELETE FROM apiTokens WHERE id = ? AND familyId = ? AND (userId = ? OR ?)",
+                arguments: [id.sql, member.familyID.sql, member.userID.sql, member.role == .owner])
+            guard db.changesCount > 0 else { throw StoreError.notFound(kind: "token", id: id.description) }
+        }
+    }
+
+    /// Revokes a user's tokens with the given label (the command line's way); returns how many there were.
+    public func revokeTokens(username: String, familyName: String?, name: String) async throws -> Int {
+        try await database.writer.write { db in
+            guard let userID = try String.fetchOne(db, sql: "SELECT id FROM users WHERE username = ?", arguments: [username])
+            else { throw StoreError.notFound(kind: "user", id: username) }
+            try db.execute(
+                sql: """
+                    DELETE FROM apiTokens WHERE userId = ? AND name = ?
+                        AND (? IS NULL OR familyId IN (SELECT id FROM families WHERE name = ?))
+                    """,
+                arguments: [userID, name, familyName, familyName])
+            return db.changesCount
+        }
+    }
+
+    private static func decodeToken(_ row: Row) throws -> APIToken {
+        try readBack("token") {
+            let role: String? = try row.decode(forColumn: "role")
+            return APIToken(
+                id: try row.id("id"), userID: try row.id("userId"), familyID: try row.id("familyId"),
+                name: try row.decode(forColumn: "name"), role: try role.map { text in
+                    guard let role = Role(rawValue: text) else { throw StoreError.unreadable("role '\(text)'") }
+                    return role
+                }, createdAt: try row.timestamp("createdAt"))
+        }
+    }
+
+    /// Who a bearer token acts for, or nil for an unknown (or revoked) token. Looked up on every request, so that a
+    /// revocation or a change of role takes effect at once.
     public func membership(forToken token: String) async throws -> Membership? {
         let digest = TokenGenerator.digest(of: token)
-        let now = database.clock.now()
-        if let cached = database.memberships.membership(for: digest, now: now) { return cached }
-        let membership = try await database.writer.read { db -> Membership? in
+        return try await database.writer.read { db -> Membership? in
             guard let row = try Row.fetchOne(
                 db,
                 sql: """
-                    SELECT memberships.userId, memberships.familyId, memberships.role FROM apiTokens
-                    JOIN memberships USING (familyId, userId) WHERE apiTokens.digest = ?
+                    SELECT memberships.userId, memberships.familyId, memberships.role, apiTokens.role AS tokenRole
+                    FROM apiTokens JOIN memberships USING (familyId, userId) WHERE apiTokens.digest = ?
                     """,
                 arguments: [digest])
             else { return nil }
             guard let role = Role(rawValue: try row.decode(forColumn: "role")) else { return nil }
-            return Membership(userID: try row.id("userId"), familyID: try row.id("familyId"), role: role)
+            let limit = (try row.decode(String?.self, forColumn: "tokenRole")).flatMap(Role.init(rawValue:))
+            return Membership(userID: try row.id("userId"), familyID: try row.id("familyId"), role: role.limited(to: limit))
         }
-        if let membership { database.memberships.remember(membership, for: digest, now: now) }
-        return membership
     }
 
     /// The family named, or the only family in the data folder when no name is given.

@@ -11,7 +11,6 @@ public final class DiaryDatabase: Sendable {
     public let writer: DatabasePool
     let cipher: FieldCipher
     public let clock: Clock
-    let memberships = MembershipCache()
 
     public static let fileName = "saessak.sqlite"
 

@@ -12,7 +12,27 @@ enum DiarySchema {
         migrator.registerMigration("v1 foundation", migrate: foundation)
         migrator.registerMigration("v2 photos", migrate: photos)
         migrator.registerMigration("v3 search", migrate: search)
+        migrator.registerMigration("v4 accounts", migrate: accounts)
         return migrator
+    }
+
+    /// Accounts and sharing: a role an API token is limited to; web sessions (only a hash of the cookie is kept,
+    /// like tokens), each with its CSRF token and the family it currently acts for.
+    private static func accounts(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE apiTokens ADD COLUMN role TEXT CHECK (role IN ('owner', 'editor', 'viewer'));
+            CREATE TABLE sessions (
+                id TEXT PRIMARY KEY NOT NULL,
+                digest BLOB NOT NULL UNIQUE CHECK (length(digest) = 32),
+                userId TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                familyId TEXT REFERENCES families(id) ON DELETE SET NULL,
+                csrfToken TEXT NOT NULL CHECK (length(csrfToken) >= 32),
+                createdAt DATETIME NOT NULL,
+                lastSeenAt DATETIME NOT NULL,
+                expiresAt DATETIME NOT NULL
+            );
+            CREATE INDEX sessions_user ON sessions(userId);
+            """)
     }
 
     /// The search index: one document per entry or memo (`searchDocuments`, kept by the stores in the transaction of

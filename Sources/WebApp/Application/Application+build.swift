@@ -47,5 +47,6 @@ func buildRouter(database: DiaryDatabase, photos: PhotoService, staticFolder: UR
     AnniversariesAPI(store: AnniversaryStore(database)).routes.register(on: api)
     PhotosAPI(service: photos, clock: database.clock).register(on: api)
     CalculatorAPI().register(on: api)
+    TokensAPI(accounts: AccountStore(database)).register(on: api)
     return (router, access)
 }

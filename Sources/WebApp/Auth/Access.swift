@@ -44,19 +44,6 @@ public enum Access: String, Sendable, CaseIterable {
     }
 }
 
-extension Role {
-    /// Whether this role may do what `required` may (owner ⊇ editor ⊇ viewer).
-    func includes(_ required: Role) -> Bool { rank >= required.rank }
-
-    private var rank: Int {
-        switch self {
-        case .viewer: 0
-        case .editor: 1
-        case .owner: 2
-        }
-    }
-}
-
 /// Every route's declared access: method and path (as the router spells it) → `Access`.
 public final class AccessTable: Sendable {
     public struct Route: Hashable, Sendable, CustomStringConvertible {

@@ -7,7 +7,7 @@ import Secrets
 struct Admin: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Set up users, families and API tokens; maintain the data folder.",
-        subcommands: [CreateUser.self, AddMember.self, CreateToken.self, Reindex.self])
+        subcommands: [CreateUser.self, AddMember.self, CreateToken.self, RevokeToken.self, Reindex.self])
 }
 
 struct CreateUser: AsyncParsableCommand {
@@ -87,10 +87,37 @@ struct CreateToken: AsyncParsableCommand {
     @Option(help: "A label to recognise the token by.")
     var name = "cli"
 
+    @Option(help: "Limit the token to this role (owner, editor or viewer; default: the user's role).")
+    var role: Role?
+
     func run() async throws {
         let database = try data.openExisting()
-        let (token, _) = try await AccountStore(database).createToken(username: username, familyName: family.family, name: name)
+        let (token, _) = try await AccountStore(database).createToken(
+            username: username, familyName: family.family, name: name, role: role)
         print(token)
+    }
+}
+
+struct RevokeToken: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Revoke a user's API tokens by their label; they stop working at once.")
+
+    @OptionGroup var data: DataOptions
+
+    @Option(help: "The user whose tokens to revoke.")
+    var username: String
+
+    @Option(help: "Only tokens for this family (default: every family of the user).")
+    var family: String?
+
+    @Option(help: "The label the tokens were made with.")
+    var name: String
+
+    func run() async throws {
+        let database = try data.openExisting()
+        let count = try await AccountStore(database).revokeTokens(username: username, familyName: family, name: name)
+        guard count > 0 else { throw CLIError("'\(username)' has no token named '\(name)'") }
+        print("revoked \(count) token\(count == 1 ? "" : "s") named '\(name)'")
     }
 }
 
