@@ -151,3 +151,13 @@ def test_failed_update_keeps_what_was_saved(server, child):
     problem(server.request("PUT", path, {"name": "새이름", "birthDate": "2024-02-30"}, server.kim), 422, "birthDate")
     problem(server.request("PUT", path, raw='{"name": "새'.encode(), token=server.kim), 400)
     assert server.request("GET", path, token=server.kim).json() == before
+
+
+@pytest.mark.parametrize("path", ["/healthz", "/api/v1/children", "/api/v1/no-such-route", "/api/v1/openapi.json"])
+def test_every_response_carries_the_security_headers(server, path):
+    response = server.request("GET", path, token=server.kim)
+    csp = response.headers["Content-Security-Policy"]
+    assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp and "unsafe-inline" not in csp
+    assert response.headers["X-Frame-Options"] == "DENY"
+    assert response.headers["Referrer-Policy"] == "no-referrer"
+    assert response.headers["X-Content-Type-Options"] == "nosniff"

@@ -22,6 +22,7 @@ func buildRouter(database: DiaryDatabase, photos: PhotoService, staticFolder: UR
     -> (router: Router<AppRequestContext>, access: AccessTable)
 {
     let router = Router(context: AppRequestContext.self)
+    router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: ProblemMiddleware())
     router.add(middleware: LogRequestsMiddleware(.info))
     if let staticFolder {
