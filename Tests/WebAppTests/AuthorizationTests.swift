@@ -15,7 +15,7 @@ import Testing
     @Test func everyRouteDeclaresItsAccess() async throws {
         let database = try DiaryDatabase(folder: folder)
         let photos = try PhotoService(dataFolder: folder, database: database, logger: .init(label: "test"))
-        let (router, access) = buildRouter(database: database, photos: photos)
+        let (router, access) = buildRouter(database: database, photos: photos, signIn: SignIn(database))
         let registered = Set(router.routes.map { AccessTable.Route(method: $0.method, path: $0.path.description) })
         let declared = Set(access.routes.keys)
         #expect(registered.subtracting(declared).isEmpty, "routes without a declared access")
@@ -71,9 +71,12 @@ import Testing
         ]
 
         let app = try await buildApplication(AppConfiguration(port: 0, dataFolder: folder))
-        let access = try buildRouter(
-            database: database, photos: try PhotoService(dataFolder: folder, database: database, logger: .init(label: "test"))
-        ).access.routes
+        let table = try buildRouter(
+            database: database, photos: try PhotoService(dataFolder: folder, database: database, logger: .init(label: "test")),
+            signIn: SignIn(database)
+        ).access
+        let access = table.routes
+        let pages = table.pages
         let callerTokens = tokens
         try await app.test(.router) { client in
             // Writers last, so that their deletions do not hide what the others would have been answered.
@@ -86,11 +89,13 @@ import Testing
                         uri: path, method: route.method, headers: headers, body: ByteBuffer(string: "{}")
                     ) { $0.status }
                     let what = "\(caller) \(route.method) \(path) (\(required))"
-                    switch (caller, required.role) {
-                    case (_, nil):
-                        #expect(status.code < 400, "\(what) → \(status.code)")
+                    switch (caller, required) {
+                    case (_, .anyone):
+                        #expect(status != .unauthorized, "\(what) → \(status.code)")
                     case (.anonymous, _):
-                        #expect(status == .unauthorized, "\(what) → \(status.code)")
+                        #expect(status == (pages.contains(route) ? .seeOther : .unauthorized), "\(what) → \(status.code)")
+                    case (_, .signedIn):
+                        #expect(status != .unauthorized && status != .forbidden, "\(what) → \(status.code)")
                     case (.otherFamily, _):
                         // Their own family's data, or 404 for ours; never any of ours.
                         #expect(status != .unauthorized && status != .forbidden, "\(what) → \(status.code)")
@@ -98,9 +103,8 @@ import Testing
                         if route.path.contains("{"), route.method == .get || route.method == .delete {
                             #expect(status == .notFound, "\(what) → \(status.code)")
                         }
-                    case (_, let role?):
-                        let allowed = caller.role!.includes(role)
-                        if allowed {
+                    case (_, let required):
+                        if caller.role!.includes(required.role!) {
                             #expect(status != .unauthorized && status != .forbidden, "\(what) → \(status.code)")
                         } else {
                             #expect(status == .forbidden, "\(what) → \(status.code)")

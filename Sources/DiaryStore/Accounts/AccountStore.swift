@@ -33,6 +33,56 @@ public struct AccountStore: Sendable {
         return (user, family)
     }
 
+    /// Whether anybody can sign in yet (a fresh data folder offers the owner's setup link until then).
+    public func hasUsers() async throws -> Bool {
+        try await database.writer.read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users)") ?? false }
+    }
+
+    /// The user and stored password hash for a username (compared without regard to case), or nil.
+    public func credentials(username: String) async throws -> (user: UserID, passwordHash: String)? {
+        try await database.writer.read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT id, passwordHash FROM users WHERE username = ?", arguments: [username])
+            else { return nil }
+            return (try row.id("id"), try row.decode(forColumn: "passwordHash"))
+        }
+    }
+
+    public func passwordHash(of user: UserID) async throws -> String {
+        try await database.writer.read { db in
+            guard let hash = try String.fetchOne(db, sql: "SELECT passwordHash FROM users WHERE id = ?", arguments: [user.sql])
+            else { throw StoreError.notFound(kind: "user", id: user.description) }
+            return hash
+        }
+    }
+
+    public func setPasswordHash(_ hash: String, of user: UserID) async throws {
+        try await database.writer.write { db in
+            try db.execute(sql: "UPDATE users SET passwordHash = ? WHERE id = ?", arguments: [hash, user.sql])
+        }
+    }
+
+    /// The user's name and families with their role in each, oldest membership first.
+    public func account(_ user: UserID) async throws -> (username: String, families: [(family: Family, role: Role)]) {
+        try await database.writer.read { db in
+            guard let username = try String.fetchOne(db, sql: "SELECT username FROM users WHERE id = ?", arguments: [user.sql])
+            else { throw StoreError.notFound(kind: "user", id: user.description) }
+            let families = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT families.*, memberships.role FROM memberships JOIN families ON families.id = memberships.familyId
+                    WHERE memberships.userId = ? ORDER BY memberships.createdAt, families.id
+                    """,
+                arguments: [user.sql]
+            ).map { row in
+                try readBack("membership") {
+                    guard let role = Role(rawValue: try row.decode(forColumn: "role")) else { throw StoreError.unreadable("role") }
+                    return (try Family(id: try row.id("id"), name: try row.decode(forColumn: "name"), createdAt: try row.timestamp("createdAt")), role)
+                }
+            }
+            return (username, families)
+        }
+    }
+
     /// Makes an existing user a member of an existing family with `role`, or changes the role of one who already is.
     /// Returns whether the user was already a member.
     @discardableResult

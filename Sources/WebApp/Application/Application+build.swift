@@ -10,15 +10,25 @@ public func buildApplication(_ configuration: AppConfiguration, logger: Logger =
     let database = try DiaryDatabase(folder: configuration.dataFolder)
     let photos = try PhotoService(dataFolder: configuration.dataFolder, database: database, logger: logger)
     try await photos.tidy()
+    let signIn = SignIn(database)
+    // A data folder nobody can sign in to yet offers a one-time link that creates its owner.
+    let setupToken = try await signIn.accounts.hasUsers() ? nil : signIn.setup.issue()
     return Application(
-        router: buildRouter(database: database, photos: photos, staticFolder: configuration.staticFolder).router,
+        router: buildRouter(database: database, photos: photos, signIn: signIn, staticFolder: configuration.staticFolder).router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Saessak"),
         services: [photos.worker],
+        onServerRunning: { channel in
+            guard let setupToken, let port = channel.localAddress?.port else { return }
+            let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+            // Printed, never logged: the link is a password until it is used.
+            let line = "Saessak has no users yet. Create the owner at: http://\(host):\(port)/setup?token=\(setupToken)\n"
+            FileHandle.standardOutput.write(Data(line.utf8))
+        },
         logger: logger)
 }
 
 /// Every route of the server, each with the access it declares (`AccessTable`).
-func buildRouter(database: DiaryDatabase, photos: PhotoService, staticFolder: URL? = nil)
+func buildRouter(database: DiaryDatabase, photos: PhotoService, signIn: SignIn, staticFolder: URL? = nil)
     -> (router: Router<AppRequestContext>, access: AccessTable)
 {
     let router = Router(context: AppRequestContext.self)
@@ -29,10 +39,12 @@ func buildRouter(database: DiaryDatabase, photos: PhotoService, staticFolder: UR
         router.add(middleware: FileMiddleware(
             staticFolder.path, urlBasePath: "/static", cacheControl: .init([(MediaType(type: .any), [.maxAge(3600)])])))
     }
-    router.add(middleware: AuthenticationMiddleware(accounts: AccountStore(database)))
+    router.add(middleware: AuthenticationMiddleware(accounts: AccountStore(database), sessions: SessionStore(database)))
     let access = AccessTable()
     let root = SecureRoutes(router: router, prefix: "", table: access)
     root.get("healthz", .anyone) { _, _ in HTTPResponse.Status.ok }
+    let pages = SecureRoutes(router: router, prefix: "", table: access, pages: true)
+    AccountPages(signIn: signIn).register(on: pages)
 
     let api = SecureRoutes(router: router, prefix: "api/v1", table: access)
     api.get("openapi.json", .anyone) { _, _ in try OpenAPIDocument.response() }
@@ -49,5 +61,6 @@ func buildRouter(database: DiaryDatabase, photos: PhotoService, staticFolder: UR
     PhotosAPI(service: photos, clock: database.clock).register(on: api)
     CalculatorAPI().register(on: api)
     TokensAPI(accounts: AccountStore(database)).register(on: api)
+    AccountAPI(signIn: signIn).register(on: api)
     return (router, access)
 }

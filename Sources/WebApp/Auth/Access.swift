@@ -1,14 +1,17 @@
 import Diary
 import HTTPTypes
 import Hummingbird
+import Foundation
 import Synchronization
 
 /// Who may call a route. Every route declares one as it is registered (through `SecureRoutes`); the declarations
 /// form the `AccessTable`, and a test enumerates the router's routes against it, so a route cannot be added without
 /// saying who may use it.
 public enum Access: String, Sendable, CaseIterable {
-    /// No sign-in: health, the OpenAPI document.
+    /// No sign-in: health, the OpenAPI document, the sign-in and setup pages.
     case anyone
+    /// Any signed-in user, whatever their family: their account, password, the family they act for.
+    case signedIn
     /// Any member of the family the request acts for (viewers included): reading the diary.
     case viewer
     /// Owners and editors: writing the diary, children, events.
@@ -16,10 +19,10 @@ public enum Access: String, Sendable, CaseIterable {
     /// Owners only: members, invitations, share links, the family itself.
     case owner
 
-    /// The role a member needs, or nil when no sign-in is needed.
+    /// The role a member needs, or nil when no membership is needed.
     var role: Role? {
         switch self {
-        case .anyone: nil
+        case .anyone, .signedIn: nil
         case .viewer: .viewer
         case .editor: .editor
         case .owner: .owner
@@ -29,6 +32,7 @@ public enum Access: String, Sendable, CaseIterable {
     /// Throws 401 (nobody signed in) or 403 (a member whose role is not enough); a member of another family never
     /// gets this far with an ID of this one: the stores answer 404 for it.
     func check(_ context: AppRequestContext) throws {
+        if self == .signedIn { _ = try context.user() }
         guard let required = role else { return }
         let membership = try context.member()
         guard membership.role.includes(required) else {
@@ -53,24 +57,30 @@ public final class AccessTable: Sendable {
         public var description: String { "\(method.rawValue) \(path)" }
     }
 
-    private let declared = Mutex<[Route: Access]>([:])
+    private let declared = Mutex<(routes: [Route: Access], pages: Set<Route>)>(([:], []))
 
-    public var routes: [Route: Access] { declared.withLock { $0 } }
+    public var routes: [Route: Access] { declared.withLock { $0.routes } }
+    /// The routes that are pages: they send a browser that is not signed in to the sign-in page.
+    public var pages: Set<Route> { declared.withLock { $0.pages } }
 
-    func declare(_ method: HTTPRequest.Method, _ path: String, _ access: Access) {
+    func declare(_ method: HTTPRequest.Method, _ path: String, _ access: Access, page: Bool) {
         declared.withLock { table in
             let route = Route(method: method, path: RouterPath(path).description)
-            precondition(table[route] == nil, "\(route) is declared twice")
-            table[route] = access
+            precondition(table.routes[route] == nil, "\(route) is declared twice")
+            table.routes[route] = access
+            if page { table.pages.insert(route) }
         }
     }
 }
 
-/// Registers routes under a path prefix, each with the access it declares; the check runs before the handler.
+/// Registers routes under a path prefix, each with the access it declares. Before the handler runs: the access
+/// check, then for state-changing requests the CSRF check (`WebCredentials`). Pages (`pages: true`) send a browser
+/// that is not signed in to the sign-in page instead of answering 401.
 struct SecureRoutes {
     let router: Router<AppRequestContext>
     let prefix: String
     let table: AccessTable
+    var pages = false
 
     func get<Output: ResponseGenerator>(
         _ path: String, _ access: Access,
@@ -97,10 +107,23 @@ struct SecureRoutes {
         use handler: @escaping @Sendable (Request, AppRequestContext) async throws -> Output
     ) {
         let full = prefix.isEmpty ? path : "\(prefix)/\(path)"
-        table.declare(method, full, access)
+        table.declare(method, full, access, page: pages)
+        let pages = pages
         router.on(RouterPath(full), method: method) { request, context in
-            try access.check(context)
-            return try await handler(request, context)
+            var request = request
+            var context = context
+            do {
+                try access.check(context)
+            } catch let problem as Problem where pages && problem.status == .unauthorized {
+                let back = request.uri.path + (request.uri.query.map { "?\($0)" } ?? "")
+                let target = "/login?next=" + (back.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "/")
+                return Response(status: .seeOther, headers: [.location: target])
+            }
+            if !WebCredentials.safeMethods.contains(method), !context.viaBearerToken {
+                context.form = try await WebCredentials.form(&request, context: context)
+                try WebCredentials.checkCSRF(request, context: context)
+            }
+            return try await handler(request, context).response(from: request, context: context)
         }
     }
 }

@@ -2,20 +2,32 @@ import DiaryStore
 import Foundation
 import Hummingbird
 
-/// Says who a request acts for: `Authorization: Bearer <token>`. It refuses only credentials that are wrong (401);
-/// a request without any goes on anonymous, and each route's `Access` decides whether that is enough.
+/// Says who a request acts for: `Authorization: Bearer <token>`, or the session cookie of a signed-in browser.
+/// It refuses only credentials that are wrong (401); a request without any goes on anonymous, and each route's
+/// `Access` decides whether that is enough. An expired or unknown session cookie is simply not a sign-in.
 struct AuthenticationMiddleware: RouterMiddleware {
     let accounts: AccountStore
+    let sessions: SessionStore
 
     func handle(
         _ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response
     ) async throws -> Response {
-        guard let header = request.headers[.authorization] else { return try await next(request, context) }
-        guard header.count > 7, header.prefix(7).lowercased() == "bearer ",
-            let membership = try await accounts.membership(forToken: String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces))
-        else { throw Problem.unauthorized }
         var context = context
-        context.membership = membership
+        if let header = request.headers[.authorization] {
+            guard header.count > 7, header.prefix(7).lowercased() == "bearer ",
+                let membership = try await accounts.membership(
+                    forToken: String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces))
+            else { throw Problem.unauthorized }
+            context.membership = membership
+            context.userID = membership.userID
+            context.viaBearerToken = true
+        } else if let cookie = request.cookies[WebCredentials.sessionCookie]?.value, !cookie.isEmpty,
+            let session = try await sessions.session(forCookie: cookie)
+        {
+            context.session = session
+            context.userID = session.userID
+            context.membership = session.membership
+        }
         return try await next(request, context)
     }
 }

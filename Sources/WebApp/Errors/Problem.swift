@@ -19,8 +19,14 @@ struct Problem: Error, HTTPResponseError, Encodable {
         self.field = field
     }
 
+    /// 429 with `Retry-After`.
+    init(status: HTTPResponse.Status, detail: String, retryAfter seconds: Int) {
+        self.init(status: status, detail: detail)
+        headers[.retryAfter] = String(seconds)
+    }
+
     static let unauthorized: Problem = {
-        var problem = Problem(status: .unauthorized, detail: "send an API token as 'Authorization: Bearer <token>'")
+        var problem = Problem(status: .unauthorized, detail: "sign in, or send an API token as 'Authorization: Bearer <token>'")
         problem.headers[.wwwAuthenticate] = "Bearer realm=\"saessak\""
         return problem
     }()

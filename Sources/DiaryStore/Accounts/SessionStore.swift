@@ -1,0 +1,116 @@
+import Diary
+import Foundation
+import GRDB
+import Secrets
+
+/// A signed-in browser: who, which of their families it acts for, and the token its forms must send back.
+public struct Session: Hashable, Sendable {
+    public let id: String
+    public let userID: UserID
+    /// The family the browser acts for, with the user's role in it; nil for a user in no family yet.
+    public let membership: Membership?
+    /// Sent back by every form and script write (CSRF): a page of another site cannot know it.
+    public let csrfToken: String
+    public let expiresAt: Date
+}
+
+/// Web sessions in SQLite. The cookie holds 256 random bits; only their SHA-256 is stored, like API tokens.
+public struct SessionStore: Sendable {
+    let database: DiaryDatabase
+
+    /// A session ends after this long without a request…
+    public static let idleLifetime: TimeInterval = 14 * 24 * 3600
+    /// …and after this long in any case.
+    public static let absoluteLifetime: TimeInterval = 60 * 24 * 3600
+    /// `lastSeenAt` is written at most this often, so reading pages does not mean writing the database.
+    static let touchInterval: TimeInterval = 60
+
+    public init(_ database: DiaryDatabase) { self.database = database }
+
+    /// Starts a session for a user (acting for their first family), replacing `previous` (a login rotates the
+    /// cookie). Returns the cookie's value, shown to nobody but the browser.
+    public func start(user: UserID, replacing previous: String? = nil) async throws -> (cookie: String, session: Session) {
+        let (cookie, digest) = TokenGenerator.make()
+        let csrf = TokenGenerator.make().token
+        let now = database.clock.now()
+        let id = UUID().uuidString.lowercased()
+        try await database.writer.write { db in
+            if let previous {
+                try db.execute(sql: "DELETE FROM sessions WHERE digest = ?", arguments: [TokenGenerator.digest(of: previous)])
+            }
+            let family = try String.fetchOne(
+                db,
+                sql: "SELECT familyId FROM memberships WHERE userId = ? ORDER BY createdAt, familyId LIMIT 1",
+                arguments: [user.sql])
+            try db.execute(
+                sql: """
+                    INSERT INTO sessions (id, digest, userId, familyId, csrfToken, createdAt, lastSeenAt, expiresAt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [id, digest, user.sql, family, csrf, now.stored, now.stored, now.addingTimeInterval(Self.absoluteLifetime).stored])
+        }
+        guard let session = try await session(forCookie: cookie) else { throw StoreError.unreadable("a session just made") }
+        return (cookie, session)
+    }
+
+    /// The live session a cookie names, or nil (unknown, idle too long, or past its absolute end; such rows go).
+    public func session(forCookie cookie: String) async throws -> Session? {
+        let digest = TokenGenerator.digest(of: cookie)
+        let now = database.clock.now()
+        guard let row = try await database.writer.read({ db in
+            try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT sessions.*, memberships.role FROM sessions
+                    LEFT JOIN memberships ON memberships.familyId = sessions.familyId AND memberships.userId = sessions.userId
+                    WHERE sessions.digest = ?
+                    """,
+                arguments: [digest])
+        }) else { return nil }
+        let lastSeen = try row.timestamp("lastSeenAt")
+        let expires = try row.timestamp("expiresAt")
+        let id: String = try row.decode(forColumn: "id")
+        guard expires > now, lastSeen.addingTimeInterval(Self.idleLifetime) > now else {
+            try await end(id)
+            return nil
+        }
+        if now.timeIntervalSince(lastSeen) > Self.touchInterval {
+            try await database.writer.write { db in
+                try db.execute(sql: "UPDATE sessions SET lastSeenAt = ? WHERE id = ?", arguments: [now.stored, id])
+            }
+        }
+        return try readBack("session") {
+            let user: UserID = try row.id("userId")
+            let family: FamilyID? = try row.optionalID("familyId")
+            let role = (try row.decode(String?.self, forColumn: "role")).flatMap(Role.init(rawValue:))
+            let membership = family.flatMap { family in role.map { Membership(userID: user, familyID: family, role: $0) } }
+            return Session(
+                id: id, userID: user, membership: membership, csrfToken: try row.decode(forColumn: "csrfToken"),
+                expiresAt: expires)
+        }
+    }
+
+    /// Signs a browser out.
+    public func end(_ id: String) async throws {
+        try await database.writer.write { db in try db.execute(sql: "DELETE FROM sessions WHERE id = ?", arguments: [id]) }
+    }
+
+    /// Signs a user out everywhere but `keeping` (after a password change).
+    public func endAll(user: UserID, keeping: String? = nil) async throws {
+        try await database.writer.write { db in
+            try db.execute(
+                sql: "DELETE FROM sessions WHERE userId = ? AND id IS NOT ?", arguments: [user.sql, keeping])
+        }
+    }
+
+    /// Makes the session act for another of the user's families.
+    public func switchFamily(_ session: Session, to family: FamilyID) async throws {
+        try await database.writer.write { db in
+            guard try Bool.fetchOne(
+                db, sql: "SELECT 1 FROM memberships WHERE familyId = ? AND userId = ?",
+                arguments: [family.sql, session.userID.sql]) ?? false
+            else { throw StoreError.notFound(kind: "family", id: family.description) }
+            try db.execute(sql: "UPDATE sessions SET familyId = ? WHERE id = ?", arguments: [family.sql, session.id])
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import Diary
+import DiaryStore
+import Foundation
+import NIOPosix
+import Secrets
+import Synchronization
+
+/// Passwords and sessions, shared by the pages and the API: sign-in with throttling, password change, first-run
+/// setup. bcrypt runs on NIO's thread pool, off the threads that serve requests.
+struct SignIn: Sendable {
+    let accounts: AccountStore
+    let sessions: SessionStore
+    let throttle: LoginThrottle
+    let setup: SetupLink
+    let clock: Clock
+    let hasher = PasswordHasher()
+
+    init(_ database: DiaryDatabase) {
+        accounts = AccountStore(database)
+        sessions = SessionStore(database)
+        throttle = LoginThrottle()
+        setup = SetupLink()
+        clock = database.clock
+    }
+
+    enum Outcome {
+        case signedIn(cookie: String, session: Session)
+        case wrongPassword
+        case throttled(retryAfter: Int)
+    }
+
+    /// Checks the password (always spending the same bcrypt time, known user or not) and starts a session,
+    /// replacing `previousCookie`.
+    func signIn(username: String, password: String, address: String?, previousCookie: String?) async throws -> Outcome {
+        let address = address ?? "unknown"
+        if let wait = throttle.wait(account: username, address: address, now: clock.now()) {
+            return .throttled(retryAfter: wait)
+        }
+        let credentials = try await accounts.credentials(username: username)
+        let matches = try await verify(password, against: credentials?.passwordHash ?? Self.decoyHash)
+        guard let credentials, matches else {
+            throttle.recordFailure(account: username, address: address, now: clock.now())
+            return .wrongPassword
+        }
+        throttle.recordSuccess(account: username)
+        let (cookie, session) = try await sessions.start(user: credentials.user, replacing: previousCookie)
+        return .signedIn(cookie: cookie, session: session)
+    }
+
+    /// Changes a password after checking the current one; every other session of the user ends.
+    func changePassword(user: UserID, current: String, new: String, keeping session: Session?, address: String?) async throws {
+        let address = address ?? "unknown"
+        let username = try await accounts.account(user).username
+        if let wait = throttle.wait(account: username, address: address, now: clock.now()) {
+            throw Problem(status: .tooManyRequests, detail: "too many wrong passwords: try again in \(wait) s", retryAfter: wait)
+        }
+        guard try await verify(current, against: try await accounts.passwordHash(of: user)) else {
+            throttle.recordFailure(account: username, address: address, now: clock.now())
+            throw ValidationError(field: "currentPassword", "is not the current password")
+        }
+        if let problem = PasswordHasher.problem(with: new) { throw ValidationError(field: "newPassword", problem) }
+        let hash = try await hashed(new)
+        try await accounts.setPasswordHash(hash, of: user)
+        try await sessions.endAll(user: user, keeping: session?.id)
+    }
+
+    /// Creates the owner and their family from the first-run setup link, and signs them in.
+    func setUp(token: String, username: String, password: String, familyName: String) async throws -> (cookie: String, session: Session) {
+        guard setup.matches(token), try await !accounts.hasUsers() else {
+            throw Problem(status: .notFound, detail: "this setup link is no longer valid")
+        }
+        if let problem = PasswordHasher.problem(with: password) { throw ValidationError(field: "password", problem) }
+        let hash = try await hashed(password)
+        let (user, _) = try await accounts.createUser(username: username, passwordHash: hash, familyName: familyName)
+        setup.consume()
+        return try await sessions.start(user: user.id)
+    }
+
+    private func verify(_ password: String, against hash: String) async throws -> Bool {
+        let hasher = hasher
+        return try await NIOThreadPool.singleton.runIfActive { hasher.verify(password, against: hash) }
+    }
+
+    private func hashed(_ password: String) async throws -> String {
+        let hasher = hasher
+        return try await NIOThreadPool.singleton.runIfActive { hasher.hash(password) }
+    }
+
+    /// Checked when the username is unknown, so that an answer takes as long either way.
+    static let decoyHash = PasswordHasher().hash(TokenGenerator.make().token)
+}
+
+/// The one-time link that creates the first owner of an empty data folder. It lives in memory: printed when the
+/// server starts with no users, gone once used (a restart prints a new one while nobody has signed up).
+final class SetupLink: Sendable {
+    private let digest = Mutex<Data?>(nil)
+
+    /// A new link token (the previous one stops working).
+    func issue() -> String {
+        let (token, tokenDigest) = TokenGenerator.make()
+        digest.withLock { $0 = tokenDigest }
+        return token
+    }
+
+    func matches(_ token: String) -> Bool {
+        let given = TokenGenerator.digest(of: token)
+        return digest.withLock { $0 == given }
+    }
+
+    func consume() { digest.withLock { $0 = nil } }
+}

@@ -1,0 +1,86 @@
+import Hummingbird
+
+/// The language of a page: Korean first, English when the browser prefers it (`Accept-Language`) or asks (`?lang=`).
+enum Language: String, Sendable {
+    case korean = "ko"
+    case english = "en"
+
+    init(_ request: Request) {
+        if let asked = request.uri.queryParameters["lang"].flatMap({ Language(rawValue: String($0)) }) {
+            self = asked
+            return
+        }
+        // The first of ko/en the browser lists wins; anything else is Korean.
+        let preferences = (request.headers[.acceptLanguage] ?? "").lowercased().split(separator: ",")
+        for preference in preferences {
+            let tag = preference.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            if tag.hasPrefix("ko") { self = .korean; return }
+            if tag.hasPrefix("en") { self = .english; return }
+        }
+        self = .korean
+    }
+}
+
+/// The words of the account pages, in both languages.
+enum Phrase: CaseIterable {
+    case appName, signIn, signOut, username, password, wrongPassword, tooManyAttempts, signedInAs, family
+    case switchFamily, changePassword, currentPassword, newPassword, passwordChanged, noFamily, setUp, setUpIntro
+    case familyName, create, passwordTooShort
+
+    func text(_ language: Language) -> String {
+        switch language {
+        case .korean: korean
+        case .english: english
+        }
+    }
+
+    private var korean: String {
+        switch self {
+        case .appName: "새싹"
+        case .signIn: "로그인"
+        case .signOut: "로그아웃"
+        case .username: "아이디"
+        case .password: "비밀번호"
+        case .wrongPassword: "아이디 또는 비밀번호가 올바르지 않습니다."
+        case .tooManyAttempts: "로그인 시도가 너무 많습니다. 잠시 후 다시 시도해 주세요."
+        case .signedInAs: "로그인한 사용자"
+        case .family: "가족"
+        case .switchFamily: "가족 바꾸기"
+        case .changePassword: "비밀번호 변경"
+        case .currentPassword: "현재 비밀번호"
+        case .newPassword: "새 비밀번호 (8자 이상)"
+        case .passwordChanged: "비밀번호를 바꿨습니다. 다른 기기에서는 로그아웃되었습니다."
+        case .noFamily: "아직 속한 가족이 없습니다. 초대 링크를 받아 주세요."
+        case .setUp: "새싹 시작하기"
+        case .setUpIntro: "이 서버의 첫 사용자이자 가족의 관리자(owner)를 만듭니다."
+        case .familyName: "가족 이름"
+        case .create: "만들기"
+        case .passwordTooShort: "비밀번호는 8자 이상 72바이트 이하여야 합니다."
+        }
+    }
+
+    private var english: String {
+        switch self {
+        case .appName: "Saessak"
+        case .signIn: "Sign in"
+        case .signOut: "Sign out"
+        case .username: "Username"
+        case .password: "Password"
+        case .wrongPassword: "Wrong username or password."
+        case .tooManyAttempts: "Too many sign-in attempts. Please wait a moment and try again."
+        case .signedInAs: "Signed in as"
+        case .family: "Family"
+        case .switchFamily: "Switch family"
+        case .changePassword: "Change password"
+        case .currentPassword: "Current password"
+        case .newPassword: "New password (8 characters or more)"
+        case .passwordChanged: "Your password was changed. Other devices were signed out."
+        case .noFamily: "You are not in a family yet. Ask for an invitation link."
+        case .setUp: "Set up Saessak"
+        case .setUpIntro: "Create the first user of this server, the owner of your family."
+        case .familyName: "Family name"
+        case .create: "Create"
+        case .passwordTooShort: "A password needs 8 characters or more and at most 72 bytes."
+        }
+    }
+}
