@@ -29,6 +29,30 @@ struct ChildrenAPI {
     }
 }
 
+extension ChildrenAPI {
+    struct RevealedNumber: Encodable {
+        let residentNumber: String?
+
+        enum CodingKeys: CodingKey { case residentNumber }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(residentNumber, forKey: .residentNumber)  // null when none, never left out
+        }
+    }
+
+    /// `GET /api/v1/children/{id}/resident-number`: the whole number, for an owner who asks (everyone else, owners
+    /// included, sees it masked in the child's profile). Never cached.
+    func registerReveal(on api: SecureRoutes) {
+        api.get("children/:id/resident-number", .owner) { [store] _, context in
+            let child = try await store.get(family: try context.member().familyID, id: try context.id(of: "child"))
+            var response = try JSONBody.response(RevealedNumber(residentNumber: child.profile.residentNumber?.formatted))
+            response.headers[.cacheControl] = "no-store"
+            return response
+        }
+    }
+}
+
 /// What a client sends to create or replace a child.
 ///
 /// `residentNumber` is write-mostly: a full number sets it; `null` or `""` clears it; leaving it out, or sending

@@ -49,7 +49,9 @@ func buildRouter(database: DiaryDatabase, photos: PhotoService, signIn: SignIn, 
     let api = SecureRoutes(router: router, prefix: "api/v1", table: access)
     api.get("openapi.json", .anyone) { _, _ in try OpenAPIDocument.response() }
     let today = Today(clock: database.clock)
-    ChildrenAPI(store: ChildStore(database), photos: photos, today: today).routes.register(on: api)
+    let children = ChildrenAPI(store: ChildStore(database), photos: photos, today: today)
+    children.routes.register(on: api)
+    children.registerReveal(on: api)
     let entries = EntriesAPI(store: EntryStore(database), photos: photos)
     entries.routes.register(on: api)
     entries.registerTimeline(on: api)
