@@ -27,7 +27,8 @@ class Browser:
         all_headers.update(headers or {})
         connection.request(method, urllib.parse.quote(path, safe="/?&=%:"), payload, all_headers)
         response = connection.getresponse()
-        response.text = response.read().decode()
+        response.body = response.read()
+        response.text = response.body.decode(errors="replace")
         self.last_set_cookies = response.headers.get_all("Set-Cookie") or []
         for line in self.last_set_cookies:
             name, _, rest = line.partition("=")

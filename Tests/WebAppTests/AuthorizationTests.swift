@@ -23,16 +23,17 @@ import Testing
         #expect(registered.count > 30)
     }
 
-    /// Callers: nobody, a member of another family, and the family's viewer, editor and owner.
+    /// Callers: nobody, the holder of a share link, a member of another family, and the family's viewer, editor and
+    /// owner.
     enum Caller: String, CaseIterable {
-        case anonymous, otherFamily, viewer, editor, owner
+        case anonymous, shareHolder, otherFamily, viewer, editor, owner
 
         var role: Role? {
             switch self {
             case .viewer: .viewer
             case .editor: .editor
             case .owner: .owner
-            case .anonymous, .otherFamily: nil
+            case .anonymous, .shareHolder, .otherFamily: nil
             }
         }
     }
@@ -64,6 +65,8 @@ import Testing
             details: try EventDetails(childID: child.id, kind: .hospital, title: "검진", date: try .init(iso: "2026-11-22")))
         let anniversary = try await AnniversaryStore(database).create(
             family: family.id, details: try AnniversaryDetails(name: "결혼기념일", calendar: .solar, month: 5, day: 5))
+        let owner = Membership(userID: try #require(try await accounts.credentials(username: "mom")).user, familyID: family.id, role: .owner)
+        let shareToken = try await SharingStore(database).share(by: owner, entries: [entry.id], label: nil, days: 1).token
         let ids = [
             "children": child.id.description, "entries": entry.id.description, "memos": memo.id.description,
             "events": event.id.description, "anniversaries": anniversary.id.description,
@@ -82,7 +85,8 @@ import Testing
             // Writers last, so that their deletions do not hide what the others would have been answered.
             for caller in Caller.allCases {
                 for (route, required) in access.sorted(by: { $0.key.description < $1.key.description }) {
-                    let path = Self.fill(route.path, ids: ids)
+                    var path = Self.fill(route.path, ids: ids)
+                    if caller == .shareHolder { path = path.replacingOccurrences(of: "ssk_not_a_link", with: shareToken) }
                     var headers: HTTPFields = [.contentType: "application/json"]
                     if let token = callerTokens[caller] { headers[.authorization] = "Bearer \(token)" }
                     let status = try await client.execute(
@@ -92,7 +96,14 @@ import Testing
                     switch (caller, required) {
                     case (_, .anyone):
                         #expect(status != .unauthorized, "\(what) → \(status.code)")
-                    case (.anonymous, _):
+                    case (_, .link):
+                        // Only the holder's own share link opens, and only what it shows (not a photo it lacks).
+                        if caller == .shareHolder, route.path == "/s/{token}" {
+                            #expect(status == .ok, "\(what) → \(status.code)")
+                        } else {
+                            #expect(status == .notFound || (status == .forbidden && route.method != .get), "\(what) → \(status.code)")
+                        }
+                    case (.anonymous, _), (.shareHolder, _):
                         #expect(status == (pages.contains(route) ? .seeOther : .unauthorized), "\(what) → \(status.code)")
                     case (_, .signedIn):
                         #expect(status != .unauthorized && status != .forbidden, "\(what) → \(status.code)")
@@ -126,7 +137,7 @@ import Testing
         var parts = pattern.split(separator: "/").map(String.init)
         for index in parts.indices where parts[index].hasPrefix("{") {
             let kind = parts[index] == "{photo}" ? "photos" : index > 0 ? parts[index - 1] : ""
-            parts[index] = ids[kind] ?? UUID().uuidString.lowercased()
+            parts[index] = parts[index] == "{token}" ? "ssk_not_a_link" : ids[kind] ?? UUID().uuidString.lowercased()
         }
         return "/" + parts.joined(separator: "/")
     }

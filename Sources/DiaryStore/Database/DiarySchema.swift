@@ -17,7 +17,8 @@ enum DiarySchema {
     }
 
     /// Accounts and sharing: a role an API token is limited to; web sessions (only a hash of the cookie is kept,
-    /// like tokens), each with its CSRF token and the family it currently acts for.
+    /// like tokens), each with its CSRF token and the family it currently acts for; invitations (single use, with a
+    /// role and an end); read-only share links for chosen entries. Links and invitations keep only a hash too.
     private static func accounts(_ db: Database) throws {
         try db.execute(sql: """
             ALTER TABLE apiTokens ADD COLUMN role TEXT CHECK (role IN ('owner', 'editor', 'viewer'));
@@ -32,6 +33,41 @@ enum DiarySchema {
                 expiresAt DATETIME NOT NULL
             );
             CREATE INDEX sessions_user ON sessions(userId);
+
+            CREATE TABLE invitations (
+                id TEXT PRIMARY KEY NOT NULL,
+                familyId TEXT NOT NULL REFERENCES families(id) ON DELETE CASCADE,
+                role TEXT NOT NULL CHECK (role IN ('owner', 'editor', 'viewer')),
+                digest BLOB NOT NULL UNIQUE CHECK (length(digest) = 32),
+                createdBy TEXT REFERENCES users(id) ON DELETE SET NULL,
+                createdAt DATETIME NOT NULL,
+                expiresAt DATETIME NOT NULL,
+                acceptedAt DATETIME,
+                acceptedBy TEXT REFERENCES users(id) ON DELETE SET NULL
+            );
+            CREATE INDEX invitations_family ON invitations(familyId, createdAt DESC);
+
+            CREATE TABLE shareLinks (
+                id TEXT PRIMARY KEY NOT NULL,
+                familyId TEXT NOT NULL REFERENCES families(id) ON DELETE CASCADE,
+                digest BLOB NOT NULL UNIQUE CHECK (length(digest) = 32),
+                label TEXT,
+                createdBy TEXT REFERENCES users(id) ON DELETE SET NULL,
+                createdAt DATETIME NOT NULL,
+                expiresAt DATETIME NOT NULL,
+                UNIQUE (id, familyId)
+            );
+            CREATE INDEX shareLinks_family ON shareLinks(familyId, createdAt DESC);
+            CREATE TABLE shareLinkEntries (
+                shareLinkId TEXT NOT NULL,
+                entryId TEXT NOT NULL,
+                familyId TEXT NOT NULL,
+                position INTEGER NOT NULL,
+                PRIMARY KEY (shareLinkId, entryId),
+                FOREIGN KEY (shareLinkId, familyId) REFERENCES shareLinks(id, familyId) ON DELETE CASCADE,
+                FOREIGN KEY (entryId, familyId) REFERENCES entries(id, familyId) ON DELETE CASCADE
+            );
+            CREATE INDEX shareLinkEntries_entry ON shareLinkEntries(entryId);
             """)
     }
 

@@ -33,8 +33,8 @@ func buildRouter(database: DiaryDatabase, photos: PhotoService, signIn: SignIn, 
 {
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: SecurityHeadersMiddleware())
+    router.add(middleware: RequestLogMiddleware())
     router.add(middleware: ProblemMiddleware())
-    router.add(middleware: LogRequestsMiddleware(.info))
     if let staticFolder {
         router.add(middleware: FileMiddleware(
             staticFolder.path, urlBasePath: "/static", cacheControl: .init([(MediaType(type: .any), [.maxAge(3600)])])))
@@ -45,6 +45,7 @@ func buildRouter(database: DiaryDatabase, photos: PhotoService, signIn: SignIn, 
     root.get("healthz", .anyone) { _, _ in HTTPResponse.Status.ok }
     let pages = SecureRoutes(router: router, prefix: "", table: access, pages: true)
     AccountPages(signIn: signIn).register(on: pages)
+    SharingPages(sharing: SharingStore(database), entries: EntryStore(database), photos: photos, signIn: signIn).register(on: pages)
 
     let api = SecureRoutes(router: router, prefix: "api/v1", table: access)
     api.get("openapi.json", .anyone) { _, _ in try OpenAPIDocument.response() }
@@ -64,5 +65,6 @@ func buildRouter(database: DiaryDatabase, photos: PhotoService, signIn: SignIn, 
     CalculatorAPI().register(on: api)
     TokensAPI(accounts: AccountStore(database)).register(on: api)
     AccountAPI(signIn: signIn).register(on: api)
+    SharingAPI(store: SharingStore(database)).register(on: api)
     return (router, access)
 }

@@ -12,6 +12,9 @@ public enum Access: String, Sendable, CaseIterable {
     case anyone
     /// Any signed-in user, whatever their family: their account, password, the family they act for.
     case signedIn
+    /// Whoever holds the link in the path (a share link, an invitation): the link is the credential, and the
+    /// handler answers 404 for one that is unknown, expired, used or revoked.
+    case link
     /// Any member of the family the request acts for (viewers included): reading the diary.
     case viewer
     /// Owners and editors: writing the diary, children, events.
@@ -22,7 +25,7 @@ public enum Access: String, Sendable, CaseIterable {
     /// The role a member needs, or nil when no membership is needed.
     var role: Role? {
         switch self {
-        case .anyone, .signedIn: nil
+        case .anyone, .signedIn, .link: nil
         case .viewer: .viewer
         case .editor: .editor
         case .owner: .owner

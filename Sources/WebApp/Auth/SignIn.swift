@@ -81,6 +81,8 @@ struct SignIn: Sendable {
         return try await NIOThreadPool.singleton.runIfActive { hasher.verify(password, against: hash) }
     }
 
+    func hash(_ password: String) async throws -> String { try await hashed(password) }
+
     private func hashed(_ password: String) async throws -> String {
         let hasher = hasher
         return try await NIOThreadPool.singleton.runIfActive { hasher.hash(password) }

@@ -1,4 +1,5 @@
 import Hummingbird
+import KoreanCalendar
 
 /// The language of a page: Korean first, English when the browser prefers it (`Accept-Language`) or asks (`?lang=`).
 enum Language: String, Sendable {
@@ -21,11 +22,28 @@ enum Language: String, Sendable {
     }
 }
 
+extension Language {
+    /// A date as people write it: 2026년 11월 22일 일요일, or Sunday, 22 November 2026.
+    func longDate(_ date: SolarDate) -> String {
+        switch self {
+        case .korean:
+            return "\(date.year)년 \(date.month)월 \(date.day)일 \(["일", "월", "화", "수", "목", "금", "토"][date.weekday])요일"
+        case .english:
+            let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+            let months = [
+                "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+                "November", "December",
+            ]
+            return "\(weekdays[date.weekday]), \(date.day) \(months[date.month - 1]) \(date.year)"
+        }
+    }
+}
+
 /// The words of the account pages, in both languages.
 enum Phrase: CaseIterable {
     case appName, signIn, signOut, username, password, wrongPassword, tooManyAttempts, signedInAs, family
     case switchFamily, changePassword, currentPassword, newPassword, passwordChanged, noFamily, setUp, setUpIntro
-    case familyName, create, passwordTooShort
+    case familyName, create, passwordTooShort, sharedDiary, linkGone, joinFamily, joinAs, join, orSignIn
 
     func text(_ language: Language) -> String {
         switch language {
@@ -56,6 +74,12 @@ enum Phrase: CaseIterable {
         case .familyName: "가족 이름"
         case .create: "만들기"
         case .passwordTooShort: "비밀번호는 8자 이상 72바이트 이하여야 합니다."
+        case .sharedDiary: "공유된 일기"
+        case .linkGone: "이 링크는 만료되었거나 더 이상 쓸 수 없습니다."
+        case .joinFamily: "가족 초대"
+        case .joinAs: "역할"
+        case .join: "참여하기"
+        case .orSignIn: "이미 계정이 있으면 먼저 로그인하세요."
         }
     }
 
@@ -81,6 +105,12 @@ enum Phrase: CaseIterable {
         case .familyName: "Family name"
         case .create: "Create"
         case .passwordTooShort: "A password needs 8 characters or more and at most 72 bytes."
+        case .sharedDiary: "Shared diary"
+        case .linkGone: "This link has expired or can no longer be used."
+        case .joinFamily: "Family invitation"
+        case .joinAs: "Role"
+        case .join: "Join"
+        case .orSignIn: "If you already have an account, sign in first."
         }
     }
 }

@@ -1,0 +1,80 @@
+import Foundation
+
+public typealias InvitationID = Identifier<Invitation>
+public typealias ShareLinkID = Identifier<ShareLink>
+
+/// A link that lets one person join a family with a role: single use, until it expires. Only its hash is stored.
+public struct Invitation: Hashable, Sendable {
+    public let id: InvitationID
+    public let familyID: FamilyID
+    public let role: Role
+    public let createdAt: Date
+    public let expiresAt: Date
+    public let acceptedAt: Date?
+
+    /// How long an invitation may live: a day to a month; a week unless asked.
+    public static let lifetimes = 1...30
+    public static let defaultLifetime = 7
+
+    public init(id: InvitationID = InvitationID(), familyID: FamilyID, role: Role, createdAt: Date, expiresAt: Date, acceptedAt: Date?) {
+        self.id = id
+        self.familyID = familyID
+        self.role = role
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.acceptedAt = acceptedAt
+    }
+
+    /// Days of life, checked.
+    public static func days(_ days: Int?) throws(ValidationError) -> Int {
+        let days = days ?? defaultLifetime
+        guard lifetimes.contains(days) else {
+            throw ValidationError(field: "expiresInDays", "must be \(lifetimes.lowerBound)–\(lifetimes.upperBound) (got \(days))")
+        }
+        return days
+    }
+}
+
+/// A read-only link to chosen entries, for people without an account: it shows those entries and their photos,
+/// nothing else of the family, until it expires or is revoked. Only its hash is stored.
+public struct ShareLink: Hashable, Sendable {
+    public let id: ShareLinkID
+    public let familyID: FamilyID
+    public let label: String?
+    public let entryIDs: [EntryID]
+    public let createdAt: Date
+    public let expiresAt: Date
+
+    public static let lifetimes = 1...365
+    public static let defaultLifetime = 30
+    public static let maxEntries = 500
+
+    public init(
+        id: ShareLinkID = ShareLinkID(), familyID: FamilyID, label: String?, entryIDs: [EntryID], createdAt: Date,
+        expiresAt: Date
+    ) {
+        self.id = id
+        self.familyID = familyID
+        self.label = label
+        self.entryIDs = entryIDs
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+    }
+
+    public static func days(_ days: Int?) throws(ValidationError) -> Int {
+        let days = days ?? defaultLifetime
+        guard lifetimes.contains(days) else {
+            throw ValidationError(field: "expiresInDays", "must be \(lifetimes.lowerBound)–\(lifetimes.upperBound) (got \(days))")
+        }
+        return days
+    }
+
+    public static func entries(_ ids: [EntryID]) throws(ValidationError) -> [EntryID] {
+        var seen = Set<EntryID>()
+        let unique = ids.filter { seen.insert($0).inserted }
+        guard (1...maxEntries).contains(unique.count) else {
+            throw ValidationError(field: "entryIds", "must name 1–\(maxEntries) entries (got \(unique.count))")
+        }
+        return unique
+    }
+}

@@ -1,0 +1,99 @@
+import Diary
+import DiaryStore
+import Foundation
+import Hummingbird
+
+/// `/api/v1/invitations` (owners) and `/api/v1/share-links` (owners and editors). The link's URL is in the
+/// answer that made it, and nowhere else: only its hash is kept.
+struct SharingAPI {
+    let store: SharingStore
+
+    struct InvitationRequest: Decodable {
+        let role: Role
+        let expiresInDays: Int?
+    }
+
+    struct InvitationResource: Encodable {
+        let id: InvitationID
+        let role: Role
+        let createdAt: Date
+        let expiresAt: Date
+        let acceptedAt: Date?
+        let url: String?
+
+        init(_ invitation: Invitation, url: String? = nil) {
+            id = invitation.id
+            role = invitation.role
+            createdAt = invitation.createdAt
+            expiresAt = invitation.expiresAt
+            acceptedAt = invitation.acceptedAt
+            self.url = url
+        }
+    }
+
+    struct ShareRequest: Decodable {
+        let entryIds: [EntryID]
+        let label: String?
+        let expiresInDays: Int?
+    }
+
+    struct ShareLinkResource: Encodable {
+        let id: ShareLinkID
+        let label: String?
+        let entryIds: [EntryID]
+        let createdAt: Date
+        let expiresAt: Date
+        let url: String?
+
+        init(_ link: ShareLink, url: String? = nil) {
+            id = link.id
+            label = link.label
+            entryIds = link.entryIDs
+            createdAt = link.createdAt
+            expiresAt = link.expiresAt
+            self.url = url
+        }
+    }
+
+    func register(on api: SecureRoutes) {
+        api.post("invitations", .owner) { [store] request, context in
+            let body = try await JSONBody.decode(InvitationRequest.self, from: request, context: context)
+            let (token, invitation) = try await store.invite(
+                by: try context.member(), role: body.role, days: try Invitation.days(body.expiresInDays))
+            return try JSONBody.response(
+                InvitationResource(invitation, url: Links.absolute(request, "/invite/\(token)")), status: .created)
+        }
+        api.get("invitations", .owner) { [store] _, context in
+            let invitations = try await store.invitations(family: try context.member().familyID)
+            return try JSONBody.response(ListResponse(items: invitations.map { InvitationResource($0) }, next: nil))
+        }
+        api.delete("invitations/:id", .owner) { [store] _, context in
+            try await store.revokeInvitation(try context.id(of: "invitation"), family: try context.member().familyID)
+            return Response(status: .noContent)
+        }
+        api.post("share-links", .editor) { [store] request, context in
+            let body = try await JSONBody.decode(ShareRequest.self, from: request, context: context)
+            let label = try Validate.optionalText(body.label, field: "label", maxLength: EntryContent.maxTitleLength)
+            let (token, link) = try await store.share(
+                by: try context.member(), entries: try ShareLink.entries(body.entryIds), label: label,
+                days: try ShareLink.days(body.expiresInDays))
+            return try JSONBody.response(ShareLinkResource(link, url: Links.absolute(request, "/s/\(token)")), status: .created)
+        }
+        api.get("share-links", .editor) { [store] _, context in
+            let links = try await store.shareLinks(family: try context.member().familyID)
+            return try JSONBody.response(ListResponse(items: links.map { ShareLinkResource($0) }, next: nil))
+        }
+        api.delete("share-links/:id", .editor) { [store] _, context in
+            try await store.revokeShareLink(try context.id(of: "share link"), family: try context.member().familyID)
+            return Response(status: .noContent)
+        }
+    }
+}
+
+/// Absolute URLs of this site, as the browser that asked reaches it.
+enum Links {
+    static func absolute(_ request: Request, _ path: String) -> String {
+        let scheme = WebCredentials.isSecure(request) ? "https" : "http"
+        return "\(scheme)://\(request.head.authority ?? "localhost")\(path)"
+    }
+}

@@ -1,0 +1,123 @@
+import Diary
+import DiaryStore
+import Foundation
+import Hummingbird
+import Photos
+import Secrets
+
+/// What link holders see: an invitation to join a family, and the entries a share link shows (with their photos,
+/// and nothing else of the family: no other entry, no child's profile).
+struct SharingPages {
+    let sharing: SharingStore
+    let entries: EntryStore
+    let photos: PhotoService
+    let signIn: SignIn
+
+    func register(on pages: SecureRoutes) {
+        pages.get("invite/:token", .link) { [sharing] request, context in
+            let token = context.parameters.get("token") ?? ""
+            guard let (invitation, familyName) = try await sharing.openInvitation(token: token) else {
+                throw Self.gone(request)
+            }
+            return Self.invitationPage(request, context: context, token: token, role: invitation.role, familyName: familyName, error: nil)
+        }
+        pages.post("invite/:token", .link) { [sharing, signIn] request, context in
+            let token = context.parameters.get("token") ?? ""
+            guard let (invitation, familyName) = try await sharing.openInvitation(token: token) else { throw Self.gone(request) }
+            var newUser: (username: String, passwordHash: String)?
+            if context.userID == nil {
+                let password = context.form["password"] ?? ""
+                if let problem = PasswordHasher.problem(with: password) {
+                    return Self.invitationPage(request, context: context, token: token, role: invitation.role,
+                        familyName: familyName, error: "\(Phrase.password.text(Language(request))): \(problem)")
+                }
+                newUser = (context.form["username"] ?? "", try await signIn.hash(password))
+            }
+            let accepted: (user: UserID, membership: Membership)
+            do {
+                accepted = try await sharing.accept(token: token, user: context.userID, newUser: newUser)
+            } catch let error as ValidationError {
+                return Self.invitationPage(request, context: context, token: token, role: invitation.role, familyName: familyName, error: error.description)
+            } catch StoreError.conflict(_, let message) {
+                return Self.invitationPage(request, context: context, token: token, role: invitation.role, familyName: familyName, error: message)
+            }
+            var response = AccountPages.redirect("/")
+            if let session = context.session {
+                try await signIn.sessions.switchFamily(session, to: accepted.membership.familyID)
+            } else {
+                let (cookie, session) = try await signIn.sessions.start(user: accepted.user)
+                try await signIn.sessions.switchFamily(session, to: accepted.membership.familyID)
+                response.headers[values: .setCookie].append(WebCredentials.sessionCookie(cookie, secure: WebCredentials.isSecure(request)))
+            }
+            return response
+        }
+        pages.get("s/:token", .link) { [sharing, entries] request, context in
+            guard let link = try await sharing.openShareLink(token: context.parameters.get("token") ?? "") else {
+                throw Self.gone(request)
+            }
+            let language = Language(request)
+            let token = context.parameters.get("token") ?? ""
+            var body = link.label.map { "<p>\(HTML.escape($0))</p>" } ?? ""
+            for id in link.entryIDs {
+                guard let entry = try? await entries.get(family: link.familyID, id: id) else { continue }
+                body += "<article><h2>\(HTML.escape(entry.content.title))</h2>"
+                body += "<p><time datetime=\"\(entry.content.date.iso)\">\(HTML.escape(language.longDate(entry.content.date.date)))</time></p>"
+                for photo in entry.photoIDs {
+                    body += "<p><img src=\"/s/\(HTML.escape(token))/photos/\(photo)\" alt=\"\" loading=\"lazy\"></p>"
+                }
+                body += "<p>\(HTML.escape(entry.content.body).replacingOccurrences(of: "\n", with: "<br>"))</p></article>"
+            }
+            return HTMLPage(language: language, title: Phrase.sharedDiary.text(language), body: body).response()
+        }
+        pages.get("s/:token/photos/:photo", .link) { [sharing, entries, photos] request, context in
+            guard let link = try await sharing.openShareLink(token: context.parameters.get("token") ?? "") else {
+                throw Self.gone(request)
+            }
+            let photoID: PhotoID = try context.id("photo", of: "photo")
+            // Only a photo of an entry the link shows.
+            var shared = false
+            for id in link.entryIDs where !shared {
+                shared = (try? await entries.get(family: link.familyID, id: id))?.photoIDs.contains(photoID) ?? false
+            }
+            guard shared else { throw Problem(status: .notFound, detail: "no photo with id \(photoID)") }
+            let photo = try await photos.store.get(family: link.familyID, id: photoID)
+            return try await FileResponse.serve(
+                try await photos.thumbnailURL(photo, size: .large), contentType: Thumbnailer.format.mimeType,
+                etag: "\(photo.sha256)-large", request: request, context: context)
+        }
+    }
+
+    /// 404: an unknown, expired, used or revoked link looks the same from outside.
+    static func gone(_ request: Request) -> Problem {
+        Problem(status: .notFound, detail: Phrase.linkGone.text(Language(request)))
+    }
+
+    private static func invitationPage(
+        _ request: Request, context: AppRequestContext, token: String, role: Role, familyName: String, error: String?
+    ) -> Response {
+        let language = Language(request)
+        let csrf: String
+        var cookies: [String] = []
+        if let session = context.session {
+            csrf = session.csrfToken
+        } else if let existing = request.cookies[WebCredentials.csrfCookie]?.value, existing.count >= 32 {
+            csrf = existing
+        } else {
+            csrf = WebCredentials.newCSRFValue()
+            cookies.append(WebCredentials.cookie(WebCredentials.csrfCookie, csrf, maxAge: 86_400, secure: WebCredentials.isSecure(request)))
+        }
+        var body = "<p>\(HTML.escape(Phrase.family.text(language))): <strong>\(HTML.escape(familyName))</strong> · "
+            + "\(HTML.escape(Phrase.joinAs.text(language))): \(role.rawValue)</p>"
+        if let error { body += HTMLPage.message(error) }
+        var fields = ""
+        if context.userID == nil {
+            let next = "/invite/\(token)".addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "/"
+            body += "<p><a href=\"/login?next=\(next)\">\(HTML.escape(Phrase.orSignIn.text(language)))</a></p>"
+            fields = HTMLPage.field("username", label: Phrase.username.text(language), value: context.form["username"] ?? "", autocomplete: "username")
+                + HTMLPage.field("password", label: Phrase.password.text(language), type: "password", autocomplete: "new-password")
+        }
+        body += HTMLPage.form(action: "/invite/\(token)", csrf: csrf, fields: fields, submit: Phrase.join.text(language))
+        return HTMLPage(language: language, title: Phrase.joinFamily.text(language), body: body,
+            status: error == nil ? .ok : .unprocessableContent).response(setting: cookies)
+    }
+}
