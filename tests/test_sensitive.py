@@ -37,3 +37,57 @@ def test_resident_number_is_revealed_only_to_owners_and_never_stored_or_logged_i
     for secret in (NUMBER, NUMBER.replace("-", ""), "4123456"):
         for file in list(data.glob("saessak.sqlite*")) + list(data.parent.glob("server-*.log")):
             assert secret.encode() not in file.read_bytes(), f"{secret} in {file.name}"
+
+
+def reveal(data, owner):
+    running = Server(data).start()
+    try:
+        child = call(running, "GET", "/children", token=owner).json()["items"][0]
+        return call(running, "GET", f"/children/{child['id']}/resident-number", token=owner).json()["residentNumber"]
+    finally:
+        running.stop()
+
+
+def test_rotating_the_key_keeps_the_numbers(tmp_path):
+    data = tmp_path / "data"
+    owner = make_family(data, "mom", "우리집")
+    running = Server(data).start()
+    try:
+        call(running, "POST", "/children", {"name": "하늘", "birthDate": "2024-02-29", "residentNumber": NUMBER}, owner)
+    finally:
+        running.stop()
+    before = (data / "secret.key").read_bytes()
+    out = saessak("admin", "rotate-key", data=data)
+    assert out.stdout.strip() == "re-encrypted 1 value with a new key in secret.key"
+    after = (data / "secret.key").read_bytes()
+    assert after != before and len(after) == 32 and (data / "secret.key").stat().st_mode & 0o777 == 0o600
+    assert reveal(data, owner) == NUMBER
+    # An interrupted rotation stops the server from starting until rotate-key finishes it.
+    (data / "secret.key.next").write_bytes(bytes(range(32)))
+    refused = saessak("children", "list", data=data, check=False)
+    assert refused.returncode != 0 and "rotate-key" in refused.stderr
+    assert saessak("admin", "rotate-key", data=data).returncode == 0
+    assert not (data / "secret.key.next").exists()
+    assert reveal(data, owner) == NUMBER
+
+
+def test_rotating_a_key_from_the_environment_prints_the_new_one(tmp_path, monkeypatch):
+    import base64
+    import os
+    import subprocess
+    from conftest import BIN
+    key = base64.b64encode(os.urandom(32)).decode()
+    monkeypatch.setenv("SAESSAK_SECRET_KEY", key)
+    data = tmp_path / "data"
+    owner = make_family(data, "mom", "우리집")
+    running = Server(data).start()
+    try:
+        call(running, "POST", "/children", {"name": "하늘", "birthDate": "2024-02-29", "residentNumber": NUMBER}, owner)
+    finally:
+        running.stop()
+    assert not (data / "secret.key").exists()
+    out = subprocess.run([BIN, "admin", "rotate-key", "--data", str(data)], capture_output=True, text=True, check=True)
+    new_key = out.stdout.strip().splitlines()[-1]
+    assert new_key != key and len(base64.b64decode(new_key)) == 32
+    monkeypatch.setenv("SAESSAK_SECRET_KEY", new_key)
+    assert reveal(data, owner) == NUMBER

@@ -31,8 +31,13 @@ public enum AtomicFile {
         guard fsync(descriptor) == 0 else { throw AtomicFileError.system("fsync", errno) }
         closed = true
         guard close(descriptor) == 0 else { throw AtomicFileError.system("close", errno) }
-        guard rename(temporary.path, url.path) == 0 else { throw AtomicFileError.system("rename to \(url.path)", errno) }
-        let folderDescriptor = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        try move(temporary, over: url)
+    }
+
+    /// Renames a file over another in the same folder, durably (the folder is synced).
+    public static func move(_ source: URL, over target: URL) throws {
+        guard rename(source.path, target.path) == 0 else { throw AtomicFileError.system("rename to \(target.path)", errno) }
+        let folderDescriptor = open(target.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if folderDescriptor >= 0 {
             fsync(folderDescriptor)
             close(folderDescriptor)

@@ -10,6 +10,25 @@ public struct FieldCipher: Sendable {
 
     public static let environmentVariable = "SAESSAK_SECRET_KEY"
     public static let keyFileName = "secret.key"
+    /// A rotation writes the new key here before re-encrypting, and renames it over `secret.key` after; its
+    /// presence means a rotation was interrupted (`saessak admin rotate-key` finishes it).
+    public static let nextKeyFileName = "secret.key.next"
+
+    /// A new random key.
+    public static func random() -> FieldCipher { FieldCipher(key: SymmetricKey(size: .bits256)) }
+
+    /// The key's bytes, for writing the key file or printing it once (base64) for the environment variable.
+    public var keyData: Data { key.withUnsafeBytes { Data($0) } }
+
+    /// Whether this key opens `sealed` (which key a half-done rotation left a value under).
+    public func opens(_ sealed: Data) -> Bool { (try? open(sealed)) != nil }
+
+    /// The key in a file of 32 bytes.
+    public static func fromFile(_ file: URL) throws -> FieldCipher {
+        let bytes = try Data(contentsOf: file)
+        guard bytes.count == 32 else { throw SecretsError.badKey("\(file.path) must hold exactly 32 bytes") }
+        return FieldCipher(key: SymmetricKey(data: bytes))
+    }
 
     public init(key: SymmetricKey) { self.key = key }
 
@@ -24,6 +43,9 @@ public struct FieldCipher: Sendable {
             return FieldCipher(key: SymmetricKey(data: bytes))
         }
         let file = folder.appendingPathComponent(keyFileName)
+        if FileManager.default.fileExists(atPath: folder.appendingPathComponent(nextKeyFileName).path) {
+            throw SecretsError.badKey("a key rotation was interrupted: run 'saessak admin rotate-key' to finish it")
+        }
         if let bytes = try? Data(contentsOf: file) {
             guard bytes.count == 32 else { throw SecretsError.badKey("\(file.path) must hold exactly 32 bytes") }
             return FieldCipher(key: SymmetricKey(data: bytes))

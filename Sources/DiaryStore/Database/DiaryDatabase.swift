@@ -9,7 +9,7 @@ import Secrets
 public final class DiaryDatabase: Sendable {
     /// The connection pool: one writer, concurrent readers (WAL).
     public let writer: DatabasePool
-    let cipher: FieldCipher
+    public let cipher: FieldCipher
     public let clock: Clock
 
     public static let fileName = "saessak.sqlite"
@@ -35,6 +35,38 @@ public final class DiaryDatabase: Sendable {
         self.cipher = cipher
         self.clock = clock
         try DiarySchema.migrator.migrate(writer)
+    }
+
+    /// Columns holding values sealed with the field cipher: every field marked sensitive.
+    static let sealedColumns: [(table: String, column: String)] = [("children", "residentNumberSealed")]
+
+    /// One sealed value, to tell which key a half-done rotation left the data under.
+    public func sampleSealedValue() async throws -> Data? {
+        try await writer.read { db in
+            for (table, column) in Self.sealedColumns {
+                if let value = try Data.fetchOne(db, sql: "SELECT \(column) FROM \(table) WHERE \(column) IS NOT NULL LIMIT 1") {
+                    return value
+                }
+            }
+            return nil
+        }
+    }
+
+    /// Re-encrypts every sealed value from `old` to `new` in one transaction; returns how many there were.
+    public func reseal(from old: FieldCipher, to new: FieldCipher) async throws -> Int {
+        try await writer.write { db in
+            var count = 0
+            for (table, column) in Self.sealedColumns {
+                let rows = try Row.fetchAll(db, sql: "SELECT rowid, \(column) AS sealed FROM \(table) WHERE \(column) IS NOT NULL")
+                for row in rows {
+                    let plain = try old.open(row["sealed"])
+                    try db.execute(
+                        sql: "UPDATE \(table) SET \(column) = ? WHERE rowid = ?", arguments: [try new.seal(plain), row["rowid"] as Int64])
+                    count += 1
+                }
+            }
+            return count
+        }
     }
 
     /// `PRAGMA integrity_check`; "ok" when the file is sound.

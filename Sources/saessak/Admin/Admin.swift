@@ -7,7 +7,7 @@ import Secrets
 struct Admin: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Set up users, families and API tokens; maintain the data folder.",
-        subcommands: [CreateUser.self, AddMember.self, CreateToken.self, RevokeToken.self, Reindex.self])
+        subcommands: [CreateUser.self, AddMember.self, CreateToken.self, RevokeToken.self, RotateKey.self, Reindex.self])
 }
 
 struct CreateUser: AsyncParsableCommand {
@@ -135,5 +135,53 @@ struct Reindex: AsyncParsableCommand {
         let database = try data.openExisting()
         let counts = try await SearchStore(database).reindex()
         print("search index rebuilt: \(counts.entries) entries, \(counts.memos) memos")
+    }
+}
+
+struct RotateKey: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Re-encrypt the sensitive fields with a new key. Stop the server first.",
+        discussion: """
+            With the key in secret.key: the new key is written to secret.key.next, every sealed value is re-encrypted \
+            in one transaction, and secret.key.next replaces secret.key. If this is interrupted, the server refuses \
+            to start until 'rotate-key' is run again, which finishes or restarts the rotation.
+            With SAESSAK_SECRET_KEY set: the values are re-encrypted and the new key is printed once; set \
+            SAESSAK_SECRET_KEY to it before the next start.
+            """)
+
+    @OptionGroup var data: DataOptions
+
+    func run() async throws {
+        let folder = data.url
+        guard FileManager.default.fileExists(atPath: folder.appendingPathComponent(DiaryDatabase.fileName).path) else {
+            throw CLIError("no Saessak data in '\(data.folder)'")
+        }
+        let path = folder.appendingPathComponent(DiaryDatabase.fileName).path
+        let new = FieldCipher.random()
+        if ProcessInfo.processInfo.environment[FieldCipher.environmentVariable] != nil {
+            let old = try FieldCipher.forDataFolder(folder)
+            let count = try await DiaryDatabase(path: path, cipher: old).reseal(from: old, to: new)
+            print("re-encrypted \(count) value\(count == 1 ? "" : "s"); set \(FieldCipher.environmentVariable) to this new key before the next start:")
+            print(new.keyData.base64EncodedString())
+            return
+        }
+        let keyFile = folder.appendingPathComponent(FieldCipher.keyFileName)
+        let nextFile = folder.appendingPathComponent(FieldCipher.nextKeyFileName)
+        let old = try FieldCipher.fromFile(keyFile)
+        let database = try DiaryDatabase(path: path, cipher: old)
+        if FileManager.default.fileExists(atPath: nextFile.path) {
+            // An interrupted rotation: if the data is already under the next key, only the rename is left.
+            let next = try FieldCipher.fromFile(nextFile)
+            if let sample = try await database.sampleSealedValue(), next.opens(sample), !old.opens(sample) {
+                try AtomicFile.move(nextFile, over: keyFile)
+                print("finished an interrupted key rotation")
+                return
+            }
+            try FileManager.default.removeItem(at: nextFile)
+        }
+        try AtomicFile.write(new.keyData, to: nextFile, permissions: 0o600)
+        let count = try await database.reseal(from: old, to: new)
+        try AtomicFile.move(nextFile, over: keyFile)
+        print("re-encrypted \(count) value\(count == 1 ? "" : "s") with a new key in \(FieldCipher.keyFileName)")
     }
 }
