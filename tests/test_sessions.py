@@ -216,3 +216,19 @@ def test_first_run_prints_a_one_time_setup_link(tmp_path):
         running.stop()
     # The command line keeps working beside it.
     assert make_family(data, "dad", "dad").startswith("ssk_")
+
+
+def test_tokens_are_made_and_revoked_in_the_browser(site):
+    browser = Browser(site)
+    browser.sign_in("mom", PASSWORD)
+    csrf = browser.csrf("/")
+    assert browser.request("POST", "/account/tokens", form={"name": "액자", "role": "viewer"}).status == 403
+    page = browser.request("POST", "/account/tokens", form={"_csrf": csrf, "name": "액자", "role": "viewer"})
+    assert page.status == 200
+    token = re.search(r"<code>(ssk_[A-Za-z0-9_-]+)</code>", page.text).group(1)
+    assert site.request("GET", "/api/v1/children", token=token).status == 200
+    assert site.request("POST", "/api/v1/memos", {"title": "x"}, token).status == 403
+    revoke = re.search(r'action="(/account/tokens/[0-9a-f-]+/revoke)"', page.text).group(1)
+    assert browser.request("POST", revoke, form={"_csrf": csrf}).status == 303
+    assert site.request("GET", "/api/v1/children", token=token).status == 401
+    assert "<code>" not in browser.request("GET", "/").text

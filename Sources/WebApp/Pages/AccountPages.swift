@@ -48,6 +48,16 @@ struct AccountPages {
             try await signIn.sessions.switchFamily(session, to: family)
             return Self.redirect("/")
         }
+        pages.post("account/tokens", .viewer) { [signIn] request, context in
+            let role = context.form["role"].flatMap { $0.isEmpty ? nil : Role(rawValue: $0) }
+            let (token, _) = try await signIn.accounts.createToken(
+                for: try context.member(), name: context.form["name"] ?? "", role: role)
+            return try await Self.startPage(request, context: context, accounts: signIn.accounts, notice: nil, newToken: token)
+        }
+        pages.post("account/tokens/:id/revoke", .viewer) { [signIn] _, context in
+            try await signIn.accounts.revokeToken(try context.id(of: "token"), by: try context.member())
+            return Self.redirect("/")
+        }
         pages.get("account/password", .signedIn) { request, context in
             Self.passwordPage(request, context: context, error: nil)
         }
@@ -116,9 +126,9 @@ struct AccountPages {
             .response(setting: cookie.map { [$0] } ?? [])
     }
 
-    private static func startPage(_ request: Request, context: AppRequestContext, accounts: AccountStore, notice: Phrase?)
-        async throws -> Response
-    {
+    private static func startPage(
+        _ request: Request, context: AppRequestContext, accounts: AccountStore, notice: Phrase?, newToken: String? = nil
+    ) async throws -> Response {
         let language = Language(request)
         let account = try await accounts.account(try context.user())
         let csrf = context.session?.csrfToken ?? ""
@@ -135,9 +145,36 @@ struct AccountPages {
                 fields: "<input type=\"hidden\" name=\"familyId\" value=\"\(family.id)\">",
                 submit: "\(Phrase.switchFamily.text(language)): \(family.name) (\(role.rawValue))")
         }
+        if let member = context.membership {
+            body += try await tokensSection(language, member: member, csrf: csrf, accounts: accounts, newToken: newToken)
+        }
         body += "<p><a href=\"/account/password\">\(HTML.escape(Phrase.changePassword.text(language)))</a></p>"
         body += HTMLPage.form(action: "/logout", csrf: csrf, fields: "", submit: Phrase.signOut.text(language))
         return HTMLPage(language: language, title: Phrase.appName.text(language), body: body).response()
+    }
+
+    /// The member's API tokens in this family: each with a revoke button, and a form for a new one (shown once).
+    private static func tokensSection(_ language: Language, member: Membership, csrf: String, accounts: AccountStore, newToken: String?)
+        async throws -> String
+    {
+        var html = "<section><h2>\(HTML.escape(Phrase.apiTokens.text(language)))</h2>"
+        if let newToken {
+            html += "<p role=\"status\">\(HTML.escape(Phrase.newTokenOnce.text(language)))<br><code>\(HTML.escape(newToken))</code></p>"
+        }
+        html += "<ul>"
+        for token in try await accounts.tokens(of: member) {
+            let role = token.role?.rawValue ?? member.role.rawValue
+            html += "<li>\(HTML.escape(token.name)) (\(role)) "
+                + HTMLPage.form(action: "/account/tokens/\(token.id)/revoke", csrf: csrf, fields: "", submit: Phrase.revoke.text(language))
+                + "</li>"
+        }
+        html += "</ul>"
+        let roles = Role.allCases.filter { member.role.includes($0) }
+            .map { "<option value=\"\($0.rawValue)\">\($0.rawValue)</option>" }.joined()
+        let fields = HTMLPage.field("name", label: Phrase.tokenName.text(language), autocomplete: "off")
+            + "<p><label>\(HTML.escape(Phrase.joinAs.text(language)))<br><select name=\"role\"><option value=\"\"></option>\(roles)</select></label></p>"
+        html += HTMLPage.form(action: "/account/tokens", csrf: csrf, fields: fields, submit: Phrase.create.text(language))
+        return html + "</section>"
     }
 
     private static func passwordPage(_ request: Request, context: AppRequestContext, error: Phrase?) -> Response {

@@ -44,6 +44,7 @@ enum Phrase: CaseIterable {
     case appName, signIn, signOut, username, password, wrongPassword, tooManyAttempts, signedInAs, family
     case switchFamily, changePassword, currentPassword, newPassword, passwordChanged, noFamily, setUp, setUpIntro
     case familyName, create, passwordTooShort, sharedDiary, linkGone, joinFamily, joinAs, join, orSignIn
+    case apiTokens, newTokenOnce, revoke, tokenName
 
     func text(_ language: Language) -> String {
         switch language {
@@ -80,6 +81,10 @@ enum Phrase: CaseIterable {
         case .joinAs: "역할"
         case .join: "참여하기"
         case .orSignIn: "이미 계정이 있으면 먼저 로그인하세요."
+        case .apiTokens: "API 토큰"
+        case .newTokenOnce: "새 토큰입니다. 지금만 보입니다. 안전한 곳에 복사해 두세요:"
+        case .revoke: "취소"
+        case .tokenName: "토큰 이름 (예: 거실 액자)"
         }
     }
 
@@ -111,6 +116,10 @@ enum Phrase: CaseIterable {
         case .joinAs: "Role"
         case .join: "Join"
         case .orSignIn: "If you already have an account, sign in first."
+        case .apiTokens: "API tokens"
+        case .newTokenOnce: "Your new token, shown only now. Copy it somewhere safe:"
+        case .revoke: "Revoke"
+        case .tokenName: "Token name (e.g. living-room frame)"
         }
     }
 }
