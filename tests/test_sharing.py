@@ -106,6 +106,10 @@ def test_a_share_link_shows_only_what_was_shared(family, tmp_path):
     # The link opens nothing else: the API and the family's pages still want a sign-in.
     assert visitor.request("GET", f"/api/v1/entries/{private['id']}").status == 401
     assert visitor.request("GET", f"/api/v1/photos/{photo_a}/thumbnail").status == 401
+    # The log has the visits, never the link's secret.
+    secret = path.split("/")[-1]
+    log = b"".join(f.read_bytes() for f in family.data.parent.glob("server-*.log"))
+    assert b"GET /s/\xe2\x80\xa6 200" in log and secret.encode() not in log
     # Revoked: gone at once, photos too.
     assert call(family, "DELETE", f"/share-links/{link['id']}", token=family.editor).status == 204
     assert visitor.request("GET", path).status == 404
