@@ -128,7 +128,12 @@ def test_share_links_are_checked_and_expire(family):
     link = call(family, "POST", "/share-links", {"entryIds": [entry["id"]]}, family.owner).json()
     assert link["id"] in [l["id"] for l in call(family, "GET", "/share-links", token=family.owner).json()["items"]]
     expire(family, "shareLinks", link["id"])
-    assert Browser(family).request("GET", re.sub(r"^http://[^/]+", "", link["url"])).status == 404
+    gone = Browser(family).request("GET", re.sub(r"^http://[^/]+", "", link["url"]))
+    # A person sees a page in their language, not JSON.
+    assert gone.status == 404 and gone.getheader("Content-Type").startswith("text/html")
+    assert "이 링크는 만료되었거나 더 이상 쓸 수 없습니다" in gone.text
+    english = Browser(family, headers={"Accept-Language": "en"}).request("GET", re.sub(r"^http://[^/]+", "", link["url"]))
+    assert "Not found" in english.text and "This link has expired" in english.text
     # Deleting the entry empties the link; another family's link ID is 404.
     other = make_family(family.data, "stranger", "남의집")
     assert call(family, "DELETE", f"/share-links/{link['id']}", token=other).status == 404

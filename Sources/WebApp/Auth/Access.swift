@@ -117,16 +117,19 @@ struct SecureRoutes {
             var context = context
             do {
                 try access.check(context)
+                if !WebCredentials.safeMethods.contains(method), !context.viaBearerToken {
+                    context.form = try await WebCredentials.form(&request, context: context)
+                    try WebCredentials.checkCSRF(request, context: context)
+                }
+                return try await handler(request, context).response(from: request, context: context)
             } catch let problem as Problem where pages && problem.status == .unauthorized {
                 let back = request.uri.path + (request.uri.query.map { "?\($0)" } ?? "")
                 let target = "/login?next=" + (back.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "/")
                 return Response(status: .seeOther, headers: [.location: target])
+            } catch where pages {
+                // People read pages: errors there are pages too, in their language.
+                return ErrorPage.response(Problem(error), request: request, context: context)
             }
-            if !WebCredentials.safeMethods.contains(method), !context.viaBearerToken {
-                context.form = try await WebCredentials.form(&request, context: context)
-                try WebCredentials.checkCSRF(request, context: context)
-            }
-            return try await handler(request, context).response(from: request, context: context)
         }
     }
 }

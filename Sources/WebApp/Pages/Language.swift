@@ -45,6 +45,7 @@ enum Phrase: CaseIterable {
     case switchFamily, changePassword, currentPassword, newPassword, passwordChanged, noFamily, setUp, setUpIntro
     case familyName, create, passwordTooShort, sharedDiary, linkGone, joinFamily, joinAs, join, orSignIn
     case apiTokens, newTokenOnce, revoke, tokenName
+    case errorNotFound, errorForbidden, errorInput, errorServer
 
     func text(_ language: Language) -> String {
         switch language {
@@ -85,6 +86,10 @@ enum Phrase: CaseIterable {
         case .newTokenOnce: "새 토큰입니다. 지금만 보입니다. 안전한 곳에 복사해 두세요:"
         case .revoke: "취소"
         case .tokenName: "토큰 이름 (예: 거실 액자)"
+        case .errorNotFound: "찾을 수 없습니다"
+        case .errorForbidden: "권한이 없습니다"
+        case .errorInput: "입력한 내용을 확인해 주세요"
+        case .errorServer: "문제가 생겼습니다. 잠시 후 다시 시도해 주세요"
         }
     }
 
@@ -120,6 +125,10 @@ enum Phrase: CaseIterable {
         case .newTokenOnce: "Your new token, shown only now. Copy it somewhere safe:"
         case .revoke: "Revoke"
         case .tokenName: "Token name (e.g. living-room frame)"
+        case .errorNotFound: "Not found"
+        case .errorForbidden: "Not allowed"
+        case .errorInput: "Please check what you entered"
+        case .errorServer: "Something went wrong. Please try again in a moment"
         }
     }
 }

@@ -1,0 +1,24 @@
+import Hummingbird
+
+/// An error shown to a person: the status in their language, and what went wrong.
+enum ErrorPage {
+    static func response(_ problem: Problem, request: Request, context: AppRequestContext) -> Response {
+        let language = Language(request)
+        let title: Phrase =
+            switch problem.status.code {
+            case 404: .errorNotFound
+            case 403: .errorForbidden
+            case 429: .tooManyAttempts
+            case 400, 409, 413, 415, 422: .errorInput
+            default: .errorServer
+            }
+        if problem.status.code >= 500 {
+            context.logger.error("page \(request.method.rawValue) failed: \(problem.detail)")
+        }
+        let detail = problem.status.code >= 500 ? "" : HTMLPage.message(problem.detail, role: "note")
+        let body = detail + "<p><a href=\"/\">\(HTML.escape(Phrase.appName.text(language)))</a></p>"
+        var response = HTMLPage(language: language, title: title.text(language), body: body, status: problem.status).response()
+        for field in problem.headers where field.name != .contentType { response.headers.append(field) }
+        return response
+    }
+}
