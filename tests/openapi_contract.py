@@ -18,11 +18,13 @@ SEEN = set()
 
 
 def _template(path):
+    """The documented path a request path matches; literal segments win over parameters, as in the router."""
+    matches = []
     for template in DOCUMENT["paths"]:
         pattern = "^" + re.sub(r"\\\{[^/]+?\\\}", "[^/]+", re.escape(template)) + "$"
         if re.match(pattern, path):
-            return template
-    return None
+            matches.append(template)
+    return min(matches, key=lambda t: t.count("{"), default=None)
 
 
 def _pointer(*parts):

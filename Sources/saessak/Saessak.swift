@@ -8,7 +8,7 @@ struct Saessak: AsyncParsableCommand {
         abstract: "새싹 Saessak: a family photo diary with the Korean calendar built in.",
         subcommands: [
             Serve.self, Admin.self, ChildrenCommand.self, EntriesCommand.self, MemosCommand.self, LunarCommand.self, SolarCommand.self,
-            TermsCommand.self, HolidaysCommand.self, CalendarCommand.self, CalcCommand.self,
+            TermsCommand.self, HolidaysCommand.self, CalendarCommand.self, CalcCommand.self, VaccinesCommand.self,
         ])
 
     static func main() async {

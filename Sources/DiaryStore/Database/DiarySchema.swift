@@ -13,7 +13,45 @@ enum DiarySchema {
         migrator.registerMigration("v2 photos", migrate: photos)
         migrator.registerMigration("v3 search", migrate: search)
         migrator.registerMigration("v4 accounts", migrate: accounts)
+        migrator.registerMigration("v5 vaccinations", migrate: vaccinations)
         return migrator
+    }
+
+    /// Vaccinations: shots given (a product on a day; a combination counts for each component), the alternatives a
+    /// family chose per child (RV1/RV5, IJEV/LJEV), and doses marked as not to be given.
+    private static func vaccinations(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE vaccinations (
+                id TEXT PRIMARY KEY NOT NULL,
+                familyId TEXT NOT NULL,
+                childId TEXT NOT NULL,
+                product TEXT NOT NULL CHECK (product IN ('bcg', 'hepB', 'dtap', 'tdap', 'ipv', 'hib', 'pcv', 'rv1', 'rv5',
+                    'mmr', 'varicella', 'hepA', 'ijev', 'ljev', 'hpv', 'dtapIpv', 'dtapIpvHib')),
+                date TEXT NOT NULL CHECK (date GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'),
+                place TEXT,
+                lot TEXT,
+                productName TEXT,
+                createdAt DATETIME NOT NULL,
+                FOREIGN KEY (childId, familyId) REFERENCES children(id, familyId) ON DELETE CASCADE
+            );
+            CREATE INDEX vaccinations_child ON vaccinations(childId, date);
+            CREATE TABLE vaccinationChoices (
+                childId TEXT NOT NULL,
+                familyId TEXT NOT NULL,
+                choice TEXT NOT NULL CHECK (choice IN ('rotavirus', 'japaneseEncephalitis')),
+                vaccine TEXT NOT NULL CHECK (vaccine IN ('rv1', 'rv5', 'ijev', 'ljev')),
+                PRIMARY KEY (childId, choice),
+                FOREIGN KEY (childId, familyId) REFERENCES children(id, familyId) ON DELETE CASCADE
+            );
+            CREATE TABLE vaccinationSkips (
+                childId TEXT NOT NULL,
+                familyId TEXT NOT NULL,
+                vaccine TEXT NOT NULL,
+                number INTEGER NOT NULL CHECK (number >= 1),
+                PRIMARY KEY (childId, vaccine, number),
+                FOREIGN KEY (childId, familyId) REFERENCES children(id, familyId) ON DELETE CASCADE
+            );
+            """)
     }
 
     /// Accounts and sharing: a role an API token is limited to; web sessions (only a hash of the cookie is kept,

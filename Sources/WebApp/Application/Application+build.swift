@@ -53,6 +53,7 @@ func buildRouter(database: DiaryDatabase, photos: PhotoService, signIn: SignIn, 
     let children = ChildrenAPI(store: ChildStore(database), photos: photos, today: today)
     children.routes.register(on: api)
     children.registerReveal(on: api)
+    VaccinationsAPI(store: VaccinationStore(database), children: ChildStore(database), today: today).register(on: api)
     let entries = EntriesAPI(store: EntryStore(database), photos: photos)
     entries.routes.register(on: api)
     entries.registerTimeline(on: api)
