@@ -54,6 +54,7 @@ func buildRouter(database: DiaryDatabase, photos: PhotoService, signIn: SignIn, 
     children.routes.register(on: api)
     children.registerReveal(on: api)
     VaccinationsAPI(store: VaccinationStore(database), children: ChildStore(database), today: today).register(on: api)
+    GrowthAPI(store: GrowthStore(database), children: ChildStore(database)).register(on: api)
     let entries = EntriesAPI(store: EntryStore(database), photos: photos)
     entries.routes.register(on: api)
     entries.registerTimeline(on: api)
