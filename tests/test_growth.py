@@ -81,3 +81,28 @@ def test_units_ages_and_bad_input(server):
     assert call(server, "DELETE", f"{base}/measurements/{grams['id']}", token=server.lee).status == 404
     assert call(server, "DELETE", f"{base}/measurements/{grams['id']}", token=t).status == 204
     assert grams["id"] not in [i["id"] for i in call(server, "GET", base + "/growth", token=t).json()["items"]]
+
+
+def test_growth_chart_is_svg_with_the_who_curves_and_the_childs_points(server):
+    import xml.etree.ElementTree as ET
+    t = server.kim
+    child = call(server, "POST", "/children", {"name": "<차트>", "birthDate": "2024-01-01", "sex": "male"}, t).json()
+    for days, value in ((0, 3.4), (60, 5.6), (200, 8.0), (400, 10.1)):
+        call(server, "POST", f"/children/{child['id']}/measurements",
+             {"kind": "weight", "value": value, "unit": "kg", "date": (date(2024, 1, 1) + timedelta(days=days)).isoformat()}, t)
+    chart = server.request("GET", f"/children/{child['id']}/growth.svg?kind=weight", token=t)
+    assert chart.status == 200 and chart.headers["Content-Type"].startswith("image/svg+xml")
+    root = ET.fromstring(chart.body)
+    ns = {"svg": "http://www.w3.org/2000/svg"}
+    curves = root.findall("svg:polyline", ns)
+    assert [c.get("data-percentile") for c in curves] == ["3", "15", "50", "85", "97"]
+    assert len(root.findall("svg:circle", ns)) == 4
+    assert "&lt;차트&gt;" in chart.body.decode() and "<차트>" not in chart.body.decode()
+    # The median curve passes through WHO's boys' birth weight median (3.3464 kg) at day 0: the first point of
+    # the 50th curve sits lower on the page than the 97th's.
+    first = lambda c: float(c.get("points").split()[0].split(",")[1])
+    assert first(curves[0]) > first(curves[2]) > first(curves[4])
+    assert server.request("GET", f"/children/{child['id']}/growth.svg?kind=bmi", token=t).status == 400
+    assert server.request("GET", f"/children/{child['id']}/growth.svg", token=server.lee).status == 404
+    head = server.request("GET", f"/children/{child['id']}/growth.svg?kind=head", token=t)
+    assert head.status == 200 and len(ET.fromstring(head.body).findall("svg:circle", ns)) == 0

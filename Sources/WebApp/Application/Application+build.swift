@@ -46,6 +46,7 @@ func buildRouter(database: DiaryDatabase, photos: PhotoService, signIn: SignIn, 
     let pages = SecureRoutes(router: router, prefix: "", table: access, pages: true)
     AccountPages(signIn: signIn).register(on: pages)
     SharingPages(sharing: SharingStore(database), entries: EntryStore(database), photos: photos, signIn: signIn).register(on: pages)
+    GrowthChart(store: GrowthStore(database), children: ChildStore(database)).register(on: pages)
 
     let api = SecureRoutes(router: router, prefix: "api/v1", table: access)
     api.get("openapi.json", .anyone) { _, _ in try OpenAPIDocument.response() }
