@@ -56,6 +56,10 @@ func buildRouter(database: DiaryDatabase, photos: PhotoService, signIn: SignIn, 
     children.registerReveal(on: api)
     VaccinationsAPI(store: VaccinationStore(database), children: ChildStore(database), today: today).register(on: api)
     GrowthAPI(store: GrowthStore(database), children: ChildStore(database)).register(on: api)
+    TodayAPI(
+        children: ChildStore(database), anniversaries: AnniversaryStore(database), vaccinations: VaccinationStore(database),
+        today: today
+    ).register(on: api)
     let entries = EntriesAPI(store: EntryStore(database), photos: photos)
     entries.routes.register(on: api)
     entries.registerTimeline(on: api)

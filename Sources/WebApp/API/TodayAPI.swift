@@ -1,0 +1,74 @@
+import Diary
+import DiaryStore
+import Foundation
+import Hummingbird
+import KoreanCalendar
+
+/// `GET /api/v1/today?date=YYYY-MM-DD&days=N`: what the family should hear about on a day (default today in Seoul)
+/// and the N days after it (default 7): milestones (삼칠일, 백일, 200일, 첫돌, 1000일), birthdays (solar, or lunar for a
+/// lunar-born child), anniversaries, vaccinations due or overdue, public holidays.
+struct TodayAPI {
+    let children: ChildStore
+    let anniversaries: AnniversaryStore
+    let vaccinations: VaccinationStore
+    let today: Today
+
+    struct NoticeResource: Encodable {
+        let kind: Notice.Kind
+        let date: String
+        let daysUntil: Int
+        let title: String
+        let childId: ChildID?
+        let milestone: String?
+        let vaccine: Vaccine?
+        let number: Int?
+        let age: Int?
+    }
+
+    struct Answer: Encodable {
+        let date: String
+        let days: Int
+        let items: [NoticeResource]
+    }
+
+    static let lookahead = 0...60
+
+    func register(on api: SecureRoutes) {
+        api.get("today", .viewer) { [children, anniversaries, vaccinations, today] request, context in
+            let family = try context.member().familyID
+            let query = Query(request: request)
+            let day: SolarDate
+            if let text = query.string("date") {
+                do { day = try SolarDate(iso: text) } catch { throw Problem(status: .badRequest, detail: "date: \(error)", field: "date") }
+            } else {
+                day = today.date()
+            }
+            let days = try query.int("days") ?? 7
+            guard Self.lookahead.contains(days) else {
+                throw Problem(status: .badRequest, detail: "days: must be 0–60 (got \(days))", field: "days")
+            }
+            let kids = try await Page.all { try await children.list(family: family, after: $0, limit: $1) }
+            var inputs: [Notices.ChildInput] = []
+            for child in kids {
+                guard let birth = ChildFacts(birthDate: child.profile.birthDate, today: day).solarBirthDate else { continue }
+                let recorded = try await vaccinations.vaccinations(family: family, child: child.id)
+                let plan = VaccinationPlan.plan(
+                    birthDate: birth, sex: child.profile.sex, records: recorded.shots.map(\.record), choices: recorded.choices,
+                    skipped: recorded.skipped, today: day)
+                inputs.append(Notices.ChildInput(child: child, plan: plan))
+            }
+            let remembered = try await Page.all { try await anniversaries.list(family: family, after: $0, limit: $1) }
+            let last = (try? day.adding(days: days)) ?? day
+            let holidays = Set([day.year, last.year]).flatMap { (try? KoreanHolidays.holidays(in: $0)) ?? [] }
+            let notices = Notices.on(day, lookahead: days, children: inputs, anniversaries: remembered, holidays: holidays)
+            return try JSONBody.response(Answer(
+                date: day.iso, days: days,
+                items: notices.map {
+                    NoticeResource(
+                        kind: $0.kind, date: $0.date.iso, daysUntil: $0.date.julianDayNumber - day.julianDayNumber, title: $0.title,
+                        childId: $0.childID, milestone: $0.milestone?.rawValue, vaccine: $0.dose?.vaccine, number: $0.dose?.number,
+                        age: $0.age)
+                }))
+        }
+    }
+}
