@@ -78,3 +78,23 @@ public struct ShareLink: Hashable, Sendable {
         return unique
     }
 }
+
+public typealias CalendarFeedID = Identifier<CalendarFeedLink>
+
+/// A secret, revocable URL a calendar app subscribes to: the family's birthdays, milestones, anniversaries,
+/// vaccination due dates and events (and public holidays when asked). Only its hash is stored.
+public struct CalendarFeedLink: Hashable, Sendable {
+    public let id: CalendarFeedID
+    public let familyID: FamilyID
+    public let label: String?
+    public let includesHolidays: Bool
+    public let createdAt: Date
+
+    public init(id: CalendarFeedID = CalendarFeedID(), familyID: FamilyID, label: String?, includesHolidays: Bool, createdAt: Date) {
+        self.id = id
+        self.familyID = familyID
+        self.label = label
+        self.includesHolidays = includesHolidays
+        self.createdAt = createdAt
+    }
+}

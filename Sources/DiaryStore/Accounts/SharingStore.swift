@@ -175,4 +175,47 @@ public struct SharingStore: Sendable {
                 entryIDs: entries, createdAt: try row.timestamp("createdAt"), expiresAt: try row.timestamp("expiresAt"))
         }
     }
+
+    // MARK: Calendar feeds
+
+    public func makeFeed(by member: Membership, label: String?, includesHolidays: Bool) async throws -> (token: String, feed: CalendarFeedLink) {
+        let (token, digest) = TokenGenerator.make()
+        let feed = CalendarFeedLink(familyID: member.familyID, label: label, includesHolidays: includesHolidays, createdAt: database.clock.now())
+        try await database.writer.write { db in
+            try db.execute(
+                sql: "INSERT INTO calendarFeeds (id, familyId, digest, label, includesHolidays, createdBy, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                arguments: [feed.id.sql, feed.familyID.sql, digest, label, includesHolidays, member.userID.sql, feed.createdAt.stored])
+        }
+        return (token, feed)
+    }
+
+    public func feeds(family: FamilyID) async throws -> [CalendarFeedLink] {
+        try await database.writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM calendarFeeds WHERE familyId = ? ORDER BY createdAt DESC, id", arguments: [family.sql])
+                .map(Self.decodeFeed)
+        }
+    }
+
+    /// Revokes a feed: its URL is 404 at once.
+    public func revokeFeed(_ id: CalendarFeedID, family: FamilyID) async throws {
+        try await database.writer.write { db in
+            try db.execute(sql: "DELETE FROM calendarFeeds WHERE id = ? AND familyId = ?", arguments: [id.sql, family.sql])
+            guard db.changesCount > 0 else { throw StoreError.notFound(kind: "feed", id: id.description) }
+        }
+    }
+
+    public func openFeed(token: String) async throws -> CalendarFeedLink? {
+        try await database.writer.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM calendarFeeds WHERE digest = ?", arguments: [TokenGenerator.digest(of: token)])
+                .map(Self.decodeFeed)
+        }
+    }
+
+    private static func decodeFeed(_ row: Row) throws -> CalendarFeedLink {
+        try readBack("feed") {
+            CalendarFeedLink(
+                id: try row.id("id"), familyID: try row.id("familyId"), label: row["label"], includesHolidays: row["includesHolidays"],
+                createdAt: try row.timestamp("createdAt"))
+        }
+    }
 }

@@ -14,7 +14,24 @@ enum DiarySchema {
         migrator.registerMigration("v3 search", migrate: search)
         migrator.registerMigration("v4 accounts", migrate: accounts)
         migrator.registerMigration("v5 vaccinations", migrate: vaccinations)
+        migrator.registerMigration("v6 calendar feeds", migrate: feeds)
         return migrator
+    }
+
+    /// Calendar feeds: a secret URL per feed (only its hash kept), revoked by deleting the row.
+    private static func feeds(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE calendarFeeds (
+                id TEXT PRIMARY KEY NOT NULL,
+                familyId TEXT NOT NULL REFERENCES families(id) ON DELETE CASCADE,
+                digest BLOB NOT NULL UNIQUE CHECK (length(digest) = 32),
+                label TEXT,
+                includesHolidays BOOLEAN NOT NULL DEFAULT 0,
+                createdBy TEXT REFERENCES users(id) ON DELETE SET NULL,
+                createdAt DATETIME NOT NULL
+            );
+            CREATE INDEX calendarFeeds_family ON calendarFeeds(familyId, createdAt DESC);
+            """)
     }
 
     /// Vaccinations: shots given (a product on a day; a combination counts for each component), the alternatives a

@@ -60,6 +60,10 @@ func buildRouter(database: DiaryDatabase, photos: PhotoService, signIn: SignIn, 
         children: ChildStore(database), anniversaries: AnniversaryStore(database), vaccinations: VaccinationStore(database),
         today: today
     ).register(on: api)
+    FeedsAPI(
+        sharing: SharingStore(database), children: ChildStore(database), anniversaries: AnniversaryStore(database),
+        events: EventStore(database), vaccinations: VaccinationStore(database), today: today, clock: database.clock
+    ).register(api: api, pages: pages)
     let entries = EntriesAPI(store: EntryStore(database), photos: photos)
     entries.routes.register(on: api)
     entries.registerTimeline(on: api)

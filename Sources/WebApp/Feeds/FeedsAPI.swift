@@ -1,0 +1,89 @@
+import Diary
+import DiaryStore
+import Foundation
+import Hummingbird
+import KoreanCalendar
+
+/// Calendar feeds: `POST/GET /api/v1/feeds`, `DELETE /api/v1/feeds/{id}` (members), the feed itself at its secret
+/// URL `/feeds/{token}.ics` (the link is the credential), and a one-off download `GET /api/v1/calendar.ics`.
+struct FeedsAPI {
+    let sharing: SharingStore
+    let children: ChildStore
+    let anniversaries: AnniversaryStore
+    let events: EventStore
+    let vaccinations: VaccinationStore
+    let today: Today
+    let clock: Clock
+
+    struct Payload: Decodable {
+        let label: String?
+        let holidays: Bool?
+    }
+
+    struct FeedResource: Encodable {
+        let id: CalendarFeedID
+        let label: String?
+        let holidays: Bool
+        let createdAt: Date
+        let url: String?
+
+        init(_ feed: CalendarFeedLink, url: String? = nil) {
+            id = feed.id
+            label = feed.label
+            holidays = feed.includesHolidays
+            createdAt = feed.createdAt
+            self.url = url
+        }
+    }
+
+    func register(api: SecureRoutes, pages: SecureRoutes) {
+        let feedsAPI = self
+        api.post("feeds", .viewer) { [sharing] request, context in
+            let payload = try await JSONBody.decode(Payload.self, from: request, context: context)
+            let label = try Validate.optionalText(payload.label, field: "label", maxLength: EntryContent.maxTitleLength)
+            let (token, feed) = try await sharing.makeFeed(by: try context.member(), label: label, includesHolidays: payload.holidays ?? false)
+            return try JSONBody.response(FeedResource(feed, url: Links.absolute(request, "/feeds/\(token).ics")), status: .created)
+        }
+        api.get("feeds", .viewer) { [sharing] _, context in
+            let feeds = try await sharing.feeds(family: try context.member().familyID)
+            return try JSONBody.response(ListResponse(items: feeds.map { FeedResource($0) }, next: nil))
+        }
+        api.delete("feeds/:id", .viewer) { [sharing] _, context in
+            try await sharing.revokeFeed(try context.id(of: "feed"), family: try context.member().familyID)
+            return Response(status: .noContent)
+        }
+        api.get("calendar.ics", .viewer) { request, context in
+            let holidays = Query(request: request).string("holidays") == "true"
+            return try await feedsAPI.calendar(family: try context.member().familyID, name: "새싹", holidays: holidays, download: true)
+        }
+        pages.get("feeds/:token", .link) { [sharing] request, context in
+            var token = context.parameters.get("token") ?? ""
+            if token.hasSuffix(".ics") { token.removeLast(4) }
+            guard let feed = try await sharing.openFeed(token: token) else { throw SharingPages.gone(request) }
+            return try await feedsAPI.calendar(
+                family: feed.familyID, name: feed.label ?? "새싹", holidays: feed.includesHolidays, download: false)
+        }
+    }
+
+    func calendar(family: FamilyID, name: String, holidays: Bool, download: Bool) async throws -> Response {
+        let day = today.date()
+        let years = CalendarFeed.defaultYears(around: day)
+        let kids = try await Page.all { try await children.list(family: family, after: $0, limit: $1) }
+        var inputs: [Notices.ChildInput] = []
+        for child in kids {
+            guard let birth = ChildFacts(birthDate: child.profile.birthDate, today: day).solarBirthDate else { continue }
+            let recorded = try await vaccinations.vaccinations(family: family, child: child.id)
+            inputs.append(Notices.ChildInput(child: child, plan: VaccinationPlan.plan(
+                birthDate: birth, sex: child.profile.sex, records: recorded.shots.map(\.record), choices: recorded.choices,
+                skipped: recorded.skipped, today: day)))
+        }
+        let remembered = try await Page.all { try await anniversaries.list(family: family, after: $0, limit: $1) }
+        let visits = try await Page.all { try await events.list(family: family, after: $0, limit: $1) }
+        let days = holidays ? years.flatMap { (try? KoreanHolidays.holidays(in: $0)) ?? [] } : []
+        let feed = CalendarFeed.events(years: years, children: inputs, anniversaries: remembered, events: visits, holidays: days)
+        let text = ICalendar.document(name: name, events: feed, stamp: clock.now())
+        var headers: HTTPFields = [.contentType: "text/calendar; charset=utf-8", .cacheControl: "no-store"]
+        if download { headers[.contentDisposition] = "attachment; filename=\"saessak.ics\"" }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+}
