@@ -31,6 +31,11 @@ def test_plan_records_choices_and_skips(server):
     assert by[("pcv", 1)]["status"] == "skipped"
     assert ("rv1", 1) not in by and by[("rv5", 3)]["status"] == "upcoming"
 
+    # Influenza: a shot counts for its season; the first season has two doses.
+    assert call(server, "POST", base, {"product": "influenza", "date": "2025-10-15"}, t).status == 201
+    flu = [d for d in call(server, "GET", base + "?date=2025-11-20", token=t).json()["doses"] if d["vaccine"] == "influenza"]
+    assert flu[0]["season"] == 2025 and flu[0]["status"] == "given" and flu[1]["start"] == "2025-11-12" and flu[1]["status"] == "due"
+
     # Viewers read, do not write; other families see nothing.
     assert call(server, "GET", base, token=server.lee).status == 404
     assert call(server, "POST", base, {"product": "bcg", "date": "2025-03-20"}, server.lee).status == 404

@@ -98,11 +98,33 @@ import Testing
         #expect(plan.contains { $0.vaccine == .hpv } == included)
     }
 
+    /// Influenza every autumn (1 October – 30 April) from 6 months to 13 years; two doses four weeks apart in the first
+    /// season, under 9 years.
+    @Test func influenzaEverySeasonWithTwoDosesTheFirstYear() {
+        let flu = { (plan: [PlannedDose]) in plan.filter { $0.vaccine == .influenza } }
+        let born = flu(VaccinationPlan.plan(birthDate: date("2025-03-15"), sex: .female, records: [], today: date("2025-11-01")))
+        #expect(born.prefix(3).map { "\($0.season!) \($0.number) \($0.start.iso)…\($0.end.iso)" } == [
+            "2025 1 2025-10-01…2026-04-30", "2025 2 2025-10-29…2026-04-30", "2026 3 2026-10-01…2027-04-30",
+        ])
+        #expect(born.last.map { "\($0.season!) \($0.start.iso)…\($0.end.iso)" } == "2037 2037-10-01…2038-03-14")
+        #expect(born.count == 2 + 12)
+        #expect(born[0].status == .due && born[1].status == .due && born[2].status == .upcoming)
+        // Six months old in December: the first season starts then.
+        let late = flu(VaccinationPlan.plan(birthDate: date("2025-06-01"), sex: .male, records: [], today: date("2025-06-01")))
+        #expect(late.first?.start == date("2025-12-01"))
+        // A shot counts for its season; the second dose of the first season comes four weeks after the first.
+        let shots = [VaccinationRecord(product: .influenza, date: date("2025-11-01")), VaccinationRecord(product: .influenza, date: date("2026-10-20"))]
+        let given = flu(VaccinationPlan.plan(birthDate: date("2025-03-15"), sex: .female, records: shots, today: date("2026-11-01")))
+        #expect(given[0].givenOn == date("2025-11-01") && given[1].start == date("2025-11-29") && given[1].status == .overdue)
+        #expect(given[2].givenOn == date("2026-10-20") && given[2].season == 2026)
+    }
+
     @Test func everyDoseOfTheScheduleIsPlannedOnce() {
         let plan = VaccinationPlan.plan(
             birthDate: date("2025-03-15"), sex: .female, records: [],
             choices: [.rotavirus: .rv1, .japaneseEncephalitis: .ljev], today: date("2025-03-15"))
-        #expect(plan.count == VaccinationSchedule.korea2023.doses.count - 3 - 5)  // RV5's 3 and IJEV's 5 left out
+        let influenza = plan.filter { $0.vaccine == .influenza }.count
+        #expect(plan.count - influenza == VaccinationSchedule.korea2023.doses.count - 3 - 5)  // RV5's 3 and IJEV's 5 left out
         #expect(Set(plan.map { DoseKey(vaccine: $0.vaccine, number: $0.number) }).count == plan.count)
         #expect(plan.allSatisfy { $0.start <= $0.end })
     }

@@ -32,6 +32,8 @@ public struct PlannedDose: Hashable, Sendable {
     public let end: SolarDate
     public let status: Status
     public let givenOn: SolarDate?
+    /// For a seasonal vaccine: the year the season's autumn is in (2025 for 2025–26).
+    public var season: Int? = nil
     /// Set while the family has not chosen between the alternatives this dose belongs to (RV1/RV5, IJEV/LJEV).
     public let pendingChoice: Vaccine.Choice?
 }
@@ -84,6 +86,47 @@ public enum VaccinationPlan {
             planned.append(PlannedDose(
                 vaccine: dose.vaccine, number: dose.number, start: start, end: end, status: status, givenOn: givenOn,
                 pendingChoice: pending))
+        }
+        planned += seasonal(schedule.influenza, birthDate: birthDate, given: given[schedule.influenza.vaccine] ?? [], skipped: skipped, today: today)
+        return planned
+    }
+
+    /// Seasonal doses, numbered on across seasons; a shot counts for the season its date falls in.
+    static func seasonal(
+        _ rule: SeasonalVaccination, birthDate: SolarDate, given: [SolarDate], skipped: Set<DoseKey>, today: SolarDate
+    ) -> [PlannedDose] {
+        let eligibleFrom = rule.fromAge.after(birthDate)
+        let eligibleUntil = AgeOffset(months: rule.beforeAge.months, days: -1).after(birthDate)
+        let twoDosesBefore = rule.twoDosesBeforeAge.after(birthDate)
+        var planned: [PlannedDose] = []
+        var number = 0
+        var firstSeason = true
+        for year in eligibleFrom.year - 1...eligibleUntil.year {
+            guard let opens = try? SolarDate(year: year, month: rule.seasonStart.month, day: rule.seasonStart.day),
+                let closes = try? SolarDate(year: year + 1, month: rule.seasonEnd.month, day: rule.seasonEnd.day)
+            else { continue }
+            let start = max(opens, eligibleFrom)
+            let end = min(closes, eligibleUntil)
+            guard start <= end else { continue }
+            let shots = given.filter { $0 >= opens && $0 <= closes }
+            let doses = firstSeason && start < twoDosesBefore ? 2 : 1
+            firstSeason = false
+            var origin = start
+            for index in 0..<doses {
+                number += 1
+                let doseStart = index == 0 ? start : min(rule.interval.after(origin), end)
+                let givenOn = index < shots.count ? shots[index] : nil
+                origin = givenOn ?? doseStart
+                let status: PlannedDose.Status =
+                    if givenOn != nil { .given }
+                    else if skipped.contains(DoseKey(vaccine: rule.vaccine, number: number)) { .skipped }
+                    else if today < doseStart { .upcoming }
+                    else if today <= end { .due }
+                    else { .overdue }
+                planned.append(PlannedDose(
+                    vaccine: rule.vaccine, number: number, start: doseStart, end: end, status: status, givenOn: givenOn,
+                    season: year, pendingChoice: nil))
+            }
         }
         return planned
     }

@@ -17,6 +17,7 @@ public enum Vaccine: String, CaseIterable, Sendable, Codable {
     case ijev  // 일본뇌염 불활성화
     case ljev  // 일본뇌염 약독화 생백신
     case hpv  // 사람유두종바이러스
+    case influenza  // 인플루엔자 (IIV), every autumn
 
     /// Alternatives a family chooses between, once per child.
     public enum Choice: String, CaseIterable, Sendable, Codable {
@@ -36,7 +37,7 @@ public enum Vaccine: String, CaseIterable, Sendable, Codable {
 
 /// A product given in one shot; a combination counts as a dose of each of its components.
 public enum VaccineProduct: String, CaseIterable, Sendable, Codable {
-    case bcg, hepB, dtap, tdap, ipv, hib, pcv, rv1, rv5, mmr, varicella, hepA, ijev, ljev, hpv
+    case bcg, hepB, dtap, tdap, ipv, hib, pcv, rv1, rv5, mmr, varicella, hepA, ijev, ljev, hpv, influenza
     /// DTaP-IPV (테트락심 등).
     case dtapIpv
     /// DTaP-IPV/Hib (펜탁심 등).
@@ -122,6 +123,8 @@ public struct VaccinationSchedule: Sendable {
     public let doses: [ScheduledDose]
     /// HPV for boys: the year from which boys turning 12 are vaccinated.
     public let hpvForBoysFrom: Int
+    /// Influenza: every autumn from 6 months to 13 years; the first season two doses four weeks apart under 9 years.
+    public let influenza: SeasonalVaccination
 
     /// `../shared/spec/vaccination-kr.md`: KDCA notice 「예방접종의 실시기준 및 방법」 별표 1 (2023-03-06, 제2023-5호).
     /// Influenza (yearly, every autumn) is not in it yet.
@@ -171,5 +174,23 @@ public struct VaccinationSchedule: Sendable {
             ScheduledDose(.hpv, 1, .within(years: 12, to: 12)),
             ScheduledDose(.hpv, 2, .afterPrevious(.months(6), to: .months(12))),
         ],
-        hpvForBoysFrom: 2026)
+        hpvForBoysFrom: 2026,
+        influenza: SeasonalVaccination(
+            vaccine: .influenza, seasonStart: (month: 10, day: 1), seasonEnd: (month: 4, day: 30), fromAge: .months(6),
+            beforeAge: .years(13), twoDosesBeforeAge: .years(9), interval: .days(28)))
+}
+
+/// A vaccine given each season (influenza): the season runs from `seasonStart` in one year to `seasonEnd` in the next.
+public struct SeasonalVaccination: Sendable {
+    public let vaccine: Vaccine
+    public let seasonStart: (month: Int, day: Int)
+    public let seasonEnd: (month: Int, day: Int)
+    /// From this age…
+    public let fromAge: AgeOffset
+    /// …to the day before this one.
+    public let beforeAge: AgeOffset
+    /// A child's first season brings two doses when it starts before this age.
+    public let twoDosesBeforeAge: AgeOffset
+    /// Between the two doses of a first season.
+    public let interval: AgeOffset
 }

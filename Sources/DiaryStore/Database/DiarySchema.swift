@@ -43,7 +43,7 @@ enum DiarySchema {
                 familyId TEXT NOT NULL,
                 childId TEXT NOT NULL,
                 product TEXT NOT NULL CHECK (product IN ('bcg', 'hepB', 'dtap', 'tdap', 'ipv', 'hib', 'pcv', 'rv1', 'rv5',
-                    'mmr', 'varicella', 'hepA', 'ijev', 'ljev', 'hpv', 'dtapIpv', 'dtapIpvHib')),
+                    'mmr', 'varicella', 'hepA', 'ijev', 'ljev', 'hpv', 'influenza', 'dtapIpv', 'dtapIpvHib')),
                 date TEXT NOT NULL CHECK (date GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'),
                 place TEXT,
                 lot TEXT,

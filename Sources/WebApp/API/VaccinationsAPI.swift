@@ -24,6 +24,8 @@ public struct VaccinationsAPI {
             public let end: String
             public let status: PlannedDose.Status
             public let givenOn: String?
+            /// For influenza: the year of the season's autumn.
+            public let season: Int?
             public let pendingChoice: Vaccine.Choice?
         }
 
@@ -89,7 +91,7 @@ public struct VaccinationsAPI {
             schedule: .init(version: schedule.version, source: schedule.source), date: day.iso,
             doses: plan.map {
                 .init(vaccine: $0.vaccine, number: $0.number, start: $0.start.iso, end: $0.end.iso, status: $0.status,
-                    givenOn: $0.givenOn?.iso, pendingChoice: $0.pendingChoice)
+                    givenOn: $0.givenOn?.iso, season: $0.season, pendingChoice: $0.pendingChoice)
             },
             shots: recorded.shots.map(ShotResource.init),
             choices: Dictionary(uniqueKeysWithValues: recorded.choices.map { ($0.key.rawValue, $0.value) }))

@@ -68,6 +68,7 @@ struct VaccinesCommand: AsyncParsableCommand {
         case .ijev: "일본뇌염(불활성화)"
         case .ljev: "일본뇌염(생백신)"
         case .hpv: "HPV"
+        case .influenza: "인플루엔자"
         }
     }
 
