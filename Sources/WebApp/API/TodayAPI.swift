@@ -47,16 +47,7 @@ struct TodayAPI {
             guard Self.lookahead.contains(days) else {
                 throw Problem(status: .badRequest, detail: "days: must be 0–60 (got \(days))", field: "days")
             }
-            let kids = try await Page.all { try await children.list(family: family, after: $0, limit: $1) }
-            var inputs: [Notices.ChildInput] = []
-            for child in kids {
-                guard let birth = ChildFacts(birthDate: child.profile.birthDate, today: day).solarBirthDate else { continue }
-                let recorded = try await vaccinations.vaccinations(family: family, child: child.id)
-                let plan = VaccinationPlan.plan(
-                    birthDate: birth, sex: child.profile.sex, records: recorded.shots.map(\.record), choices: recorded.choices,
-                    skipped: recorded.skipped, today: day)
-                inputs.append(Notices.ChildInput(child: child, plan: plan))
-            }
+            let inputs = try await VaccinationsAPI.children(family: family, on: day, children: children, vaccinations: vaccinations)
             let remembered = try await Page.all { try await anniversaries.list(family: family, after: $0, limit: $1) }
             let last = (try? day.adding(days: days)) ?? day
             let holidays = Set([day.year, last.year]).flatMap { (try? KoreanHolidays.holidays(in: $0)) ?? [] }

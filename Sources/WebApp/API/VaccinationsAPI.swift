@@ -76,16 +76,34 @@ public struct VaccinationsAPI {
         let skipped: Bool
     }
 
+    /// The child's doses on a day, or nil for a birth date without a solar date in the supported range.
+    static func doses(for child: Child, _ recorded: VaccinationStore.ChildVaccinations, on day: SolarDate) -> [PlannedDose]? {
+        guard let birth = ChildFacts(birthDate: child.profile.birthDate, today: day).solarBirthDate else { return nil }
+        return VaccinationPlan.plan(
+            birthDate: birth, sex: child.profile.sex, records: recorded.shots.map(\.record), choices: recorded.choices,
+            skipped: recorded.skipped, today: day)
+    }
+
+    /// Every child of a family with their doses on a day: what notices and the calendar feed are made from.
+    static func children(
+        family: FamilyID, on day: SolarDate, children: ChildStore, vaccinations: VaccinationStore
+    ) async throws -> [Notices.ChildInput] {
+        var inputs: [Notices.ChildInput] = []
+        for child in try await Page.all({ try await children.list(family: family, after: $0, limit: $1) }) {
+            guard let plan = doses(for: child, try await vaccinations.vaccinations(family: family, child: child.id), on: day)
+            else { continue }
+            inputs.append(Notices.ChildInput(child: child, plan: plan))
+        }
+        return inputs
+    }
+
     /// The plan of a child on a day: what the API answers and `saessak vaccines --json` prints.
     public static func plan(for child: Child, _ recorded: VaccinationStore.ChildVaccinations, on day: SolarDate) throws
         -> PlanResponse
     {
-        guard let birth = ChildFacts(birthDate: child.profile.birthDate, today: day).solarBirthDate else {
+        guard let plan = doses(for: child, recorded, on: day) else {
             throw Problem(status: .unprocessableContent, detail: "the child's birth date has no solar date in the supported range")
         }
-        let plan = VaccinationPlan.plan(
-            birthDate: birth, sex: child.profile.sex, records: recorded.shots.map(\.record), choices: recorded.choices,
-            skipped: recorded.skipped, today: day)
         let schedule = VaccinationSchedule.korea2023
         return PlanResponse(
             schedule: .init(version: schedule.version, source: schedule.source), date: day.iso,

@@ -68,15 +68,7 @@ struct FeedsAPI {
     func calendar(family: FamilyID, name: String, holidays: Bool, download: Bool) async throws -> Response {
         let day = today.date()
         let years = CalendarFeed.defaultYears(around: day)
-        let kids = try await Page.all { try await children.list(family: family, after: $0, limit: $1) }
-        var inputs: [Notices.ChildInput] = []
-        for child in kids {
-            guard let birth = ChildFacts(birthDate: child.profile.birthDate, today: day).solarBirthDate else { continue }
-            let recorded = try await vaccinations.vaccinations(family: family, child: child.id)
-            inputs.append(Notices.ChildInput(child: child, plan: VaccinationPlan.plan(
-                birthDate: birth, sex: child.profile.sex, records: recorded.shots.map(\.record), choices: recorded.choices,
-                skipped: recorded.skipped, today: day)))
-        }
+        let inputs = try await VaccinationsAPI.children(family: family, on: day, children: children, vaccinations: vaccinations)
         let remembered = try await Page.all { try await anniversaries.list(family: family, after: $0, limit: $1) }
         let visits = try await Page.all { try await events.list(family: family, after: $0, limit: $1) }
         let days = holidays ? years.flatMap { (try? KoreanHolidays.holidays(in: $0)) ?? [] } : []
