@@ -57,8 +57,8 @@ public struct SessionStore: Sendable {
     public func session(forCookie cookie: String) async throws -> Session? {
         let digest = TokenGenerator.digest(of: cookie)
         let now = database.clock.now()
-        guard let row = try await database.writer.read({ db in
-            try Row.fetchOne(
+        let found = try await database.writer.read { db -> (session: Session, lastSeen: Date)? in
+            guard let row = try Row.fetchOne(
                 db,
                 sql: """
                     SELECT sessions.*, memberships.role FROM sessions
@@ -66,28 +66,29 @@ public struct SessionStore: Sendable {
                     WHERE sessions.digest = ?
                     """,
                 arguments: [digest])
-        }) else { return nil }
-        let lastSeen = try row.timestamp("lastSeenAt")
-        let expires = try row.timestamp("expiresAt")
-        let id: String = try row.decode(forColumn: "id")
-        guard expires > now, lastSeen.addingTimeInterval(Self.idleLifetime) > now else {
-            try await end(id)
+            else { return nil }
+            return try readBack("session") {
+                let user: UserID = try row.id("userId")
+                let family: FamilyID? = try row.optionalID("familyId")
+                let role = (try row.decode(String?.self, forColumn: "role")).flatMap(Role.init(rawValue:))
+                let membership = family.flatMap { family in role.map { Membership(userID: user, familyID: family, role: $0) } }
+                let session = Session(
+                    id: try row.decode(forColumn: "id"), userID: user, membership: membership,
+                    csrfToken: try row.decode(forColumn: "csrfToken"), expiresAt: try row.timestamp("expiresAt"))
+                return (session, try row.timestamp("lastSeenAt"))
+            }
+        }
+        guard let (session, lastSeen) = found else { return nil }
+        guard session.expiresAt > now, lastSeen.addingTimeInterval(Self.idleLifetime) > now else {
+            try await end(session.id)
             return nil
         }
         if now.timeIntervalSince(lastSeen) > Self.touchInterval {
             try await database.writer.write { db in
-                try db.execute(sql: "UPDATE sessions SET lastSeenAt = ? WHERE id = ?", arguments: [now.stored, id])
+                try db.execute(sql: "UPDATE sessions SET lastSeenAt = ? WHERE id = ?", arguments: [now.stored, session.id])
             }
         }
-        return try readBack("session") {
-            let user: UserID = try row.id("userId")
-            let family: FamilyID? = try row.optionalID("familyId")
-            let role = (try row.decode(String?.self, forColumn: "role")).flatMap(Role.init(rawValue:))
-            let membership = family.flatMap { family in role.map { Membership(userID: user, familyID: family, role: $0) } }
-            return Session(
-                id: id, userID: user, membership: membership, csrfToken: try row.decode(forColumn: "csrfToken"),
-                expiresAt: expires)
-        }
+        return session
     }
 
     /// Signs a browser out.
