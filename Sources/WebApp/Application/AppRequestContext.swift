@@ -5,7 +5,7 @@ import Hummingbird
 /// Per-request state: who is asking, once authentication has said so.
 public struct AppRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
-    /// Who the request acts for, set by `AuthenticationMiddleware` when it carries valid credentials.
+    /// Who the request acts for, set by `Authenticator` (in `SecureRoutes`) when it carries valid credentials.
     public var membership: Membership?
     /// The signed-in user (from a session or a token), even one in no family yet.
     public var userID: UserID?

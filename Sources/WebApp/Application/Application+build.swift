@@ -39,16 +39,16 @@ func buildRouter(database: DiaryDatabase, photos: PhotoService, signIn: SignIn, 
         router.add(middleware: FileMiddleware(
             staticFolder.path, urlBasePath: "/static", cacheControl: .init([(MediaType(type: .any), [.maxAge(3600)])])))
     }
-    router.add(middleware: AuthenticationMiddleware(accounts: AccountStore(database), sessions: SessionStore(database)))
+    let authenticator = Authenticator(accounts: AccountStore(database), sessions: SessionStore(database))
     let access = AccessTable()
-    let root = SecureRoutes(router: router, prefix: "", table: access)
+    let root = SecureRoutes(router: router, prefix: "", table: access, authenticator: authenticator)
     root.get("healthz", .anyone) { _, _ in HTTPResponse.Status.ok }
-    let pages = SecureRoutes(router: router, prefix: "", table: access, pages: true)
+    let pages = SecureRoutes(router: router, prefix: "", table: access, authenticator: authenticator, pages: true)
     AccountPages(signIn: signIn).register(on: pages)
     SharingPages(sharing: SharingStore(database), entries: EntryStore(database), photos: photos, signIn: signIn).register(on: pages)
     GrowthChart(store: GrowthStore(database), children: ChildStore(database)).register(on: pages)
 
-    let api = SecureRoutes(router: router, prefix: "api/v1", table: access)
+    let api = SecureRoutes(router: router, prefix: "api/v1", table: access, authenticator: authenticator)
     api.get("openapi.json", .anyone) { _, _ in try OpenAPIDocument.response() }
     let today = Today(clock: database.clock)
     let children = ChildrenAPI(store: ChildStore(database), photos: photos, today: today)

@@ -76,13 +76,14 @@ public final class AccessTable: Sendable {
     }
 }
 
-/// Registers routes under a path prefix, each with the access it declares. Before the handler runs: the access
-/// check, then for state-changing requests the CSRF check (`WebCredentials`). Pages (`pages: true`) send a browser
+/// Registers routes under a path prefix, each with the access it declares. Before the handler runs: who is asking
+/// (`Authenticator`), the access check, then for state-changing requests the CSRF check (`WebCredentials`). Pages (`pages: true`) send a browser
 /// that is not signed in to the sign-in page instead of answering 401.
 struct SecureRoutes {
     let router: Router<AppRequestContext>
     let prefix: String
     let table: AccessTable
+    let authenticator: Authenticator
     var pages = false
 
     func get<Output: ResponseGenerator>(
@@ -112,10 +113,14 @@ struct SecureRoutes {
         let full = prefix.isEmpty ? path : "\(prefix)/\(path)"
         table.declare(method, full, access, page: pages)
         let pages = pages
+        let authenticator = authenticator
+        // Public machine routes ignore credentials; pages open to anyone (sign-in, setup) still want to know.
+        let identifies = access != .anyone || pages
         router.on(RouterPath(full), method: method) { request, context in
             var request = request
             var context = context
             do {
+                if identifies { try await authenticator.authenticate(request, &context) }
                 try access.check(context)
                 if !WebCredentials.safeMethods.contains(method), !context.viaBearerToken {
                     context.form = try await WebCredentials.form(&request, context: context)

@@ -5,14 +5,14 @@ import Hummingbird
 /// Says who a request acts for: `Authorization: Bearer <token>`, or the session cookie of a signed-in browser.
 /// It refuses only credentials that are wrong (401); a request without any goes on anonymous, and each route's
 /// `Access` decides whether that is enough. An expired or unknown session cookie is simply not a sign-in.
-struct AuthenticationMiddleware: RouterMiddleware {
+///
+/// `SecureRoutes` runs it for every route but the public machine ones (health, the OpenAPI document), which ignore
+/// credentials: a health check with a token need not cost a database read.
+struct Authenticator: Sendable {
     let accounts: AccountStore
     let sessions: SessionStore
 
-    func handle(
-        _ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response
-    ) async throws -> Response {
-        var context = context
+    func authenticate(_ request: Request, _ context: inout AppRequestContext) async throws {
         if let header = request.headers[.authorization] {
             guard header.count > 7, header.prefix(7).lowercased() == "bearer ",
                 let membership = try await accounts.membership(
@@ -28,6 +28,5 @@ struct AuthenticationMiddleware: RouterMiddleware {
             context.userID = session.userID
             context.membership = session.membership
         }
-        return try await next(request, context)
     }
 }
