@@ -79,6 +79,14 @@ public enum BirthDate: Hashable, Sendable {
         if case .lunar(let date) = self { date.isLeapMonth } else { false }
     }
 
+    /// The birth date in the solar calendar; nil for a lunar date outside the KASI table.
+    public var solarDate: SolarDate? {
+        switch self {
+        case .solar(let date): date
+        case .lunar(let date): try? SolarDate.from(date)
+        }
+    }
+
     /// The date as `YYYY-MM-DD` in its own calendar.
     public var iso: String {
         switch self {

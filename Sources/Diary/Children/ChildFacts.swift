@@ -16,9 +16,10 @@ public struct ChildFacts: Hashable, Sendable {
     public init(birthDate: BirthDate, today: SolarDate) {
         let solar: SolarDate?
         let lunar: LunarDate?
+        solar = birthDate.solarDate
         switch birthDate {
-        case .solar(let date): (solar, lunar) = (date, try? LunarDate.from(date))
-        case .lunar(let date): (solar, lunar) = (try? SolarDate.from(date), date)
+        case .solar(let date): lunar = try? LunarDate.from(date)
+        case .lunar(let date): lunar = date
         }
         solarBirthDate = solar
         lunarBirthDate = lunar

@@ -3,6 +3,21 @@ import Foundation
 public typealias InvitationID = Identifier<Invitation>
 public typealias ShareLinkID = Identifier<ShareLink>
 
+/// How many days a link may live, and how many when nobody says.
+public struct Lifetime: Sendable {
+    public let days: ClosedRange<Int>
+    public let `default`: Int
+
+    /// The days asked for (`expiresInDays`), or the default; refused outside the range.
+    public func checked(_ asked: Int?) throws(ValidationError) -> Int {
+        let value = asked ?? self.default
+        guard days.contains(value) else {
+            throw ValidationError(field: "expiresInDays", "must be \(days.lowerBound)–\(days.upperBound) (got \(value))")
+        }
+        return value
+    }
+}
+
 /// A link that lets one person join a family with a role: single use, until it expires. Only its hash is stored.
 public struct Invitation: Hashable, Sendable {
     public let id: InvitationID
@@ -13,8 +28,7 @@ public struct Invitation: Hashable, Sendable {
     public let acceptedAt: Date?
 
     /// How long an invitation may live: a day to a month; a week unless asked.
-    public static let lifetimes = 1...30
-    public static let defaultLifetime = 7
+    public static let lifetime = Lifetime(days: 1...30, default: 7)
 
     public init(id: InvitationID = InvitationID(), familyID: FamilyID, role: Role, createdAt: Date, expiresAt: Date, acceptedAt: Date?) {
         self.id = id
@@ -23,15 +37,6 @@ public struct Invitation: Hashable, Sendable {
         self.createdAt = createdAt
         self.expiresAt = expiresAt
         self.acceptedAt = acceptedAt
-    }
-
-    /// Days of life, checked.
-    public static func days(_ days: Int?) throws(ValidationError) -> Int {
-        let days = days ?? defaultLifetime
-        guard lifetimes.contains(days) else {
-            throw ValidationError(field: "expiresInDays", "must be \(lifetimes.lowerBound)–\(lifetimes.upperBound) (got \(days))")
-        }
-        return days
     }
 }
 
@@ -45,8 +50,7 @@ public struct ShareLink: Hashable, Sendable {
     public let createdAt: Date
     public let expiresAt: Date
 
-    public static let lifetimes = 1...365
-    public static let defaultLifetime = 30
+    public static let lifetime = Lifetime(days: 1...365, default: 30)
     public static let maxEntries = 500
 
     public init(
@@ -59,14 +63,6 @@ public struct ShareLink: Hashable, Sendable {
         self.entryIDs = entryIDs
         self.createdAt = createdAt
         self.expiresAt = expiresAt
-    }
-
-    public static func days(_ days: Int?) throws(ValidationError) -> Int {
-        let days = days ?? defaultLifetime
-        guard lifetimes.contains(days) else {
-            throw ValidationError(field: "expiresInDays", "must be \(lifetimes.lowerBound)–\(lifetimes.upperBound) (got \(days))")
-        }
-        return days
     }
 
     public static func entries(_ ids: [EntryID]) throws(ValidationError) -> [EntryID] {

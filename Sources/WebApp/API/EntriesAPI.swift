@@ -52,12 +52,7 @@ struct EntriesAPI {
     func registerOnThisDay(on group: SecureRoutes, today: Today) {
         group.get("on-this-day", .viewer) { [store] request, context in
             let query = Query(request: request)
-            let date: SolarDate
-            if let text = query.string("date") {
-                do { date = try SolarDate(iso: text) } catch { throw Problem(status: .badRequest, detail: "date: \(error)", field: "date") }
-            } else {
-                date = today.date()
-            }
+            let date = try query.date("date") ?? today.date()
             let lunar = query.string("lunar")
             guard lunar == nil || lunar == "true" || lunar == "false" else {
                 throw Problem(status: .badRequest, detail: "lunar: must be true or false", field: "lunar")

@@ -31,11 +31,7 @@ struct GrowthAPI {
     }
 
     static func resources(_ measurements: [GrowthMeasurement], child: Child) -> [MeasurementResource] {
-        let birth: SolarDate? =
-            switch child.profile.birthDate {
-            case .solar(let date): date
-            case .lunar(let date): try? SolarDate.from(date)
-            }
+        let birth = child.profile.birthDate.solarDate
         return measurements.map { measurement in
             let age = birth.map { measurement.date.julianDayNumber - $0.julianDayNumber }.flatMap { $0 >= 0 ? $0 : nil }
             let assessment = age.flatMap { age in

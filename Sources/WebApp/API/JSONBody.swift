@@ -1,6 +1,7 @@
 import Diary
 import Foundation
 import Hummingbird
+import KoreanCalendar
 
 /// Reading JSON requests and writing JSON responses the same way on every route.
 public enum JSONBody {
@@ -86,6 +87,12 @@ struct Query {
         guard let text = string(name) else { return nil }
         guard let id = Identifier<Owner>(text) else { throw Problem(status: .badRequest, detail: "\(name): '\(text)' is not an id", field: name) }
         return id
+    }
+
+    /// A `YYYY-MM-DD` date parameter, or nil when absent.
+    func date(_ name: String) throws -> SolarDate? {
+        guard let text = string(name) else { return nil }
+        do { return try SolarDate(iso: text) } catch { throw Problem(status: .badRequest, detail: "\(name): \(error)", field: name) }
     }
 
     /// `limit` and `cursor`, shared by every list.

@@ -34,7 +34,7 @@ struct SearchAPI {
             do {
                 let text = try SearchQuery(query.string("q") ?? "")
                 let filter = try SearchFilter(
-                    childID: try query.id("child"), from: try Self.date(query, "from"), to: try Self.date(query, "to"))
+                    childID: try query.id("child"), from: try query.date("from"), to: try query.date("to"))
                 let paging = try query.paging()
                 let page = try await store.search(family: family, text, filter: filter, after: paging.cursor, limit: paging.limit)
                 return try JSONBody.response(ListResponse(items: page.items.map(Hit.init), next: page.next?.description))
@@ -42,11 +42,6 @@ struct SearchAPI {
                 throw Problem(status: .badRequest, detail: error.description, field: error.field)
             }
         }
-    }
-
-    private static func date(_ query: Query, _ name: String) throws -> SolarDate? {
-        guard let text = query.string(name) else { return nil }
-        return try Validate.field(name) { try SolarDate(iso: text) }
     }
 }
 

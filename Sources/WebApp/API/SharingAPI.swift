@@ -59,7 +59,7 @@ struct SharingAPI {
         api.post("invitations", .owner) { [store] request, context in
             let body = try await JSONBody.decode(InvitationRequest.self, from: request, context: context)
             let (token, invitation) = try await store.invite(
-                by: try context.member(), role: body.role, days: try Invitation.days(body.expiresInDays))
+                by: try context.member(), role: body.role, days: try Invitation.lifetime.checked(body.expiresInDays))
             return try JSONBody.response(
                 InvitationResource(invitation, url: Links.absolute(request, "/invite/\(token)")), status: .created)
         }
@@ -76,7 +76,7 @@ struct SharingAPI {
             let label = try Validate.optionalText(body.label, field: "label", maxLength: EntryContent.maxTitleLength)
             let (token, link) = try await store.share(
                 by: try context.member(), entries: try ShareLink.entries(body.entryIds), label: label,
-                days: try ShareLink.days(body.expiresInDays))
+                days: try ShareLink.lifetime.checked(body.expiresInDays))
             return try JSONBody.response(ShareLinkResource(link, url: Links.absolute(request, "/s/\(token)")), status: .created)
         }
         api.get("share-links", .editor) { [store] _, context in

@@ -37,12 +37,7 @@ struct TodayAPI {
         api.get("today", .viewer) { [children, anniversaries, vaccinations, today] request, context in
             let family = try context.member().familyID
             let query = Query(request: request)
-            let day: SolarDate
-            if let text = query.string("date") {
-                do { day = try SolarDate(iso: text) } catch { throw Problem(status: .badRequest, detail: "date: \(error)", field: "date") }
-            } else {
-                day = today.date()
-            }
+            let day = try query.date("date") ?? today.date()
             let days = try query.int("days") ?? 7
             guard Self.lookahead.contains(days) else {
                 throw Problem(status: .badRequest, detail: "days: must be 0–60 (got \(days))", field: "days")

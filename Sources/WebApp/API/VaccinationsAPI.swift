@@ -119,12 +119,7 @@ public struct VaccinationsAPI {
         api.get("children/:id/vaccinations", .viewer) { [store, children, today] request, context in
             let family = try context.member().familyID
             let child = try await children.get(family: family, id: try context.id(of: "child"))
-            let day: SolarDate
-            if let text = Query(request: request).string("date") {
-                do { day = try SolarDate(iso: text) } catch { throw Problem(status: .badRequest, detail: "date: \(error)", field: "date") }
-            } else {
-                day = today.date()
-            }
+            let day = try Query(request: request).date("date") ?? today.date()
             let recorded = try await store.vaccinations(family: family, child: child.id)
             return try JSONBody.response(try Self.plan(for: child, recorded, on: day))
         }

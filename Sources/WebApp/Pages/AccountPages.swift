@@ -101,7 +101,7 @@ struct AccountPages {
 
     /// The CSRF token a page's forms carry: the session's, or before sign-in the `saessak_csrf` cookie's (made
     /// here when the browser has none yet).
-    private static func csrf(_ request: Request, context: AppRequestContext) -> (token: String, cookie: String?) {
+    static func csrf(_ request: Request, context: AppRequestContext) -> (token: String, cookie: String?) {
         if let session = context.session { return (session.csrfToken, nil) }
         if let existing = request.cookies[WebCredentials.csrfCookie]?.value, existing.count >= 32 { return (existing, nil) }
         let value = WebCredentials.newCSRFValue()

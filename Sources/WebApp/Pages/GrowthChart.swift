@@ -32,11 +32,7 @@ struct GrowthChart {
     }
 
     static func svg(child: Child, kind: GrowthMeasurement.Kind, measurements: [GrowthMeasurement], language: Language) -> String {
-        let birth: SolarDate? =
-            switch child.profile.birthDate {
-            case .solar(let date): date
-            case .lunar(let date): try? SolarDate.from(date)
-            }
+        let birth = child.profile.birthDate.solarDate
         let points: [(day: Int, value: Double)] = measurements.compactMap { measurement in
             guard let birth else { return nil }
             let day = measurement.date.julianDayNumber - birth.julianDayNumber

@@ -96,16 +96,7 @@ struct SharingPages {
         _ request: Request, context: AppRequestContext, token: String, role: Role, familyName: String, error: String?
     ) -> Response {
         let language = Language(request)
-        let csrf: String
-        var cookies: [String] = []
-        if let session = context.session {
-            csrf = session.csrfToken
-        } else if let existing = request.cookies[WebCredentials.csrfCookie]?.value, existing.count >= 32 {
-            csrf = existing
-        } else {
-            csrf = WebCredentials.newCSRFValue()
-            cookies.append(WebCredentials.cookie(WebCredentials.csrfCookie, csrf, maxAge: 86_400, secure: WebCredentials.isSecure(request)))
-        }
+        let (csrf, cookie) = AccountPages.csrf(request, context: context)
         var body = "<p>\(HTML.escape(Phrase.family.text(language))): <strong>\(HTML.escape(familyName))</strong> · "
             + "\(HTML.escape(Phrase.joinAs.text(language))): \(role.rawValue)</p>"
         if let error { body += HTMLPage.message(error) }
@@ -118,6 +109,6 @@ struct SharingPages {
         }
         body += HTMLPage.form(action: "/invite/\(token)", csrf: csrf, fields: fields, submit: Phrase.join.text(language))
         return HTMLPage(language: language, title: Phrase.joinFamily.text(language), body: body,
-            status: error == nil ? .ok : .unprocessableContent).response(setting: cookies)
+            status: error == nil ? .ok : .unprocessableContent).response(setting: cookie.map { [$0] } ?? [])
     }
 }
