@@ -50,7 +50,7 @@ class Browser:
     def sign_in(self, username, password, next_path=None):
         # A signed-in browser is sent on from /login; its forms carry the session's token.
         signed_in = self.request("GET", "/login").status == 303
-        form = {"_csrf": self.csrf("/" if signed_in else "/login"), "username": username, "password": password}
+        form = {"_csrf": self.csrf("/settings" if signed_in else "/login"), "username": username, "password": password}
         if next_path is not None:
             form["next"] = next_path
         return self.request("POST", "/login", form=form)

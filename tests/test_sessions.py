@@ -66,7 +66,7 @@ def test_sign_in_sets_a_safe_session_cookie_and_rotates_it(site):
 def test_the_api_takes_the_session_cookie_with_a_csrf_header(site):
     browser = Browser(site)
     browser.sign_in("mom", PASSWORD)
-    token = browser.csrf("/")
+    token = browser.csrf("/settings")
     assert browser.request("GET", "/api/v1/children").status == 200
     assert browser.request("POST", "/api/v1/memos", body={"title": "메모"}).status == 403
     made = browser.request("POST", "/api/v1/memos", body={"title": "메모"}, headers={"X-CSRF-Token": token})
@@ -79,7 +79,7 @@ def test_sign_out_ends_the_session(site):
     browser = Browser(site)
     browser.sign_in("mom", PASSWORD)
     cookie = browser.cookies["saessak_session"]
-    token = browser.csrf("/")
+    token = browser.csrf("/settings")
     assert browser.request("POST", "/logout", form={}).status == 403
     out = browser.request("POST", "/logout", form={"_csrf": token})
     assert out.status == 303 and out.getheader("Location") == "/login"
@@ -117,7 +117,7 @@ def test_switching_family_changes_what_the_session_sees(site):
     body = json.loads(account.text)
     assert {f["name"]: f["role"] for f in body["families"]} == {"할아버지댁": "owner", "우리집": "viewer"}
     other = next(f["id"] for f in body["families"] if f["id"] != body["familyId"])
-    token = browser.csrf("/")
+    token = browser.csrf("/settings")
     assert browser.request("POST", "/account/family", form={"_csrf": token, "familyId": other}).status == 303
     assert json.loads(browser.request("GET", "/api/v1/account").text)["familyId"] == other
     back = browser.request("PUT", "/api/v1/account/family", body={"familyId": body["familyId"]}, headers={"X-CSRF-Token": token})
@@ -221,7 +221,7 @@ def test_first_run_prints_a_one_time_setup_link(tmp_path):
 def test_tokens_are_made_and_revoked_in_the_browser(site):
     browser = Browser(site)
     browser.sign_in("mom", PASSWORD)
-    csrf = browser.csrf("/")
+    csrf = browser.csrf("/settings")
     assert browser.request("POST", "/account/tokens", form={"name": "액자", "role": "viewer"}).status == 403
     page = browser.request("POST", "/account/tokens", form={"_csrf": csrf, "name": "액자", "role": "viewer"})
     assert page.status == 200
@@ -231,4 +231,4 @@ def test_tokens_are_made_and_revoked_in_the_browser(site):
     revoke = re.search(r'action="(/account/tokens/[0-9a-f-]+/revoke)"', page.text).group(1)
     assert browser.request("POST", revoke, form={"_csrf": csrf}).status == 303
     assert site.request("GET", "/api/v1/children", token=token).status == 401
-    assert "<code>" not in browser.request("GET", "/").text
+    assert "<code>" not in browser.request("GET", "/settings").text

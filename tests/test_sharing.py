@@ -49,7 +49,7 @@ def test_an_invitation_adds_one_person_once(family):
     joined = grandma.request("POST", path, form={"_csrf": csrf, "username": "grandma", "password": PASSWORD})
     assert joined.status == 303 and "saessak_session" in grandma.cookies
     assert grandma.request("GET", "/api/v1/children").status == 200
-    token = grandma.csrf("/")
+    token = grandma.csrf("/settings")
     assert grandma.request("POST", "/api/v1/memos", body={"title": "x"}, headers={"X-CSRF-Token": token}).status == 403
     # Used: gone for everybody.
     assert Browser(family).request("GET", path).status == 404

@@ -12,16 +12,19 @@ public struct TimelineFilter: Hashable, Sendable {
         self.period = period
     }
 
-    /// A calendar year, or one month of it.
+    /// A calendar year, one month of it, or one day.
     public enum Period: Hashable, Sendable {
         case year(Int)
         case month(YearMonth)
+        case day(SolarDate)
 
         /// The half-open range of local date-times the period covers.
         public var bounds: (from: String, before: String) {
             switch self {
             case .year(let year): (SolarDate.pad4(year), SolarDate.pad4(year + 1))
             case .month(let month): (month.iso, month.next.iso)
+            // "YYYY-MM-DDT…" sorts after "YYYY-MM-DD" and before the next day's.
+            case .day(let date): (date.iso, (try? date.adding(days: 1))?.iso ?? date.iso + "U")
             }
         }
     }

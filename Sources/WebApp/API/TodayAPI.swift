@@ -42,11 +42,8 @@ struct TodayAPI {
             guard Self.lookahead.contains(days) else {
                 throw Problem(status: .badRequest, detail: "days: must be 0–60 (got \(days))", field: "days")
             }
-            let inputs = try await VaccinationsAPI.children(family: family, on: day, children: children, vaccinations: vaccinations)
-            let remembered = try await Page.all { try await anniversaries.list(family: family, after: $0, limit: $1) }
-            let last = (try? day.adding(days: days)) ?? day
-            let holidays = Set([day.year, last.year]).flatMap { (try? KoreanHolidays.holidays(in: $0)) ?? [] }
-            let notices = Notices.on(day, lookahead: days, children: inputs, anniversaries: remembered, holidays: holidays)
+            let notices = try await Self.notices(
+                family: family, on: day, days: days, children: children, anniversaries: anniversaries, vaccinations: vaccinations)
             return try JSONBody.response(Answer(
                 date: day.iso, days: days,
                 items: notices.map {
@@ -56,5 +53,17 @@ struct TodayAPI {
                         age: $0.age)
                 }))
         }
+    }
+
+    /// The notices of a family on a day and the `days` after it (the API's answer, and the home page's).
+    static func notices(
+        family: FamilyID, on day: SolarDate, days: Int, children: ChildStore, anniversaries: AnniversaryStore,
+        vaccinations: VaccinationStore
+    ) async throws -> [Notice] {
+        let inputs = try await VaccinationsAPI.children(family: family, on: day, children: children, vaccinations: vaccinations)
+        let remembered = try await Page.all { try await anniversaries.list(family: family, after: $0, limit: $1) }
+        let last = (try? day.adding(days: days)) ?? day
+        let holidays = Set([day.year, last.year]).flatMap { (try? KoreanHolidays.holidays(in: $0)) ?? [] }
+        return Notices.on(day, lookahead: days, children: inputs, anniversaries: remembered, holidays: holidays)
     }
 }

@@ -14,7 +14,7 @@ public struct AppRequestContext: RequestContext {
     /// Whether the credentials came in an `Authorization` header (which no other site can make a browser send).
     public var viaBearerToken = false
     /// The fields of a form post, read once by `SecureRoutes` (which checks their CSRF token).
-    public var form: [String: String] = [:]
+    var form = FormFields()
     /// The peer's IP address, for login throttling.
     public let remoteAddress: String?
 

@@ -44,7 +44,12 @@ func buildRouter(database: DiaryDatabase, photos: PhotoService, signIn: SignIn, 
     let root = SecureRoutes(router: router, prefix: "", table: access, authenticator: authenticator)
     root.get("healthz", .anyone) { _, _ in HTTPResponse.Status.ok }
     let pages = SecureRoutes(router: router, prefix: "", table: access, authenticator: authenticator, pages: true)
+    Assets().register(on: root)
     AccountPages(signIn: signIn).register(on: pages)
+    let stores = WebStores(database: database, photos: photos, signIn: signIn)
+    HomePage(stores: stores).register(on: pages)
+    EntryPages(stores: stores).register(on: pages)
+    CalendarPages(stores: stores).register(on: pages)
     SharingPages(sharing: SharingStore(database), entries: EntryStore(database), photos: photos, signIn: signIn).register(on: pages)
     GrowthChart(store: GrowthStore(database), children: ChildStore(database)).register(on: pages)
 

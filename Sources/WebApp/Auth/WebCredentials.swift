@@ -40,7 +40,11 @@ enum WebCredentials {
     static func checkCSRF(_ request: Request, context: AppRequestContext) throws {
         guard !safeMethods.contains(request.method), !context.viaBearerToken else { return }
         let expected = context.session?.csrfToken ?? request.cookies[csrfCookie]?.value ?? ""
-        let given = request.headers[csrfHeader] ?? context.form[csrfField] ?? ""
+        // A multipart form (the entry editor with its photos) is read by its handler, after this check: its token
+        // rides in the form's action address.
+        let multipart = request.headers[.contentType]?.lowercased().hasPrefix("multipart/form-data") == true
+        let given = request.headers[csrfHeader] ?? context.form[csrfField]
+            ?? (multipart ? request.uri.queryParameters[Substring(csrfField)].map(String.init) : nil) ?? ""
         guard !expected.isEmpty, constantTimeEqual(expected, given) else {
             throw Problem(
                 status: .forbidden,
@@ -59,25 +63,13 @@ enum WebCredentials {
         String(TokenGenerator.make().token.dropFirst(TokenGenerator.prefix.count))
     }
 
-    /// The fields of an `application/x-www-form-urlencoded` body (at most 64 KiB).
-    static func form(_ request: inout Request, context: AppRequestContext) async throws -> [String: String] {
+    /// The fields of an `application/x-www-form-urlencoded` body (at most 1 MiB: a memo's text fits), each with
+    /// its values in order.
+    static func form(_ request: inout Request, context: AppRequestContext) async throws -> FormFields {
         guard request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true
-        else { return [:] }
-        let buffer = try await request.collectBody(upTo: 64 * 1024)
-        return parseForm(String(buffer: buffer))
-    }
-
-    static func parseForm(_ text: String) -> [String: String] {
-        var fields: [String: String] = [:]
-        for pair in text.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func decode(_ part: Substring) -> String {
-                String(part).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
-            }
-            let name = decode(parts[0])
-            if fields[name] == nil { fields[name] = parts.count > 1 ? decode(parts[1]) : "" }
-        }
-        return fields
+        else { return FormFields() }
+        let buffer = try await request.collectBody(upTo: 1024 * 1024)
+        return FormFields(parsing: String(buffer: buffer))
     }
 
     /// Where to go after signing in: a path of this site only (never `//other.site` or `https://…`).
@@ -86,5 +78,32 @@ enum WebCredentials {
             !target.contains(where: { $0.isNewline || $0 == "\\" })
         else { return "/" }
         return target
+    }
+}
+
+/// The fields of a posted form. `form["name"]` is a field's first value; `form.all("name")` every value (checkboxes).
+struct FormFields: Sendable {
+    private(set) var values: [String: [String]] = [:]
+
+    init(_ values: [String: [String]] = [:]) { self.values = values }
+
+    init(parsing text: String) {
+        for pair in text.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decode(_ part: Substring) -> String {
+                String(part).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
+            }
+            values[decode(parts[0]), default: []].append(parts.count > 1 ? decode(parts[1]) : "")
+        }
+    }
+
+    subscript(name: String) -> String? { values[name]?.first }
+
+    func all(_ name: String) -> [String] { values[name] ?? [] }
+
+    /// A field's text, or nil when it is missing or blank.
+    func text(_ name: String) -> String? {
+        guard let value = self[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty else { return nil }
+        return value
     }
 }

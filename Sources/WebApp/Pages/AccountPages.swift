@@ -37,7 +37,7 @@ struct AccountPages {
             response.headers[values: .setCookie].append(WebCredentials.expired(WebCredentials.sessionCookie, secure: WebCredentials.isSecure(request)))
             return response
         }
-        pages.get("", .signedIn) { [signIn] request, context in
+        pages.get("settings", .signedIn) { [signIn] request, context in
             try await Self.startPage(request, context: context, accounts: signIn.accounts, notice: nil)
         }
         pages.post("account/family", .signedIn) { [signIn] _, context in
@@ -46,7 +46,7 @@ struct AccountPages {
                 throw Problem(status: .badRequest, detail: "familyId: not a family", field: "familyId")
             }
             try await signIn.sessions.switchFamily(session, to: family)
-            return Self.redirect("/")
+            return Self.redirect("/settings")
         }
         pages.post("account/tokens", .viewer) { [signIn] request, context in
             let role = context.form["role"].flatMap { $0.isEmpty ? nil : Role(rawValue: $0) }
@@ -56,7 +56,7 @@ struct AccountPages {
         }
         pages.post("account/tokens/:id/revoke", .viewer) { [signIn] _, context in
             try await signIn.accounts.revokeToken(try context.id(of: "token"), by: try context.member())
-            return Self.redirect("/")
+            return Self.redirect("/settings")
         }
         pages.get("account/password", .signedIn) { request, context in
             Self.passwordPage(request, context: context, error: nil)

@@ -1,7 +1,8 @@
 import Hummingbird
 import NIOCore
 
-/// A server-rendered page: every piece of user text goes through `HTML.escape` before it gets here.
+/// A page whose body is markup built in Swift (every piece of user text through `HTML.escape`), inside the shared
+/// layout (`WebPage`) without the signed-in navigation: sign-in, setup, link holders' pages, errors.
 struct HTMLPage {
     let language: Language
     let title: String
@@ -10,22 +11,9 @@ struct HTMLPage {
     var status: HTTPResponse.Status = .ok
 
     func response(setting cookies: [String] = []) -> Response {
-        let html = """
-            <!doctype html>
-            <html lang="\(language.rawValue)">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(HTML.escape(title)) · \(Phrase.appName.text(language))</title>
-            </head>
-            <body>
-            <main>
-            <h1>\(HTML.escape(title))</h1>
-            \(body)
-            </main>
-            </body>
-            </html>
-            """
+        var values = WebPage.common(language, title: title)
+        values["body"] = body
+        let html = Templates.library.render(values, withTemplate: "basic") ?? ""
         var response = Response(
             status: status,
             headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],

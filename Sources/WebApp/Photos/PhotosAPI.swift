@@ -82,13 +82,31 @@ struct PhotosAPI {
         }
     }
 
-    /// Streams every file part of a multipart/form-data body to its own file as it arrives; field names and
-    /// non-file parts do not matter.
     private func upload(_ request: Request, context: AppRequestContext, family: FamilyID, entry: EntryID?) async throws -> [Photo] {
+        let form = try await MultipartForm.read(request, service: service)
+        guard !form.uploads.isEmpty else {
+            throw Problem(status: .unprocessableContent, detail: "the request carries no file part", field: "file")
+        }
+        return try await service.ingest(form.uploads, family: family, entry: entry, now: clock.now())
+    }
+}
+
+/// A multipart/form-data body: every file part streamed to its own file as it arrives, and the (small) text fields.
+struct MultipartForm {
+    var uploads: [UploadWriter]
+    /// Text fields by name, each with its values in order.
+    var fields: [String: [String]]
+
+    /// All the text of a form's fields together (the longest entry body fits).
+    static let maxFieldBytes = 1024 * 1024
+
+    func field(_ name: String) -> String? { fields[name]?.first }
+
+    static func read(_ request: Request, service: PhotoService) async throws -> MultipartForm {
         guard let contentType = request.headers[.contentType], contentType.lowercased().hasPrefix("multipart/form-data"),
             let boundary = Self.boundary(contentType)
         else {
-            throw Problem(status: .unsupportedMediaType, detail: "send the photos as multipart/form-data")
+            throw Problem(status: .unsupportedMediaType, detail: "send the form as multipart/form-data")
         }
         let parser = MultipartParser(boundary: boundary)
         let state = UploadState(library: service.library, limits: service.limits)
@@ -113,10 +131,7 @@ struct PhotosAPI {
             state.abandon()
             throw Problem(status: .badRequest, detail: "the multipart body could not be read")
         }
-        guard !state.uploads.isEmpty else {
-            throw Problem(status: .unprocessableContent, detail: "the request carries no file part", field: "file")
-        }
-        return try await service.ingest(state.uploads, family: family, entry: entry, now: clock.now())
+        return MultipartForm(uploads: state.uploads, fields: state.fields)
     }
 
     static func boundary(_ contentType: String) -> String? {
@@ -135,8 +150,12 @@ private final class UploadState {
     let library: PhotoLibrary
     let limits: PhotoLimits
     var uploads: [UploadWriter] = []
+    var fields: [String: [String]] = [:]
     var failure: (any Error)?
     private var partIsFile = false
+    private var partName: String?
+    private var text: [UInt8] = []
+    private var textBytes = 0
     private var current: UploadWriter?
 
     init(library: PhotoLibrary, limits: PhotoLimits) {
@@ -145,11 +164,31 @@ private final class UploadState {
     }
 
     func header(_ name: String, _ value: String) {
-        if name.lowercased() == "content-disposition" { partIsFile = value.contains("filename") }
+        guard name.lowercased() == "content-disposition" else { return }
+        partIsFile = value.contains("filename=")
+        partName = Self.parameter("name", in: value)
+    }
+
+    /// `name="title"` of `form-data; name="title"` (browsers escape a quote in a name as %22).
+    private static func parameter(_ key: String, in value: String) -> String? {
+        for piece in value.split(separator: ";").dropFirst() {
+            let pair = piece.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if pair.count == 2, pair[0].lowercased() == key { return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+        }
+        return nil
     }
 
     func body(_ buffer: inout ByteBuffer) {
-        guard partIsFile, failure == nil else { return }
+        guard failure == nil else { return }
+        guard partIsFile else {
+            textBytes += buffer.readableBytes
+            if textBytes > MultipartForm.maxFieldBytes {
+                failure = Problem(status: .contentTooLarge, detail: "the form's text is longer than \(MultipartForm.maxFieldBytes) bytes")
+            } else if partName != nil {
+                text += buffer.readableBytesView
+            }
+            return
+        }
         do {
             if current == nil {
                 let writer = try library.incoming(limits: limits)
@@ -163,8 +202,13 @@ private final class UploadState {
     }
 
     func partComplete() {
+        if !partIsFile, let partName {
+            fields[partName, default: []].append(String(decoding: text, as: UTF8.self))
+        }
         current = nil
         partIsFile = false
+        partName = nil
+        text = []
     }
 
     func abandon() { uploads.forEach { $0.abandon() } }

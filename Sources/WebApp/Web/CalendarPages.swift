@@ -1,0 +1,180 @@
+import Diary
+import DiaryStore
+import Foundation
+import Hummingbird
+import KoreanCalendar
+
+/// `/calendar/YYYY-MM`: the month grid (Sunday first; Sundays, holidays and the family's own holidays red, Saturdays
+/// blue; the lunar date or the solar term under every day; the family's entries, events and anniversaries), and
+/// `/calendar/YYYY-MM-DD`: everything about one day.
+struct CalendarPages {
+    let stores: WebStores
+
+    func register(on pages: SecureRoutes) {
+        pages.get("calendar", .viewer) { request, _ in
+            // The month-jump form, or this month.
+            if let asked = request.uri.queryParameters["month"].map(String.init), let month = try? YearMonth(iso: asked) {
+                return AccountPages.redirect("/calendar/\(month.iso)")
+            }
+            let today = stores.today.date()
+            return AccountPages.redirect("/calendar/\(YearMonth(today).iso)")
+        }
+        pages.get("calendar/:date", .viewer) { request, context in
+            let text = context.parameters.get("date") ?? ""
+            if text.count == 7 {
+                guard let month = try? YearMonth(iso: text), (1900...2100).contains(month.year) else {
+                    throw Problem(status: .notFound, detail: "\(text) is not a month of 1900–2100 (YYYY-MM)")
+                }
+                return try await monthPage(request, context: context, month: month)
+            }
+            guard let date = try? SolarDate(iso: text), (1900...2100).contains(date.year) else {
+                throw Problem(status: .notFound, detail: "\(text) is not a date of 1900–2100 (YYYY-MM-DD)")
+            }
+            return try await dayPage(request, context: context, date: date)
+        }
+    }
+
+    /// What the family has on the days of a span: entries (count and first photo), and notices (milestones,
+    /// birthdays, anniversaries) and events by day.
+    private struct FamilyDays {
+        var entries: [SolarDate: [Entry]] = [:]
+        var notices: [SolarDate: [String]] = [:]
+        var events: [SolarDate: [Event]] = [:]
+        var familyHolidays: Set<SolarDate> = []
+    }
+
+    private func familyDays(
+        family: FamilyID, from first: SolarDate, through last: SolarDate, period: TimelineFilter.Period, language: Language
+    ) async throws -> FamilyDays {
+        var days = FamilyDays()
+        let filter = TimelineFilter(period: period)
+        let entries = try await Page.all { try await stores.entries.list(family: family, filter: filter, after: $0, limit: $1) }
+        for entry in entries { days.entries[entry.content.date.date, default: []].append(entry) }
+        let children = try await stores.allChildren(family)
+        let names = Dictionary(uniqueKeysWithValues: children.map { ($0.id, $0.profile.name) })
+        let notices = try await TodayAPI.notices(
+            family: family, on: first, days: first.days(until: last), children: stores.children,
+            anniversaries: stores.anniversaries, vaccinations: stores.vaccinations)
+        for notice in notices where notice.kind != .holiday && notice.kind != .vaccination {
+            days.notices[notice.date, default: []].append(NoticeLine(notice, today: first, language: language, names: names).title)
+        }
+        let anniversaries = try await Page.all { try await stores.anniversaries.list(family: family, after: $0, limit: $1) }
+        for anniversary in anniversaries where anniversary.details.isHoliday {
+            for date in Notices.occurrences(anniversary.details, around: first, last: last) where first <= date && date <= last {
+                days.familyHolidays.insert(date)
+            }
+        }
+        let events = try await Page.all { try await stores.events.list(family: family, after: $0, limit: $1) }
+        for event in events where first <= event.details.date && event.details.date <= last {
+            days.events[event.details.date, default: []].append(event)
+        }
+        return days
+    }
+
+    private func monthPage(_ request: Request, context: AppRequestContext, month: YearMonth) async throws -> Response {
+        let language = Language(request)
+        let family = try context.member().familyID
+        let view = try MonthView(year: month.year, month: month.month)
+        let first = view.weeks.first!.first!.date
+        let last = view.weeks.last!.last!.date
+        let days = try await familyDays(family: family, from: first, through: last, period: .month(month), language: language)
+        let today = stores.today.date()
+        let weekdayNames = language == .korean
+            ? ["일", "월", "화", "수", "목", "금", "토"] : ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let weeks: [[String: Any]] = view.weeks.map { week in
+            ["days": week.map { day -> [String: Any] in
+                var cell: [String: Any] = [
+                    "iso": day.date.iso, "day": day.date.day, "caption": Self.caption(day, language: language),
+                    "isTerm": day.term != nil,
+                    "classes": Self.classes(day, today: today, familyHoliday: days.familyHolidays.contains(day.date)),
+                    "holidays": day.holidays.map { language == .korean ? $0.name : $0.nameEn },
+                    "label": Self.accessibleLabel(day, language: language),
+                ]
+                let entries = days.entries[day.date] ?? []
+                if !entries.isEmpty { cell["entryCount"] = entries.count }
+                if let photo = entries.lazy.compactMap(\.photoIDs.first).first { cell["photo"] = PhotoLinks.thumbnail(photo) }
+                let marks = (days.notices[day.date] ?? []) + (days.events[day.date] ?? []).map(\.details.title)
+                if !marks.isEmpty { cell["marks"] = marks }
+                return cell
+            }] as [String: Any]
+        }
+        let previous = Self.shift(month, by: -1)
+        let next = Self.shift(month, by: 1)
+        let data: [String: Any] = [
+            "weekdays": weekdayNames.enumerated().map { index, name in
+                ["name": name, "classes": index == 0 ? "red" : index == 6 ? "blue" : ""]
+            },
+            "weeks": weeks,
+            "previousMonth": previous.iso, "nextMonth": next.iso,
+            "previousYear": Self.shift(month, by: -12).iso, "nextYear": Self.shift(month, by: 12).iso,
+            "monthValue": month.iso, "thisMonth": YearMonth(today).iso,
+        ]
+        return WebPage(
+            "calendar-month", title: language.monthTitle(year: month.year, month: month.month), tab: .calendar, data: data
+        ).response(request, context: context)
+    }
+
+    private func dayPage(_ request: Request, context: AppRequestContext, date: SolarDate) async throws -> Response {
+        let language = Language(request)
+        let words = Words.table(language)
+        let family = try context.member().familyID
+        let days = try await familyDays(family: family, from: date, through: date, period: .day(date), language: language)
+        let children = try await stores.allChildren(family)
+        let names = Dictionary(uniqueKeysWithValues: children.map { ($0.id, $0.profile.name) })
+        var data: [String: Any] = [
+            "iso": date.iso,
+            "monthLink": "/calendar/\(YearMonth(date).iso)",
+            "previousDay": ((try? date.adding(days: -1)) ?? date).iso,
+            "nextDay": ((try? date.adding(days: 1)) ?? date).iso,
+            "entries": (days.entries[date] ?? []).map { EntryCard($0, language: language, names: names) },
+            "notices": days.notices[date] ?? [],
+            "events": (days.events[date] ?? []).map { ["title": $0.details.title, "kind": words["event.\($0.details.kind.rawValue)"] ?? $0.details.kind.rawValue] },
+            "holidays": ((try? KoreanHolidays.holidays(in: date.year)) ?? []).filter { $0.date == date }.map {
+                language == .korean ? $0.name : $0.nameEn
+            },
+            "newEntry": "/entries/new",
+        ]
+        if let lunar = try? LunarDate.from(date) {
+            data["lunar"] = language.lunarDate(lunar, withYear: true)
+            let ganji = Ganji.of(lunar, solar: date)
+            data["ganji"] = language == .korean
+                ? "\(ganji.year.korean)년 \(ganji.month.korean)월 \(ganji.day.korean)일 (\(ganji.year.hanja)年 \(ganji.month.hanja)月 \(ganji.day.hanja)日)"
+                : "\(ganji.year.korean) year, \(ganji.month.korean) month, \(ganji.day.korean) day (\(ganji.year.hanja) \(ganji.month.hanja) \(ganji.day.hanja))"
+        }
+        if let moment = ((try? SolarTerms.moments(in: date.year)) ?? []).first(where: { $0.seoulDate == date }) {
+            let iso = moment.seoulISO
+            let time = try? ClockTime(iso: iso.dropFirst(11).prefix(5))
+            let name = language == .korean ? moment.term.koreanName : moment.term.englishName
+            data["term"] = "\(name) (\(moment.term.hanja)) · \(time.map(language.time) ?? "")"
+        }
+        return WebPage("calendar-day", title: language.longDate(date), tab: .calendar, data: data).response(request, context: context)
+    }
+
+    static func shift(_ month: YearMonth, by months: Int) -> YearMonth {
+        let index = month.year * 12 + (month.month - 1) + months
+        return (try? YearMonth(year: index / 12, month: index % 12 + 1)) ?? month
+    }
+
+    /// The term's name on its day, otherwise the lunar date (`윤` before a leap month's day).
+    static func caption(_ day: MonthView.Day, language: Language) -> String {
+        if let term = day.term { return language == .korean ? term.term.koreanName : term.term.englishName }
+        return day.caption
+    }
+
+    static func classes(_ day: MonthView.Day, today: SolarDate, familyHoliday: Bool) -> String {
+        var classes: [String] = []
+        if day.isRedDay || familyHoliday { classes.append("red") } else if day.isSaturday { classes.append("blue") }
+        if !day.isInMonth { classes.append("out") }
+        if day.date == today { classes.append("today") }
+        return classes.joined(separator: " ")
+    }
+
+    /// What a screen reader says for a day cell: the full date, the lunar date and the holidays.
+    static func accessibleLabel(_ day: MonthView.Day, language: Language) -> String {
+        var parts = [language.longDate(day.date)]
+        if let lunar = day.lunar { parts.append(language.lunarDate(lunar)) }
+        if let term = day.term { parts.append(language == .korean ? term.term.koreanName : term.term.englishName) }
+        parts += day.holidays.map { language == .korean ? $0.name : $0.nameEn }
+        return parts.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,145 @@
+import Diary
+import DiaryStore
+import Foundation
+import KoreanCalendar
+
+/// The stores the pages read and write, made once for the whole web app.
+struct WebStores: Sendable {
+    let entries: EntryStore
+    let children: ChildStore
+    let memos: MemoStore
+    let anniversaries: AnniversaryStore
+    let events: EventStore
+    let vaccinations: VaccinationStore
+    let growth: GrowthStore
+    let search: SearchStore
+    let sharing: SharingStore
+    let photos: PhotoService
+    let signIn: SignIn
+    let today: Today
+
+    init(database: DiaryDatabase, photos: PhotoService, signIn: SignIn) {
+        entries = EntryStore(database)
+        children = ChildStore(database)
+        memos = MemoStore(database)
+        anniversaries = AnniversaryStore(database)
+        events = EventStore(database)
+        vaccinations = VaccinationStore(database)
+        growth = GrowthStore(database)
+        search = SearchStore(database)
+        sharing = SharingStore(database)
+        self.photos = photos
+        self.signIn = signIn
+        today = Today(clock: database.clock)
+    }
+
+    /// Every child of the family, oldest first as the store lists them.
+    func allChildren(_ family: FamilyID) async throws -> [Child] {
+        try await Page.all { try await children.list(family: family, after: $0, limit: $1) }
+    }
+}
+
+/// Addresses of the pictures the pages show (served by the photo routes, which check the family).
+enum PhotoLinks {
+    static func thumbnail(_ photo: PhotoID, large: Bool = false) -> String {
+        "/api/v1/photos/\(photo)/thumbnail?size=\(large ? "large" : "small")"
+    }
+
+    static func original(_ photo: PhotoID) -> String { "/api/v1/photos/\(photo)/original" }
+
+    static func profile(_ child: ChildID) -> String { "/api/v1/children/\(child)/photo" }
+}
+
+/// An entry as the lists show it: a card with its date, first photo and the start of its text.
+struct EntryCard {
+    let id: String
+    let title: String
+    let date: String
+    let iso: String
+    let excerpt: String
+    let tags: [String]
+    let thumbnail: String?
+    /// Photos beyond none (nil: no photo; mustache shows a section for any number).
+    let photoCount: Int?
+    let children: String?
+
+    init(_ entry: Entry, language: Language, names: [ChildID: String]) {
+        let content = entry.content
+        id = entry.id.description
+        title = content.title
+        date = "\(language.shortDate(content.date.date)) \(language.time(content.date.time))"
+        iso = content.date.iso
+        excerpt = String(content.body.prefix(160))
+        tags = content.tags
+        thumbnail = entry.photoIDs.first.map { PhotoLinks.thumbnail($0) }
+        photoCount = entry.photoIDs.isEmpty ? nil : entry.photoIDs.count
+        let named = content.childIDs.compactMap { names[$0] }
+        children = named.isEmpty ? nil : named.joined(separator: ", ")
+    }
+}
+
+/// A child's profile card: ages, signs and both birthdays.
+struct ChildCard {
+    let id: String
+    let name: String
+    let nickname: String?
+    let photo: String?
+    let dayCount: String?
+    let facts: [String]
+    let birthdays: [String]
+
+    init(_ child: Child, today: SolarDate, language: Language) {
+        let profile = child.profile
+        let facts = ChildFacts(birthDate: profile.birthDate, today: today)
+        id = child.id.description
+        name = profile.name
+        nickname = profile.nickname
+        photo = child.photoID.map { _ in PhotoLinks.profile(child.id) }
+        var lines: [String] = []
+        if let age = facts.age {
+            dayCount = "D+\(age.days)"
+            lines.append(language == .korean ? "\(age.months)개월" : "\(age.months) months")
+            lines.append(language == .korean ? "만 \(age.years)세" : "age \(age.years)")
+        } else {
+            dayCount = nil
+        }
+        if let animal = facts.zodiacAnimal {
+            lines.append(language == .korean ? "\(animal.koreanName)띠" : "year of the \(animal.rawValue)")
+        }
+        if let sign = facts.starSign { lines.append(language == .korean ? sign.koreanName : sign.rawValue.capitalized) }
+        if let stone = facts.birthstone { lines.append(language == .korean ? stone.koreanName : stone.rawValue.capitalized) }
+        self.facts = lines
+        var birthdays: [String] = []
+        if let solar = facts.solarBirthDate { birthdays.append(language.longDate(solar)) }
+        if let lunar = facts.lunarBirthDate { birthdays.append(language.lunarDate(lunar, withYear: true)) }
+        self.birthdays = birthdays
+    }
+}
+
+/// A notice on the home page, in the reader's language.
+struct NoticeLine {
+    let title: String
+    let when: String
+    let kind: String
+    let isToday: Bool
+
+    init(_ notice: Notice, today: SolarDate, language: Language, names: [ChildID: String]) {
+        let who = notice.childID.flatMap { names[$0] }.map { "\($0) " } ?? ""
+        let what: String
+        switch (notice.kind, language) {
+        case (.milestone, .english): what = notice.milestone?.englishName ?? notice.title
+        case (.birthday, .korean): what = "\(notice.age.map { "\($0)번째 " } ?? "")생일"
+        case (.birthday, .english): what = "birthday\(notice.age.map { " (\($0))" } ?? "")"
+        case (.lunarBirthday, .korean): what = "음력 생일"
+        case (.lunarBirthday, .english): what = "lunar birthday"
+        case (.vaccination, .korean): what = "예방접종 \(notice.title)"
+        case (.vaccination, .english): what = "vaccination \(notice.title)"
+        default: what = notice.title
+        }
+        let days = notice.date.julianDayNumber - today.julianDayNumber
+        title = who + what
+        when = "\(language.daysAway(days)) · \(language.shortDate(notice.date))"
+        kind = notice.kind.rawValue
+        isToday = days == 0
+    }
+}

@@ -1,0 +1,127 @@
+import Crypto
+import Foundation
+import Hummingbird
+import KoreanCalendar
+import Mustache
+import NIOCore
+
+/// The page templates (`Resources/templates/*.mustache`, rendered with swift-mustache) and the stylesheet and script
+/// the pages share (`Resources/assets`), loaded once from the bundle.
+enum Templates {
+    static let library: MustacheLibrary = {
+        var library = MustacheLibrary()
+        for (name, text) in files(in: "templates", extension: "mustache") {
+            do {
+                try library.register(text, named: name)
+            } catch {
+                // A broken template is a build mistake, caught by the tests that render every page.
+                fatalError("template \(name) does not parse: \(error)")
+            }
+        }
+        return library
+    }()
+
+    /// `app.css` and `app.js`, with a version (a hash of their content) for long caching.
+    static let assets: [String: (body: ByteBuffer, contentType: String)] = {
+        var assets: [String: (ByteBuffer, String)] = [:]
+        for (name, text) in files(in: "assets", extension: nil) {
+            let type = name.hasSuffix(".css") ? "text/css; charset=utf-8" : "text/javascript; charset=utf-8"
+            assets[name] = (ByteBuffer(string: text), type)
+        }
+        return assets
+    }()
+
+    static let assetVersion: String = {
+        var hasher = SHA256()
+        for name in assets.keys.sorted() { hasher.update(data: Data(buffer: assets[name]!.body)) }
+        return hasher.finalize().prefix(6).map { String(format: "%02x", $0) }.joined()
+    }()
+
+    private static func files(in folder: String, extension ext: String?) -> [(name: String, text: String)] {
+        guard let root = Bundle.module.resourceURL?.appendingPathComponent(folder),
+            let names = try? FileManager.default.contentsOfDirectory(atPath: root.path)
+        else { fatalError("the \(folder) resources are missing from the bundle") }
+        return names.sorted().compactMap { name in
+            guard ext.map({ name.hasSuffix(".\($0)") }) ?? true,
+                let data = FileManager.default.contents(atPath: root.appendingPathComponent(name).path)
+            else { return nil }
+            let base = ext.map { String(name.dropLast($0.count + 1)) } ?? name
+            return (base, String(decoding: data, as: UTF8.self))
+        }
+    }
+}
+
+/// The tab of the bottom navigation a page belongs to.
+enum Tab: String {
+    case home, timeline, write, calendar, more
+}
+
+/// A server-rendered page: a template, its title and data, inside the layout every page shares (header, bottom
+/// tabs, language switch). Mustache escapes every `{{value}}`; only `{{{markup}}}` built here with `HTML.escape`
+/// is trusted.
+struct WebPage {
+    let template: String
+    let title: String
+    var tab: Tab?
+    var data: [String: Any] = [:]
+    var status: HTTPResponse.Status = .ok
+
+    init(_ template: String, title: String, tab: Tab? = nil, data: [String: Any] = [:], status: HTTPResponse.Status = .ok) {
+        self.template = template
+        self.title = title
+        self.tab = tab
+        self.data = data
+        self.status = status
+    }
+
+    /// What the layout needs on every page, signed in or not.
+    static func common(_ language: Language, title: String) -> [String: Any] {
+        let words = Words.table(language)
+        let other: Language = language == .korean ? .english : .korean
+        return [
+            "lang": language.rawValue, "t": words, "title": title, "appName": words["appName"] ?? "",
+            "assetVersion": Templates.assetVersion,
+            "otherLanguage": ["code": other.rawValue, "name": other == .korean ? "한국어" : "English"],
+        ]
+    }
+
+    func response(_ request: Request, context: AppRequestContext, setting cookies: [String] = []) -> Response {
+        let language = Language(request)
+        var values = data.merging(Self.common(language, title: title)) { own, _ in own }
+        values["csrf"] = context.session?.csrfToken ?? ""
+        values["signedIn"] = context.userID != nil
+        values["member"] = context.membership != nil
+        values["canEdit"] = context.membership?.role.includes(.editor) == true
+        values["isOwner"] = context.membership?.role == .owner
+        if let tab { values["tab"] = [tab.rawValue: true] }
+        let html = Templates.library.render(values, withTemplate: template) ?? "template \(template) is missing"
+        var response = Response(
+            status: status,
+            headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(string: html)))
+        for cookie in cookies { response.headers[values: .setCookie].append(cookie) }
+        // A language asked for in the address is remembered for the pages after it.
+        if let asked = request.uri.queryParameters["lang"].flatMap({ Language(rawValue: String($0)) }),
+            request.cookies[Language.cookie]?.value != asked.rawValue
+        {
+            response.headers[values: .setCookie].append(
+                "\(Language.cookie)=\(asked.rawValue); Path=/; Max-Age=31536000; SameSite=Lax")
+        }
+        return response
+    }
+}
+
+/// The assets route: `/assets/app.css?v=…` (the version in the address lets browsers keep it for a year).
+struct Assets {
+    func register(on routes: SecureRoutes) {
+        routes.get("assets/:name", .anyone) { _, context in
+            guard let name = context.parameters.get("name"), let asset = Templates.assets[name] else {
+                throw Problem(status: .notFound, detail: "no such asset")
+            }
+            return Response(
+                status: .ok,
+                headers: [.contentType: asset.contentType, .cacheControl: "public, max-age=31536000, immutable"],
+                body: .init(byteBuffer: asset.body))
+        }
+    }
+}
