@@ -83,6 +83,26 @@ public struct AccountStore: Sendable {
         }
     }
 
+    /// The members of a family and their roles, owners first, then by name.
+    public func members(family: FamilyID) async throws -> [(username: String, role: Role)] {
+        try await database.writer.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT users.username, memberships.role FROM memberships JOIN users ON users.id = memberships.userId
+                    WHERE memberships.familyId = ?
+                    ORDER BY CASE memberships.role WHEN 'owner' THEN 0 WHEN 'editor' THEN 1 ELSE 2 END, users.username
+                    """,
+                arguments: [family.sql]
+            ).map { row in
+                try readBack("membership") {
+                    guard let role = Role(rawValue: try row.decode(forColumn: "role")) else { throw StoreError.unreadable("role") }
+                    return (try row.decode(forColumn: "username"), role)
+                }
+            }
+        }
+    }
+
     /// Makes an existing user a member of an existing family with `role`, or changes the role of one who already is.
     /// Returns whether the user was already a member.
     @discardableResult

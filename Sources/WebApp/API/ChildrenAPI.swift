@@ -73,6 +73,22 @@ struct ChildPayload: Decodable {
         case keep, clear, set(String)
     }
 
+    init(
+        name: String, nickname: String?, birthDate: String, birthCalendar: CalendarKind?, isLeapMonth: Bool?,
+        birthTime: String?, sex: Sex?, birthplace: String?, hospital: String?, residentNumber: ResidentNumberChange
+    ) {
+        self.name = name
+        self.nickname = nickname
+        self.birthDate = birthDate
+        self.birthCalendar = birthCalendar
+        self.isLeapMonth = isLeapMonth
+        self.birthTime = birthTime
+        self.sex = sex
+        self.birthplace = birthplace
+        self.hospital = hospital
+        self.residentNumber = residentNumber
+    }
+
     enum CodingKeys: String, CodingKey {
         case name, nickname, birthDate, birthCalendar, isLeapMonth, birthTime, sex, birthplace, hospital, residentNumber
     }

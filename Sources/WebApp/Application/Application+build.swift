@@ -50,6 +50,9 @@ func buildRouter(database: DiaryDatabase, photos: PhotoService, signIn: SignIn, 
     HomePage(stores: stores).register(on: pages)
     EntryPages(stores: stores).register(on: pages)
     CalendarPages(stores: stores).register(on: pages)
+    ChildrenPages(stores: stores).register(on: pages)
+    NotebookPages(stores: stores).register(on: pages)
+    SettingsPages(stores: stores).register(on: pages)
     SharingPages(sharing: SharingStore(database), entries: EntryStore(database), photos: photos, signIn: signIn).register(on: pages)
     GrowthChart(store: GrowthStore(database), children: ChildStore(database)).register(on: pages)
 

@@ -37,27 +37,6 @@ struct AccountPages {
             response.headers[values: .setCookie].append(WebCredentials.expired(WebCredentials.sessionCookie, secure: WebCredentials.isSecure(request)))
             return response
         }
-        pages.get("settings", .signedIn) { [signIn] request, context in
-            try await Self.startPage(request, context: context, accounts: signIn.accounts, notice: nil)
-        }
-        pages.post("account/family", .signedIn) { [signIn] _, context in
-            guard let session = context.session else { throw Problem(status: .conflict, detail: "only a browser session switches family") }
-            guard let family = context.form["familyId"].flatMap(FamilyID.init) else {
-                throw Problem(status: .badRequest, detail: "familyId: not a family", field: "familyId")
-            }
-            try await signIn.sessions.switchFamily(session, to: family)
-            return Self.redirect("/settings")
-        }
-        pages.post("account/tokens", .viewer) { [signIn] request, context in
-            let role = context.form["role"].flatMap { $0.isEmpty ? nil : Role(rawValue: $0) }
-            let (token, _) = try await signIn.accounts.createToken(
-                for: try context.member(), name: context.form["name"] ?? "", role: role)
-            return try await Self.startPage(request, context: context, accounts: signIn.accounts, notice: nil, newToken: token)
-        }
-        pages.post("account/tokens/:id/revoke", .viewer) { [signIn] _, context in
-            try await signIn.accounts.revokeToken(try context.id(of: "token"), by: try context.member())
-            return Self.redirect("/settings")
-        }
         pages.get("account/password", .signedIn) { request, context in
             Self.passwordPage(request, context: context, error: nil)
         }
@@ -69,7 +48,7 @@ struct AccountPages {
             } catch let error as ValidationError {
                 return Self.passwordPage(request, context: context, error: error.field == "newPassword" ? .passwordTooShort : .wrongPassword)
             }
-            return try await Self.startPage(request, context: context, accounts: signIn.accounts, notice: .passwordChanged)
+            return Self.redirect("/settings?done=password")
         }
         pages.get("setup", .anyone) { [signIn] request, context in
             let token = request.uri.queryParameters["token"].map(String.init) ?? ""
@@ -124,57 +103,6 @@ struct AccountPages {
             + HTMLPage.form(action: "/login", csrf: token, fields: fields, submit: Phrase.signIn.text(language))
         return HTMLPage(language: language, title: Phrase.signIn.text(language), body: body, status: status)
             .response(setting: cookie.map { [$0] } ?? [])
-    }
-
-    private static func startPage(
-        _ request: Request, context: AppRequestContext, accounts: AccountStore, notice: Phrase?, newToken: String? = nil
-    ) async throws -> Response {
-        let language = Language(request)
-        let account = try await accounts.account(try context.user())
-        let csrf = context.session?.csrfToken ?? ""
-        var body = notice.map { HTMLPage.message($0.text(language), role: "status") } ?? ""
-        body += "<p>\(HTML.escape(Phrase.signedInAs.text(language))): <strong>\(HTML.escape(account.username))</strong></p>"
-        if let current = context.membership, let family = account.families.first(where: { $0.family.id == current.familyID }) {
-            body += "<p>\(HTML.escape(Phrase.family.text(language))): <strong>\(HTML.escape(family.family.name))</strong> (\(family.role.rawValue))</p>"
-        } else {
-            body += HTMLPage.message(Phrase.noFamily.text(language), role: "status")
-        }
-        for (family, role) in account.families where family.id != context.membership?.familyID {
-            body += HTMLPage.form(
-                action: "/account/family", csrf: csrf,
-                fields: "<input type=\"hidden\" name=\"familyId\" value=\"\(family.id)\">",
-                submit: "\(Phrase.switchFamily.text(language)): \(family.name) (\(role.rawValue))")
-        }
-        if let member = context.membership {
-            body += try await tokensSection(language, member: member, csrf: csrf, accounts: accounts, newToken: newToken)
-        }
-        body += "<p><a href=\"/account/password\">\(HTML.escape(Phrase.changePassword.text(language)))</a></p>"
-        body += HTMLPage.form(action: "/logout", csrf: csrf, fields: "", submit: Phrase.signOut.text(language))
-        return HTMLPage(language: language, title: Phrase.appName.text(language), body: body).response()
-    }
-
-    /// The member's API tokens in this family: each with a revoke button, and a form for a new one (shown once).
-    private static func tokensSection(_ language: Language, member: Membership, csrf: String, accounts: AccountStore, newToken: String?)
-        async throws -> String
-    {
-        var html = "<section><h2>\(HTML.escape(Phrase.apiTokens.text(language)))</h2>"
-        if let newToken {
-            html += "<p role=\"status\">\(HTML.escape(Phrase.newTokenOnce.text(language)))<br><code>\(HTML.escape(newToken))</code></p>"
-        }
-        html += "<ul>"
-        for token in try await accounts.tokens(of: member) {
-            let role = token.role?.rawValue ?? member.role.rawValue
-            html += "<li>\(HTML.escape(token.name)) (\(role)) "
-                + HTMLPage.form(action: "/account/tokens/\(token.id)/revoke", csrf: csrf, fields: "", submit: Phrase.revoke.text(language))
-                + "</li>"
-        }
-        html += "</ul>"
-        let roles = Role.allCases.filter { member.role.includes($0) }
-            .map { "<option value=\"\($0.rawValue)\">\($0.rawValue)</option>" }.joined()
-        let fields = HTMLPage.field("name", label: Phrase.tokenName.text(language), autocomplete: "off")
-            + "<p><label>\(HTML.escape(Phrase.joinAs.text(language)))<br><select name=\"role\"><option value=\"\"></option>\(roles)</select></label></p>"
-        html += HTMLPage.form(action: "/account/tokens", csrf: csrf, fields: fields, submit: Phrase.create.text(language))
-        return html + "</section>"
     }
 
     private static func passwordPage(_ request: Request, context: AppRequestContext, error: Phrase?) -> Response {

@@ -189,6 +189,8 @@ private final class UploadState {
             }
             return
         }
+        // A file input left empty still sends a part, with no bytes.
+        guard buffer.readableBytes > 0 || current != nil else { return }
         do {
             if current == nil {
                 let writer = try library.incoming(limits: limits)

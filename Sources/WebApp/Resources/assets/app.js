@@ -1,0 +1,173 @@
+// Saessak's only script: small progressive touches. Every page works without it.
+"use strict";
+
+const lang = document.documentElement.lang;
+const say = (ko, en) => (lang === "ko" ? ko : en);
+
+// The photo viewer: page dots, previous/next buttons and arrow keys over the scroll-snapping slides (swiping is
+// the browser's own scrolling).
+function setUpViewer(viewer) {
+  const slides = viewer.querySelector(".slides");
+  const figures = [...slides.querySelectorAll("figure")];
+  if (figures.length < 2) return;
+  const dots = document.createElement("div");
+  dots.className = "dots";
+  const current = () => Math.round(slides.scrollLeft / slides.clientWidth);
+  const show = (index) => {
+    const target = Math.max(0, Math.min(figures.length - 1, index));
+    slides.scrollTo({ left: target * slides.clientWidth, behavior: "smooth" });
+  };
+  figures.forEach((figure, index) => {
+    const dot = document.createElement("button");
+    dot.type = "button";
+    dot.setAttribute("aria-label", say(`사진 ${index + 1}`, `Photo ${index + 1}`));
+    dot.addEventListener("click", () => show(index));
+    dots.append(dot);
+  });
+  const button = (className, label, text, step) => {
+    const element = document.createElement("button");
+    element.type = "button";
+    element.className = className;
+    element.setAttribute("aria-label", label);
+    element.textContent = text;
+    element.addEventListener("click", () => show(current() + step));
+    viewer.append(element);
+  };
+  button("prev", say("이전 사진", "Previous photo"), "‹", -1);
+  button("next", say("다음 사진", "Next photo"), "›", 1);
+  viewer.append(dots);
+  const mark = () => {
+    const index = current();
+    [...dots.children].forEach((dot, i) => dot.setAttribute("aria-current", i === index ? "true" : "false"));
+  };
+  slides.addEventListener("scroll", () => requestAnimationFrame(mark), { passive: true });
+  slides.addEventListener("keydown", (event) => {
+    if (event.key === "ArrowRight") { show(current() + 1); event.preventDefault(); }
+    if (event.key === "ArrowLeft") { show(current() - 1); event.preventDefault(); }
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.target.closest("input, textarea, select")) return;
+    if (event.key === "ArrowRight") show(current() + 1);
+    if (event.key === "ArrowLeft") show(current() - 1);
+  });
+  mark();
+}
+
+// The editor: photos upload as soon as they are chosen (with a preview and progress), can be reordered and
+// removed, and the first photo's EXIF date fills the date while the writer has not set one.
+function setUpEditor(form) {
+  const input = form.querySelector("[data-upload]");
+  const list = form.querySelector("[data-photos]");
+  const date = form.querySelector("input[name=date]");
+  const csrf = new URL(form.action, location.href).searchParams.get("_csrf");
+  let dateTouched = date.value !== "" && form.action.includes("/edit");
+  date.addEventListener("input", () => { dateTouched = true; });
+
+  const tools = (item) => {
+    const bar = document.createElement("div");
+    bar.className = "tools";
+    const make = (text, label, action) => {
+      const element = document.createElement("button");
+      element.type = "button";
+      element.textContent = text;
+      element.setAttribute("aria-label", label);
+      element.addEventListener("click", action);
+      bar.append(element);
+    };
+    make("↑", say("앞으로", "Move up"), () => item.previousElementSibling && list.insertBefore(item, item.previousElementSibling));
+    make("↓", say("뒤로", "Move down"), () => item.nextElementSibling && list.insertBefore(item.nextElementSibling, item));
+    make("✕", say("빼기", "Remove"), () => item.remove());
+    item.append(bar);
+  };
+  // Stored photos: the keep checkbox becomes a remove button.
+  for (const item of list.children) {
+    const keep = item.querySelector("label");
+    const box = item.querySelector("input");
+    box.type = "hidden";
+    item.append(box);
+    keep.remove();
+    tools(item);
+  }
+
+  const upload = (file) => {
+    const item = document.createElement("li");
+    const preview = document.createElement("img");
+    preview.src = URL.createObjectURL(file);
+    preview.alt = file.name;
+    const progress = document.createElement("progress");
+    progress.max = 100;
+    progress.value = 0;
+    progress.setAttribute("aria-label", say(`${file.name} 올리는 중`, `Uploading ${file.name}`));
+    item.append(preview, progress);
+    list.append(item);
+    const body = new FormData();
+    body.append("file", file);
+    const request = new XMLHttpRequest();
+    request.open("POST", "/api/v1/photos");
+    request.setRequestHeader("X-CSRF-Token", csrf);
+    request.upload.addEventListener("progress", (event) => {
+      if (event.lengthComputable) progress.value = Math.round((event.loaded / event.total) * 100);
+    });
+    request.addEventListener("load", () => {
+      progress.remove();
+      if (request.status !== 201) {
+        let detail = "";
+        try { detail = JSON.parse(request.responseText).detail || ""; } catch (error) { /* not JSON */ }
+        const note = document.createElement("p");
+        note.setAttribute("role", "alert");
+        note.textContent = `${say("올리지 못했습니다", "Upload failed")}: ${file.name} ${detail}`;
+        item.replaceChildren(note);
+        return;
+      }
+      const photo = JSON.parse(request.responseText).items[0];
+      const hidden = document.createElement("input");
+      hidden.type = "hidden";
+      hidden.name = "photo";
+      hidden.value = photo.id;
+      item.append(hidden);
+      tools(item);
+      if (list.querySelector("input[name=photo]") === hidden && photo.takenAt && !dateTouched) {
+        date.value = photo.takenAt.slice(0, 16);
+      }
+      if (list.querySelector("input[name=photo]") === hidden && photo.latitude != null) {
+        const latitude = form.querySelector("input[name=latitude]");
+        const longitude = form.querySelector("input[name=longitude]");
+        if (latitude.value === "") { latitude.value = photo.latitude; longitude.value = photo.longitude; }
+      }
+    });
+    request.addEventListener("error", () => {
+      progress.remove();
+      item.textContent = say("올리지 못했습니다", "Upload failed");
+    });
+    request.send(body);
+  };
+
+  input.addEventListener("change", () => {
+    [...input.files].forEach(upload);
+    input.value = "";
+  });
+}
+
+// The calculator: key presses go to the server (one implementation, in Swift) without reloading the page.
+function setUpCalculator(form) {
+  const output = form.querySelector("output");
+  const state = form.querySelector("input[name=state]");
+  form.addEventListener("click", async (event) => {
+    const key = event.target.closest("button[name=key]");
+    if (!key) return;
+    event.preventDefault();
+    const response = await fetch("/api/v1/calculator", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": form.querySelector("input[name=_csrf]").value },
+      body: JSON.stringify({ state: state.value ? JSON.parse(state.value) : null, key: key.value }),
+    });
+    if (!response.ok) return;
+    const answer = await response.json();
+    output.textContent = answer.display;
+    state.value = JSON.stringify(answer.state);
+  });
+}
+
+document.querySelectorAll("[data-viewer]").forEach(setUpViewer);
+document.querySelectorAll("[data-editor]").forEach(setUpEditor);
+document.querySelectorAll("[data-calculator]").forEach(setUpCalculator);

@@ -1,0 +1,267 @@
+import Diary
+import DiaryStore
+import Foundation
+import Hummingbird
+import KoreanCalendar
+
+/// `/more` (every other page), `/memos` (newest change first, search, edit, delete), `/anniversaries` (solar or
+/// lunar, leap month, shown red like a holiday, optionally a child's) and `/calculator`.
+struct NotebookPages {
+    let stores: WebStores
+
+    func register(on pages: SecureRoutes) {
+        pages.get("more", .viewer) { request, context in
+            WebPage("more", title: Words.table(Language(request))["more"]!, tab: .more).response(request, context: context)
+        }
+        registerMemos(on: pages)
+        registerAnniversaries(on: pages)
+        registerCalculator(on: pages)
+    }
+
+    // MARK: Memos
+
+    private func registerMemos(on pages: SecureRoutes) {
+        pages.get("memos", .viewer) { request, context in
+            let language = Language(request)
+            let family = try context.member().familyID
+            let query = Query(request: request)
+            var data: [String: Any] = [:]
+            if let text = query.string("q") {
+                data["q"] = text
+                do {
+                    let hits = try await stores.search.search(family: family, try SearchQuery(text), after: nil, limit: 100)
+                    data["hits"] = hits.items.filter { $0.kind == .memo }.map { hit in
+                        ["id": hit.id, "title": hit.title, "snippet": SearchAPI.Hit(hit).snippet]
+                    }
+                } catch let error as ValidationError {
+                    throw Problem(status: .badRequest, detail: error.description, field: "q")
+                }
+            } else {
+                let paging = try query.paging()
+                let page = try await stores.memos.list(family: family, after: paging.cursor, limit: 50)
+                data["memos"] = page.items.map { memo in
+                    [
+                        "id": memo.id.description, "title": memo.content.title, "excerpt": String(memo.content.body.prefix(120)),
+                        "modified": language.longDate(Self.seoulDate(memo.modifiedAt)),
+                    ]
+                }
+                if let next = page.next { data["next"] = "/memos?cursor=\(next.description.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }
+            }
+            return WebPage("memos", title: Words.table(language)["memos"]!, tab: .more, data: data).response(request, context: context)
+        }
+        pages.get("memos/new", .editor) { request, context in
+            memoForm(request, context: context, title: "", body: "", id: nil, error: nil)
+        }
+        pages.post("memos/new", .editor) { request, context in
+            do {
+                let memo = try await stores.memos.create(
+                    family: try context.member().familyID,
+                    content: try MemoContent(title: context.form["title"] ?? "", body: context.form["body"] ?? ""))
+                return AccountPages.redirect("/memos/\(memo.id)")
+            } catch let error as ValidationError {
+                return memoForm(request, context: context, title: context.form["title"] ?? "", body: context.form["body"] ?? "",
+                    id: nil, error: error.description)
+            }
+        }
+        pages.get("memos/:id", .viewer) { request, context in
+            let memo = try await stores.memos.get(family: try context.member().familyID, id: try context.id(of: "memo"))
+            return memoForm(request, context: context, title: memo.content.title, body: memo.content.body, id: memo.id, error: nil)
+        }
+        pages.post("memos/:id", .editor) { request, context in
+            let id: MemoID = try context.id(of: "memo")
+            do {
+                _ = try await stores.memos.update(
+                    family: try context.member().familyID, id: id,
+                    content: try MemoContent(title: context.form["title"] ?? "", body: context.form["body"] ?? ""))
+                return AccountPages.redirect("/memos")
+            } catch let error as ValidationError {
+                return memoForm(request, context: context, title: context.form["title"] ?? "", body: context.form["body"] ?? "",
+                    id: id, error: error.description)
+            }
+        }
+        pages.get("memos/:id/delete", .editor) { request, context in
+            let memo = try await stores.memos.get(family: try context.member().familyID, id: try context.id(of: "memo"))
+            return WebPage(
+                "confirm-delete", title: Words.table(Language(request))["deleteMemo"]!, tab: .more,
+                data: ["name": memo.content.title, "action": "/memos/\(memo.id)/delete", "back": "/memos/\(memo.id)", "consequences": []]
+            ).response(request, context: context)
+        }
+        pages.post("memos/:id/delete", .editor) { _, context in
+            try await stores.memos.delete(family: try context.member().familyID, id: try context.id(of: "memo"))
+            return AccountPages.redirect("/memos")
+        }
+    }
+
+    private func memoForm(_ request: Request, context: AppRequestContext, title: String, body: String, id: MemoID?, error: String?)
+        -> Response
+    {
+        let words = Words.table(Language(request))
+        var data: [String: Any] = [
+            "action": id.map { "/memos/\($0)" } ?? "/memos/new", "memoTitle": title, "body": body, "back": "/memos",
+        ]
+        if let id { data["deleteLink"] = "/memos/\(id)/delete" }
+        if let error { data["error"] = error }
+        return WebPage(
+            "memo", title: id == nil ? words["newMemo"]! : (title.isEmpty ? words["memo"]! : title), tab: .more, data: data,
+            status: error == nil ? .ok : .unprocessableContent
+        ).response(request, context: context)
+    }
+
+    static func seoulDate(_ instant: Date) -> SolarDate {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = Today.timeZone
+        let parts = calendar.dateComponents([.year, .month, .day], from: instant)
+        return (try? SolarDate(year: parts.year!, month: parts.month!, day: parts.day!)) ?? (try! SolarDate(year: 2000, month: 1, day: 1))
+    }
+
+    // MARK: Anniversaries
+
+    private func registerAnniversaries(on pages: SecureRoutes) {
+        pages.get("anniversaries", .viewer) { request, context in
+            let language = Language(request)
+            let family = try context.member().familyID
+            let names = Dictionary(uniqueKeysWithValues: try await stores.allChildren(family).map { ($0.id, $0.profile.name) })
+            let today = stores.today.date()
+            let last = (try? today.adding(days: 366)) ?? today
+            let anniversaries = try await Page.all { try await stores.anniversaries.list(family: family, after: $0, limit: $1) }
+            let rows: [[String: Any]] = anniversaries.map { anniversary in
+                let details = anniversary.details
+                let next = Notices.occurrences(details, around: today, last: last).filter { $0 >= today }.min()
+                var row: [String: Any] = [
+                    "id": anniversary.id.description, "name": details.name,
+                    "rule": Self.rule(details, language: language), "isHoliday": details.isHoliday,
+                ]
+                if let next { row["next"] = "\(language.longDate(next)) (\(language.daysAway(today.days(until: next))))" }
+                if let child = details.childID.flatMap({ names[$0] }) { row["child"] = child }
+                return row
+            }
+            return WebPage("anniversaries", title: Words.table(language)["anniversaries"]!, tab: .more, data: ["anniversaries": rows])
+                .response(request, context: context)
+        }
+        pages.get("anniversaries/new", .editor) { request, context in
+            try await anniversaryForm(request, context: context, fields: [:], id: nil, error: nil)
+        }
+        pages.post("anniversaries/new", .editor) { request, context in try await saveAnniversary(request, context: context, id: nil) }
+        pages.get("anniversaries/:id/edit", .editor) { request, context in
+            let anniversary = try await stores.anniversaries.get(family: try context.member().familyID, id: try context.id(of: "anniversary"))
+            let details = anniversary.details
+            let fields: [String: String] = [
+                "name": details.name, "calendar": details.calendar.rawValue, "month": String(details.month), "day": String(details.day),
+                "isLeapMonth": details.isLeapMonth ? "true" : "", "isHoliday": details.isHoliday ? "true" : "",
+                "child": details.childID?.description ?? "",
+            ]
+            return try await anniversaryForm(request, context: context, fields: fields, id: anniversary.id, error: nil)
+        }
+        pages.post("anniversaries/:id/edit", .editor) { request, context in
+            try await saveAnniversary(request, context: context, id: try context.id(of: "anniversary"))
+        }
+        pages.get("anniversaries/:id/delete", .editor) { request, context in
+            let anniversary = try await stores.anniversaries.get(family: try context.member().familyID, id: try context.id(of: "anniversary"))
+            return WebPage(
+                "confirm-delete", title: Words.table(Language(request))["deleteAnniversary"]!, tab: .more,
+                data: ["name": anniversary.details.name, "action": "/anniversaries/\(anniversary.id)/delete", "back": "/anniversaries",
+                    "consequences": []]
+            ).response(request, context: context)
+        }
+        pages.post("anniversaries/:id/delete", .editor) { _, context in
+            try await stores.anniversaries.delete(family: try context.member().familyID, id: try context.id(of: "anniversary"))
+            return AccountPages.redirect("/anniversaries")
+        }
+    }
+
+    static func rule(_ details: AnniversaryDetails, language: Language) -> String {
+        switch (details.calendar, language) {
+        case (.solar, .korean): "매년 양력 \(details.month)월 \(details.day)일"
+        case (.lunar, .korean): "매년 음력 \(details.isLeapMonth ? "윤" : "")\(details.month)월 \(details.day)일"
+        case (.solar, .english): "every year on \(details.month)/\(details.day)"
+        case (.lunar, .english): "every year on lunar \(details.isLeapMonth ? "leap " : "")\(details.month)/\(details.day)"
+        }
+    }
+
+    private func anniversaryForm(
+        _ request: Request, context: AppRequestContext, fields: [String: String], id: AnniversaryID?, error: String?
+    ) async throws -> Response {
+        let words = Words.table(Language(request))
+        let children = try await stores.allChildren(try context.member().familyID)
+        var data: [String: Any] = [
+            "action": id.map { "/anniversaries/\($0)/edit" } ?? "/anniversaries/new",
+            "name": fields["name"] ?? "", "month": fields["month"] ?? "", "day": fields["day"] ?? "",
+            "lunar": fields["calendar"] == "lunar", "solar": fields["calendar"] != "lunar",
+            "isLeapMonth": fields["isLeapMonth"] == "true", "isHoliday": fields["isHoliday"] == "true",
+            "children": children.map {
+                ["id": $0.id.description, "name": $0.profile.name, "selected": $0.id.description == fields["child"]] as [String: Any]
+            },
+        ]
+        if let id { data["deleteLink"] = "/anniversaries/\(id)/delete" }
+        if let error { data["error"] = error }
+        return WebPage(
+            "anniversary-editor", title: words[id == nil ? "newAnniversary" : "editAnniversary"]!, tab: .more, data: data,
+            status: error == nil ? .ok : .unprocessableContent
+        ).response(request, context: context)
+    }
+
+    private func saveAnniversary(_ request: Request, context: AppRequestContext, id: AnniversaryID?) async throws -> Response {
+        let family = try context.member().familyID
+        let form = context.form
+        do {
+            guard let calendar = CalendarKind(rawValue: form["calendar"] ?? "solar") else {
+                throw ValidationError(field: "calendar", "must be solar or lunar")
+            }
+            guard let month = Int(form.text("month") ?? "") else { throw ValidationError(field: "month", "is not a number") }
+            guard let day = Int(form.text("day") ?? "") else { throw ValidationError(field: "day", "is not a number") }
+            let child = form.text("child").flatMap(ChildID.init)
+            let details = try AnniversaryDetails(
+                name: form["name"] ?? "", calendar: calendar, month: month, day: day,
+                isLeapMonth: calendar == .lunar && form["isLeapMonth"] == "true", isHoliday: form["isHoliday"] == "true", childID: child)
+            if let id {
+                _ = try await stores.anniversaries.update(family: family, id: id, details: details)
+            } else {
+                _ = try await stores.anniversaries.create(family: family, details: details)
+            }
+            return AccountPages.redirect("/anniversaries")
+        } catch let error as ValidationError {
+            let fields = ["name", "calendar", "month", "day", "isLeapMonth", "isHoliday", "child"].reduce(into: [String: String]()) {
+                $0[$1] = form[$1] ?? ""
+            }
+            return try await anniversaryForm(request, context: context, fields: fields, id: id, error: error.description)
+        } catch let error as StoreError {
+            return try await anniversaryForm(request, context: context, fields: [:], id: id, error: error.description)
+        }
+    }
+
+    // MARK: Calculator
+
+    private func registerCalculator(on pages: SecureRoutes) {
+        pages.get("calculator", .viewer) { request, context in
+            calculatorPage(request, context: context, calculator: Calculator())
+        }
+        // Without the script, each key is a form post carrying the state back.
+        pages.post("calculator", .viewer) { request, context in
+            var calculator = Calculator()
+            if let state = context.form.text("state") {
+                guard let decoded = try? JSONDecoder().decode(Calculator.self, from: Data(state.utf8)) else {
+                    throw Problem(status: .badRequest, detail: "state: not a calculator state", field: "state")
+                }
+                calculator = decoded
+            }
+            guard let key = Calculator.Key(context.form["key"] ?? "") else {
+                throw Problem(status: .badRequest, detail: "key: not a calculator key", field: "key")
+            }
+            calculator.press(key)
+            return calculatorPage(request, context: context, calculator: calculator)
+        }
+    }
+
+    private func calculatorPage(_ request: Request, context: AppRequestContext, calculator: Calculator) -> Response {
+        let state = (try? JSONEncoder().encode(calculator)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let rows = [["C", "÷"], ["7", "8", "9", "×"], ["4", "5", "6", "-"], ["1", "2", "3", "+"], ["0", ".", "="]]
+        let keys = rows.flatMap { $0 }.map { key -> [String: Any] in
+            let kind = key == "=" ? "eq" : ["÷", "×", "-", "+", "C"].contains(key) ? "op" : ""
+            return ["key": key, "kind": kind + (key == "C" ? " span3" : key == "0" ? " span2" : "")]
+        }
+        return WebPage(
+            "calculator", title: Words.table(Language(request))["calculator"]!, tab: .more,
+            data: ["display": calculator.display, "state": state, "keys": keys]
+        ).response(request, context: context)
+    }
+}

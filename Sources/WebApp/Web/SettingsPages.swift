@@ -1,0 +1,122 @@
+import Diary
+import DiaryStore
+import Foundation
+import Hummingbird
+
+/// `/settings`: the account (family switching, password, sign-out), language, the family's members and
+/// invitations, share links, calendar feeds and API tokens. Secrets (a new token, invitation or feed address) are
+/// shown once, on the page that answers the post that made them.
+struct SettingsPages {
+    let stores: WebStores
+
+    func register(on pages: SecureRoutes) {
+        pages.get("settings", .signedIn) { request, context in
+            let done = request.uri.queryParameters["done"] == "password"
+            return try await page(request, context: context, notice: done ? "passwordChanged" : nil)
+        }
+        pages.post("account/family", .signedIn) { _, context in
+            guard let session = context.session else { throw Problem(status: .conflict, detail: "only a browser session switches family") }
+            guard let family = context.form["familyId"].flatMap(FamilyID.init) else {
+                throw Problem(status: .badRequest, detail: "familyId: not a family", field: "familyId")
+            }
+            try await stores.signIn.sessions.switchFamily(session, to: family)
+            return AccountPages.redirect("/settings")
+        }
+        pages.post("account/tokens", .viewer) { request, context in
+            let role = context.form["role"].flatMap { $0.isEmpty ? nil : Role(rawValue: $0) }
+            let (token, _) = try await stores.signIn.accounts.createToken(
+                for: try context.member(), name: context.form["name"] ?? "", role: role)
+            return try await page(request, context: context, secret: ("newTokenOnce", token))
+        }
+        pages.post("account/tokens/:id/revoke", .viewer) { _, context in
+            try await stores.signIn.accounts.revokeToken(try context.id(of: "token"), by: try context.member())
+            return AccountPages.redirect("/settings")
+        }
+        pages.post("settings/invitations", .owner) { request, context in
+            guard let role = context.form["role"].flatMap(Role.init(rawValue:)) else {
+                throw Problem(status: .badRequest, detail: "role: must be owner, editor or viewer", field: "role")
+            }
+            let days = try Invitation.lifetime.checked(context.form.text("days").flatMap { Int($0) })
+            let (token, _) = try await stores.sharing.invite(by: try context.member(), role: role, days: days)
+            return try await page(request, context: context, secret: ("newInvitationOnce", Links.absolute(request, "/invite/\(token)")))
+        }
+        pages.post("settings/invitations/:id/revoke", .owner) { _, context in
+            try await stores.sharing.revokeInvitation(try context.id(of: "invitation"), family: try context.member().familyID)
+            return AccountPages.redirect("/settings")
+        }
+        pages.post("settings/share-links", .editor) { request, context in
+            let entries = try ShareLink.entries(context.form.all("entryId").compactMap(EntryID.init))
+            let days = try ShareLink.lifetime.checked(context.form.text("days").flatMap { Int($0) })
+            let label = try Validate.optionalText(context.form.text("label"), field: "label", maxLength: EntryContent.maxTitleLength)
+            let (token, _) = try await stores.sharing.share(by: try context.member(), entries: entries, label: label, days: days)
+            return try await page(request, context: context, secret: ("newShareLinkOnce", Links.absolute(request, "/s/\(token)")))
+        }
+        pages.post("settings/share-links/:id/revoke", .editor) { _, context in
+            try await stores.sharing.revokeShareLink(try context.id(of: "share link"), family: try context.member().familyID)
+            return AccountPages.redirect("/settings")
+        }
+        pages.post("settings/feeds", .viewer) { request, context in
+            let label = try Validate.optionalText(context.form.text("label"), field: "label", maxLength: EntryContent.maxTitleLength)
+            let (token, _) = try await stores.sharing.makeFeed(
+                by: try context.member(), label: label, includesHolidays: context.form["holidays"] == "true")
+            return try await page(request, context: context, secret: ("newFeedOnce", Links.absolute(request, "/feeds/\(token).ics")))
+        }
+        pages.post("settings/feeds/:id/revoke", .viewer) { _, context in
+            try await stores.sharing.revokeFeed(try context.id(of: "feed"), family: try context.member().familyID)
+            return AccountPages.redirect("/settings")
+        }
+    }
+
+    private func page(
+        _ request: Request, context: AppRequestContext, notice: String? = nil, secret: (label: String, value: String)? = nil
+    ) async throws -> Response {
+        let language = Language(request)
+        let words = Words.table(language)
+        let accounts = stores.signIn.accounts
+        let account = try await accounts.account(try context.user())
+        let roleName = { (role: Role) in words["role.\(role.rawValue)"] ?? role.rawValue }
+        var data: [String: Any] = [
+            "username": account.username,
+            "otherFamilies": account.families.filter { $0.family.id != context.membership?.familyID }.map {
+                ["id": $0.family.id.description, "name": $0.family.name, "role": roleName($0.role)]
+            },
+            "languages": [
+                ["code": "ko", "name": "한국어", "current": language == .korean],
+                ["code": "en", "name": "English", "current": language == .english],
+            ],
+        ]
+        if let notice { data["notice"] = words[notice] ?? notice }
+        if let secret { data["secret"] = ["label": words[secret.label] ?? "", "value": secret.value] }
+        if let member = context.membership {
+            let family = account.families.first { $0.family.id == member.familyID }
+            data["family"] = ["name": family?.family.name ?? "", "role": roleName(member.role)]
+            data["members"] = try await accounts.members(family: member.familyID).map { ["name": $0.username, "role": roleName($0.role)] }
+            let now = stores.today.clock.now()
+            if member.role == .owner {
+                data["invitations"] = try await stores.sharing.invitations(family: member.familyID)
+                    .filter { $0.acceptedAt == nil && $0.expiresAt > now }
+                    .map { ["id": $0.id.description, "role": roleName($0.role), "until": Self.day($0.expiresAt, language)] }
+            }
+            if member.role.includes(.editor) {
+                data["shareLinks"] = try await stores.sharing.shareLinks(family: member.familyID)
+                    .filter { $0.expiresAt > now }
+                    .map { link in
+                        ["id": link.id.description, "label": link.label ?? words["shareLink"]!, "count": link.entryIDs.count,
+                            "until": Self.day(link.expiresAt, language)] as [String: Any]
+                    }
+            }
+            data["feeds"] = try await stores.sharing.feeds(family: member.familyID).map {
+                ["id": $0.id.description, "label": $0.label ?? words["calendarFeed"]!]
+            }
+            data["tokens"] = try await accounts.tokens(of: member).map {
+                ["id": $0.id.description, "name": $0.name, "role": roleName($0.role ?? member.role)]
+            }
+            data["roles"] = Role.allCases.filter { member.role.includes($0) }.map { ["value": $0.rawValue, "name": roleName($0)] }
+        }
+        return WebPage("settings", title: words["settings"]!, tab: .more, data: data).response(request, context: context)
+    }
+
+    static func day(_ instant: Date, _ language: Language) -> String {
+        language.longDate(NotebookPages.seoulDate(instant))
+    }
+}
