@@ -11,6 +11,10 @@ packages=(
     libimage-exiftool-perl   # tests: writes EXIF tags into test images
     python3                  # test oracles and black-box tests run in a venv
     python3-venv
+    chromium                 # tests: the web app in a real browser, headless
+    chromium-driver          # tests: Selenium drives chromium through it
+    fonts-noto-cjk           # tests: Korean glyphs in the browser's screenshots
+    default-jre-headless     # tests: runs the Nu HTML Checker (vnu.jar)
 )
 
 if ! command -v swift >/dev/null 2>&1; then

@@ -131,6 +131,7 @@ struct EntryPages {
             "id": entry.id.description,
             "date": "\(language.longDate(content.date.date)) \(language.time(content.date.time))",
             "calendarLink": "/calendar/\(content.date.date.iso)",
+            "iso": content.date.iso,
             "body": content.body,
             "tags": content.tags,
             "children": children.filter { content.childIDs.contains($0.id) }.map { ["id": $0.id.description, "name": $0.profile.name] },

