@@ -14,6 +14,7 @@ packages=(
     chromium                 # tests: the web app in a real browser, headless
     chromium-driver          # tests: Selenium drives chromium through it
     fonts-noto-cjk           # tests: Korean glyphs in the browser's screenshots
+    fonts-noto-color-emoji   # tests: the pages' emoji icons in the screenshots
     default-jre-headless     # tests: runs the Nu HTML Checker (vnu.jar)
 )
 

@@ -213,16 +213,23 @@ def shot(driver, name):
 def page_paths(site):
     """Every page, with IDs from a family filled in through the API."""
     token = site.token
-    child = site.request("POST", "/api/v1/children", {"name": "바다", "birthDate": "2025-03-14", "sex": "male"}, token).json()
-    site.request("POST", "/api/v1/children", {"name": "하늘", "birthDate": "2023-01-30", "birthCalendar": "lunar"}, token)
-    entry = site.request(
+
+    def made(method, path, body):
+        response = site.request(method, path, body, token)
+        assert response.status == 201, response.body
+        return response.json()
+
+    child = made("POST", "/api/v1/children", {"name": "바다", "birthDate": "2025-03-14", "sex": "male"})
+    made("POST", "/api/v1/children", {"name": "하늘", "birthDate": "2023-01-29", "birthCalendar": "lunar", "sex": "female"})
+    made("POST", f"/api/v1/children/{child['id']}/measurements", {"kind": "weight", "value": 11.2, "unit": "kg", "date": "2026-11-01"})
+    made("POST", f"/api/v1/children/{child['id']}/measurements", {"kind": "height", "value": 84.5, "unit": "cm", "date": "2026-11-01"})
+    made("POST", f"/api/v1/children/{child['id']}/vaccinations", {"product": "bcg", "date": "2025-03-20"})
+    made("POST", "/api/v1/events", {"childId": child["id"], "kind": "hospital", "title": "영유아 검진", "date": "2026-11-02", "hospital": "새싹소아과"})
+    entry = made(
         "POST", "/api/v1/entries",
-        {"title": "첫 걸음마", "body": "공원에서 세 걸음을 걸었다.", "date": "2026-11-22T10:15", "childIds": [child["id"]], "tags": ["걸음마"]},
-        token).json()
-    memo = site.request("POST", "/api/v1/memos", {"title": "기저귀 사이즈", "body": "3단계로 바꾸기"}, token).json()
-    anniversary = site.request(
-        "POST", "/api/v1/anniversaries", {"name": "할머니 생신", "calendar": "lunar", "month": 3, "day": 2, "isHoliday": True},
-        token).json()
+        {"title": "첫 걸음마", "body": "공원에서 세 걸음을 걸었다.", "date": "2026-11-22T10:15", "childIds": [child["id"]], "tags": ["걸음마"]})
+    memo = made("POST", "/api/v1/memos", {"title": "기저귀 사이즈", "body": "3단계로 바꾸기"})
+    anniversary = made("POST", "/api/v1/anniversaries", {"name": "할머니 생신", "calendar": "lunar", "month": 3, "day": 2, "isHoliday": True})
     return {
         "home": "/", "timeline": "/timeline", "search": "/timeline?q=%EA%B1%B8%EC%9D%8C", "entry": f"/entries/{entry['id']}",
         "entry-new": "/entries/new", "entry-edit": f"/entries/{entry['id']}/edit", "entry-delete": f"/entries/{entry['id']}/delete",
@@ -230,7 +237,7 @@ def page_paths(site):
         "child-new": "/children/new", "child-edit": f"/children/{child['id']}/edit", "child-delete": f"/children/{child['id']}/delete",
         "memos": "/memos", "memo": f"/memos/{memo['id']}", "memo-new": "/memos/new", "anniversaries": "/anniversaries",
         "anniversary-edit": f"/anniversaries/{anniversary['id']}/edit", "calculator": "/calculator", "more": "/more",
-        "settings": "/settings", "password": "/account/password", "not-found": "/entries/00000000-0000-0000-0000-000000000000",
+        "settings": "/settings", "health": f"/health?child={child['id']}", "anniversary-new": "/anniversaries/new", "password": "/account/password", "not-found": "/entries/00000000-0000-0000-0000-000000000000",
     }
 
 

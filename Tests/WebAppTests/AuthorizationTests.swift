@@ -70,7 +70,7 @@ import Testing
         let ids = [
             "children": child.id.description, "entries": entry.id.description, "memos": memo.id.description,
             "events": event.id.description, "anniversaries": anniversary.id.description,
-            "photos": UUID().uuidString.lowercased(),
+            "photos": UUID().uuidString.lowercased(), "health": child.id.description, "assets": "app.css",
         ]
 
         let app = try await buildApplication(AppConfiguration(port: 0, dataFolder: folder))

@@ -194,3 +194,48 @@ public struct SeasonalVaccination: Sendable {
     /// Between the two doses of a first season.
     public let interval: AgeOffset
 }
+
+extension Vaccine {
+    /// The name on the national schedule (예방접종도우미), abbreviation first.
+    public var koreanName: String {
+        switch self {
+        case .bcg: "BCG (결핵)"
+        case .hepB: "HepB (B형간염)"
+        case .dtap: "DTaP (디프테리아·파상풍·백일해)"
+        case .tdap: "Tdap/Td (파상풍·디프테리아·백일해)"
+        case .ipv: "IPV (폴리오)"
+        case .hib: "Hib (b형 헤모필루스 인플루엔자)"
+        case .pcv: "PCV (폐렴구균)"
+        case .rv1: "RV1 (로타바이러스)"
+        case .rv5: "RV5 (로타바이러스)"
+        case .mmr: "MMR (홍역·유행성이하선염·풍진)"
+        case .varicella: "VAR (수두)"
+        case .hepA: "HepA (A형간염)"
+        case .ijev: "IJEV (일본뇌염 불활성화)"
+        case .ljev: "LJEV (일본뇌염 약독화 생백신)"
+        case .hpv: "HPV (사람유두종바이러스)"
+        case .influenza: "IIV (인플루엔자)"
+        }
+    }
+
+    public var englishName: String {
+        switch self {
+        case .bcg: "BCG (tuberculosis)"
+        case .hepB: "HepB (hepatitis B)"
+        case .dtap: "DTaP (diphtheria, tetanus, pertussis)"
+        case .tdap: "Tdap/Td (tetanus, diphtheria, pertussis)"
+        case .ipv: "IPV (polio)"
+        case .hib: "Hib (Haemophilus influenzae type b)"
+        case .pcv: "PCV (pneumococcal)"
+        case .rv1: "RV1 (rotavirus)"
+        case .rv5: "RV5 (rotavirus)"
+        case .mmr: "MMR (measles, mumps, rubella)"
+        case .varicella: "VAR (chickenpox)"
+        case .hepA: "HepA (hepatitis A)"
+        case .ijev: "IJEV (Japanese encephalitis, inactivated)"
+        case .ljev: "LJEV (Japanese encephalitis, live)"
+        case .hpv: "HPV (human papillomavirus)"
+        case .influenza: "IIV (influenza)"
+        }
+    }
+}

@@ -128,7 +128,7 @@ struct CalendarPages {
             "nextDay": ((try? date.adding(days: 1)) ?? date).iso,
             "entries": (days.entries[date] ?? []).map { EntryCard($0, language: language, names: names) },
             "notices": days.notices[date] ?? [],
-            "events": (days.events[date] ?? []).map { ["title": $0.details.title, "kind": words["event.\($0.details.kind.rawValue)"] ?? $0.details.kind.rawValue] },
+            "events": (days.events[date] ?? []).map { ["title": $0.details.title, "kind": words["event_\($0.details.kind.rawValue)"] ?? $0.details.kind.rawValue] },
             "holidays": ((try? KoreanHolidays.holidays(in: date.year)) ?? []).filter { $0.date == date }.map {
                 language == .korean ? $0.name : $0.nameEn
             },

@@ -74,7 +74,7 @@ struct SettingsPages {
         let words = Words.table(language)
         let accounts = stores.signIn.accounts
         let account = try await accounts.account(try context.user())
-        let roleName = { (role: Role) in words["role.\(role.rawValue)"] ?? role.rawValue }
+        let roleName = { (role: Role) in words["role_\(role.rawValue)"] ?? role.rawValue }
         var data: [String: Any] = [
             "username": account.username,
             "otherFamilies": account.families.filter { $0.family.id != context.membership?.familyID }.map {

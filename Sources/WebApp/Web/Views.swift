@@ -132,12 +132,15 @@ struct NoticeLine {
         case (.birthday, .english): what = "birthday\(notice.age.map { " (\($0))" } ?? "")"
         case (.lunarBirthday, .korean): what = "음력 생일"
         case (.lunarBirthday, .english): what = "lunar birthday"
-        case (.vaccination, .korean): what = "예방접종 \(notice.title)"
-        case (.vaccination, .english): what = "vaccination \(notice.title)"
+        case (.vaccination, .korean):
+            what = "예방접종 \(notice.dose.map { "\($0.vaccine.koreanName) \($0.number)차" } ?? notice.title)"
+        case (.vaccination, .english):
+            what = "vaccination \(notice.dose.map { "\($0.vaccine.englishName) dose \($0.number)" } ?? notice.title)"
         default: what = notice.title
         }
         let days = notice.date.julianDayNumber - today.julianDayNumber
         title = who + what
+        // Due and overdue doses are today's business (the health page says which are late).
         when = "\(language.daysAway(days)) · \(language.shortDate(notice.date))"
         kind = notice.kind.rawValue
         isToday = days == 0

@@ -1,0 +1,136 @@
+import Diary
+import DiaryStore
+import Foundation
+import Hummingbird
+import KoreanCalendar
+
+/// `/health?child=ID`: a child's vaccinations from the national schedule (overdue, due, upcoming, given) with
+/// recording of doses, growth measurements with WHO percentiles and the chart, and hospital visits and other events.
+struct HealthPages {
+    let stores: WebStores
+
+    func register(on pages: SecureRoutes) {
+        pages.get("health", .viewer) { request, context in try await page(request, context: context, error: nil) }
+        pages.post("health/:id/vaccinations", .editor) { request, context in
+            try await change(request, context: context) { family, child in
+                guard let product = context.form["product"].flatMap(VaccineProduct.init(rawValue:)) else {
+                    throw ValidationError(field: "product", "is not a vaccine of the schedule")
+                }
+                let date = try Validate.field("date") { try SolarDate(iso: context.form["date"] ?? "") }
+                _ = try await stores.vaccinations.record(
+                    family: family,
+                    try VaccinationShot(
+                        childID: child.id, record: VaccinationRecord(product: product, date: date), place: context.form.text("place"),
+                        lot: nil, productName: nil))
+            }
+        }
+        pages.post("health/:id/measurements", .editor) { request, context in
+            try await change(request, context: context) { family, child in
+                guard let kind = context.form["kind"].flatMap(GrowthMeasurement.Kind.init(rawValue:)) else {
+                    throw ValidationError(field: "kind", "must be height, weight or head")
+                }
+                guard let value = context.form.text("value").flatMap(Double.init) else { throw ValidationError(field: "value", "is not a number") }
+                let date = try Validate.field("date") { try SolarDate(iso: context.form["date"] ?? "") }
+                _ = try await stores.growth.add(
+                    family: family,
+                    try GrowthMeasurement(childID: child.id, kind: kind, value: value, unit: kind == .weight ? .kilograms : .centimetres, date: date))
+            }
+        }
+        pages.post("health/:id/events", .editor) { request, context in
+            try await change(request, context: context) { family, child in
+                guard let kind = context.form["kind"].flatMap(EventDetails.Kind.init(rawValue:)) else {
+                    throw ValidationError(field: "kind", "must be hospital, milestone or other")
+                }
+                let date = try Validate.field("date") { try SolarDate(iso: context.form["date"] ?? "") }
+                _ = try await stores.events.create(
+                    family: family,
+                    details: try EventDetails(
+                        childID: child.id, kind: kind, title: context.form["title"] ?? "", date: date, notes: context.form.text("notes"),
+                        hospital: context.form.text("hospital"), diagnosis: context.form.text("diagnosis")))
+            }
+        }
+    }
+
+    /// Runs a change for the child in the path, then shows the child's page again (with what was wrong, if anything).
+    private func change(
+        _ request: Request, context: AppRequestContext, _ body: (FamilyID, Child) async throws -> Void
+    ) async throws -> Response {
+        let family = try context.member().familyID
+        let child = try await stores.children.get(family: family, id: try context.id(of: "child"))
+        do {
+            try await body(family, child)
+        } catch let error as ValidationError {
+            return try await page(request, context: context, child: child.id, error: error.description)
+        }
+        return AccountPages.redirect("/health?child=\(child.id)")
+    }
+
+    private func page(_ request: Request, context: AppRequestContext, child chosen: ChildID? = nil, error: String?) async throws -> Response {
+        let language = Language(request)
+        let words = Words.table(language)
+        let family = try context.member().familyID
+        let children = try await stores.allChildren(family)
+        let asked = chosen ?? request.uri.queryParameters["child"].flatMap { ChildID(String($0)) }
+        var data: [String: Any] = [
+            "children": children.map { ["id": $0.id.description, "name": $0.profile.name, "current": $0.id == (asked ?? children.first?.id)] },
+            "manyChildren": children.count > 1,
+            "today": stores.today.date().iso,
+        ]
+        if let error { data["error"] = error }
+        guard let child = children.first(where: { $0.id == asked }) ?? children.first else {
+            return WebPage("health", title: words["health"]!, tab: .more, data: data).response(request, context: context)
+        }
+        let today = stores.today.date()
+        data["child"] = ["id": child.id.description, "name": child.profile.name]
+        let recorded = try await stores.vaccinations.vaccinations(family: family, child: child.id)
+        let name = { (vaccine: Vaccine) in language == .korean ? vaccine.koreanName : vaccine.englishName }
+        let doses = VaccinationsAPI.doses(for: child, recorded, on: today) ?? []
+        func rows(_ status: PlannedDose.Status) -> [[String: Any]] {
+            doses.filter { $0.status == status }.map { dose in
+                var row: [String: Any] = [
+                    "name": name(dose.vaccine), "dose": language == .korean ? "\(dose.number)차" : "dose \(dose.number)",
+                    "window": "\(language.shortDate(dose.start)) – \(language.shortDate(dose.end))",
+                ]
+                if dose.start.year != today.year || dose.end.year != today.year {
+                    row["window"] = "\(dose.start.iso) – \(dose.end.iso)"
+                }
+                if let given = dose.givenOn { row["given"] = language.longDate(given) }
+                return row
+            }
+        }
+        data["overdue"] = rows(.overdue)
+        data["due"] = rows(.due)
+        data["upcoming"] = Array(rows(.upcoming).prefix(8))
+        data["given"] = rows(.given)
+        data["products"] = VaccineProduct.allCases.map { product in
+            ["value": product.rawValue, "name": product.components.map(name).joined(separator: " + ")]
+        }
+        let measurements = try await stores.growth.measurements(family: family, child: child.id)
+        data["measurements"] = GrowthAPI.resources(measurements, child: child).reversed().map { item in
+            var row: [String: Any] = [
+                "kind": words["growth_\(item.kind.rawValue)"] ?? item.kind.rawValue,
+                "value": "\(Self.number(item.value)) \(item.unit.rawValue)", "date": item.date,
+            ]
+            if let percentile = item.percentile { row["percentile"] = language == .korean ? "백분위 \(Self.number(percentile))" : "percentile \(Self.number(percentile))" }
+            return row
+        }
+        data["chart"] = "/children/\(child.id)/growth.svg"
+        data["hasMeasurements"] = !measurements.isEmpty
+        let events = try await Page.all { try await stores.events.list(family: family, child: child.id, after: $0, limit: $1) }
+        data["events"] = events.map { event in
+            var row: [String: Any] = [
+                "title": event.details.title, "date": language.longDate(event.details.date),
+                "kind": words["event_\(event.details.kind.rawValue)"] ?? event.details.kind.rawValue,
+            ]
+            if let hospital = event.details.hospital { row["hospital"] = hospital }
+            if let notes = event.details.notes { row["notes"] = notes }
+            return row
+        }
+        return WebPage("health", title: "\(words["health"]!) · \(child.profile.name)", tab: .more, data: data,
+            status: error == nil ? .ok : .unprocessableContent).response(request, context: context)
+    }
+
+    static func number(_ value: Double) -> String {
+        String(format: "%.1f", value).replacingOccurrences(of: ".0", with: "")
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import KoreanCalendar
+import Testing
+
+@testable import WebApp
+
+/// The page templates and their words: every template parses, and every word a template or page asks for is in
+/// `Words` (so no page shows an empty label in either language).
+@Suite struct TemplateTests {
+    static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Sources/WebApp")
+
+    static func files(_ folder: String, ending: String) throws -> [(name: String, text: String)] {
+        let url = sources.appendingPathComponent(folder)
+        return try FileManager.default.contentsOfDirectory(atPath: url.path).filter { $0.hasSuffix(ending) }.sorted().map {
+            ($0, try String(contentsOf: url.appendingPathComponent($0), encoding: .utf8))
+        }
+    }
+
+    static func matches(_ pattern: String, in text: String) throws -> [String] {
+        let expression = try NSRegularExpression(pattern: pattern)
+        return expression.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap {
+            Range($0.range(at: 1), in: text).map { String(text[$0]) }
+        }
+    }
+
+    @Test func everyTemplateIsLoadedAndRendersInTheLayout() throws {
+        let templates = try Self.files("Resources/templates", ending: ".mustache")
+        #expect(templates.count > 15)
+        for (name, _) in templates {
+            let base = String(name.dropLast(".mustache".count))
+            let html = try #require(Templates.library.render(WebPage.common(.korean, title: "제목"), withTemplate: base), "\(base)")
+            if base != "layout" { #expect(html.contains("<title>제목 · 새싹</title>"), "\(base) is not inside the layout") }
+        }
+    }
+
+    @Test func everyWordUsedIsInBothLanguages() throws {
+        var used: Set<String> = []
+        for (_, text) in try Self.files("Resources/templates", ending: ".mustache") {
+            used.formUnion(try Self.matches(#"\{\{[#^/]?t\.([A-Za-z_]+)\}\}"#, in: text))
+        }
+        for (_, text) in try Self.files("Web", ending: ".swift") {
+            used.formUnion(try Self.matches(#"words\["([A-Za-z_]+)"\]"#, in: text))
+            used.formUnion(try Self.matches(#"\("(new[A-Za-z]+Once)""#, in: text))
+        }
+        #expect(used.count > 100)
+        for key in used.sorted() {
+            #expect(Words.korean[key]?.isEmpty == false, "\(key) has no Korean")
+            #expect(Words.english[key]?.isEmpty == false, "\(key) has no English")
+        }
+        #expect(Set(Words.korean.keys) == Set(Words.english.keys))
+    }
+
+    @Test func datesReadTheKoreanWay() throws {
+        let day = try SolarDate(iso: "2026-11-22")
+        #expect(Language.korean.longDate(day) == "2026년 11월 22일 일요일")
+        #expect(Language.english.longDate(day) == "Sunday, 22 November 2026")
+        #expect(Language.korean.monthTitle(year: 2026, month: 11) == "2026년 11월")
+        #expect(Language.korean.time(try .init(hour: 15, minute: 5)) == "오후 3:05")
+        #expect(Language.english.time(try .init(hour: 0, minute: 30)) == "12:30 am")
+        #expect(Language.korean.lunarDate(try .init(year: 2025, month: 6, day: 4, isLeapMonth: true)) == "음력 윤6월 4일")
+    }
+}
