@@ -76,6 +76,26 @@ def latencies(client, path, count):
     return samples
 
 
+def throughput(port, token, path, clients=4, seconds=3.0):
+    """Requests per second that `clients` keep-alive connections get through, each asking as fast as it can."""
+    counts = [0] * clients
+    stop = time.perf_counter() + seconds
+
+    def hammer(index):
+        client = Client(port, token)
+        while time.perf_counter() < stop:
+            client.call("GET", path)
+            counts[index] += 1
+
+    threads = [threading.Thread(target=hammer, args=(i,)) for i in range(clients)]
+    began = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return sum(counts) / (time.perf_counter() - began)
+
+
 def percentile(samples, p):
     ordered = sorted(samples)
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
@@ -273,6 +293,25 @@ def main():
             samples = latencies(client, path, args.requests)
             rows.append((name, f"p50 {percentile(samples, 50)*1e3:.2f} ms", f"p99 {percentile(samples, 99)*1e3:.2f} ms (target < 20)",
                          f"{statistics.median(samples) / statistics.median(health):.1f}× healthz"))
+
+        # The web app's pages (server-rendered HTML) on the same server, and requests/s under load from 4 clients.
+        pages = [
+            ("home page (HTML)", "/"),
+            ("timeline page (HTML, 30 entries)", "/timeline"),
+            ("timeline page 2 (HTML)", f"/timeline?cursor={second}"),
+            ("timeline search page (HTML)", "/timeline?q=%EB%B0%B1%EC%9D%BC"),
+            ("calendar month (HTML, ~750 entries)", "/calendar/2024-05"),
+            ("calendar day (HTML)", "/calendar/2024-05-05"),
+        ]
+        for name, path in pages:
+            samples = latencies(client, path, max(200, args.requests // 4))
+            rows.append((name, f"p50 {percentile(samples, 50)*1e3:.2f} ms", f"p99 {percentile(samples, 99)*1e3:.2f} ms (target < 20)",
+                         f"{statistics.median(samples) / statistics.median(health):.1f}× healthz"))
+        reference = throughput(port, token, "/healthz")
+        rows.append(("GET /healthz under load (4 clients)", f"{reference:,.0f} req/s", "", "1.0×"))
+        for name, path in (("timeline page under load", "/timeline"), ("calendar month under load", "/calendar/2024-05")):
+            rate = throughput(port, token, path)
+            rows.append((name, f"{rate:,.0f} req/s", "", f"{rate / reference:.2f}× healthz"))
     finally:
         server.terminate()
         server.wait()

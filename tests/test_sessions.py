@@ -169,7 +169,8 @@ def test_password_change_signs_out_other_devices(tmp_path):
         short = phone.request("POST", "/account/password", form={"_csrf": token, "currentPassword": PASSWORD, "newPassword": "short"})
         assert short.status == 422
         changed = phone.request("POST", "/account/password", form={"_csrf": token, "currentPassword": PASSWORD, "newPassword": "new long password"})
-        assert changed.status == 200 and "비밀번호를 바꿨습니다" in changed.text
+        assert changed.status == 303 and changed.getheader("Location") == "/settings?done=password"
+        assert "비밀번호를 바꿨습니다" in phone.request("GET", "/settings?done=password").text
         assert phone.request("GET", "/").status == 200
         assert laptop.request("GET", "/").status == 303
         assert Browser(running).sign_in("mina", PASSWORD).status == 200
