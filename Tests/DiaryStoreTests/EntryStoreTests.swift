@@ -86,6 +86,33 @@ import Testing
 }
 
 @Suite struct OnThisDayStoreTests {
+    @Test func calendarDaysCountEntriesAndShowTheDaysFirstPhoto() async throws {
+        let fixture = try await StoreFixture()
+        let child = try await fixture.child()
+        let photo = { (n: Int) in
+            Photo(familyID: fixture.family, sha256: String(repeating: String(n), count: 64), mimeType: "image/jpeg", byteCount: 1,
+                width: 1, height: 1, createdAt: Date())
+        }
+        _ = try await fixture.entry("아침", at: "2026-11-01T08:00", children: [child.id])
+        let noon = try await fixture.entry("점심", at: "2026-11-01T12:00", children: [child.id])
+        let evening = try await fixture.entry("저녁", at: "2026-11-01T19:00", children: [child.id])
+        let (second, first, later) = (photo(2), photo(1), photo(3))
+        _ = try await PhotoStore(fixture.database).add([second, first], family: fixture.family, entry: noon.id)
+        _ = try await PhotoStore(fixture.database).add([later], family: fixture.family, entry: evening.id)
+        _ = try await fixture.entry("다음 날", at: "2026-11-02T23:59", children: [child.id])
+        _ = try await fixture.entry("전날", at: "2026-10-31T23:59", children: [child.id])
+        _ = try await fixture.entry("12월", at: "2026-12-01T00:00", children: [child.id])
+        let days = try await EntryStore(fixture.database).days(
+            family: fixture.family, from: try SolarDate(iso: "2026-11-01"), through: try SolarDate(iso: "2026-11-30"))
+        #expect(days.count == 2)
+        #expect(days[try SolarDate(iso: "2026-11-01")] == DaySummary(entries: 3, firstPhoto: second.id))
+        #expect(days[try SolarDate(iso: "2026-11-02")] == DaySummary(entries: 1, firstPhoto: nil))
+        // Another family's diary is not counted.
+        let other = try await EntryStore(fixture.database).days(
+            family: FamilyID(), from: try SolarDate(iso: "2026-11-01"), through: try SolarDate(iso: "2026-11-30"))
+        #expect(other.isEmpty)
+    }
+
     @Test func earlierYearsOnTheSameSolarOrLunarDay() async throws {
         let fixture = try await StoreFixture()
         let child = try await fixture.child()

@@ -45,6 +45,34 @@ public struct EntryStore: Sendable {
         return (MonthSection.group(page.items) { YearMonth($0.content.date.date) }, page.next)
     }
 
+    /// What a calendar shows of each day from `first` through `last`: how many entries, and the first photo of the
+    /// day's earliest entry that has one. One grouped query, however many entries the days hold.
+    public func days(family: FamilyID, from first: SolarDate, through last: SolarDate) async throws -> [SolarDate: DaySummary] {
+        let before = (try? last.adding(days: 1))?.iso ?? last.iso + "U"
+        let rows = try await database.writer.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT substr(localDateTime, 1, 10) AS day, COUNT(*) AS entries,
+                        (SELECT entryPhotos.photoId FROM entries AS dayEntries
+                            JOIN entryPhotos ON entryPhotos.entryId = dayEntries.id
+                            WHERE dayEntries.familyId = ?1 AND dayEntries.localDateTime >= substr(entries.localDateTime, 1, 10)
+                                AND dayEntries.localDateTime < substr(entries.localDateTime, 1, 10) || 'U'
+                            ORDER BY dayEntries.localDateTime, entryPhotos.position LIMIT 1) AS photo
+                    FROM entries WHERE familyId = ?1 AND localDateTime >= ?2 AND localDateTime < ?3
+                    GROUP BY day
+                    """,
+                arguments: [family.sql, first.iso, before]
+            ).map { row -> (String, Int, String?) in (row["day"], row["entries"], row["photo"]) }
+        }
+        var days: [SolarDate: DaySummary] = [:]
+        for (day, count, photo) in rows {
+            guard let date = try? SolarDate(iso: day) else { continue }
+            days[date] = DaySummary(entries: count, firstPhoto: photo.flatMap(PhotoID.init))
+        }
+        return days
+    }
+
     /// Entries of earlier years on the same day (solar, and lunar when asked), newest first.
     public func onThisDay(family: FamilyID, _ day: OnThisDay, limit: Int = 100) async throws -> [Entry] {
         try await database.writer.read { db in
@@ -250,4 +278,10 @@ public struct EntryStore: Sendable {
             }
         }
     }
+}
+
+/// A day of the calendar as the family's diary fills it.
+public struct DaySummary: Hashable, Sendable {
+    public let entries: Int
+    public let firstPhoto: PhotoID?
 }

@@ -37,19 +37,15 @@ struct CalendarPages {
     /// What the family has on the days of a span: entries (count and first photo), and notices (milestones,
     /// birthdays, anniversaries) and events by day.
     private struct FamilyDays {
-        var entries: [SolarDate: [Entry]] = [:]
+        var entries: [SolarDate: DaySummary] = [:]
         var notices: [SolarDate: [String]] = [:]
         var events: [SolarDate: [Event]] = [:]
         var familyHolidays: Set<SolarDate> = []
     }
 
-    private func familyDays(
-        family: FamilyID, from first: SolarDate, through last: SolarDate, period: TimelineFilter.Period, language: Language
-    ) async throws -> FamilyDays {
+    private func familyDays(family: FamilyID, from first: SolarDate, through last: SolarDate, language: Language) async throws -> FamilyDays {
         var days = FamilyDays()
-        let filter = TimelineFilter(period: period)
-        let entries = try await Page.all { try await stores.entries.list(family: family, filter: filter, after: $0, limit: $1) }
-        for entry in entries { days.entries[entry.content.date.date, default: []].append(entry) }
+        days.entries = try await stores.entries.days(family: family, from: first, through: last)
         let children = try await stores.allChildren(family)
         let names = Dictionary(uniqueKeysWithValues: children.map { ($0.id, $0.profile.name) })
         let notices = try await TodayAPI.notices(
@@ -77,7 +73,7 @@ struct CalendarPages {
         let view = try MonthView(year: month.year, month: month.month)
         let first = view.weeks.first!.first!.date
         let last = view.weeks.last!.last!.date
-        let days = try await familyDays(family: family, from: first, through: last, period: .month(month), language: language)
+        let days = try await familyDays(family: family, from: first, through: last, language: language)
         let today = stores.today.date()
         let weekdayNames = language == .korean
             ? ["일", "월", "화", "수", "목", "금", "토"] : ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
@@ -90,9 +86,10 @@ struct CalendarPages {
                     "holidays": day.holidays.map { language == .korean ? $0.name : $0.nameEn },
                     "label": Self.accessibleLabel(day, language: language),
                 ]
-                let entries = days.entries[day.date] ?? []
-                if !entries.isEmpty { cell["entryCount"] = entries.count }
-                if let photo = entries.lazy.compactMap(\.photoIDs.first).first { cell["photo"] = PhotoLinks.thumbnail(photo) }
+                if let summary = days.entries[day.date] {
+                    cell["entryCount"] = summary.entries
+                    if let photo = summary.firstPhoto { cell["photo"] = PhotoLinks.thumbnail(photo) }
+                }
                 let marks = (days.notices[day.date] ?? []) + (days.events[day.date] ?? []).map(\.details.title)
                 if !marks.isEmpty { cell["marks"] = marks }
                 return cell
@@ -118,15 +115,18 @@ struct CalendarPages {
         let language = Language(request)
         let words = Words.table(language)
         let family = try context.member().familyID
-        let days = try await familyDays(family: family, from: date, through: date, period: .day(date), language: language)
+        let days = try await familyDays(family: family, from: date, through: date, language: language)
         let children = try await stores.allChildren(family)
         let names = Dictionary(uniqueKeysWithValues: children.map { ($0.id, $0.profile.name) })
+        let entries = try await Page.all {
+            try await stores.entries.list(family: family, filter: TimelineFilter(period: .day(date)), after: $0, limit: $1)
+        }
         var data: [String: Any] = [
             "iso": date.iso,
             "monthLink": "/calendar/\(YearMonth(date).iso)",
             "previousDay": ((try? date.adding(days: -1)) ?? date).iso,
             "nextDay": ((try? date.adding(days: 1)) ?? date).iso,
-            "entries": (days.entries[date] ?? []).map { EntryCard($0, language: language, names: names) },
+            "entries": entries.reversed().map { EntryCard($0, language: language, names: names) },
             "notices": days.notices[date] ?? [],
             "events": (days.events[date] ?? []).map { ["title": $0.details.title, "kind": words["event_\($0.details.kind.rawValue)"] ?? $0.details.kind.rawValue] },
             "holidays": ((try? KoreanHolidays.holidays(in: date.year)) ?? []).filter { $0.date == date }.map {
