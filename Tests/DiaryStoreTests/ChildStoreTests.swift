@@ -68,7 +68,7 @@ import Testing
         await #expect(throws: StoreError.self) { try await entries.get(family: fixture.family, id: onlySky.id) }
         let kept = try await entries.get(family: fixture.family, id: both.id)
         #expect(kept.content.childIDs == [sea.id])
-        #expect(try await entries.tags(family: fixture.family).map(\.name) == ["같이"])
+        #expect(try await entries.tags(family: fixture.family) == ["같이"])
         let counts = try await fixture.database.writer.read { db in
             try ["events", "anniversaries", "entryChildren", "tags"].map { try Int.fetchOne(db, sql: "SELECT count(*) FROM \($0)")! }
         }

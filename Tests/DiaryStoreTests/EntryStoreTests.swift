@@ -66,7 +66,7 @@ import Testing
         let updated = try await store.update(family: fixture.family, id: entry.id, content: content).entry
         #expect(updated.content == content)
         #expect(try await store.get(family: fixture.family, id: entry.id).content.childIDs == [sea.id, sky.id])
-        #expect(try await store.tags(family: fixture.family).map(\.name) == ["새태그"])
+        #expect(try await store.tags(family: fixture.family) == ["새태그"])
         try await store.delete(family: fixture.family, id: entry.id)
         #expect(try await store.tags(family: fixture.family).isEmpty)
     }

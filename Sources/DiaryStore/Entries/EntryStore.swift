@@ -169,17 +169,12 @@ public struct EntryStore: Sendable {
         }
     }
 
-    /// The family's tags with how many entries carry each, most used first.
-    public func tags(family: FamilyID) async throws -> [(name: String, count: Int)] {
+    /// The tags the family's entries use, by name.
+    public func tags(family: FamilyID) async throws -> [String] {
+        // The tags table holds only tags in use (unused ones go with their last entry): no need to count uses,
+        // which would read every entry's tags.
         try await database.writer.read { db in
-            try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT tags.name, count(*) AS uses FROM tags JOIN entryTags ON entryTags.tagId = tags.id
-                    WHERE tags.familyId = ? GROUP BY tags.id ORDER BY uses DESC, tags.name
-                    """,
-                arguments: [family.sql]
-            ).map { (try $0.decode(forColumn: "name"), try $0.decode(forColumn: "uses")) }
+            try String.fetchAll(db, sql: "SELECT name FROM tags WHERE familyId = ? ORDER BY name", arguments: [family.sql])
         }
     }
 

@@ -100,7 +100,7 @@ struct EntryPages {
         data["childOptions"] = children.map {
             ["value": $0.id.description, "label": $0.profile.name, "selected": $0.id == filter.childID] as [String: Any]
         }
-        data["tagOptions"] = tags.map { ["value": $0.name, "label": "\($0.name) (\($0.count))", "selected": $0.name == filter.tag] as [String: Any] }
+        data["tagOptions"] = tags.map { ["value": $0, "label": $0, "selected": $0 == filter.tag] as [String: Any] }
         data["year"] = query.string("year") ?? ""
         data["month"] = query.string("month") ?? ""
         data["filtered"] = filter != TimelineFilter()
