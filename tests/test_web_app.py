@@ -158,6 +158,18 @@ def test_a_parent_writes_finds_edits_and_deletes_an_entry(site, chrome, tmp_path
     chrome.get(url(site, entry_path))
     assert chrome.find_element(By.TAG_NAME, "h1").text == "찾을 수 없습니다"
 
+    # A hospital visit keeps its prescription photo (the form works without the script: a multipart post).
+    chrome.get(url(site, "/health"))
+    press(chrome, chrome.find_element(By.XPATH, "//summary[text()='병원·행사 기록하기']"))
+    chrome.find_element(By.ID, "ev-title").send_keys("감기 진료")
+    chrome.find_element(By.ID, "ev-hospital").send_keys("새싹소아과")
+    chrome.find_element(By.ID, "ev-photos").send_keys(str(image(tmp_path, ".jpg")))
+    press(chrome, chrome.find_element(By.CSS_SELECTOR, "form[action*='/events'] button[type=submit]"))
+    wait(chrome, lambda d: "감기 진료" in d.find_element(By.ID, "h-events").find_element(By.XPATH, "..").text)
+    visit = chrome.find_element(By.XPATH, "//li[strong[text()='감기 진료']]")
+    assert "새싹소아과" in visit.text and visit.find_element(By.TAG_NAME, "img").get_attribute("alt") == "감기 진료 – 사진 1"
+    shot(chrome, "health-visit")
+
     # English, chosen once, stays.
     chrome.get(url(site, "/"))
     press(chrome, chrome.find_element(By.CSS_SELECTOR, "footer a[hreflang=en]"))

@@ -56,7 +56,7 @@ public struct ChildStore: Sendable {
     }
 
     /// Deletes the child and what belongs only to the child: entries about no other child (with their photos),
-    /// events, the child's anniversaries, measurements and profile photo. Entries shared with a sibling stay, without
+    /// events (with theirs), the child's anniversaries, measurements and profile photo. Entries shared with a sibling stay, without
     /// this child. Returns the photo files whose last row went.
     @discardableResult
     public func delete(family: FamilyID, id: ChildID) async throws -> [PhotoStore.ReleasedFile] {
@@ -69,6 +69,9 @@ public struct ChildStore: Sendable {
             var photos = try String.fetchAll(
                 db, sql: "SELECT photoId FROM entryPhotos WHERE entryId IN (\(onlyThisChild))", arguments: [id.sql])
             if let profile: String = try child.decode(forColumn: "photoId") { photos.append(profile) }
+            photos += try String.fetchAll(
+                db, sql: "SELECT photoId FROM eventPhotos JOIN events ON events.id = eventPhotos.eventId WHERE events.childId = ?",
+                arguments: [id.sql])
             try db.execute(sql: "DELETE FROM entries WHERE familyId = ?2 AND id IN (\(onlyThisChild))", arguments: [id.sql, family.sql])
             try FamilyTable.children.delete(db, family: family, id: id)
             try EntryStore.deleteUnusedTags(db, family: family)

@@ -15,7 +15,27 @@ enum DiarySchema {
         migrator.registerMigration("v4 accounts", migrate: accounts)
         migrator.registerMigration("v5 vaccinations", migrate: vaccinations)
         migrator.registerMigration("v6 calendar feeds", migrate: feeds)
+        migrator.registerMigration("v7 event photos", migrate: eventPhotos)
         return migrator
+    }
+
+    /// Photos of an event (a prescription, the hospital's note), in order. The unique index lets the link carry the
+    /// family, like every other link.
+    private static func eventPhotos(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE UNIQUE INDEX events_id_family ON events(id, familyId);
+            CREATE TABLE eventPhotos (
+                eventId TEXT NOT NULL,
+                photoId TEXT NOT NULL,
+                familyId TEXT NOT NULL,
+                position INTEGER NOT NULL,
+                PRIMARY KEY (eventId, photoId),
+                UNIQUE (eventId, position),
+                FOREIGN KEY (eventId, familyId) REFERENCES events(id, familyId) ON DELETE CASCADE,
+                FOREIGN KEY (photoId, familyId) REFERENCES photos(id, familyId) ON DELETE CASCADE
+            );
+            CREATE INDEX eventPhotos_photo ON eventPhotos(photoId);
+            """)
     }
 
     /// Calendar feeds: a secret URL per feed (only its hash kept), revoked by deleting the row.

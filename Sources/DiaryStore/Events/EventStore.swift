@@ -55,9 +55,13 @@ public struct EventStore: Sendable {
         }
     }
 
-    public func delete(family: FamilyID, id: EventID) async throws {
+    /// Deletes the event and its photos that nothing else uses; returns the photo files to delete.
+    @discardableResult
+    public func delete(family: FamilyID, id: EventID) async throws -> [PhotoStore.ReleasedFile] {
         try await database.writer.write { db in
+            let photos = try String.fetchAll(db, sql: "SELECT photoId FROM eventPhotos WHERE eventId = ?", arguments: [id.sql])
             try FamilyTable.events.delete(db, family: family, id: id)
+            return try PhotoStore.deleteUnreferenced(db, candidates: photos)
         }
     }
 

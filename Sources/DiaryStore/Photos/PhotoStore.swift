@@ -2,7 +2,7 @@ import Diary
 import Foundation
 import GRDB
 
-/// Photo rows, their order in entries, and a child's profile photo. Files are the photo library's; when the last
+/// Photo rows, their order in entries and events, and a child's profile photo. Files are the photo library's; when the last
 /// row of a content hash goes, the store says so and the caller deletes the files (after the commit).
 public struct PhotoStore: Sendable {
     let database: DiaryDatabase
@@ -157,7 +157,43 @@ public struct PhotoStore: Sendable {
             arguments: [entry.sql])
     }
 
-    /// Deletes those of `candidates` that no entry and no child uses, and reports the files whose last row went.
+    /// Appends uploaded photos to an event (a prescription, a hospital's note), in the order given.
+    public func attach(_ photos: [PhotoID], family: FamilyID, event: EventID) async throws {
+        try await database.writer.write { db in
+            _ = try FamilyTable.events.row(db, family: family, id: event)
+            for photo in photos {
+                _ = try FamilyTable.photos.row(db, family: family, id: photo)
+                try db.execute(
+                    sql: """
+                        INSERT INTO eventPhotos (eventId, photoId, familyId, position)
+                        SELECT ?, ?, ?, coalesce(max(position), -1) + 1 FROM eventPhotos WHERE eventId = ?
+                        ON CONFLICT (eventId, photoId) DO NOTHING
+                        """,
+                    arguments: [event.sql, photo.sql, family.sql, event.sql])
+            }
+        }
+    }
+
+    /// The photos of each of a family's events that has any, in their order.
+    public func eventPhotos(family: FamilyID) async throws -> [EventID: [Photo]] {
+        try await database.writer.read { db in
+            var photos: [EventID: [Photo]] = [:]
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT photos.*, eventPhotos.eventId AS eventId FROM eventPhotos JOIN photos ON photos.id = eventPhotos.photoId
+                    WHERE eventPhotos.familyId = ? ORDER BY eventPhotos.eventId, eventPhotos.position
+                    """,
+                arguments: [family.sql])
+            for row in rows {
+                let event: EventID = try row.id("eventId")
+                photos[event, default: []].append(try decodePhoto(row))
+            }
+            return photos
+        }
+    }
+
+    /// Deletes those of `candidates` that no entry, event or child uses, and reports the files whose last row went.
     static func deleteUnreferenced(_ db: Database, candidates: [String]) throws -> [ReleasedFile] {
         var released: [ReleasedFile] = []
         for id in candidates {
@@ -166,6 +202,7 @@ public struct PhotoStore: Sendable {
                 sql: """
                     SELECT sha256, mimeType FROM photos WHERE id = ?
                     AND NOT EXISTS (SELECT 1 FROM entryPhotos WHERE photoId = photos.id)
+                    AND NOT EXISTS (SELECT 1 FROM eventPhotos WHERE photoId = photos.id)
                     AND NOT EXISTS (SELECT 1 FROM children WHERE photoId = photos.id)
                     """,
                 arguments: [id])

@@ -6,9 +6,10 @@ import KoreanCalendar
 /// `/api/v1/events`: one-off events of a child, newest first; `?child=ID` narrows to one child.
 struct EventsAPI {
     let store: EventStore
+    let photos: PhotoService
 
     var routes: CollectionRoutes<Event, Event, EventPayload, EventResource> {
-        let store = store
+        let (store, photos) = (store, photos)
         return CollectionRoutes(
             path: "events",
             list: { family, query in
@@ -18,7 +19,7 @@ struct EventsAPI {
             get: { family, id in try await store.get(family: family, id: id) },
             create: { family, payload in try await store.create(family: family, details: try payload.details()) },
             update: { family, id, payload in try await store.update(family: family, id: id, details: try payload.details()) },
-            delete: { family, id in try await store.delete(family: family, id: id) },
+            delete: { family, id in photos.release(try await store.delete(family: family, id: id)) },
             resource: EventResource.init)
     }
 }

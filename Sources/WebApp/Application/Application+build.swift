@@ -79,7 +79,7 @@ func buildRouter(database: DiaryDatabase, photos: PhotoService, signIn: SignIn, 
     entries.registerOnThisDay(on: api, today: today)
     MemosAPI(store: MemoStore(database)).routes.register(on: api)
     SearchAPI(store: SearchStore(database)).register(on: api)
-    EventsAPI(store: EventStore(database)).routes.register(on: api)
+    EventsAPI(store: EventStore(database), photos: photos).routes.register(on: api)
     AnniversariesAPI(store: AnniversaryStore(database)).routes.register(on: api)
     PhotosAPI(service: photos, clock: database.clock).register(on: api)
     CalculatorAPI().register(on: api)

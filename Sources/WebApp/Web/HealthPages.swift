@@ -3,6 +3,7 @@ import DiaryStore
 import Foundation
 import Hummingbird
 import KoreanCalendar
+import Photos
 
 /// `/health?child=ID`: a child's vaccinations from the national schedule (overdue, due, upcoming, given) with
 /// recording of doses, growth measurements with WHO percentiles and the chart, and hospital visits and other events.
@@ -36,18 +37,33 @@ struct HealthPages {
                     try GrowthMeasurement(childID: child.id, kind: kind, value: value, unit: kind == .weight ? .kilograms : .centimetres, date: date))
             }
         }
+        // Multipart: a visit may bring photos (a prescription, the hospital's note), checked before anything is saved.
         pages.post("health/:id/events", .editor) { request, context in
-            try await change(request, context: context) { family, child in
-                guard let kind = context.form["kind"].flatMap(EventDetails.Kind.init(rawValue:)) else {
+            let family = try context.member().familyID
+            let child = try await stores.children.get(family: family, id: try context.id(of: "child"))
+            let form = try await MultipartForm.read(request, service: stores.photos)
+            do {
+                guard let kind = form.field("kind").flatMap(EventDetails.Kind.init(rawValue:)) else {
                     throw ValidationError(field: "kind", "must be hospital, milestone or other")
                 }
-                let date = try Validate.field("date") { try SolarDate(iso: context.form["date"] ?? "") }
-                _ = try await stores.events.create(
-                    family: family,
-                    details: try EventDetails(
-                        childID: child.id, kind: kind, title: context.form["title"] ?? "", date: date, notes: context.form.text("notes"),
-                        hospital: context.form.text("hospital"), diagnosis: context.form.text("diagnosis")))
+                let date = try Validate.field("date") { try SolarDate(iso: form.field("date") ?? "") }
+                func text(_ name: String) -> String? {
+                    form.field(name).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+                }
+                let details = try EventDetails(
+                    childID: child.id, kind: kind, title: form.field("title") ?? "", date: date, notes: text("notes"),
+                    hospital: text("hospital"), diagnosis: text("diagnosis"))
+                let photos = form.uploads.isEmpty
+                    ? [] : try await stores.photos.ingest(form.uploads, family: family, entry: nil, now: stores.today.clock.now())
+                let event = try await stores.events.create(family: family, details: details)
+                try await stores.photos.store.attach(photos.map(\.id), family: family, event: event.id)
+            } catch let error as ValidationError {
+                form.uploads.forEach { $0.abandon() }
+                return try await page(request, context: context, child: child.id, error: error.description)
+            } catch let error as PhotoError {
+                return try await page(request, context: context, child: child.id, error: Problem(error).detail)
             }
+            return AccountPages.redirect("/health?child=\(child.id)")
         }
     }
 
@@ -117,6 +133,7 @@ struct HealthPages {
         data["chart"] = "/children/\(child.id)/growth.svg"
         data["hasMeasurements"] = !measurements.isEmpty
         let events = try await Page.all { try await stores.events.list(family: family, child: child.id, after: $0, limit: $1) }
+        let eventPhotos = try await stores.photos.store.eventPhotos(family: family)
         data["events"] = events.map { event in
             var row: [String: Any] = [
                 "title": event.details.title, "date": language.longDate(event.details.date),
@@ -124,6 +141,14 @@ struct HealthPages {
             ]
             if let hospital = event.details.hospital { row["hospital"] = hospital }
             if let notes = event.details.notes { row["notes"] = notes }
+            if let photos = eventPhotos[event.id] {
+                row["photos"] = photos.enumerated().map { index, photo in
+                    [
+                        "thumbnail": PhotoLinks.thumbnail(photo.id), "original": PhotoLinks.original(photo.id),
+                        "alt": "\(event.details.title) – \(words["photo"]!) \(index + 1)",
+                    ]
+                }
+            }
             return row
         }
         return WebPage("health", title: "\(words["health"]!) · \(child.profile.name)", tab: .more, data: data,

@@ -214,6 +214,7 @@ enum Words {
         ("addEvent", "병원·행사 기록하기", "Record a visit or event"),
         ("kind", "종류", "Kind"),
         ("diagnosis", "진단", "Diagnosis"),
+        ("eventPhotos", "사진 (처방전, 진료 기록 등)", "Photos (prescription, the doctor's notes)"),
         ("notes", "메모", "Notes"),
     ]
 }
