@@ -242,8 +242,10 @@ def page_paths(site):
         {"title": "첫 걸음마", "body": "공원에서 세 걸음을 걸었다.", "date": "2026-11-22T10:15", "childIds": [child["id"]], "tags": ["걸음마"]})
     memo = made("POST", "/api/v1/memos", {"title": "기저귀 사이즈", "body": "3단계로 바꾸기"})
     anniversary = made("POST", "/api/v1/anniversaries", {"name": "할머니 생신", "calendar": "lunar", "month": 3, "day": 2, "isHoliday": True})
+    invitation = made("POST", "/api/v1/invitations", {"role": "viewer"})["url"].split(str(site.port), 1)[1]
+    share = made("POST", "/api/v1/share-links", {"entryIds": [entry["id"]], "label": "할머니께"})["url"].split(str(site.port), 1)[1]
     return {
-        "home": "/", "timeline": "/timeline", "search": "/timeline?q=%EA%B1%B8%EC%9D%8C", "entry": f"/entries/{entry['id']}",
+        "home": "/", "invitation": invitation, "share-link": share, "timeline": "/timeline", "search": "/timeline?q=%EA%B1%B8%EC%9D%8C", "entry": f"/entries/{entry['id']}",
         "entry-new": "/entries/new", "entry-edit": f"/entries/{entry['id']}/edit", "entry-delete": f"/entries/{entry['id']}/delete",
         "calendar-month": "/calendar/2024-02", "calendar-day": "/calendar/2024-02-10", "children": "/children",
         "child-new": "/children/new", "child-edit": f"/children/{child['id']}/edit", "child-delete": f"/children/{child['id']}/delete",
@@ -264,9 +266,32 @@ def filled(tmp_path_factory):
     running.stop()
 
 
+def setup_page(tmp_path):
+    """A server with no users yet, and the one-time setup address it printed."""
+    data = tmp_path / "empty" / "saessak-data"
+    data.parent.mkdir()
+    running = Server(data).start()
+    deadline = time.time() + 10
+    while time.time() < deadline:
+        match = re.search(r"http://127\.0\.0\.1:\d+(/setup\?token=\S+)", (data.parent / f"server-{running.port}.log").read_text())
+        if match:
+            return running, match.group(1)
+        time.sleep(0.05)
+    running.stop()
+    raise AssertionError("no setup link printed")
+
+
 def test_every_page_is_valid_html(filled, tmp_path):
     browser = Browser(filled)
     pages = {"login": browser.request("GET", "/login")}
+    empty, setup = setup_page(tmp_path)
+    try:
+        pages["setup"] = Browser(empty).request("GET", setup)
+    finally:
+        empty.stop()
+    anonymous = Browser(filled)
+    pages["share-link-anonymous"] = anonymous.request("GET", filled.paths["share-link"])
+    pages["invitation-anonymous"] = anonymous.request("GET", filled.paths["invitation"])
     browser.sign_in("mom", PASSWORD)
     for name, path in filled.paths.items():
         pages[name] = browser.request("GET", path)
@@ -289,30 +314,44 @@ def test_every_page_is_valid_html(filled, tmp_path):
         pages = {name: browser.request("GET", path) for name, path in filled.paths.items()}
 
 
-def test_every_page_passes_axe_and_is_photographed_at_phone_and_desktop_width(filled, chrome):
+def axe_violations(chrome):
     from axe_selenium_python import Axe
 
+    Axe(chrome).inject()
+    # Only the violations come back (the whole result, with every pass, is slow to hand over).
+    return chrome.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "axe.run({runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa']}})"
+        ".then(r => done(r.violations.map(v => [v.id, v.help, v.nodes.slice(0, 3).map(n => n.html.slice(0, 120))])))"
+        ".catch(e => done([['axe failed', String(e), []]]))")
+
+
+def test_every_page_passes_axe_and_is_photographed_at_phone_and_desktop_width(filled, chrome, tmp_path):
+    problems = {}
+    empty, setup = setup_page(tmp_path)
+    try:
+        chrome.get(url(empty, setup))
+        shot(chrome, "setup")
+        problems["setup"] = axe_violations(chrome)
+    finally:
+        empty.stop()
     chrome.delete_all_cookies()
     chrome.get(url(filled, "/login"))
     shot(chrome, "login")
+    problems["login"] = axe_violations(chrome)
+    chrome.get(url(filled, filled.paths["share-link"]))
+    shot(chrome, "share-link-anonymous")
+    problems["share-link"] = axe_violations(chrome)
     sign_in(chrome, filled)
-    problems = {}
     for size in (PHONE, DESKTOP):
         chrome.set_window_size(*size)
         for name, path in filled.paths.items():
             chrome.get(url(filled, path))
             shot(chrome, name)
             if size == PHONE:
-                Axe(chrome).inject()
-                # Only the violations come back (the whole result, with every pass, is slow to hand over).
-                violations = chrome.execute_async_script(
-                    "const done = arguments[arguments.length - 1];"
-                    "axe.run({runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa']}})"
-                    ".then(r => done(r.violations.map(v => [v.id, v.help, v.nodes.slice(0, 3).map(n => n.html.slice(0, 120))])))"
-                    ".catch(e => done([['axe failed', String(e), []]]))")
-                if violations:
-                    problems[name] = violations
+                problems[name] = axe_violations(chrome)
     chrome.set_window_size(*PHONE)
+    problems = {name: found for name, found in problems.items() if found}
     assert problems == {}, json.dumps(problems, ensure_ascii=False, indent=1)
 
 
