@@ -102,8 +102,5 @@ struct FormFields: Sendable {
     func all(_ name: String) -> [String] { values[name] ?? [] }
 
     /// A field's text, or nil when it is missing or blank.
-    func text(_ name: String) -> String? {
-        guard let value = self[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty else { return nil }
-        return value
-    }
+    func text(_ name: String) -> String? { self[name]?.nonBlank }
 }

@@ -155,22 +155,18 @@ struct ChildDraft {
     }
 
     func payload() throws -> ChildPayload {
-        func trimmed(_ text: String) -> String? {
-            let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            return value.isEmpty ? nil : value
-        }
         guard let kind = CalendarKind(rawValue: calendar) else { throw ValidationError(field: "birthCalendar", "must be solar or lunar") }
         let sex: Sex?
-        if let text = trimmed(self.sex) {
+        if let text = self.sex.nonBlank {
             guard let value = Sex(rawValue: text) else { throw ValidationError(field: "sex", "must be female or male") }
             sex = value
         } else {
             sex = nil
         }
-        let number = trimmed(residentNumber)
+        let number = residentNumber.nonBlank
         return ChildPayload(
-            name: name, nickname: trimmed(nickname), birthDate: birthDate.trimmingCharacters(in: .whitespaces), birthCalendar: kind,
-            isLeapMonth: kind == .lunar && isLeapMonth, birthTime: trimmed(birthTime), sex: sex, birthplace: trimmed(birthplace),
-            hospital: trimmed(hospital), residentNumber: number.map { .set($0) } ?? .clear)
+            name: name, nickname: nickname.nonBlank, birthDate: birthDate.trimmingCharacters(in: .whitespaces), birthCalendar: kind,
+            isLeapMonth: kind == .lunar && isLeapMonth, birthTime: birthTime.nonBlank, sex: sex, birthplace: birthplace.nonBlank,
+            hospital: hospital.nonBlank, residentNumber: number.map { .set($0) } ?? .clear)
     }
 }

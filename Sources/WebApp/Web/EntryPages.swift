@@ -266,23 +266,19 @@ struct EntryDraft {
 
     /// The API's payload for this draft: one validation for both.
     func payload() throws -> EntryPayload {
-        func trimmed(_ text: String) -> String? {
-            let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            return value.isEmpty ? nil : value
-        }
         func coordinate(_ text: String, field: String) throws -> Double? {
-            guard let text = trimmed(text) else { return nil }
+            guard let text = text.nonBlank else { return nil }
             guard let value = Double(text) else { throw ValidationError(field: field, "is not a number") }
             return value
         }
-        let hasPlace = trimmed(place) != nil || trimmed(latitude) != nil
+        let hasPlace = place.nonBlank != nil || latitude.nonBlank != nil
         return EntryPayload(
-            title: title, body: body, date: trimmed(date).map { String($0.prefix(16)) }, timeZone: nil, childIds: childIDs,
-            tags: tags.split(separator: ",").compactMap { trimmed(String($0)) },
+            title: title, body: body, date: date.nonBlank.map { String($0.prefix(16)) }, timeZone: nil, childIds: childIDs,
+            tags: tags.split(separator: ",").compactMap { String($0).nonBlank },
             place: hasPlace
-                ? PlaceBody(name: trimmed(place), latitude: try coordinate(latitude, field: "latitude"),
+                ? PlaceBody(name: place.nonBlank, latitude: try coordinate(latitude, field: "latitude"),
                     longitude: try coordinate(longitude, field: "longitude"))
                 : nil,
-            weather: trimmed(weather), photoIds: photoIDs)
+            weather: weather.nonBlank, photoIds: photoIDs)
     }
 }

@@ -47,9 +47,7 @@ struct HealthPages {
                     throw ValidationError(field: "kind", "must be hospital, milestone or other")
                 }
                 let date = try Validate.field("date") { try SolarDate(iso: form.field("date") ?? "") }
-                func text(_ name: String) -> String? {
-                    form.field(name).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
-                }
+                func text(_ name: String) -> String? { form.field(name)?.nonBlank }
                 let details = try EventDetails(
                     childID: child.id, kind: kind, title: form.field("title") ?? "", date: date, notes: text("notes"),
                     hospital: text("hospital"), diagnosis: text("diagnosis"))
