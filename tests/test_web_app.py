@@ -179,6 +179,10 @@ def test_a_parent_writes_finds_edits_and_deletes_an_entry(site, chrome, tmp_path
     assert "Lunar" in chrome.find_element(By.CSS_SELECTOR, "nav.tabs").text or "Calendar" in chrome.find_element(By.CSS_SELECTOR, "nav.tabs").text
     chrome.get(url(site, "/?lang=ko"))
     assert chrome.find_element(By.TAG_NAME, "html").get_attribute("lang") == "ko"
+    # Before signing in too: the sign-in page in English, remembered.
+    guest = Browser(site)
+    assert 'lang="en"' in guest.request("GET", "/login?lang=en").text and guest.cookies["saessak_lang"] == "en"
+    assert "Sign in" in guest.request("GET", "/login").text
 
 
 def test_the_calendar_shows_the_korean_holidays_lunar_dates_and_terms(site, chrome):

@@ -100,12 +100,23 @@ struct WebPage {
             headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
             body: .init(byteBuffer: ByteBuffer(string: html)))
         for cookie in cookies { response.headers[values: .setCookie].append(cookie) }
-        // A language asked for in the address is remembered for the pages after it.
+        return response
+    }
+}
+
+/// Remembers a language asked for in the address (`?lang=en`) in the `saessak_lang` cookie, for the pages after
+/// it: every page, the ones built in Swift (sign-in, errors) too.
+struct LanguageMiddleware: RouterMiddleware {
+    typealias Context = AppRequestContext
+
+    func handle(
+        _ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response
+    ) async throws -> Response {
+        var response = try await next(request, context)
         if let asked = request.uri.queryParameters["lang"].flatMap({ Language(rawValue: String($0)) }),
             request.cookies[Language.cookie]?.value != asked.rawValue
         {
-            response.headers[values: .setCookie].append(
-                "\(Language.cookie)=\(asked.rawValue); Path=/; Max-Age=31536000; SameSite=Lax")
+            response.headers[values: .setCookie].append("\(Language.cookie)=\(asked.rawValue); Path=/; Max-Age=31536000; SameSite=Lax")
         }
         return response
     }
