@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from korean_lunar_calendar import KoreanLunarCalendar
 from selenium import webdriver
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -57,7 +58,9 @@ def url(site, path):
 
 
 def wait(driver, condition, timeout=20):
-    return WebDriverWait(driver, timeout).until(condition)
+    # A page being replaced by the next one leaves elements stale for a moment: look again.
+    ignored = (NoSuchElementException, StaleElementReferenceException)
+    return WebDriverWait(driver, timeout, ignored_exceptions=ignored).until(condition)
 
 
 def press(driver, element):
@@ -144,14 +147,14 @@ def test_a_parent_writes_finds_edits_and_deletes_an_entry(site, chrome, tmp_path
     # Edit, then delete after a confirmation.
     chrome.get(url(site, entry_path))
     press(chrome, chrome.find_element(By.LINK_TEXT, "수정"))
-    title = chrome.find_element(By.NAME, "title")
+    title = wait(chrome, lambda d: d.find_element(By.CSS_SELECTOR, "form[data-editor] input[name=title]"))
     title.clear()
     title.send_keys("설날 아침, 첫 세배")
     press(chrome, chrome.find_element(By.CSS_SELECTOR, "form[data-editor] button[type=submit]"))
     wait(chrome, lambda d: d.find_element(By.TAG_NAME, "h1").text == "설날 아침, 첫 세배")
     assert len(chrome.find_elements(By.CSS_SELECTOR, ".slides figure")) == 3
     press(chrome, chrome.find_element(By.LINK_TEXT, "삭제"))
-    assert "설날 아침, 첫 세배" in chrome.find_element(By.CSS_SELECTOR, "[role=alert]").text
+    assert "설날 아침, 첫 세배" in wait(chrome, lambda d: d.find_element(By.CSS_SELECTOR, "[role=alert]")).text
     press(chrome, chrome.find_element(By.CSS_SELECTOR, "form button.danger"))
     wait(chrome, lambda d: d.current_url.endswith("/timeline"))
     assert "설날 아침" not in chrome.page_source
