@@ -46,12 +46,12 @@ extension Language {
     }
 }
 
-/// The words of the account pages, in both languages.
+/// The words of the pages built in Swift (sign-in, setup, password, invitations, share links, errors), in both
+/// languages; the templated pages' words are in `Words`.
 enum Phrase: CaseIterable {
-    case appName, signIn, signOut, username, password, wrongPassword, tooManyAttempts, signedInAs, family
-    case switchFamily, changePassword, currentPassword, newPassword, passwordChanged, noFamily, setUp, setUpIntro
+    case appName, signIn, username, password, wrongPassword, tooManyAttempts, family
+    case changePassword, currentPassword, newPassword, setUp, setUpIntro
     case familyName, create, passwordTooShort, sharedDiary, linkGone, joinFamily, joinAs, join, orSignIn
-    case apiTokens, newTokenOnce, revoke, tokenName
     case errorNotFound, errorForbidden, errorInput, errorServer
 
     func text(_ language: Language) -> String {
@@ -65,19 +65,14 @@ enum Phrase: CaseIterable {
         switch self {
         case .appName: "새싹"
         case .signIn: "로그인"
-        case .signOut: "로그아웃"
         case .username: "아이디"
         case .password: "비밀번호"
         case .wrongPassword: "아이디 또는 비밀번호가 올바르지 않습니다."
         case .tooManyAttempts: "로그인 시도가 너무 많습니다. 잠시 후 다시 시도해 주세요."
-        case .signedInAs: "로그인한 사용자"
         case .family: "가족"
-        case .switchFamily: "가족 바꾸기"
         case .changePassword: "비밀번호 변경"
         case .currentPassword: "현재 비밀번호"
         case .newPassword: "새 비밀번호 (8자 이상)"
-        case .passwordChanged: "비밀번호를 바꿨습니다. 다른 기기에서는 로그아웃되었습니다."
-        case .noFamily: "아직 속한 가족이 없습니다. 초대 링크를 받아 주세요."
         case .setUp: "새싹 시작하기"
         case .setUpIntro: "이 서버의 첫 사용자이자 가족의 관리자(owner)를 만듭니다."
         case .familyName: "가족 이름"
@@ -89,10 +84,6 @@ enum Phrase: CaseIterable {
         case .joinAs: "역할"
         case .join: "참여하기"
         case .orSignIn: "이미 계정이 있으면 먼저 로그인하세요."
-        case .apiTokens: "API 토큰"
-        case .newTokenOnce: "새 토큰입니다. 지금만 보입니다. 안전한 곳에 복사해 두세요:"
-        case .revoke: "취소"
-        case .tokenName: "토큰 이름 (예: 거실 액자)"
         case .errorNotFound: "찾을 수 없습니다"
         case .errorForbidden: "권한이 없습니다"
         case .errorInput: "입력한 내용을 확인해 주세요"
@@ -104,19 +95,14 @@ enum Phrase: CaseIterable {
         switch self {
         case .appName: "Saessak"
         case .signIn: "Sign in"
-        case .signOut: "Sign out"
         case .username: "Username"
         case .password: "Password"
         case .wrongPassword: "Wrong username or password."
         case .tooManyAttempts: "Too many sign-in attempts. Please wait a moment and try again."
-        case .signedInAs: "Signed in as"
         case .family: "Family"
-        case .switchFamily: "Switch family"
         case .changePassword: "Change password"
         case .currentPassword: "Current password"
         case .newPassword: "New password (8 characters or more)"
-        case .passwordChanged: "Your password was changed. Other devices were signed out."
-        case .noFamily: "You are not in a family yet. Ask for an invitation link."
         case .setUp: "Set up Saessak"
         case .setUpIntro: "Create the first user of this server, the owner of your family."
         case .familyName: "Family name"
@@ -128,10 +114,6 @@ enum Phrase: CaseIterable {
         case .joinAs: "Role"
         case .join: "Join"
         case .orSignIn: "If you already have an account, sign in first."
-        case .apiTokens: "API tokens"
-        case .newTokenOnce: "Your new token, shown only now. Copy it somewhere safe:"
-        case .revoke: "Revoke"
-        case .tokenName: "Token name (e.g. living-room frame)"
         case .errorNotFound: "Not found"
         case .errorForbidden: "Not allowed"
         case .errorInput: "Please check what you entered"
