@@ -10,11 +10,19 @@ public struct Today: Sendable {
 
     static let timeZone = TimeZone(identifier: "Asia/Seoul")!
 
-    public func date() -> SolarDate {
+    public func date() -> SolarDate { now().date }
+
+    /// The date and time on the wall clock in Seoul: a new entry's default.
+    func now() -> LocalDateTime { Self.local(clock.now()) }
+
+    /// An instant as the wall calendar and clock in Seoul show it.
+    static func local(_ instant: Date) -> LocalDateTime {
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = Self.timeZone
-        let parts = calendar.dateComponents([.year, .month, .day], from: clock.now())
-        // The Gregorian calendar always yields a valid day.
-        return try! SolarDate(year: parts.year!, month: parts.month!, day: parts.day!)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: instant)
+        // The Gregorian calendar always yields a valid day and time.
+        return LocalDateTime(
+            date: try! SolarDate(year: parts.year!, month: parts.month!, day: parts.day!),
+            time: try! ClockTime(hour: parts.hour!, minute: parts.minute!))
     }
 }

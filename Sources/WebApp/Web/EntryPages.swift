@@ -15,7 +15,7 @@ struct EntryPages {
         pages.get("timeline", .viewer) { request, context in try await timeline(request, context: context) }
         pages.get("entries/new", .editor) { request, context in
             let member = try context.member()
-            var draft = EntryDraft(now: LocalDateTime(date: stores.today.date(), time: Self.nowInSeoul(stores)))
+            var draft = EntryDraft(now: stores.today.now())
             if let child = request.uri.queryParameters["child"].flatMap({ ChildID(String($0)) }) { draft.childIDs = [child] }
             return try await editor(request, context: context, family: member.familyID, draft: draft, entry: nil, error: nil)
         }
@@ -45,13 +45,6 @@ struct EntryPages {
             stores.photos.release(try await stores.entries.delete(family: family, id: try context.id(of: "entry")))
             return AccountPages.redirect("/timeline")
         }
-    }
-
-    static func nowInSeoul(_ stores: WebStores) -> ClockTime {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = Today.timeZone
-        let parts = calendar.dateComponents([.hour, .minute], from: stores.today.clock.now())
-        return (try? ClockTime(hour: parts.hour ?? 0, minute: parts.minute ?? 0)) ?? (try! ClockTime(hour: 0, minute: 0))
     }
 
     // MARK: Timeline and search

@@ -42,7 +42,7 @@ struct NotebookPages {
                 data["memos"] = page.items.map { memo in
                     [
                         "id": memo.id.description, "title": memo.content.title, "excerpt": String(memo.content.body.prefix(120)),
-                        "modified": language.longDate(Self.seoulDate(memo.modifiedAt)),
+                        "modified": language.longDate(Today.local(memo.modifiedAt).date),
                     ]
                 }
                 if let next = page.next { data["next"] = "/memos?cursor=\(next.description.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }
@@ -105,13 +105,6 @@ struct NotebookPages {
             "memo", title: id == nil ? words["newMemo"]! : (title.isEmpty ? words["memo"]! : title), tab: .more, data: data,
             status: error == nil ? .ok : .unprocessableContent
         ).response(request, context: context)
-    }
-
-    static func seoulDate(_ instant: Date) -> SolarDate {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = Today.timeZone
-        let parts = calendar.dateComponents([.year, .month, .day], from: instant)
-        return (try? SolarDate(year: parts.year!, month: parts.month!, day: parts.day!)) ?? (try! SolarDate(year: 2000, month: 1, day: 1))
     }
 
     // MARK: Anniversaries

@@ -117,6 +117,6 @@ struct SettingsPages {
     }
 
     static func day(_ instant: Date, _ language: Language) -> String {
-        language.longDate(NotebookPages.seoulDate(instant))
+        language.longDate(Today.local(instant).date)
     }
 }
