@@ -170,3 +170,27 @@ def test_photos_of_another_family_are_not_found(server, folder):
     refused = server.request("PUT", f"/api/v1/entries/{entry['id']}/photos", {"photoIds": [photo["id"]]}, server.kim)
     assert refused.status == 422 and refused.json()["field"] == "photoIds"
     assert server.request("GET", f"/api/v1/photos/{photo['id']}", token=server.lee).status == 200
+
+
+def test_a_visit_keeps_its_prescription_photos(server, folder):
+    t = server.kim
+    child = new_child(server, t)
+    # gaussnoise is the same noise each time: different sizes make different files.
+    prescription, note = (upload(server, t, [(f"{w}.jpg", image(folder, ".jpg", w, 300).read_bytes())]).json()["items"][0] for w in (401, 402))
+    visit = {"childId": child["id"], "kind": "hospital", "title": "감기 진료", "date": "2026-11-20", "photoIds": [prescription["id"], note["id"]]}
+    made = call(server, "POST", "/api/v1/events", visit, t)
+    assert made.status == 201 and made.json()["photoIds"] == [prescription["id"], note["id"]]
+    path = f"/api/v1/events/{made.json()['id']}"
+    # A replace without photoIds keeps them; with a list, it reorders and drops (the dropped file goes).
+    kept = call(server, "PUT", path, {k: v for k, v in visit.items() if k != "photoIds"} | {"title": "감기 재진"}, t)
+    assert kept.json()["photoIds"] == [prescription["id"], note["id"]]
+    before = len(files_in(server, "originals"))
+    assert call(server, "PUT", path, visit | {"photoIds": [note["id"]]}, t).json()["photoIds"] == [note["id"]]
+    assert len(files_in(server, "originals")) == before - 1
+    # Another family's photo cannot be kept with our visit.
+    theirs = upload(server, server.lee, [("c.jpg", image(folder, ".jpg", 403, 300).read_bytes())]).json()["items"][0]
+    refused = call(server, "PUT", path, visit | {"photoIds": [theirs["id"]]}, t)
+    assert refused.status == 422 and call(server, "GET", path, token=t).json()["photoIds"] == [note["id"]]
+    with_theirs = len(files_in(server, "originals"))
+    assert call(server, "DELETE", path, token=t).status == 204
+    assert len(files_in(server, "originals")) == with_theirs - 1

@@ -6,13 +6,19 @@ public struct Event: Hashable, Sendable {
     public let id: EventID
     public let familyID: FamilyID
     public var details: EventDetails
+    /// Photos kept with it (a prescription, the doctor's note), in order.
+    public var photoIDs: [PhotoID]
     public let createdAt: Date
     public var modifiedAt: Date
 
-    public init(id: EventID = EventID(), familyID: FamilyID, details: EventDetails, createdAt: Date, modifiedAt: Date) {
+    public init(
+        id: EventID = EventID(), familyID: FamilyID, details: EventDetails, photoIDs: [PhotoID] = [], createdAt: Date,
+        modifiedAt: Date
+    ) {
         self.id = id
         self.familyID = familyID
         self.details = details
+        self.photoIDs = photoIDs
         self.createdAt = createdAt
         self.modifiedAt = modifiedAt
     }

@@ -111,7 +111,7 @@ public struct EntryStore: Sendable {
                     """,
                 arguments: [entry.id.sql, family.sql] + contentArguments(content) + [now.stored, now.stored])
             try link(db, entry: entry.id, family: family, content: content)
-            try linkPhotos(db, entry: entry.id, family: family, photos)
+            try PhotoStore.link(db, photos, to: .entry(entry.id), family: family)
             try SearchIndex.refresh(db, entry: entry.id)
             return try fetch(db, family: family, id: entry.id)
         }
@@ -139,12 +139,7 @@ public struct EntryStore: Sendable {
             try Self.deleteUnusedTags(db, family: family)
             try SearchIndex.refresh(db, entry: id)
             var released: [PhotoStore.ReleasedFile] = []
-            if let photos {
-                let before = try PhotoStore.photos(db, entry: id).map { try $0.decode(String.self, forColumn: "id") }
-                try db.execute(sql: "DELETE FROM entryPhotos WHERE entryId = ?", arguments: [id.sql])
-                try linkPhotos(db, entry: id, family: family, photos)
-                released = try PhotoStore.deleteUnreferenced(db, candidates: before)
-            }
+            if let photos { released = try PhotoStore.replace(db, photos: photos, of: .entry(id), family: family) }
             return (try fetch(db, family: family, id: id), released)
         }
     }
@@ -156,16 +151,6 @@ public struct EntryStore: Sendable {
             try FamilyTable.entries.delete(db, family: family, id: id)
             try Self.deleteUnusedTags(db, family: family)
             return try PhotoStore.deleteUnreferenced(db, candidates: photos)
-        }
-    }
-
-    private func linkPhotos(_ db: Database, entry: EntryID, family: FamilyID, _ photos: [PhotoID]) throws {
-        var seen = Set<PhotoID>()
-        for (position, photo) in photos.filter({ seen.insert($0).inserted }).enumerated() {
-            try FamilyTable.photos.requireReference(db, family: family, id: photo, field: "photoIds")
-            try db.execute(
-                sql: "INSERT INTO entryPhotos (entryId, photoId, familyId, position) VALUES (?, ?, ?, ?)",
-                arguments: [entry.sql, photo.sql, family.sql, position])
         }
     }
 

@@ -15,7 +15,7 @@ public struct EventStore: Sendable {
             let (rows, next) = try FamilyTable.events.page(
                 db, family: family, paging: paging, condition: child == nil ? "" : " AND childId = ?",
                 arguments: child.map { [$0.sql] } ?? [])
-            return Page(items: try rows.map(decodeEvent), next: next)
+            return Page(items: try rows.map { try decodeEvent(db, $0) }, next: next)
         }
     }
 
@@ -23,10 +23,11 @@ public struct EventStore: Sendable {
         try await database.writer.read { db in try fetch(db, family: family, id: id) }
     }
 
-    public func create(family: FamilyID, details: EventDetails) async throws -> Event {
+    /// A new event; `photos` (already uploaded by this family) are kept with it in that order.
+    public func create(family: FamilyID, details: EventDetails, photos: [PhotoID] = []) async throws -> Event {
         let now = database.clock.now()
         let event = Event(familyID: family, details: details, createdAt: now, modifiedAt: now)
-        try await database.writer.write { db in
+        return try await database.writer.write { db in
             try FamilyTable.children.requireReference(db, family: family, id: details.childID, field: "childId")
             try db.execute(
                 sql: """
@@ -35,11 +36,16 @@ public struct EventStore: Sendable {
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [event.id.sql, family.sql] + detailArguments(details) + [now.stored, now.stored])
+            try PhotoStore.link(db, photos, to: .event(event.id), family: family)
+            return try fetch(db, family: family, id: event.id)
         }
-        return event
     }
 
-    public func update(family: FamilyID, id: EventID, details: EventDetails) async throws -> Event {
+    /// Replaces the details; `photos`, when given, replaces the photos too (and returns the files whose last row
+    /// went with them).
+    public func update(family: FamilyID, id: EventID, details: EventDetails, photos: [PhotoID]? = nil) async throws
+        -> (event: Event, released: [PhotoStore.ReleasedFile])
+    {
         let now = database.clock.now()
         return try await database.writer.write { db in
             try FamilyTable.children.requireReference(db, family: family, id: details.childID, field: "childId")
@@ -51,7 +57,8 @@ public struct EventStore: Sendable {
                     """,
                 arguments: detailArguments(details) + [now.stored, id.sql, family.sql])
             try FamilyTable.events.requireChanged(db, id: id)
-            return try fetch(db, family: family, id: id)
+            let released = try photos.map { try PhotoStore.replace(db, photos: $0, of: .event(id), family: family) } ?? []
+            return (try fetch(db, family: family, id: id), released)
         }
     }
 
@@ -59,7 +66,7 @@ public struct EventStore: Sendable {
     @discardableResult
     public func delete(family: FamilyID, id: EventID) async throws -> [PhotoStore.ReleasedFile] {
         try await database.writer.write { db in
-            let photos = try String.fetchAll(db, sql: "SELECT photoId FROM eventPhotos WHERE eventId = ?", arguments: [id.sql])
+            let photos = try PhotoStore.photoIDs(db, of: .event(id))
             try FamilyTable.events.delete(db, family: family, id: id)
             return try PhotoStore.deleteUnreferenced(db, candidates: photos)
         }
@@ -74,10 +81,10 @@ public struct EventStore: Sendable {
     }
 
     private func fetch(_ db: Database, family: FamilyID, id: EventID) throws -> Event {
-        try decodeEvent(try FamilyTable.events.row(db, family: family, id: id))
+        try decodeEvent(db, try FamilyTable.events.row(db, family: family, id: id))
     }
 
-    private func decodeEvent(_ row: Row) throws -> Event {
+    private func decodeEvent(_ db: Database, _ row: Row) throws -> Event {
         try readBack("event") {
             let kind: String = try row.decode(forColumn: "kind")
             let details = try EventDetails(
@@ -90,8 +97,10 @@ public struct EventStore: Sendable {
                 hospital: try row.decode(forColumn: "hospital"),
                 doctor: try row.decode(forColumn: "doctor"),
                 diagnosis: try row.decode(forColumn: "diagnosis"))
+            let id: EventID = try row.id("id")
             return Event(
-                id: try row.id("id"), familyID: try row.id("familyId"), details: details,
+                id: id, familyID: try row.id("familyId"), details: details,
+                photoIDs: try PhotoStore.photoIDs(db, of: .event(id)).compactMap(PhotoID.init),
                 createdAt: try row.timestamp("createdAt"), modifiedAt: try row.timestamp("modifiedAt"))
         }
     }

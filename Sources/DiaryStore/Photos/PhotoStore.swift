@@ -157,40 +157,56 @@ public struct PhotoStore: Sendable {
             arguments: [entry.sql])
     }
 
-    /// Appends uploaded photos to an event (a prescription, a hospital's note), in the order given.
-    public func attach(_ photos: [PhotoID], family: FamilyID, event: EventID) async throws {
-        try await database.writer.write { db in
-            _ = try FamilyTable.events.row(db, family: family, id: event)
-            for photo in photos {
-                _ = try FamilyTable.photos.row(db, family: family, id: photo)
-                try db.execute(
-                    sql: """
-                        INSERT INTO eventPhotos (eventId, photoId, familyId, position)
-                        SELECT ?, ?, ?, coalesce(max(position), -1) + 1 FROM eventPhotos WHERE eventId = ?
-                        ON CONFLICT (eventId, photoId) DO NOTHING
-                        """,
-                    arguments: [event.sql, photo.sql, family.sql, event.sql])
+    /// What photos hang on, in order: an entry or an event.
+    enum Owner {
+        case entry(EntryID)
+        case event(EventID)
+
+        var table: String {
+            switch self {
+            case .entry: "entryPhotos"
+            case .event: "eventPhotos"
+            }
+        }
+
+        var column: String {
+            switch self {
+            case .entry: "entryId"
+            case .event: "eventId"
+            }
+        }
+
+        var id: String {
+            switch self {
+            case .entry(let id): id.sql
+            case .event(let id): id.sql
             }
         }
     }
 
-    /// The photos of each of a family's events that has any, in their order.
-    public func eventPhotos(family: FamilyID) async throws -> [EventID: [Photo]] {
-        try await database.writer.read { db in
-            var photos: [EventID: [Photo]] = [:]
-            let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT photos.*, eventPhotos.eventId AS eventId FROM eventPhotos JOIN photos ON photos.id = eventPhotos.photoId
-                    WHERE eventPhotos.familyId = ? ORDER BY eventPhotos.eventId, eventPhotos.position
-                    """,
-                arguments: [family.sql])
-            for row in rows {
-                let event: EventID = try row.id("eventId")
-                photos[event, default: []].append(try decodePhoto(row))
-            }
-            return photos
+    /// Links photos (of this family; repeats dropped) to an owner that has none, in the order given.
+    static func link(_ db: Database, _ photos: [PhotoID], to owner: Owner, family: FamilyID) throws {
+        var seen = Set<PhotoID>()
+        for (position, photo) in photos.filter({ seen.insert($0).inserted }).enumerated() {
+            try FamilyTable.photos.requireReference(db, family: family, id: photo, field: "photoIds")
+            try db.execute(
+                sql: "INSERT INTO \(owner.table) (\(owner.column), photoId, familyId, position) VALUES (?, ?, ?, ?)",
+                arguments: [owner.id, photo.sql, family.sql, position])
         }
+    }
+
+    /// The IDs of an owner's photos in their order.
+    static func photoIDs(_ db: Database, of owner: Owner) throws -> [String] {
+        try String.fetchAll(
+            db, sql: "SELECT photoId FROM \(owner.table) WHERE \(owner.column) = ? ORDER BY position", arguments: [owner.id])
+    }
+
+    /// Replaces an owner's photos with `photos`; returns the files whose last row went with the dropped ones.
+    static func replace(_ db: Database, photos: [PhotoID], of owner: Owner, family: FamilyID) throws -> [ReleasedFile] {
+        let before = try photoIDs(db, of: owner)
+        try db.execute(sql: "DELETE FROM \(owner.table) WHERE \(owner.column) = ?", arguments: [owner.id])
+        try link(db, photos, to: owner, family: family)
+        return try deleteUnreferenced(db, candidates: before)
     }
 
     /// Deletes those of `candidates` that no entry, event or child uses, and reports the files whose last row went.

@@ -3,7 +3,8 @@ import DiaryStore
 import Foundation
 import KoreanCalendar
 
-/// `/api/v1/events`: one-off events of a child, newest first; `?child=ID` narrows to one child.
+/// `/api/v1/events`: one-off events of a child, newest first; `?child=ID` narrows to one child. `photoIds` (uploaded
+/// with `POST /photos`) are kept with the event in order (a prescription); left out on a replace, they stay.
 struct EventsAPI {
     let store: EventStore
     let photos: PhotoService
@@ -17,8 +18,15 @@ struct EventsAPI {
                 return try await store.list(family: family, child: try query.id("child"), after: paging.cursor, limit: paging.limit)
             },
             get: { family, id in try await store.get(family: family, id: id) },
-            create: { family, payload in try await store.create(family: family, details: try payload.details()) },
-            update: { family, id, payload in try await store.update(family: family, id: id, details: try payload.details()) },
+            create: { family, payload in
+                try await store.create(family: family, details: try payload.details(), photos: payload.photoIds ?? [])
+            },
+            update: { family, id, payload in
+                let (event, released) = try await store.update(
+                    family: family, id: id, details: try payload.details(), photos: payload.photoIds)
+                photos.release(released)
+                return event
+            },
             delete: { family, id in photos.release(try await store.delete(family: family, id: id)) },
             resource: EventResource.init)
     }
@@ -34,6 +42,7 @@ struct EventPayload: Decodable {
     let hospital: String?
     let doctor: String?
     let diagnosis: String?
+    let photoIds: [PhotoID]?
 
     func details() throws -> EventDetails {
         let date = try Validate.field("date") { try SolarDate(iso: self.date) }
@@ -55,6 +64,7 @@ struct EventResource: Encodable {
     let hospital: String?
     let doctor: String?
     let diagnosis: String?
+    let photoIds: [PhotoID]
     let createdAt: Date
     let modifiedAt: Date
 
@@ -70,6 +80,7 @@ struct EventResource: Encodable {
         hospital = details.hospital
         doctor = details.doctor
         diagnosis = details.diagnosis
+        photoIds = event.photoIDs
         createdAt = event.createdAt
         modifiedAt = event.modifiedAt
     }

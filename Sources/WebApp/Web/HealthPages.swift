@@ -53,8 +53,7 @@ struct HealthPages {
                     hospital: text("hospital"), diagnosis: text("diagnosis"))
                 let photos = form.uploads.isEmpty
                     ? [] : try await stores.photos.ingest(form.uploads, family: family, entry: nil, now: stores.today.clock.now())
-                let event = try await stores.events.create(family: family, details: details)
-                try await stores.photos.store.attach(photos.map(\.id), family: family, event: event.id)
+                _ = try await stores.events.create(family: family, details: details, photos: photos.map(\.id))
             } catch let error as ValidationError {
                 form.uploads.forEach { $0.abandon() }
                 return try await page(request, context: context, child: child.id, error: error.description)
@@ -131,7 +130,6 @@ struct HealthPages {
         data["chart"] = "/children/\(child.id)/growth.svg"
         data["hasMeasurements"] = !measurements.isEmpty
         let events = try await Page.all { try await stores.events.list(family: family, child: child.id, after: $0, limit: $1) }
-        let eventPhotos = try await stores.photos.store.eventPhotos(family: family)
         data["events"] = events.map { event in
             var row: [String: Any] = [
                 "title": event.details.title, "date": language.longDate(event.details.date),
@@ -139,13 +137,11 @@ struct HealthPages {
             ]
             if let hospital = event.details.hospital { row["hospital"] = hospital }
             if let notes = event.details.notes { row["notes"] = notes }
-            if let photos = eventPhotos[event.id] {
-                row["photos"] = photos.enumerated().map { index, photo in
-                    [
-                        "thumbnail": PhotoLinks.thumbnail(photo.id), "original": PhotoLinks.original(photo.id),
-                        "alt": "\(event.details.title) – \(words["photo"]!) \(index + 1)",
-                    ]
-                }
+            row["photos"] = event.photoIDs.enumerated().map { index, photo in
+                [
+                    "thumbnail": PhotoLinks.thumbnail(photo), "original": PhotoLinks.original(photo),
+                    "alt": "\(event.details.title) – \(words["photo"]!) \(index + 1)",
+                ]
             }
             return row
         }
