@@ -172,6 +172,11 @@ def test_a_parent_writes_finds_edits_and_deletes_an_entry(site, chrome, tmp_path
     visit = chrome.find_element(By.XPATH, "//li[strong[text()='감기 진료']]")
     assert "새싹소아과" in visit.text and visit.find_element(By.TAG_NAME, "img").get_attribute("alt") == "감기 진료 – 사진 1"
     shot(chrome, "health-visit")
+    press(chrome, visit.find_element(By.LINK_TEXT, "삭제"))
+    assert "감기 진료" in wait(chrome, lambda d: d.find_element(By.CSS_SELECTOR, "[role=alert]")).text
+    press(chrome, chrome.find_element(By.CSS_SELECTOR, "form button.danger"))
+    wait(chrome, lambda d: "/health?child=" in d.current_url)
+    assert "감기 진료" not in chrome.find_element(By.ID, "h-events").find_element(By.XPATH, "..").text
 
     # English, chosen once, stays.
     chrome.get(url(site, "/"))

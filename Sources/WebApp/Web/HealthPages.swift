@@ -12,6 +12,7 @@ struct HealthPages {
 
     func register(on pages: SecureRoutes) {
         pages.get("health", .viewer) { request, context in try await page(request, context: context, error: nil) }
+        registerDeletion(on: pages)
         pages.post("health/:id/vaccinations", .editor) { request, context in
             try await change(request, context: context) { family, child in
                 guard let product = context.form["product"].flatMap(VaccineProduct.init(rawValue:)) else {
@@ -61,6 +62,26 @@ struct HealthPages {
                 return try await page(request, context: context, child: child.id, error: Problem(error).detail)
             }
             return AccountPages.redirect("/health?child=\(child.id)")
+        }
+    }
+
+    private func registerDeletion(on pages: SecureRoutes) {
+        pages.get("health/events/:id/delete", .editor) { request, context in
+            let event = try await stores.events.get(family: try context.member().familyID, id: try context.id(of: "event"))
+            let words = Words.table(Language(request))
+            let back = "/health?child=\(event.details.childID)"
+            var consequences: [String] = []
+            if !event.photoIDs.isEmpty { consequences.append("\(words["photos"]!): \(event.photoIDs.count)") }
+            return WebPage(
+                "confirm-delete", title: words["deleteEvent"]!, tab: .more,
+                data: ["name": event.details.title, "action": "/health/events/\(event.id)/delete", "back": back, "consequences": consequences]
+            ).response(request, context: context)
+        }
+        pages.post("health/events/:id/delete", .editor) { _, context in
+            let family = try context.member().familyID
+            let event = try await stores.events.get(family: family, id: try context.id(of: "event"))
+            stores.photos.release(try await stores.events.delete(family: family, id: event.id))
+            return AccountPages.redirect("/health?child=\(event.details.childID)")
         }
     }
 
@@ -132,7 +153,7 @@ struct HealthPages {
         let events = try await Page.all { try await stores.events.list(family: family, child: child.id, after: $0, limit: $1) }
         data["events"] = events.map { event in
             var row: [String: Any] = [
-                "title": event.details.title, "date": language.longDate(event.details.date),
+                "id": event.id.description, "title": event.details.title, "date": language.longDate(event.details.date),
                 "kind": words["event_\(event.details.kind.rawValue)"] ?? event.details.kind.rawValue,
             ]
             if let hospital = event.details.hospital { row["hospital"] = hospital }
