@@ -172,11 +172,21 @@ def test_a_parent_writes_finds_edits_and_deletes_an_entry(site, chrome, tmp_path
     visit = chrome.find_element(By.XPATH, "//li[strong[text()='감기 진료']]")
     assert "새싹소아과" in visit.text and visit.find_element(By.TAG_NAME, "img").get_attribute("alt") == "감기 진료 – 사진 1"
     shot(chrome, "health-visit")
+    # Edited: a new title and a second photo, the first one kept.
+    press(chrome, visit.find_element(By.LINK_TEXT, "수정"))
+    title = wait(chrome, lambda d: d.find_element(By.ID, "ev-title"))
+    title.clear()
+    title.send_keys("감기 재진")
+    chrome.find_element(By.ID, "ev-photos").send_keys(str(image(tmp_path, ".png", 300, 200)))
+    press(chrome, chrome.find_element(By.CSS_SELECTOR, "form button[type=submit]"))
+    wait(chrome, lambda d: "/health?child=" in d.current_url)
+    visit = chrome.find_element(By.XPATH, "//li[strong[text()='감기 재진']]")
+    assert len(visit.find_elements(By.TAG_NAME, "img")) == 2
     press(chrome, visit.find_element(By.LINK_TEXT, "삭제"))
-    assert "감기 진료" in wait(chrome, lambda d: d.find_element(By.CSS_SELECTOR, "[role=alert]")).text
+    assert "감기 재진" in wait(chrome, lambda d: d.find_element(By.CSS_SELECTOR, "[role=alert]")).text
     press(chrome, chrome.find_element(By.CSS_SELECTOR, "form button.danger"))
     wait(chrome, lambda d: "/health?child=" in d.current_url)
-    assert "감기 진료" not in chrome.find_element(By.ID, "h-events").find_element(By.XPATH, "..").text
+    assert "감기" not in chrome.find_element(By.ID, "h-events").find_element(By.XPATH, "..").text
 
     # English, chosen once, stays.
     chrome.get(url(site, "/"))
@@ -248,7 +258,7 @@ def page_paths(site):
     made("POST", f"/api/v1/children/{child['id']}/measurements", {"kind": "weight", "value": 11.2, "unit": "kg", "date": "2026-11-01"})
     made("POST", f"/api/v1/children/{child['id']}/measurements", {"kind": "height", "value": 84.5, "unit": "cm", "date": "2026-11-01"})
     made("POST", f"/api/v1/children/{child['id']}/vaccinations", {"product": "bcg", "date": "2025-03-20"})
-    made("POST", "/api/v1/events", {"childId": child["id"], "kind": "hospital", "title": "영유아 검진", "date": "2026-11-02", "hospital": "새싹소아과"})
+    event = made("POST", "/api/v1/events", {"childId": child["id"], "kind": "hospital", "title": "영유아 검진", "date": "2026-11-02", "hospital": "새싹소아과"})
     entry = made(
         "POST", "/api/v1/entries",
         {"title": "첫 걸음마", "body": "공원에서 세 걸음을 걸었다.", "date": "2026-11-22T10:15", "childIds": [child["id"]], "tags": ["걸음마"]})
@@ -263,7 +273,7 @@ def page_paths(site):
         "child-new": "/children/new", "child-edit": f"/children/{child['id']}/edit", "child-delete": f"/children/{child['id']}/delete",
         "memos": "/memos", "memo": f"/memos/{memo['id']}", "memo-new": "/memos/new", "anniversaries": "/anniversaries",
         "anniversary-edit": f"/anniversaries/{anniversary['id']}/edit", "calculator": "/calculator", "more": "/more",
-        "settings": "/settings", "health": f"/health?child={child['id']}", "anniversary-new": "/anniversaries/new", "password": "/account/password", "not-found": "/entries/00000000-0000-0000-0000-000000000000",
+        "settings": "/settings", "health": f"/health?child={child['id']}", "event-edit": f"/health/events/{event['id']}/edit", "anniversary-new": "/anniversaries/new", "password": "/account/password", "not-found": "/entries/00000000-0000-0000-0000-000000000000",
     }
 
 

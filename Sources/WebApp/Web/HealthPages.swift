@@ -44,17 +44,9 @@ struct HealthPages {
             let child = try await stores.children.get(family: family, id: try context.id(of: "child"))
             let form = try await MultipartForm.read(request, service: stores.photos)
             do {
-                guard let kind = form.field("kind").flatMap(EventDetails.Kind.init(rawValue:)) else {
-                    throw ValidationError(field: "kind", "must be hospital, milestone or other")
-                }
-                let date = try Validate.field("date") { try SolarDate(iso: form.field("date") ?? "") }
-                func text(_ name: String) -> String? { form.field(name)?.nonBlank }
-                let details = try EventDetails(
-                    childID: child.id, kind: kind, title: form.field("title") ?? "", date: date, notes: text("notes"),
-                    hospital: text("hospital"), diagnosis: text("diagnosis"))
-                let photos = form.uploads.isEmpty
-                    ? [] : try await stores.photos.ingest(form.uploads, family: family, entry: nil, now: stores.today.clock.now())
-                _ = try await stores.events.create(family: family, details: details, photos: photos.map(\.id))
+                let details = try Self.visit(form, child: child.id)
+                let photos = try await ingest(form, family: family)
+                _ = try await stores.events.create(family: family, details: details, photos: photos)
             } catch let error as ValidationError {
                 form.uploads.forEach { $0.abandon() }
                 return try await page(request, context: context, child: child.id, error: error.description)
@@ -63,6 +55,72 @@ struct HealthPages {
             }
             return AccountPages.redirect("/health?child=\(child.id)")
         }
+        pages.get("health/events/:id/edit", .editor) { request, context in
+            let event = try await stores.events.get(family: try context.member().familyID, id: try context.id(of: "event"))
+            return editor(request, context: context, event: event, error: nil)
+        }
+        pages.post("health/events/:id/edit", .editor) { request, context in
+            let family = try context.member().familyID
+            let event = try await stores.events.get(family: family, id: try context.id(of: "event"))
+            let form = try await MultipartForm.read(request, service: stores.photos)
+            do {
+                let details = try Self.visit(form, child: event.details.childID)
+                let kept = (form.fields["photo"] ?? []).compactMap(PhotoID.init)
+                let added = try await ingest(form, family: family)
+                let (_, released) = try await stores.events.update(family: family, id: event.id, details: details, photos: kept + added)
+                stores.photos.release(released)
+            } catch let error as ValidationError {
+                form.uploads.forEach { $0.abandon() }
+                return editor(request, context: context, event: event, error: error.description)
+            } catch let error as PhotoError {
+                return editor(request, context: context, event: event, error: Problem(error).detail)
+            }
+            return AccountPages.redirect("/health?child=\(event.details.childID)")
+        }
+    }
+
+    /// A visit's details from its form.
+    static func visit(_ form: MultipartForm, child: ChildID) throws -> EventDetails {
+        guard let kind = form.field("kind").flatMap(EventDetails.Kind.init(rawValue:)) else {
+            throw ValidationError(field: "kind", "must be hospital, milestone or other")
+        }
+        let date = try Validate.field("date") { try SolarDate(iso: form.field("date") ?? "") }
+        return try EventDetails(
+            childID: child, kind: kind, title: form.field("title") ?? "", date: date, notes: form.field("notes")?.nonBlank,
+            hospital: form.field("hospital")?.nonBlank, diagnosis: form.field("diagnosis")?.nonBlank)
+    }
+
+    /// The files a form brought, checked and stored (all or nothing).
+    private func ingest(_ form: MultipartForm, family: FamilyID) async throws -> [PhotoID] {
+        guard !form.uploads.isEmpty else { return [] }
+        return try await stores.photos.ingest(form.uploads, family: family, entry: nil, now: stores.today.clock.now()).map(\.id)
+    }
+
+    /// What the visit form shows for an event (or, with none, today's blank visit).
+    static func visitFields(_ event: Event?, today: SolarDate, words: [String: String]) -> [String: Any] {
+        guard let event else { return ["date": today.iso, "hospitalKind": true] }
+        let details = event.details
+        var fields: [String: Any] = [
+            "date": details.date.iso, "title": details.title, "\(details.kind.rawValue)Kind": true,
+            "photos": event.photoIDs.enumerated().map { index, photo in
+                ["id": photo.description, "thumbnail": PhotoLinks.thumbnail(photo), "alt": "\(details.title) – \(words["photo"]!) \(index + 1)"]
+            },
+        ]
+        if let hospital = details.hospital { fields["hospital"] = hospital }
+        if let diagnosis = details.diagnosis { fields["diagnosis"] = diagnosis }
+        if let notes = details.notes { fields["notes"] = notes }
+        return fields
+    }
+
+    private func editor(_ request: Request, context: AppRequestContext, event: Event, error: String?) -> Response {
+        let words = Words.table(Language(request))
+        var data: [String: Any] = [
+            "visit": Self.visitFields(event, today: stores.today.date(), words: words),
+            "action": "/health/events/\(event.id)/edit", "back": "/health?child=\(event.details.childID)",
+        ]
+        if let error { data["error"] = error }
+        return WebPage("event-editor", title: words["editEvent"]!, tab: .more, data: data, status: error == nil ? .ok : .unprocessableContent)
+            .response(request, context: context)
     }
 
     private func registerDeletion(on pages: SecureRoutes) {
@@ -109,6 +167,7 @@ struct HealthPages {
             "children": children.map { ["id": $0.id.description, "name": $0.profile.name, "current": $0.id == (asked ?? children.first?.id)] },
             "manyChildren": children.count > 1,
             "today": stores.today.date().iso,
+            "visit": Self.visitFields(nil, today: stores.today.date(), words: words),
         ]
         if let error { data["error"] = error }
         guard let child = children.first(where: { $0.id == asked }) ?? children.first else {

@@ -213,6 +213,7 @@ enum Words {
         ("growth_head", "머리둘레", "Head circumference"),
         ("addEvent", "병원·행사 기록하기", "Record a visit or event"),
         ("deleteEvent", "병원·행사 기록 삭제", "Delete visit or event"),
+        ("editEvent", "병원·행사 기록 수정", "Edit visit or event"),
         ("kind", "종류", "Kind"),
         ("diagnosis", "진단", "Diagnosis"),
         ("eventPhotos", "사진 (처방전, 진료 기록 등)", "Photos (prescription, the doctor's notes)"),
