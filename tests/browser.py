@@ -12,7 +12,7 @@ class Browser:
         self.headers = headers or {}
         self.last_set_cookies = []
 
-    def request(self, method, path, form=None, body=None, headers=None):
+    def request(self, method, path, form=None, body=None, headers=None, raw=None):
         connection = http.client.HTTPConnection("127.0.0.1", self.server.port, timeout=30)
         all_headers = dict(self.headers)
         if self.cookies:
@@ -24,6 +24,8 @@ class Browser:
         elif body is not None:
             payload = json.dumps(body).encode()
             all_headers["Content-Type"] = "application/json"
+        elif raw is not None:
+            payload = raw
         all_headers.update(headers or {})
         connection.request(method, urllib.parse.quote(path, safe="/?&=%:"), payload, all_headers)
         response = connection.getresponse()

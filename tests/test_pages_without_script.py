@@ -1,0 +1,87 @@
+"""The pages work without JavaScript: the entry editor posts its photos with the text (multipart), a form sent
+back with a mistake keeps what was typed and uploaded, and the calculator takes one form post per key."""
+import html
+import re
+import uuid
+
+import pytest
+
+from browser import Browser
+from conftest import Server, make_family, new_child
+from images import image
+
+PASSWORD = "a long password"
+
+
+@pytest.fixture(scope="module")
+def family(tmp_path_factory):
+    data = tmp_path_factory.mktemp("noscript") / "saessak-data"
+    token = make_family(data, "mom", "우리집")
+    running = Server(data).start()
+    running.token = token
+    yield running
+    running.stop()
+
+
+def form_data(pairs, files):
+    """A multipart body from (name, value) pairs (names may repeat) and (name, filename, bytes) files."""
+    boundary = f"saessak-{uuid.uuid4().hex}"
+    parts = [f'--{boundary}\r\nContent-Disposition: form-data; name="{n}"\r\n\r\n{v}\r\n'.encode() for n, v in pairs]
+    for name, filename, data in files:
+        parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; filename="{filename}"\r\n'
+                     f"Content-Type: image/jpeg\r\n\r\n".encode() + data + b"\r\n")
+    parts.append(f"--{boundary}--\r\n".encode())
+    return {"Content-Type": f"multipart/form-data; boundary={boundary}"}, b"".join(parts)
+
+
+def editor_action(browser, path):
+    page = browser.request("GET", path)
+    assert page.status == 200
+    return html.unescape(re.search(r'<form method="post" action="([^"]+)" enctype="multipart/form-data"', page.text).group(1))
+
+
+def test_an_entry_with_photos_in_one_post(family, tmp_path):
+    child = new_child(family, family.token)
+    browser = Browser(family)
+    assert browser.sign_in("mom", PASSWORD).status == 303
+    action = editor_action(browser, "/entries/new")
+    assert "_csrf=" in action
+    photos = [("files", f"{w}.jpg", image(tmp_path, ".jpg", w, 300).read_bytes()) for w in (501, 502)]
+    fields = [("title", "공원 나들이"), ("body", "낙엽을 밟았다"), ("date", "2026-11-21T14:05"), ("child", child["id"]),
+              ("tags", "공원, 가을"), ("place", "올림픽공원"), ("weather", "맑음")]
+
+    # A mistake (no title) comes back as the form, with what was typed and the photos already taken in.
+    headers, body = form_data([("title", "")] + fields[1:], photos)
+    again = browser.request("POST", action, raw=body, headers=headers)
+    assert again.status == 422 and "title" in again.text and "낙엽을 밟았다" in again.text
+    kept = re.findall(r'name="photo" value="([0-9a-f-]{36})" checked', again.text)
+    assert len(kept) == 2
+
+    # Sent again with the title: the entry has both photos, in order.
+    headers, body = form_data(fields + [("photo", p) for p in kept], [])
+    made = browser.request("POST", editor_action(browser, "/entries/new"), raw=body, headers=headers)
+    assert made.status == 303
+    entry = made.getheader("Location")
+    page = browser.request("GET", entry).text
+    assert "공원 나들이" in page and "2026년 11월 21일 토요일" in page and page.count("<figure") == 2
+    stored = family.request("GET", "/api/v1/entries/" + entry.rsplit("/", 1)[1], token=family.token).json()
+    assert stored["photoIds"] == kept and stored["tags"] == ["공원", "가을"] and stored["place"]["name"] == "올림픽공원"
+
+    # A form from another site (no token in the address) changes nothing.
+    headers, body = form_data(fields, [])
+    assert browser.request("POST", "/entries/new", raw=body, headers=headers).status == 403
+
+
+def test_the_calculator_by_form_posts(family):
+    browser = Browser(family)
+    browser.sign_in("mom", PASSWORD)
+    page = browser.request("GET", "/calculator").text
+    for key in ("7", "×", "6", "="):
+        csrf = re.search(r'name="_csrf" value="([^"]+)"', page).group(1)
+        state = html.unescape(re.search(r'name="state" value="([^"]*)"', page).group(1))
+        answer = browser.request("POST", "/calculator", form={"_csrf": csrf, "state": state, "key": key})
+        assert answer.status == 200
+        page = answer.text
+    assert re.search(r"<output[^>]*>42</output>", page)
+    csrf = re.search(r'name="_csrf" value="([^"]+)"', page).group(1)
+    assert browser.request("POST", "/calculator", form={"_csrf": csrf, "state": "{", "key": "1"}).status == 400
