@@ -132,7 +132,6 @@ struct CalendarPages {
             "holidays": ((try? KoreanHolidays.holidays(in: date.year)) ?? []).filter { $0.date == date }.map {
                 language == .korean ? $0.name : $0.nameEn
             },
-            "newEntry": "/entries/new",
         ]
         if let lunar = try? LunarDate.from(date) {
             data["lunar"] = language.lunarDate(lunar, withYear: true)
