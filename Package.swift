@@ -22,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
     ],
     targets: [
         // Pure core: no I/O.
@@ -57,6 +58,15 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "Backup",
+            dependencies: [
+                "DiaryStore", "Photos",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "WebApp",
             dependencies: [
                 "Diary", "DiaryStore", "Secrets", "Photos",
@@ -73,7 +83,7 @@ let package = Package(
         .executableTarget(
             name: "saessak",
             dependencies: [
-                "Diary", "DiaryStore", "Secrets", "WebApp",
+                "Diary", "DiaryStore", "Secrets", "WebApp", "Backup",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -96,6 +106,7 @@ let package = Package(
         .testTarget(name: "SecretsTests", dependencies: ["Secrets"], swiftSettings: swiftSettings),
         .testTarget(name: "DiaryStoreTests", dependencies: ["DiaryStore"], swiftSettings: swiftSettings),
         .testTarget(name: "PhotosTests", dependencies: ["Photos"], swiftSettings: swiftSettings),
+        .testTarget(name: "BackupTests", dependencies: ["Backup"], swiftSettings: swiftSettings),
         .testTarget(
             name: "WebAppTests",
             dependencies: [

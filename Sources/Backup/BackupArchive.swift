@@ -1,0 +1,217 @@
+import Crypto
+import DiaryStore
+import Foundation
+import Photos
+import ZIPFoundation
+
+/// A backup of one data folder as a ZIP file (format: docs/backup.md):
+/// - `manifest.json`: format and version, the app, the schema's migrations, counts, and the SHA-256 of every file;
+/// - `data/<table>.json`: every backed-up table's rows (`TableDump`), keys sorted, so equal data gives equal bytes;
+/// - `photos/<sha256>.<ext>`: every original photo, named by its content.
+public enum BackupArchive {
+    public static let format = "saessak-backup"
+    public static let version = 1
+
+    public struct Manifest: Codable, Equatable, Sendable {
+        public var format: String
+        public var version: Int
+        public var app: String
+        public var schema: [String]
+        public var createdAt: String
+        public var includesSensitive: Bool
+        public var counts: [String: Int]
+        /// Path in the archive → SHA-256 (hex) of its bytes.
+        public var files: [String: String]
+    }
+
+    public enum Failure: Error, CustomStringConvertible, Equatable {
+        case unreadable(String)
+        case damaged(String)
+        case notEmpty(String)
+        case incompatible(String)
+        case photoMissing(String)
+
+        public var description: String {
+            switch self {
+            case .unreadable(let detail): "the backup cannot be read: \(detail)"
+            case .damaged(let detail): "the backup is damaged: \(detail)"
+            case .notEmpty(let path): "'\(path)' is not empty: restore into a new, empty folder"
+            case .incompatible(let detail): "the backup does not fit this version of Saessak: \(detail)"
+            case .photoMissing(let sha): "photo \(sha) went away while the backup was made"
+            }
+        }
+    }
+
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    // MARK: Writing
+
+    /// Writes a backup of `database` and its photos to `destination` (through a temporary file renamed at the end).
+    /// A photo deleted while the backup runs makes this attempt fail; it is tried again, three times in all.
+    @discardableResult
+    public static func write(
+        _ database: DiaryDatabase, library: PhotoLibrary, to destination: URL, includeSensitive: Bool, app: String, now: Date = Date()
+    ) async throws -> Manifest {
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                return try await writeOnce(database, library: library, to: destination, includeSensitive: includeSensitive, app: app, now: now)
+            } catch Failure.photoMissing(let sha) where attempt < 3 {
+                _ = sha
+                continue
+            }
+        }
+    }
+
+    private static func writeOnce(
+        _ database: DiaryDatabase, library: PhotoLibrary, to destination: URL, includeSensitive: Bool, app: String, now: Date
+    ) async throws -> Manifest {
+        let tables = try await database.dump(includeSensitive: includeSensitive)
+        let partial = destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).partial")
+        try? FileManager.default.removeItem(at: partial)
+        defer { try? FileManager.default.removeItem(at: partial) }
+        let archive = try Archive(url: partial, accessMode: .create)
+        var files: [String: String] = [:]
+        for table in tables {
+            let data = try encoder.encode(table.rows)
+            let path = "data/\(table.name).json"
+            try add(data, at: path, to: archive, compressed: true)
+            files[path] = hex(SHA256.hash(data: data))
+        }
+        for row in tables.first(where: { $0.name == "photos" })?.rows ?? [] {
+            guard case .text(let sha) = row["sha256"], case .text(let mime) = row["mimeType"],
+                let format = ImageFormat.allCases.first(where: { $0.mimeType == mime })
+            else { throw Failure.damaged("a photo row without its content hash or type") }
+            let path = "photos/\(sha).\(format.fileExtension)"
+            guard files[path] == nil else { continue }  // the same bytes in two families are one file
+            let source = library.original(sha256: sha, format: format)
+            guard FileManager.default.fileExists(atPath: source.path) else { throw Failure.photoMissing(sha) }
+            try archive.addEntry(with: path, fileURL: source, compressionMethod: .none)
+            files[path] = sha
+        }
+        let manifest = Manifest(
+            format: format, version: version, app: app, schema: try await database.schemaVersion(),
+            createdAt: ISO8601DateFormatter().string(from: now), includesSensitive: includeSensitive,
+            counts: Dictionary(uniqueKeysWithValues: tables.map { ($0.name, $0.rows.count) }), files: files)
+        try add(try encoder.encode(manifest), at: "manifest.json", to: archive, compressed: true)
+        try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
+        if FileManager.default.fileExists(atPath: destination.path) { try FileManager.default.removeItem(at: destination) }
+        try FileManager.default.moveItem(at: partial, to: destination)
+        return manifest
+    }
+
+    private static func add(_ data: Data, at path: String, to archive: Archive, compressed: Bool) throws {
+        try archive.addEntry(
+            with: path, type: .file, uncompressedSize: Int64(data.count), compressionMethod: compressed ? .deflate : .none
+        ) { position, size in
+            data.subdata(in: Int(position)..<Int(position) + size)
+        }
+    }
+
+    // MARK: Reading
+
+    /// Opens a backup and checks it whole before anything is written: the manifest, every file's SHA-256, and that
+    /// the archive holds exactly the files the manifest lists.
+    public static func verify(_ source: URL) throws -> (archive: Archive, manifest: Manifest) {
+        let archive: Archive
+        do {
+            archive = try Archive(url: source, accessMode: .read)
+        } catch {
+            throw Failure.unreadable("\(source.lastPathComponent) is not a ZIP file")
+        }
+        guard let entry = archive["manifest.json"] else { throw Failure.damaged("it has no manifest.json") }
+        let manifest: Manifest
+        do {
+            manifest = try JSONDecoder().decode(Manifest.self, from: try read(entry, from: archive))
+        } catch let failure as Failure {
+            throw failure
+        } catch {
+            throw Failure.damaged("manifest.json is not a Saessak manifest")
+        }
+        guard manifest.format == format else { throw Failure.incompatible("it is not a Saessak backup") }
+        guard manifest.version <= version else {
+            throw Failure.incompatible("format version \(manifest.version) is newer than this Saessak reads (\(version))")
+        }
+        var seen = Set<String>()
+        for entry in archive where entry.type == .file && entry.path != "manifest.json" {
+            guard let expected = manifest.files[entry.path] else { throw Failure.damaged("\(entry.path) is not in the manifest") }
+            var hasher = SHA256()
+            do {
+                _ = try archive.extract(entry) { hasher.update(data: $0) }
+            } catch {
+                throw Failure.damaged("\(entry.path) cannot be read")
+            }
+            guard hex(hasher.finalize()) == expected else { throw Failure.damaged("\(entry.path) does not match its checksum") }
+            seen.insert(entry.path)
+        }
+        if let missing = Set(manifest.files.keys).subtracting(seen).sorted().first {
+            throw Failure.damaged("\(missing) is missing")
+        }
+        return (archive, manifest)
+    }
+
+    /// Restores a verified backup into `folder`, which must be new or empty; on any failure the folder is left as
+    /// it was found (empty).
+    @discardableResult
+    public static func restore(_ source: URL, into folder: URL) async throws -> Manifest {
+        let (archive, manifest) = try verify(source)
+        let existing = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        guard existing.isEmpty else { throw Failure.notEmpty(folder.path) }
+        do {
+            let database = try DiaryDatabase(folder: folder)
+            let schema = try await database.schemaVersion()
+            guard schema == manifest.schema else {
+                throw Failure.incompatible("it was made with schema \(manifest.schema.last ?? "?"), this Saessak has \(schema.last ?? "?")")
+            }
+            var tables: [TableDump] = []
+            for name in DiaryDatabase.backupTables {
+                guard let entry = archive["data/\(name).json"] else { throw Failure.damaged("data/\(name).json is missing") }
+                do {
+                    tables.append(TableDump(name: name, rows: try JSONDecoder().decode([[String: DumpValue]].self, from: try read(entry, from: archive))))
+                } catch {
+                    throw Failure.damaged("data/\(name).json is not a table of rows")
+                }
+            }
+            let library = try PhotoLibrary(dataFolder: folder)
+            let staging = folder.appendingPathComponent("restore-staging")
+            try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: staging) }
+            for entry in archive where entry.path.hasPrefix("photos/") {
+                let name = String(entry.path.dropFirst("photos/".count))
+                let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
+                guard parts.count == 2, let format = ImageFormat.allCases.first(where: { $0.fileExtension == parts[1] }) else {
+                    throw Failure.damaged("\(entry.path) is not a photo of a known type")
+                }
+                let file = staging.appendingPathComponent(UUID().uuidString)
+                _ = try archive.extract(entry, to: file)
+                try library.keep(file, sha256: parts[0], format: format)
+            }
+            try await database.load(tables)
+            return manifest
+        } catch {
+            // Leave the folder as it was found: empty.
+            for item in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] {
+                try? FileManager.default.removeItem(at: folder.appendingPathComponent(item))
+            }
+            throw error
+        }
+    }
+
+    private static func read(_ entry: Entry, from archive: Archive) throws -> Data {
+        guard entry.uncompressedSize < 1 << 31 else { throw Failure.damaged("\(entry.path) is too large") }
+        var data = Data()
+        do {
+            _ = try archive.extract(entry) { data.append($0) }
+        } catch {
+            throw Failure.damaged("\(entry.path) cannot be read")
+        }
+        return data
+    }
+
+    static func hex(_ digest: SHA256.Digest) -> String { digest.map { String(format: "%02x", $0) }.joined() }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import GRDB
+
+/// One table's rows as plain values: what a backup holds and a restore writes back.
+public struct TableDump: Sendable, Equatable {
+    public let name: String
+    /// Rows in primary-key order, each column by name.
+    public var rows: [[String: DumpValue]]
+
+    public init(name: String, rows: [[String: DumpValue]]) {
+        self.name = name
+        self.rows = rows
+    }
+}
+
+/// A value as SQLite stores it. In JSON: null, a number, a string, or `{"base64": …}` for bytes (token digests).
+public enum DumpValue: Sendable, Equatable, Codable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob(Data)
+
+    init(_ value: DatabaseValue) {
+        switch value.storage {
+        case .null: self = .null
+        case .int64(let number): self = .integer(number)
+        case .double(let number): self = .real(number)
+        case .string(let text): self = .text(text)
+        case .blob(let data): self = .blob(data)
+        }
+    }
+
+    var databaseValue: DatabaseValue {
+        switch self {
+        case .null: .null
+        case .integer(let number): number.databaseValue
+        case .real(let number): number.databaseValue
+        case .text(let text): text.databaseValue
+        case .blob(let data): data.databaseValue
+        }
+    }
+
+    private enum BlobKey: String, CodingKey { case base64 }
+
+    public init(from decoder: any Decoder) throws {
+        if let object = try? decoder.container(keyedBy: BlobKey.self) {
+            guard let data = Data(base64Encoded: try object.decode(String.self, forKey: .base64)) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not base64"))
+            }
+            self = .blob(data)
+            return
+        }
+        let value = try decoder.singleValueContainer()
+        if value.decodeNil() {
+            self = .null
+        } else if let number = try? value.decode(Int64.self) {
+            self = .integer(number)
+        } else if let number = try? value.decode(Double.self) {
+            self = .real(number)
+        } else {
+            self = .text(try value.decode(String.self))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .blob(let data):
+            var object = encoder.container(keyedBy: BlobKey.self)
+            try object.encode(data.base64EncodedString(), forKey: .base64)
+        case .null:
+            var value = encoder.singleValueContainer()
+            try value.encodeNil()
+        case .integer(let number):
+            var value = encoder.singleValueContainer()
+            try value.encode(number)
+        case .real(let number):
+            var value = encoder.singleValueContainer()
+            try value.encode(number)
+        case .text(let text):
+            var value = encoder.singleValueContainer()
+            try value.encode(text)
+        }
+    }
+}
+
+extension DiaryDatabase {
+    /// The tables a backup holds, parents before children. Left out: sessions (a restored server signs everyone in
+    /// again) and the search index (rebuilt from the entries and memos).
+    public static let backupTables = [
+        "families", "users", "memberships", "apiTokens", "children", "entries", "entryChildren", "tags", "entryTags",
+        "photos", "entryPhotos", "events", "eventPhotos", "anniversaries", "memos", "growthMeasurements", "vaccinations",
+        "vaccinationChoices", "vaccinationSkips", "invitations", "shareLinks", "shareLinkEntries", "calendarFeeds",
+    ]
+
+    /// The migrations this database has, oldest first: a backup restores only into the same schema.
+    public func schemaVersion() async throws -> [String] {
+        try await writer.read { db in try DiarySchema.migrator.appliedMigrations(db) }
+    }
+
+    /// Every backed-up table, read in one transaction (a consistent snapshot while the server writes). The
+    /// resident number leaves only when asked, as its plain text (`residentNumber`), since the key stays behind;
+    /// thumbnail state is not data (a restore makes the thumbnails again).
+    public func dump(includeSensitive: Bool) async throws -> [TableDump] {
+        let cipher = cipher
+        return try await writer.read { db in
+            try Self.backupTables.map { table in
+                let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY rowid").map { row in
+                    var values: [String: DumpValue] = [:]
+                    for column in row.columnNames { values[column] = DumpValue(row[column] as DatabaseValue) }
+                    if table == "photos" { values["thumbnails"] = nil }
+                    for sealed in Self.sealedColumns where sealed.table == table {
+                        guard case .blob(let data) = values.removeValue(forKey: sealed.column) ?? .null else { continue }
+                        if includeSensitive {
+                            values[Self.plainColumn(sealed.column)] = .text(try cipher.open(data))
+                        }
+                    }
+                    return values
+                }
+                return TableDump(name: table, rows: rows)
+            }
+        }
+    }
+
+    /// Writes a backup's tables into this (new, empty) database in one transaction, sealing plain sensitive values
+    /// with this database's key, then rebuilds the search index.
+    public func load(_ tables: [TableDump]) async throws {
+        let cipher = cipher
+        try await writer.write { db in
+            let existing = try Int.fetchOne(db, sql: "SELECT count(*) FROM families") ?? 0
+            guard existing == 0 else { throw StoreError.conflict(field: "data", message: "the data folder already holds a diary") }
+            for table in tables {
+                guard Self.backupTables.contains(table.name) else {
+                    throw StoreError.conflict(field: "data", message: "'\(table.name)' is not a table a backup holds")
+                }
+                for var row in table.rows {
+                    if table.name == "photos" { row["thumbnails"] = .text("pending") }
+                    for sealed in Self.sealedColumns where sealed.table == table.name {
+                        if case .text(let plain) = row.removeValue(forKey: Self.plainColumn(sealed.column)) ?? .null {
+                            row[sealed.column] = .blob(try cipher.seal(plain))
+                        }
+                    }
+                    let columns = row.keys.sorted()
+                    try db.execute(
+                        sql: "INSERT INTO \(table.name) (\(columns.joined(separator: ", "))) VALUES (\(databaseQuestionMarks(count: columns.count)))",
+                        arguments: StatementArguments(columns.map { row[$0]!.databaseValue }))
+                }
+            }
+            try SearchIndex.refreshAll(db)
+        }
+    }
+
+    /// `residentNumberSealed` → `residentNumber`.
+    static func plainColumn(_ sealed: String) -> String {
+        sealed.hasSuffix("Sealed") ? String(sealed.dropLast("Sealed".count)) : sealed + "Plain"
+    }
+}

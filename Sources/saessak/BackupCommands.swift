@@ -1,0 +1,55 @@
+import ArgumentParser
+import Backup
+import DiaryStore
+import Foundation
+import Photos
+
+/// `saessak backup`: the whole data folder in one ZIP file, consistent while the server runs (docs/backup.md).
+struct BackupCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "backup",
+        abstract: "Write a backup of a data folder to a ZIP file: all data as JSON and every original photo.",
+        discussion: """
+            The server may keep running: the data is read in one transaction, photos by their content hash. \
+            The resident registration number is left out unless --include-sensitive is given (it is then in the \
+            file as plain text: keep such a file as carefully as the data folder).
+            """)
+
+    @OptionGroup var data: DataOptions
+
+    @Argument(help: "The ZIP file to write (replaced if it exists).")
+    var output: String
+
+    @Flag(help: "Include the resident registration number (as plain text).")
+    var includeSensitive = false
+
+    func run() async throws {
+        let database = try data.openExisting()
+        let manifest = try await BackupArchive.write(
+            database, library: try PhotoLibrary(dataFolder: data.url), to: URL(fileURLWithPath: output),
+            includeSensitive: includeSensitive, app: "saessak")
+        let photos = manifest.files.keys.filter { $0.hasPrefix("photos/") }.count
+        print("Wrote \(output): \(manifest.counts["entries"] ?? 0) entries, \(manifest.counts["children"] ?? 0) children, \(photos) photos.")
+    }
+}
+
+/// `saessak restore`: a backup into a new, empty data folder, after checking every file of it.
+struct RestoreCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "restore",
+        abstract: "Restore a backup ZIP into a new, empty data folder (every checksum is verified first).")
+
+    @OptionGroup var data: DataOptions
+
+    @Argument(help: "The backup ZIP file.")
+    var input: String
+
+    func run() async throws {
+        do {
+            let manifest = try await BackupArchive.restore(URL(fileURLWithPath: input), into: data.url)
+            print("Restored \(manifest.counts["entries"] ?? 0) entries from a backup of \(manifest.createdAt) into \(data.folder).")
+        } catch let failure as BackupArchive.Failure {
+            throw CLIError(failure.description)
+        }
+    }
+}

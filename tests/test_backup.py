@@ -1,0 +1,221 @@
+"""Backup and restore (docs/backup.md): a lossless round trip, taken while the server runs and writes, checked
+before anything is restored, and without the resident number unless asked."""
+import hashlib
+import json
+import threading
+import time
+import zipfile
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from conftest import Server, make_family, saessak
+from images import image, multipart
+
+NUMBER = "240229-4123456"
+
+
+def api(server, method, path, body=None, token=None, raw=None, headers=None):
+    response = server.request(method, "/api/v1" + path, body, token, raw=raw, headers=headers)
+    assert response.status < 300, (method, path, response.status, response.body[:300])
+    return response.json() if response.body else None
+
+
+def upload(server, token, folder, width):
+    content_type, body = multipart([(f"{width}.jpg", image(folder, ".jpg", width, 240).read_bytes())])
+    return api(server, "POST", "/photos", raw=body, token=token, headers={"Content-Type": content_type})["items"][0]["id"]
+
+
+def fill(server, token, folder):
+    """A family's diary with something in every kind of table."""
+    child = api(server, "POST", "/children", {"name": "하늘", "birthDate": "2024-02-29", "residentNumber": NUMBER}, token)
+    lunar = api(server, "POST", "/children", {"name": "바다", "birthDate": "2025-06-04", "birthCalendar": "lunar", "isLeapMonth": True}, token)
+    photos = [upload(server, token, folder, w) for w in (321, 322, 323)]
+    api(server, "POST", "/entries", {"title": "첫 걸음", "body": "아기가 걸었어요 🎉", "date": "2026-11-22T09:30", "childIds": [child["id"], lunar["id"]],
+                                     "tags": ["걸음마"], "place": {"name": "집", "latitude": 37.5665, "longitude": 126.978}, "weather": "맑음",
+                                     "photoIds": photos[:2]}, token)
+    api(server, "POST", "/memos", {"title": "기저귀", "body": "3단계"}, token)
+    api(server, "POST", "/events", {"childId": child["id"], "kind": "hospital", "title": "감기", "date": "2026-11-20", "photoIds": [photos[2]]}, token)
+    api(server, "POST", "/anniversaries", {"name": "할머니 생신", "calendar": "lunar", "month": 3, "day": 2, "isHoliday": True}, token)
+    api(server, "POST", f"/children/{child['id']}/measurements", {"kind": "weight", "value": 11.25, "unit": "kg", "date": "2026-11-01"}, token)
+    api(server, "POST", f"/children/{child['id']}/vaccinations", {"product": "dtapIpv", "date": "2024-05-01"}, token)
+    api(server, "POST", "/invitations", {"role": "viewer"}, token)
+    api(server, "POST", "/feeds", {"label": "할머니 폰"}, token)
+    return child
+
+
+SCHEMA = json.loads((Path(__file__).resolve().parent.parent / "docs" / "backup-schema.json").read_text())
+
+
+def check_against_the_documented_schema(path):
+    """Every file of a backup as docs/backup-schema.json says (regenerate it when a table changes)."""
+    data, _, manifest = tables(path)
+    jsonschema.Draft202012Validator(SCHEMA["$defs"]["manifest"], format_checker=jsonschema.FormatChecker()).validate(manifest)
+    documented = SCHEMA["$defs"]["tables"]["properties"]
+    assert {f"data/{name}.json" for name in documented} == set(data)
+    for name, schema in documented.items():
+        jsonschema.Draft202012Validator(schema).validate(json.loads(data[f"data/{name}.json"]))
+
+
+def tables(path):
+    with zipfile.ZipFile(path) as archive:
+        return {name: archive.read(name) for name in archive.namelist() if name.startswith("data/")}, \
+            sorted(n for n in archive.namelist() if n.startswith("photos/")), json.loads(archive.read("manifest.json"))
+
+
+def test_backup_restore_backup_is_lossless_and_the_restored_server_works(tmp_path):
+    data = tmp_path / "family" / "saessak-data"
+    token = make_family(data, "mom", "우리집")
+    running = Server(data).start()
+    try:
+        child = fill(running, token, tmp_path)
+        first = tmp_path / "first.zip"
+        saessak("backup", str(first), data=data)  # while the server runs
+    finally:
+        running.stop()
+    restored = tmp_path / "restored" / "saessak-data"
+    saessak("restore", str(first), data=restored)
+    second = tmp_path / "second.zip"
+    saessak("backup", str(second), data=restored)
+    check_against_the_documented_schema(first)
+    one, photos_one, manifest_one = tables(first)
+    two, photos_two, manifest_two = tables(second)
+    assert one == two and photos_one == photos_two and len(photos_one) == 3
+    assert manifest_one["files"] == manifest_two["files"] and manifest_one["counts"]["entries"] == 1
+    # Photos are named by their content.
+    with zipfile.ZipFile(first) as archive:
+        for name in photos_one:
+            assert hashlib.sha256(archive.read(name)).hexdigest() == Path(name).stem
+    # The resident number stays home unless asked for.
+    assert NUMBER.encode() not in b"".join(one.values()) and b"residentNumber" not in one["data/children.json"]
+
+    server = Server(restored).start()
+    try:
+        # The same token, entries, photos, search (the index is rebuilt) and feed as before.
+        entries = api(server, "GET", "/entries", token=token)["items"]
+        assert [e["title"] for e in entries] == ["첫 걸음"] and len(entries[0]["photoIds"]) == 2
+        original = server.request("GET", f"/api/v1/photos/{entries[0]['photoIds'][0]}/original", token=token)
+        assert original.status == 200 and hashlib.sha256(original.body).hexdigest() in {Path(n).stem for n in photos_one}
+        assert [h["title"] for h in api(server, "GET", "/search?q=%EA%B1%B8%EC%97%88", token=token)["items"]] == ["첫 걸음"]
+        assert api(server, "GET", f"/children/{child['id']}", token=token).get("residentNumber") is None
+        thumbnail = server.request("GET", f"/api/v1/photos/{entries[0]['photoIds'][0]}/thumbnail?size=large", token=token)
+        assert thumbnail.status == 200
+    finally:
+        server.stop()
+
+
+def test_the_resident_number_travels_only_when_asked(tmp_path):
+    data = tmp_path / "family" / "saessak-data"
+    token = make_family(data, "mom", "우리집")
+    running = Server(data).start()
+    try:
+        child = fill(running, token, tmp_path)
+    finally:
+        running.stop()
+    backup = tmp_path / "with-number.zip"
+    saessak("backup", "--include-sensitive", str(backup), data=data)
+    check_against_the_documented_schema(backup)
+    children = json.loads(tables(backup)[0]["data/children.json"])
+    assert NUMBER in [row.get("residentNumber") for row in children] and tables(backup)[2]["includesSensitive"] is True
+    restored = tmp_path / "restored" / "saessak-data"
+    saessak("restore", str(backup), data=restored)
+    # Sealed again under the new folder's own key.
+    assert NUMBER.encode() not in (restored / "saessak.sqlite").read_bytes()
+    server = Server(restored).start()
+    try:
+        assert api(server, "GET", f"/children/{child['id']}/resident-number", token=token)["residentNumber"] == NUMBER
+    finally:
+        server.stop()
+
+
+def test_a_backup_taken_during_writes_restores_consistently(tmp_path):
+    data = tmp_path / "family" / "saessak-data"
+    token = make_family(data, "mom", "우리집")
+    running = Server(data).start()
+    stop = threading.Event()
+    written = []
+    try:
+        child = api(running, "POST", "/children", {"name": "하늘", "birthDate": "2024-02-29"}, token)
+
+        def write():
+            n = 0
+            while not stop.is_set():
+                n += 1
+                photo = upload(running, token, tmp_path, 200 + n % 50)
+                entry = api(running, "POST", "/entries", {"title": f"#{n}", "date": "2026-11-22T09:30", "childIds": [child["id"]], "photoIds": [photo]}, token)
+                written.append(entry["id"])
+                if n % 3 == 0:  # deletions too: their photo files go while the backup may be copying
+                    api(running, "DELETE", f"/entries/{entry['id']}", token=token)
+
+        writer = threading.Thread(target=write)
+        writer.start()
+        while len(written) < 6 and writer.is_alive():
+            time.sleep(0.01)
+        backups = []
+        for index in range(3):
+            path = tmp_path / f"during-{index}.zip"
+            saessak("backup", str(path), data=data)
+            backups.append(path)
+        during = len(written)
+        while len(written) < during + 3 and writer.is_alive():  # the writer was still at it
+            time.sleep(0.01)
+        stop.set()
+        writer.join()
+    finally:
+        stop.set()
+        running.stop()
+    assert len(written) > 8
+    for index, path in enumerate(backups):
+        restored = tmp_path / f"restored-{index}" / "saessak-data"
+        saessak("restore", str(path), data=restored)
+        server = Server(restored).start()
+        try:
+            entries = []
+            cursor = ""
+            while True:
+                page = api(server, "GET", f"/entries?limit=100{cursor}", token=token)
+                entries += page["items"]
+                if not page["next"]:
+                    break
+                cursor = f"&cursor={page['next']}"
+            assert len(entries) == tables(path)[2]["counts"]["entries"]
+            for entry in entries:
+                for photo in entry["photoIds"]:
+                    assert server.request("GET", f"/api/v1/photos/{photo}/original", token=token).status == 200
+        finally:
+            server.stop()
+
+
+def test_a_damaged_backup_is_refused_and_restores_nothing(tmp_path):
+    data = tmp_path / "family" / "saessak-data"
+    token = make_family(data, "mom", "우리집")
+    running = Server(data).start()
+    try:
+        fill(running, token, tmp_path)
+    finally:
+        running.stop()
+    good = tmp_path / "good.zip"
+    saessak("backup", str(good), data=data)
+
+    truncated = tmp_path / "truncated.zip"
+    truncated.write_bytes(good.read_bytes()[: good.stat().st_size // 2])
+    tampered = tmp_path / "tampered.zip"
+    with zipfile.ZipFile(good) as source, zipfile.ZipFile(tampered, "w") as target:
+        for name in source.namelist():
+            body = source.read(name)
+            if name == "data/memos.json":
+                body = body.replace("3단계".encode(), "4단계".encode())
+            target.writestr(name, body)
+    not_zip = tmp_path / "notes.zip"
+    not_zip.write_text("hello")
+    for bad, message in ((truncated, "cannot be read"), (tampered, "does not match its checksum"), (not_zip, "cannot be read")):
+        target = tmp_path / f"restore-{bad.stem}" / "saessak-data"
+        result = saessak("restore", str(bad), data=target, check=False)
+        assert result.returncode != 0 and message in result.stderr, (bad, result.stderr)
+        assert not target.exists() or not any(target.iterdir())
+    # Into a folder that already holds a diary: refused, and that diary is untouched.
+    before = (data / "saessak.sqlite").read_bytes()
+    result = saessak("restore", str(good), data=data, check=False)
+    assert result.returncode != 0 and "not empty" in result.stderr
+    assert (data / "saessak.sqlite").read_bytes() == before
