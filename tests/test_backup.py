@@ -58,6 +58,17 @@ def check_against_the_documented_schema(path):
         jsonschema.Draft202012Validator(schema).validate(json.loads(data[f"data/{name}.json"]))
 
 
+def family_folder(tmp_path):
+    """A data folder whose diary `fill` made through the API; returns it, the owner's token and the first child."""
+    data = tmp_path / "family" / "saessak-data"
+    token = make_family(data, "mom", "우리집")
+    running = Server(data).start()
+    try:
+        return data, token, fill(running, token, tmp_path)
+    finally:
+        running.stop()
+
+
 def tables(path):
     with zipfile.ZipFile(path) as archive:
         return {name: archive.read(name) for name in archive.namelist() if name.startswith("data/")}, \
@@ -65,11 +76,9 @@ def tables(path):
 
 
 def test_backup_restore_backup_is_lossless_and_the_restored_server_works(tmp_path):
-    data = tmp_path / "family" / "saessak-data"
-    token = make_family(data, "mom", "우리집")
+    data, token, child = family_folder(tmp_path)
     running = Server(data).start()
     try:
-        child = fill(running, token, tmp_path)
         first = tmp_path / "first.zip"
         saessak("backup", str(first), data=data)  # while the server runs
     finally:
@@ -106,13 +115,7 @@ def test_backup_restore_backup_is_lossless_and_the_restored_server_works(tmp_pat
 
 
 def test_the_resident_number_travels_only_when_asked(tmp_path):
-    data = tmp_path / "family" / "saessak-data"
-    token = make_family(data, "mom", "우리집")
-    running = Server(data).start()
-    try:
-        child = fill(running, token, tmp_path)
-    finally:
-        running.stop()
+    data, token, child = family_folder(tmp_path)
     backup = tmp_path / "with-number.zip"
     saessak("backup", "--include-sensitive", str(backup), data=data)
     check_against_the_documented_schema(backup)
@@ -188,13 +191,7 @@ def test_a_backup_taken_during_writes_restores_consistently(tmp_path):
 
 
 def test_a_damaged_backup_is_refused_and_restores_nothing(tmp_path):
-    data = tmp_path / "family" / "saessak-data"
-    token = make_family(data, "mom", "우리집")
-    running = Server(data).start()
-    try:
-        fill(running, token, tmp_path)
-    finally:
-        running.stop()
+    data, _, _ = family_folder(tmp_path)
     good = tmp_path / "good.zip"
     saessak("backup", str(good), data=data)
 
