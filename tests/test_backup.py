@@ -216,3 +216,36 @@ def test_a_damaged_backup_is_refused_and_restores_nothing(tmp_path):
     result = saessak("restore", str(good), data=data, check=False)
     assert result.returncode != 0 and "not empty" in result.stderr
     assert (data / "saessak.sqlite").read_bytes() == before
+
+
+def test_the_owner_downloads_a_backup_in_the_browser(tmp_path):
+    from browser import Browser
+
+    data, token, _ = family_folder(tmp_path)
+    saessak("admin", "create-user", "--username", "grandma", "--password-stdin", "--family", "할머니댁", data=tmp_path / "other" / "x",
+            stdin="a long password\n")  # another server's family: not this one
+    running = Server(data).start()
+    try:
+        owner = Browser(running)
+        owner.sign_in("mom", "a long password")
+        assert "/settings/backup.zip" in owner.request("GET", "/settings").text
+        download = owner.request("GET", "/settings/backup.zip")
+        assert download.status == 200 and download.getheader("Content-Type") == "application/zip"
+        assert download.getheader("Content-Disposition").startswith('attachment; filename="saessak-backup-')
+        path = tmp_path / "downloaded.zip"
+        path.write_bytes(download.body)
+        check_against_the_documented_schema(path)
+        restored = tmp_path / "restored" / "saessak-data"
+        saessak("restore", str(path), data=restored)
+        assert not list((data / ".backups").iterdir())  # the temporary file is gone
+        # A viewer may not; nor may anyone once the server holds a second family.
+        saessak("admin", "create-user", "--username", "lee", "--password-stdin", "--family", "이씨네", data=data, stdin="a long password\n")
+        saessak("admin", "add-member", "--username", "lee", "--family", "우리집", "--role", "viewer", data=data)
+        ours = next(f["id"] for f in api(running, "GET", "/account", token=token)["families"] if f["name"] == "우리집")
+        viewer = Browser(running)
+        viewer.sign_in("lee", "a long password")
+        assert viewer.request("POST", "/account/family", form={"_csrf": viewer.csrf("/settings"), "familyId": ours}).status == 303
+        assert viewer.request("GET", "/settings/backup.zip").status == 403
+        assert owner.request("GET", "/settings/backup.zip").status == 409
+    finally:
+        running.stop()

@@ -1,7 +1,9 @@
+import Backup
 import Diary
 import DiaryStore
 import Foundation
 import Hummingbird
+import NIOCore
 
 /// `/settings`: the account (family switching, password, sign-out), language, the family's members and
 /// invitations, share links, calendar feeds and API tokens. Secrets (a new token, invitation or feed address) are
@@ -61,6 +63,7 @@ struct SettingsPages {
                 by: try context.member(), label: label, includesHolidays: context.form["holidays"] == "true")
             return try await page(request, context: context, secret: ("newFeedOnce", Links.absolute(request, "/feeds/\(token).ics")))
         }
+        pages.get("settings/backup.zip", .owner) { request, context in try await backup(request, context: context) }
         pages.post("settings/feeds/:id/revoke", .viewer) { _, context in
             try await stores.sharing.revokeFeed(try context.id(of: "feed"), family: try context.member().familyID)
             return AccountPages.redirect("/settings")
@@ -114,6 +117,41 @@ struct SettingsPages {
             data["roles"] = Role.allCases.filter { member.role.includes($0) }.map { ["value": $0.rawValue, "name": roleName($0)] }
         }
         return WebPage("settings", title: words["settings"]!, tab: .more, data: data).response(request, context: context)
+    }
+
+    /// The whole data folder as a backup ZIP (docs/backup.md), for the owner of a server that holds one family only:
+    /// with several, a download would carry the other families' diaries, so their administrator runs
+    /// `saessak backup` instead. Written to a temporary file that is unlinked at once and streamed from its handle.
+    private func backup(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard try await stores.signIn.accounts.familyCount() == 1 else {
+            throw Problem(
+                status: .conflict,
+                detail: "this server holds several families: its administrator makes backups with 'saessak backup'")
+        }
+        let folder = stores.photos.library.root.deletingLastPathComponent().appendingPathComponent(".backups")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("\(UUID().uuidString).zip")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try await BackupArchive.write(
+            stores.database, library: stores.photos.library, to: file,
+            includeSensitive: request.uri.queryParameters["sensitive"] == "true", app: "saessak")
+        let handle = try FileHandle(forReadingFrom: file)
+        let size = Int(try handle.seekToEnd())
+        try handle.seek(toOffset: 0)
+        let day = stores.today.date().iso
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: "application/zip", .contentLength: String(size), .cacheControl: "no-store",
+                .contentDisposition: "attachment; filename=\"saessak-backup-\(day).zip\"",
+            ],
+            body: ResponseBody(contentLength: size) { writer in
+                defer { try? handle.close() }
+                while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+                    try await writer.write(ByteBuffer(bytes: chunk))
+                }
+                try await writer.finish(nil)
+            })
     }
 
     static func day(_ instant: Date, _ language: Language) -> String {

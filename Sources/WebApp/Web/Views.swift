@@ -17,8 +17,10 @@ struct WebStores: Sendable {
     let photos: PhotoService
     let signIn: SignIn
     let today: Today
+    let database: DiaryDatabase
 
     init(database: DiaryDatabase, photos: PhotoService, signIn: SignIn) {
+        self.database = database
         entries = EntryStore(database)
         children = ChildStore(database)
         memos = MemoStore(database)

@@ -191,6 +191,12 @@ enum Words {
         ("newShareLinkOnce", "공유 링크입니다. 지금만 보입니다:", "The share link, shown only now:"),
         ("newFeedOnce", "구독 주소입니다. 지금만 보입니다. 캘린더 앱에 붙여 넣으세요:", "The subscription address, shown only now. Paste it into your calendar app:"),
 
+        ("backup", "백업", "Backup"),
+        ("backupHint", "모든 일기와 원본 사진을 ZIP 파일 하나로 내려받습니다. 'saessak restore'로 새 서버에 되살릴 수 있습니다.",
+            "Download every entry and original photo as one ZIP file; 'saessak restore' brings it back on a new server."),
+        ("includeResidentNumber", "주민등록번호 포함 (파일에 그대로 들어갑니다)", "Include the resident registration number (as plain text in the file)"),
+        ("downloadBackup", "백업 내려받기", "Download a backup"),
+
         // Health
         ("event_hospital", "병원 진료", "hospital visit"),
         ("event_milestone", "성장 기록", "milestone"),
