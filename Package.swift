@@ -67,6 +67,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "Importers",
+            dependencies: ["Diary", "DiaryStore", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "WebApp",
             dependencies: [
                 "Diary", "DiaryStore", "Secrets", "Photos", "Backup",
@@ -83,7 +88,7 @@ let package = Package(
         .executableTarget(
             name: "saessak",
             dependencies: [
-                "Diary", "DiaryStore", "Secrets", "WebApp", "Backup",
+                "Diary", "DiaryStore", "Secrets", "WebApp", "Backup", "Importers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -107,6 +112,7 @@ let package = Package(
         .testTarget(name: "DiaryStoreTests", dependencies: ["DiaryStore"], swiftSettings: swiftSettings),
         .testTarget(name: "PhotosTests", dependencies: ["Photos"], swiftSettings: swiftSettings),
         .testTarget(name: "BackupTests", dependencies: ["Backup"], swiftSettings: swiftSettings),
+        .testTarget(name: "ImportersTests", dependencies: ["Importers"], swiftSettings: swiftSettings),
         .testTarget(
             name: "WebAppTests",
             dependencies: [

@@ -17,6 +17,7 @@ TABLES = [
     "families", "users", "memberships", "apiTokens", "children", "entries", "entryChildren", "tags", "entryTags",
     "photos", "entryPhotos", "events", "eventPhotos", "anniversaries", "memos", "growthMeasurements", "vaccinations",
     "vaccinationChoices", "vaccinationSkips", "invitations", "shareLinks", "shareLinkEntries", "calendarFeeds",
+    "importedItems",
 ]
 SEALED = {("children", "residentNumberSealed"): "residentNumber"}
 LEFT_OUT = {("photos", "thumbnails")}

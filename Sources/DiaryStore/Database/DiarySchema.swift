@@ -16,7 +16,23 @@ enum DiarySchema {
         migrator.registerMigration("v5 vaccinations", migrate: vaccinations)
         migrator.registerMigration("v6 calendar feeds", migrate: feeds)
         migrator.registerMigration("v7 event photos", migrate: eventPhotos)
+        migrator.registerMigration("v8 imports", migrate: imports)
         return migrator
+    }
+
+    /// What imports brought in, by where it came from: importing the same source again adds nothing twice.
+    private static func imports(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE importedItems (
+                familyId TEXT NOT NULL REFERENCES families(id) ON DELETE CASCADE,
+                source TEXT NOT NULL,
+                sourceKey TEXT NOT NULL,
+                entryId TEXT REFERENCES entries(id) ON DELETE SET NULL,
+                importedAt DATETIME NOT NULL,
+                PRIMARY KEY (familyId, source, sourceKey)
+            );
+            CREATE INDEX importedItems_entry ON importedItems(entryId);
+            """)
     }
 
     /// Photos of an event (a prescription, the hospital's note), in order. The unique index lets the link carry the

@@ -91,6 +91,7 @@ extension DiaryDatabase {
         "families", "users", "memberships", "apiTokens", "children", "entries", "entryChildren", "tags", "entryTags",
         "photos", "entryPhotos", "events", "eventPhotos", "anniversaries", "memos", "growthMeasurements", "vaccinations",
         "vaccinationChoices", "vaccinationSkips", "invitations", "shareLinks", "shareLinkEntries", "calendarFeeds",
+        "importedItems",
     ]
 
     /// The migrations this database has, oldest first: a backup restores only into the same schema.

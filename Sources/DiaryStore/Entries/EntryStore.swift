@@ -100,21 +100,24 @@ public struct EntryStore: Sendable {
     /// A new entry; `photos` (already uploaded by this family) become its photos in that order.
     public func create(family: FamilyID, content: EntryContent, photos: [PhotoID] = []) async throws -> Entry {
         let now = database.clock.now()
+        return try await database.writer.write { db in try insert(db, family: family, content: content, photos: photos, now: now) }
+    }
+
+    /// `create` inside a transaction the caller holds (an import writes many entries in one).
+    func insert(_ db: Database, family: FamilyID, content: EntryContent, photos: [PhotoID], now: Date) throws -> Entry {
         let entry = Entry(familyID: family, content: content, createdAt: now, modifiedAt: now)
-        return try await database.writer.write { db in
-            try checkChildren(db, family: family, content.childIDs)
-            try db.execute(
-                sql: """
-                    INSERT INTO entries (id, familyId, title, body, localDateTime, timeZone, weather, placeName, latitude,
-                        longitude, createdAt, modifiedAt)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [entry.id.sql, family.sql] + contentArguments(content) + [now.stored, now.stored])
-            try link(db, entry: entry.id, family: family, content: content)
-            try PhotoStore.link(db, photos, to: .entry(entry.id), family: family)
-            try SearchIndex.refresh(db, entry: entry.id)
-            return try fetch(db, family: family, id: entry.id)
-        }
+        try checkChildren(db, family: family, content.childIDs)
+        try db.execute(
+            sql: """
+                INSERT INTO entries (id, familyId, title, body, localDateTime, timeZone, weather, placeName, latitude,
+                    longitude, createdAt, modifiedAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [entry.id.sql, family.sql] + contentArguments(content) + [now.stored, now.stored])
+        try link(db, entry: entry.id, family: family, content: content)
+        try PhotoStore.link(db, photos, to: .entry(entry.id), family: family)
+        try SearchIndex.refresh(db, entry: entry.id)
+        return try fetch(db, family: family, id: entry.id)
     }
 
     /// Replaces the whole content, children and tags included; `photos`, when given, replaces the photos too

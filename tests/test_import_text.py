@@ -1,0 +1,92 @@
+"""`saessak import text`: old diaries in UTF-8, UTF-16 and CP949 (with CP949-only syllables such as 똠), split at
+date headings or one file per day; dry runs, no duplicates on a second run, and broken files that change nothing."""
+import json
+
+import pytest
+
+from conftest import Server, make_family, saessak
+
+
+@pytest.fixture()
+def family(tmp_path):
+    data = tmp_path / "saessak-data"
+    token = make_family(data, "mom", "우리집")
+    running = Server(data).start()
+    try:
+        for name in ("하늘", "바다"):
+            assert running.request("POST", "/api/v1/children", {"name": name, "birthDate": "2009-05-05"}, token).status == 201
+    finally:
+        running.stop()
+    return data
+
+
+def entries(data):
+    return json.loads(saessak("entries", "list", "--json", data=data).stdout)["items"]
+
+
+def diary(tmp_path):
+    folder = tmp_path / "diary"
+    folder.mkdir()
+    (folder / "2010.txt").write_text("옛날 일기장\n\n# 2010-08-15\n광복절, 태극기를 달았다.\n\n2010년 8월 16일 월요일\n비가 왔다.\n", encoding="utf-8")
+    (folder / "2011.txt").write_bytes("2011.3.1 (화)\n똠방각하를 읽었다.\n".encode("cp949"))
+    (folder / "2012.txt").write_bytes("2012-05-05\r\n어린이날 선물\r\n".encode("utf-16"))  # with a BOM
+    return folder
+
+
+def test_a_folder_of_diaries_in_three_encodings(family, tmp_path):
+    folder = diary(tmp_path)
+    dry = json.loads(saessak("import", "text", str(folder), "--dry-run", "--json", data=family).stdout)
+    assert dry["added"] == 4 and dry["files"] == 3 and dry["dryRun"] is True
+    assert dry["skipped"] == ["2010.txt: 6 characters before the first date heading"]
+    assert entries(family) == []
+
+    done = saessak("import", "text", str(folder), "--child", "하늘", data=family)
+    assert "Imported 4 entries from 3 files" in done.stdout
+    imported = {e["date"]: e for e in entries(family)}
+    assert sorted(imported) == ["2010-08-15T12:00", "2010-08-16T12:00", "2011-03-01T12:00", "2012-05-05T12:00"]
+    assert imported["2011-03-01T12:00"]["body"] == "똠방각하를 읽었다." and imported["2011-03-01T12:00"]["title"] == "똠방각하를 읽었다."
+    assert imported["2012-05-05T12:00"]["body"] == "어린이날 선물" and imported["2010-08-16T12:00"]["tags"] == ["가져옴"]
+    assert len(imported["2010-08-15T12:00"]["childIds"]) == 1
+
+    # Again: nothing twice.
+    again = json.loads(saessak("import", "text", str(folder), "--json", data=family).stdout)
+    assert again["added"] == 0 and again["duplicates"] == 4 and len(entries(family)) == 4
+
+
+def test_one_file_per_day_dated_by_its_name(family, tmp_path):
+    folder = tmp_path / "days"
+    folder.mkdir()
+    (folder / "2013-01-01.txt").write_text("새해 첫날\n떡국", encoding="utf-8")
+    (folder / "20130102.txt").write_text("눈이 왔다", encoding="utf-8")
+    saessak("import", "text", str(folder), data=family)
+    assert sorted(e["date"] for e in entries(family)) == ["2013-01-01T12:00", "2013-01-02T12:00"]
+    # Both children by default.
+    assert all(len(e["childIds"]) == 2 for e in entries(family))
+
+
+@pytest.mark.parametrize("name, content, encoding, message", [
+    ("bytes.txt", b"2010-01-01\n\x80\xff\n", "cp949", "bytes.txt: byte"),
+    ("utf8.txt", b"2010-01-01\n\xff\n", "utf-8", "utf8.txt: not valid UTF-8"),
+    ("month.txt", "2010년 13월 40일\n이상한 날\n".encode(), "auto", "month.txt, line 1: '2010년 13월 40일' is not a date"),
+    ("notes.txt", "날짜가 없는 글\n".encode(), "auto", "notes.txt: no date heading"),
+    ("nobom.txt", "2010-01-01\n".encode("utf-16-le"), "utf-16", "byte-order mark"),
+])
+def test_broken_files_change_nothing(family, tmp_path, name, content, encoding, message):
+    if encoding == "auto":
+        folder = diary(tmp_path)  # three good files beside the broken one: none of them is imported either
+    else:
+        # A forced encoding applies to every file: one good file in it beside the broken one.
+        folder = tmp_path / "forced"
+        folder.mkdir()
+        (folder / "a-good.txt").write_bytes("2011-03-01\n똠\n".encode({"cp949": "cp949", "utf-8": "utf-8", "utf-16": "utf-16"}[encoding]))
+    (folder / name).write_bytes(content)
+    result = saessak("import", "text", str(folder), "--encoding", encoding, data=family, check=False)
+    assert result.returncode != 0 and message in result.stderr, result.stderr
+    assert entries(family) == []
+
+
+def test_bad_arguments_are_named(family, tmp_path):
+    result = saessak("import", "text", str(tmp_path / "nowhere"), data=family, check=False)
+    assert result.returncode != 0 and "no such file or folder" in result.stderr
+    result = saessak("import", "text", str(diary(tmp_path)), "--child", "구름", data=family, check=False)
+    assert result.returncode != 0 and "no child named '구름'" in result.stderr
