@@ -57,4 +57,11 @@ import ZIPFoundation
         }
         #expect(!FileManager.default.fileExists(atPath: target.appendingPathComponent("saessak.sqlite").path))
     }
+
+    @Test func onlyATablesOwnColumnsAreWritten() async throws {
+        let database = try DiaryDatabase(folder: root.appendingPathComponent("empty"))
+        let sneaky = TableDump(name: "families", rows: [["id": .text("x"), "name) VALUES ('a'); --": .text("b")]])
+        await #expect(throws: StoreError.self) { try await database.load([sneaky]) }
+        #expect(try await database.dump(includeSensitive: false).allSatisfy { $0.rows.isEmpty })
+    }
 }

@@ -134,6 +134,8 @@ extension DiaryDatabase {
                 guard Self.backupTables.contains(table.name) else {
                     throw StoreError.conflict(field: "data", message: "'\(table.name)' is not a table a backup holds")
                 }
+                // Column names go into SQL: only the table's own.
+                let known = Set(try Row.fetchAll(db, sql: "PRAGMA table_info(\(table.name))").map { $0["name"] as String })
                 for var row in table.rows {
                     if table.name == "photos" { row["thumbnails"] = .text("pending") }
                     for sealed in Self.sealedColumns where sealed.table == table.name {
@@ -142,6 +144,9 @@ extension DiaryDatabase {
                         }
                     }
                     let columns = row.keys.sorted()
+                    if let unknown = columns.first(where: { !known.contains($0) }) {
+                        throw StoreError.conflict(field: "data", message: "\(table.name) has no column '\(unknown)'")
+                    }
                     try db.execute(
                         sql: "INSERT INTO \(table.name) (\(columns.joined(separator: ", "))) VALUES (\(databaseQuestionMarks(count: columns.count)))",
                         arguments: StatementArguments(columns.map { row[$0]!.databaseValue }))
