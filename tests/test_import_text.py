@@ -90,3 +90,35 @@ def test_bad_arguments_are_named(family, tmp_path):
     assert result.returncode != 0 and "no such file or folder" in result.stderr
     result = saessak("import", "text", str(diary(tmp_path)), "--child", "구름", data=family, check=False)
     assert result.returncode != 0 and "no child named '구름'" in result.stderr
+
+
+def test_progress_shows_on_a_terminal_only(family, tmp_path):
+    import os
+    import pty
+    import subprocess
+
+    from conftest import BIN
+
+    folder = diary(tmp_path)
+    quiet = saessak("import", "text", str(folder), "--dry-run", data=family)
+    assert quiet.stderr == ""
+    main, terminal = pty.openpty()
+    try:
+        done = subprocess.run([BIN, "import", "text", str(folder), "--dry-run", "--data", str(family)],
+                              stdout=subprocess.PIPE, stderr=terminal, timeout=60)
+        os.close(terminal)
+        terminal = None
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(main, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        if terminal is not None:
+            os.close(terminal)
+        os.close(main)
+    assert done.returncode == 0 and "읽는 중 3/3".encode() in shown and shown.endswith(b"\r\x1b[K")

@@ -114,10 +114,13 @@ public enum TextImport {
     /// Reads the files into entries for `children` (all or nothing: the first unreadable file or bad date stops
     /// the import before anything is written).
     public static func items(
-        from files: [URL], encoding: Encoding, children: [ChildID], report: inout Report
+        from files: [URL], encoding: Encoding, children: [ChildID], report: inout Report,
+        progress: TerminalProgress? = nil
     ) throws -> [ImportStore.Item] {
         var items: [ImportStore.Item] = []
-        for file in files {
+        defer { progress?.finish() }
+        for (index, file) in files.enumerated() {
+            progress?.update(index)
             let name = file.lastPathComponent
             let text = try decode(try Data(contentsOf: file), as: encoding, file: name)
             let parsed = try parse(text, name: name)
@@ -138,6 +141,7 @@ public enum TextImport {
                 items.append(.init(sourceKey: key, content: content))
             }
             report.files += 1
+            progress?.update(index + 1)
         }
         report.entries = items.count
         return items

@@ -58,7 +58,9 @@ struct ImportText: AsyncParsableCommand {
         var report = TextImport.Report(dryRun: dryRun)
         do {
             let files = try TextImport.files(at: URL(fileURLWithPath: path))
-            let items = try TextImport.items(from: files, encoding: encoding, children: chosen.map(\.id), report: &report)
+            let items = try TextImport.items(
+                from: files, encoding: encoding, children: chosen.map(\.id), report: &report,
+                progress: TerminalProgress(total: files.count, label: "읽는 중"))
             let outcome = try await ImportStore(database).importEntries(family: familyID, source: "text", items: items, dryRun: dryRun)
             report.added = outcome.added
             report.duplicates = outcome.duplicates
