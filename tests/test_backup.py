@@ -249,3 +249,42 @@ def test_the_owner_downloads_a_backup_in_the_browser(tmp_path):
         assert owner.request("GET", "/settings/backup.zip").status == 409
     finally:
         running.stop()
+
+
+def rewritten(source, target, change):
+    """A copy of a backup whose manifest (and files) `change(manifest, files)` edits: a backup of another version."""
+    with zipfile.ZipFile(source) as archive:
+        files = {name: archive.read(name) for name in archive.namelist()}
+    manifest = json.loads(files.pop("manifest.json"))
+    change(manifest, files)
+    with zipfile.ZipFile(target, "w") as archive:
+        for name, body in files.items():
+            archive.writestr(name, body)
+        archive.writestr("manifest.json", json.dumps(manifest))
+    return target
+
+
+def test_a_backup_from_an_older_schema_is_migrated_forward(tmp_path):
+    data, token, _ = family_folder(tmp_path)
+    current = tmp_path / "current.zip"
+    saessak("backup", str(current), data=data)
+
+    def as_v7(manifest, files):  # before the imports table of schema v8
+        assert manifest["schema"][-1] == "v8 imports"
+        manifest["schema"].pop()
+        del files["data/importedItems.json"], manifest["files"]["data/importedItems.json"], manifest["counts"]["importedItems"]
+
+    old = rewritten(current, tmp_path / "v7.zip", as_v7)
+    restored = tmp_path / "restored" / "saessak-data"
+    saessak("restore", str(old), data=restored)
+    again = tmp_path / "again.zip"
+    saessak("backup", str(again), data=restored)
+    assert tables(again)[0] == tables(current)[0] and tables(again)[2]["schema"] == tables(current)[2]["schema"]
+
+    def from_the_future(manifest, files):
+        manifest["schema"].append("v99 teleportation")
+
+    future = rewritten(current, tmp_path / "future.zip", from_the_future)
+    target = tmp_path / "future" / "saessak-data"
+    result = saessak("restore", str(future), data=target, check=False)
+    assert result.returncode != 0 and "v99 teleportation" in result.stderr and "does not know" in result.stderr

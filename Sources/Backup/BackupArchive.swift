@@ -162,14 +162,16 @@ public enum BackupArchive {
         let (archive, manifest) = try verify(source)
         let existing = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         guard existing.isEmpty else { throw Failure.notEmpty(folder.path) }
+        // A backup from an older schema is written into that schema, then migrated forward like any old database.
+        guard let last = manifest.schema.last, Array(DiaryDatabase.migrations.prefix(manifest.schema.count)) == manifest.schema else {
+            throw Failure.incompatible(
+                "it was made with schema \(manifest.schema.last ?? "?"), which this Saessak (\(DiaryDatabase.migrations.last ?? "?")) does not know")
+        }
         do {
-            let database = try DiaryDatabase(folder: folder)
-            let schema = try await database.schemaVersion()
-            guard schema == manifest.schema else {
-                throw Failure.incompatible("it was made with schema \(manifest.schema.last ?? "?"), this Saessak has \(schema.last ?? "?")")
-            }
+            let database = try DiaryDatabase(folder: folder, schema: last)
             var tables: [TableDump] = []
-            for name in DiaryDatabase.backupTables {
+            // Every table of the backup's own schema, parents first.
+            for name in try await database.backedUpTables() {
                 guard let entry = archive["data/\(name).json"] else { throw Failure.damaged("data/\(name).json is missing") }
                 do {
                     tables.append(TableDump(name: name, rows: try JSONDecoder().decode([[String: DumpValue]].self, from: try read(entry, from: archive))))
@@ -192,6 +194,7 @@ public enum BackupArchive {
                 try library.keep(file, sha256: parts[0], format: format)
             }
             try await database.load(tables)
+            try database.migrateToLatest()
             return manifest
         } catch {
             // Leave the folder as it was found: empty.

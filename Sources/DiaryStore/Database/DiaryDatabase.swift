@@ -14,16 +14,17 @@ public final class DiaryDatabase: Sendable {
 
     public static let fileName = "saessak.sqlite"
 
-    /// Opens (creating if needed) the database in `folder`, with the folder's field-encryption key.
-    public convenience init(folder: URL, clock: Clock = .live) throws {
+    /// Opens (creating if needed) the database in `folder`, with the folder's field-encryption key. `schema`
+    /// stops the migrations at that one (a restore writes an older backup into its own schema, then migrates on).
+    public convenience init(folder: URL, clock: Clock = .live, schema: String? = nil) throws {
         // Children's data: only the account that runs Saessak may read the folder it creates.
         try FileManager.default.createDirectory(
             at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let cipher = try FieldCipher.forDataFolder(folder)
-        try self.init(path: folder.appendingPathComponent(Self.fileName).path, cipher: cipher, clock: clock)
+        try self.init(path: folder.appendingPathComponent(Self.fileName).path, cipher: cipher, clock: clock, schema: schema)
     }
 
-    public init(path: String, cipher: FieldCipher, clock: Clock = .live) throws {
+    public init(path: String, cipher: FieldCipher, clock: Clock = .live, schema: String? = nil) throws {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(10)
@@ -34,8 +35,18 @@ public final class DiaryDatabase: Sendable {
         writer = try DatabasePool(path: path, configuration: configuration)
         self.cipher = cipher
         self.clock = clock
-        try DiarySchema.migrator.migrate(writer)
+        if let schema {
+            try DiarySchema.migrator.migrate(writer, upTo: schema)
+        } else {
+            try DiarySchema.migrator.migrate(writer)
+        }
     }
+
+    /// Every migration this Saessak knows, oldest first.
+    public static var migrations: [String] { DiarySchema.migrator.migrations }
+
+    /// Runs the migrations a database opened with `schema:` still lacks.
+    public func migrateToLatest() throws { try DiarySchema.migrator.migrate(writer) }
 
     /// Columns holding values sealed with the field cipher: every field marked sensitive.
     static let sealedColumns: [(table: String, column: String)] = [("children", "residentNumberSealed")]

@@ -94,6 +94,14 @@ extension DiaryDatabase {
         "importedItems",
     ]
 
+    /// The backed-up tables this database's schema has (an older schema lacks the newer ones).
+    public func backedUpTables() async throws -> [String] {
+        let existing = try await writer.read { db in
+            Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
+        }
+        return Self.backupTables.filter(existing.contains)
+    }
+
     /// The migrations this database has, oldest first: a backup restores only into the same schema.
     public func schemaVersion() async throws -> [String] {
         try await writer.read { db in try DiarySchema.migrator.appliedMigrations(db) }
