@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from korean_lunar_calendar import KoreanLunarCalendar
 from selenium import webdriver
-from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -58,9 +58,9 @@ def url(site, path):
 
 
 def wait(driver, condition, timeout=20):
-    # A page being replaced by the next one leaves elements stale for a moment: look again.
-    ignored = (NoSuchElementException, StaleElementReferenceException)
-    return WebDriverWait(driver, timeout, ignored_exceptions=ignored).until(condition)
+    # A page being replaced by the next one leaves elements missing or stale for a moment (chromedriver may also
+    # answer "node does not belong to the document"): look again, until the time-out says what never came.
+    return WebDriverWait(driver, timeout, ignored_exceptions=(WebDriverException,)).until(condition)
 
 
 def press(driver, element):
