@@ -1,0 +1,147 @@
+import GRDB
+
+/// The migrations after the first three (v4 accounts onwards), newest first; `DiarySchema.migrator` lists them in
+/// order. Shipped migrations are never edited.
+extension DiarySchema {
+    /// What imports brought in, by where it came from: importing the same source again adds nothing twice.
+    static func imports(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE importedItems (
+                familyId TEXT NOT NULL REFERENCES families(id) ON DELETE CASCADE,
+                source TEXT NOT NULL,
+                sourceKey TEXT NOT NULL,
+                entryId TEXT REFERENCES entries(id) ON DELETE SET NULL,
+                importedAt DATETIME NOT NULL,
+                PRIMARY KEY (familyId, source, sourceKey)
+            );
+            CREATE INDEX importedItems_entry ON importedItems(entryId);
+            """)
+    }
+
+    /// Photos of an event (a prescription, the hospital's note), in order. The unique index lets the link carry the
+    /// family, like every other link.
+    static func eventPhotos(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE UNIQUE INDEX events_id_family ON events(id, familyId);
+            CREATE TABLE eventPhotos (
+                eventId TEXT NOT NULL,
+                photoId TEXT NOT NULL,
+                familyId TEXT NOT NULL,
+                position INTEGER NOT NULL,
+                PRIMARY KEY (eventId, photoId),
+                UNIQUE (eventId, position),
+                FOREIGN KEY (eventId, familyId) REFERENCES events(id, familyId) ON DELETE CASCADE,
+                FOREIGN KEY (photoId, familyId) REFERENCES photos(id, familyId) ON DELETE CASCADE
+            );
+            CREATE INDEX eventPhotos_photo ON eventPhotos(photoId);
+            """)
+    }
+
+    /// Calendar feeds: a secret URL per feed (only its hash kept), revoked by deleting the row.
+    static func feeds(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE calendarFeeds (
+                id TEXT PRIMARY KEY NOT NULL,
+                familyId TEXT NOT NULL REFERENCES families(id) ON DELETE CASCADE,
+                digest BLOB NOT NULL UNIQUE CHECK (length(digest) = 32),
+                label TEXT,
+                includesHolidays BOOLEAN NOT NULL DEFAULT 0,
+                createdBy TEXT REFERENCES users(id) ON DELETE SET NULL,
+                createdAt DATETIME NOT NULL
+            );
+            CREATE INDEX calendarFeeds_family ON calendarFeeds(familyId, createdAt DESC);
+            """)
+    }
+
+    /// Vaccinations: shots given (a product on a day; a combination counts for each component), the alternatives a
+    /// family chose per child (RV1/RV5, IJEV/LJEV), and doses marked as not to be given.
+    static func vaccinations(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE vaccinations (
+                id TEXT PRIMARY KEY NOT NULL,
+                familyId TEXT NOT NULL,
+                childId TEXT NOT NULL,
+                product TEXT NOT NULL CHECK (product IN ('bcg', 'hepB', 'dtap', 'tdap', 'ipv', 'hib', 'pcv', 'rv1', 'rv5',
+                    'mmr', 'varicella', 'hepA', 'ijev', 'ljev', 'hpv', 'influenza', 'dtapIpv', 'dtapIpvHib')),
+                date TEXT NOT NULL CHECK (date GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'),
+                place TEXT,
+                lot TEXT,
+                productName TEXT,
+                createdAt DATETIME NOT NULL,
+                FOREIGN KEY (childId, familyId) REFERENCES children(id, familyId) ON DELETE CASCADE
+            );
+            CREATE INDEX vaccinations_child ON vaccinations(childId, date);
+            CREATE TABLE vaccinationChoices (
+                childId TEXT NOT NULL,
+                familyId TEXT NOT NULL,
+                choice TEXT NOT NULL CHECK (choice IN ('rotavirus', 'japaneseEncephalitis')),
+                vaccine TEXT NOT NULL CHECK (vaccine IN ('rv1', 'rv5', 'ijev', 'ljev')),
+                PRIMARY KEY (childId, choice),
+                FOREIGN KEY (childId, familyId) REFERENCES children(id, familyId) ON DELETE CASCADE
+            );
+            CREATE TABLE vaccinationSkips (
+                childId TEXT NOT NULL,
+                familyId TEXT NOT NULL,
+                vaccine TEXT NOT NULL,
+                number INTEGER NOT NULL CHECK (number >= 1),
+                PRIMARY KEY (childId, vaccine, number),
+                FOREIGN KEY (childId, familyId) REFERENCES children(id, familyId) ON DELETE CASCADE
+            );
+            """)
+    }
+
+    /// Accounts and sharing: a role an API token is limited to; web sessions (only a hash of the cookie is kept,
+    /// like tokens), each with its CSRF token and the family it currently acts for; invitations (single use, with a
+    /// role and an end); read-only share links for chosen entries. Links and invitations keep only a hash too.
+    static func accounts(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE apiTokens ADD COLUMN role TEXT CHECK (role IN ('owner', 'editor', 'viewer'));
+            CREATE TABLE sessions (
+                id TEXT PRIMARY KEY NOT NULL,
+                digest BLOB NOT NULL UNIQUE CHECK (length(digest) = 32),
+                userId TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                familyId TEXT REFERENCES families(id) ON DELETE SET NULL,
+                csrfToken TEXT NOT NULL CHECK (length(csrfToken) >= 32),
+                createdAt DATETIME NOT NULL,
+                lastSeenAt DATETIME NOT NULL,
+                expiresAt DATETIME NOT NULL
+            );
+            CREATE INDEX sessions_user ON sessions(userId);
+
+            CREATE TABLE invitations (
+                id TEXT PRIMARY KEY NOT NULL,
+                familyId TEXT NOT NULL REFERENCES families(id) ON DELETE CASCADE,
+                role TEXT NOT NULL CHECK (role IN ('owner', 'editor', 'viewer')),
+                digest BLOB NOT NULL UNIQUE CHECK (length(digest) = 32),
+                createdBy TEXT REFERENCES users(id) ON DELETE SET NULL,
+                createdAt DATETIME NOT NULL,
+                expiresAt DATETIME NOT NULL,
+                acceptedAt DATETIME,
+                acceptedBy TEXT REFERENCES users(id) ON DELETE SET NULL
+            );
+            CREATE INDEX invitations_family ON invitations(familyId, createdAt DESC);
+
+            CREATE TABLE shareLinks (
+                id TEXT PRIMARY KEY NOT NULL,
+                familyId TEXT NOT NULL REFERENCES families(id) ON DELETE CASCADE,
+                digest BLOB NOT NULL UNIQUE CHECK (length(digest) = 32),
+                label TEXT,
+                createdBy TEXT REFERENCES users(id) ON DELETE SET NULL,
+                createdAt DATETIME NOT NULL,
+                expiresAt DATETIME NOT NULL,
+                UNIQUE (id, familyId)
+            );
+            CREATE INDEX shareLinks_family ON shareLinks(familyId, createdAt DESC);
+            CREATE TABLE shareLinkEntries (
+                shareLinkId TEXT NOT NULL,
+                entryId TEXT NOT NULL,
+                familyId TEXT NOT NULL,
+                position INTEGER NOT NULL,
+                PRIMARY KEY (shareLinkId, entryId),
+                FOREIGN KEY (shareLinkId, familyId) REFERENCES shareLinks(id, familyId) ON DELETE CASCADE,
+                FOREIGN KEY (entryId, familyId) REFERENCES entries(id, familyId) ON DELETE CASCADE
+            );
+            CREATE INDEX shareLinkEntries_entry ON shareLinkEntries(entryId);
+            """)
+    }
+}
