@@ -68,13 +68,18 @@ let package = Package(
         ),
         .target(
             name: "Importers",
-            dependencies: ["Diary", "DiaryStore", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "Diary", "DiaryStore", "Photos",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "WebApp",
             dependencies: [
-                "Diary", "DiaryStore", "Secrets", "Photos", "Backup",
+                "Diary", "DiaryStore", "Secrets", "Photos", "Backup", "Importers",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "MultipartKit", package: "multipart-kit"),

@@ -15,23 +15,7 @@ public enum TextImport {
         case cp949
     }
 
-    public struct Failure: Error, CustomStringConvertible, Equatable {
-        public let description: String
-        init(_ description: String) { self.description = description }
-    }
-
-    /// What an import found and did, for people and (`--json`) scripts.
-    public struct Report: Codable, Sendable, Equatable {
-        public var files = 0
-        public var entries = 0
-        public var added = 0
-        public var duplicates = 0
-        public var skipped: [String] = []
-        public var warnings: [String] = []
-        public var dryRun = false
-
-        public init(dryRun: Bool) { self.dryRun = dryRun }
-    }
+    public typealias Failure = ImportFailure
 
     // MARK: Decoding
 
@@ -114,10 +98,10 @@ public enum TextImport {
     /// Reads the files into entries for `children` (all or nothing: the first unreadable file or bad date stops
     /// the import before anything is written).
     public static func items(
-        from files: [URL], encoding: Encoding, children: [ChildID], report: inout Report,
+        from files: [URL], encoding: Encoding, children: [ChildID], report: inout ImportReport,
         progress: TerminalProgress? = nil
-    ) throws -> [ImportStore.Item] {
-        var items: [ImportStore.Item] = []
+    ) throws -> [ImportStore.EntryItem] {
+        var items: [ImportStore.EntryItem] = []
         defer { progress?.finish() }
         for (index, file) in files.enumerated() {
             progress?.update(index)
@@ -143,7 +127,7 @@ public enum TextImport {
             report.files += 1
             progress?.update(index + 1)
         }
-        report.entries = items.count
+        report.count("entries", items.count)
         return items
     }
 }

@@ -9,7 +9,63 @@ struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Import diaries kept elsewhere. Every import can be tried with --dry-run first.",
-        subcommands: [ImportText.self])
+        subcommands: [ImportText.self, ImportIPhotoDiary.self, ImportDayOne.self])
+}
+
+/// What every import takes besides its source.
+struct ImportOptions: ParsableArguments {
+    @OptionGroup var data: DataOptions
+    @OptionGroup var family: FamilyOption
+
+    @Flag(help: "Read everything and report what would be imported, without writing.")
+    var dryRun = false
+
+    @Flag(help: "Print the report as JSON.")
+    var json = false
+
+    /// Opens the data folder and finds the family and its children.
+    func open() async throws -> (database: DiaryDatabase, family: FamilyID, children: [Child]) {
+        let database = try data.openExisting()
+        let familyID = try await AccountStore(database).family(named: family.family).id
+        let children = try await Page.all { try await ChildStore(database).list(family: familyID, after: $0, limit: $1) }
+        return (database, familyID, children)
+    }
+
+    /// The children named by `--child` (default: every child; at least one is needed).
+    func chosen(_ names: [String], from children: [Child]) throws -> [ChildID] {
+        guard !children.isEmpty else { throw CLIError("the family has no children yet: add one first (entries are about a child)") }
+        guard !names.isEmpty else { return children.map(\.id) }
+        return try names.map { name in
+            guard let match = children.first(where: { $0.profile.name == name }) else {
+                throw CLIError("--child: no child named '\(name)' (the family has: \(children.map(\.profile.name).joined(separator: ", ")))")
+            }
+            return match.id
+        }
+    }
+
+    func run(
+        source: String, read: @escaping (DiaryDatabase, FamilyID, [Child], PhotoIntake, inout ImportReport) throws -> ImportStore.Batch
+    ) async throws {
+        let (database, familyID, children) = try await open()
+        let report: ImportReport
+        do {
+            report = try await ImportRun.run(source: source, database: database, dataFolder: data.url, family: familyID, dryRun: dryRun) {
+                intake, report in try read(database, familyID, children, intake, &report)
+            }
+        } catch let failure as ImportFailure {
+            throw CLIError(failure.description)
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        } else {
+            print(dryRun ? "Dry run: nothing was written." : "Imported from \(report.files) file(s).")
+            for line in report.summary { print(line) }
+            for line in report.skipped { print("skipped: \(line)") }
+            for line in report.warnings { print("warning: \(line)") }
+        }
+    }
 }
 
 struct ImportText: AsyncParsableCommand {
@@ -23,8 +79,7 @@ struct ImportText: AsyncParsableCommand {
             tagged 가져옴. One transaction: all or nothing. Importing the same files again adds nothing twice.
             """)
 
-    @OptionGroup var data: DataOptions
-    @OptionGroup var family: FamilyOption
+    @OptionGroup var options: ImportOptions
 
     @Argument(help: "A text file, or a folder of .txt files.")
     var path: String
@@ -35,47 +90,71 @@ struct ImportText: AsyncParsableCommand {
     @Option(help: "A child the entries are about, by name (repeat for several; default: every child).")
     var child: [String] = []
 
-    @Flag(help: "Read everything and report what would be imported, without writing.")
-    var dryRun = false
+    func run() async throws {
+        try await options.run(source: "text") { [options, child, path, encoding] _, _, children, _, report in
+            let chosen = try options.chosen(child, from: children)
+            let files = try TextImport.files(at: URL(fileURLWithPath: path))
+            var batch = ImportStore.Batch()
+            batch.entries = try TextImport.items(
+                from: files, encoding: encoding, children: chosen, report: &report,
+                progress: TerminalProgress(total: files.count, label: "읽는 중"))
+            return batch
+        }
+    }
+}
 
-    @Flag(help: "Print the report as JSON.")
-    var json = false
+struct ImportIPhotoDiary: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "iphotodiary",
+        abstract: "Import the old iPhotoDiary / BabyPhotoDiary iPhone app's store (NewIPhotoDiary.sqlite).",
+        discussion: """
+            Children (solar or lunar birthdays, profile photo, birth height and weight), diaries with their photos, \
+            place and weather, events, hospital visits and vaccinations, and the anniversaries of AnnData.plist. \
+            The 백일/첫돌 events and birthdays the app stored are left out: Saessak works them out. Diaries or events \
+            of no child are imported for every child and listed. One transaction: all or nothing.
+            """)
+
+    @OptionGroup var options: ImportOptions
+
+    @Argument(help: "The app's Core Data store, NewIPhotoDiary.sqlite.")
+    var store: String
+
+    @Option(help: "The app's AnnData.plist (anniversaries).")
+    var anniversaries: String?
 
     func run() async throws {
-        let database = try data.openExisting()
-        let familyID = try await AccountStore(database).family(named: family.family).id
-        let children = try await Page.all { try await ChildStore(database).list(family: familyID, after: $0, limit: $1) }
-        var chosen = children
-        if !child.isEmpty {
-            chosen = try child.map { name in
-                guard let match = children.first(where: { $0.profile.name == name }) else {
-                    throw CLIError("--child: no child named '\(name)' (the family has: \(children.map(\.profile.name).joined(separator: ", ")))")
-                }
-                return match
-            }
+        try await options.run(source: IPhotoDiaryImport.source) { [store, anniversaries] database, family, children, intake, report in
+            try IPhotoDiaryImport.read(
+                store: URL(fileURLWithPath: store), anniversaries: anniversaries.map { URL(fileURLWithPath: $0) },
+                existing: children, family: family, now: database.clock.now(), intake: intake, report: &report,
+                progress: { TerminalProgress(total: $0, label: "일기") })
         }
-        guard !chosen.isEmpty else { throw CLIError("the family has no children yet: add one first (entries are about a child)") }
-        var report = TextImport.Report(dryRun: dryRun)
-        do {
-            let files = try TextImport.files(at: URL(fileURLWithPath: path))
-            let items = try TextImport.items(
-                from: files, encoding: encoding, children: chosen.map(\.id), report: &report,
-                progress: TerminalProgress(total: files.count, label: "읽는 중"))
-            let outcome = try await ImportStore(database).importEntries(family: familyID, source: "text", items: items, dryRun: dryRun)
-            report.added = outcome.added
-            report.duplicates = outcome.duplicates
-        } catch let failure as TextImport.Failure {
-            throw CLIError(failure.description)
-        }
-        if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            print(String(decoding: try encoder.encode(report), as: UTF8.self))
-        } else {
-            let verb = dryRun ? "Would import" : "Imported"
-            print("\(verb) \(report.added) entries from \(report.files) files (\(report.duplicates) already imported).")
-            for line in report.skipped { print("skipped: \(line)") }
-            for line in report.warnings { print("warning: \(line)") }
+    }
+}
+
+struct ImportDayOne: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dayone",
+        abstract: "Import a Day One JSON export (the ZIP with Journal.json and photos/).",
+        discussion: """
+            Every journal in the export: text (the first line becomes the title), tags, starred (tag 즐겨찾기), \
+            location, weather, time zone and photos. Entries are about every child unless --child names some. \
+            One transaction: all or nothing. Importing the same export again adds nothing twice.
+            """)
+
+    @OptionGroup var options: ImportOptions
+
+    @Argument(help: "The export's ZIP file.")
+    var export: String
+
+    @Option(help: "A child the entries are about, by name (repeat for several; default: every child).")
+    var child: [String] = []
+
+    func run() async throws {
+        try await options.run(source: DayOneImport.source) { [options, child, export] _, family, children, intake, report in
+            try DayOneImport.read(
+                export: URL(fileURLWithPath: export), children: try options.chosen(child, from: children), family: family,
+                intake: intake, report: &report, progress: { TerminalProgress(total: $0, label: "Day One") })
         }
     }
 }

@@ -25,17 +25,21 @@ public struct ChildStore: Sendable {
     public func create(family: FamilyID, profile: ChildProfile) async throws -> Child {
         let now = database.clock.now()
         let child = Child(familyID: family, profile: profile, createdAt: now, modifiedAt: now)
-        let sealed = try seal(profile.residentNumber)
-        try await database.writer.write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO children (id, familyId, name, nickname, birthDate, birthCalendar, isLeapMonth, birthTime, sex,
-                        birthplace, hospital, residentNumberSealed, createdAt, modifiedAt)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [child.id.sql, family.sql] + profileArguments(profile, sealed) + [now.stored, now.stored])
-        }
+        try await database.writer.write { db in try insert(db, child) }
         return child
+    }
+
+    /// `create` inside a transaction the caller holds (an import brings children with their entries).
+    func insert(_ db: Database, _ child: Child) throws {
+        let sealed = try seal(child.profile.residentNumber)
+        try db.execute(
+            sql: """
+                INSERT INTO children (id, familyId, name, nickname, birthDate, birthCalendar, isLeapMonth, birthTime, sex,
+                    birthplace, hospital, residentNumberSealed, photoId, createdAt, modifiedAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [child.id.sql, child.familyID.sql] + profileArguments(child.profile, sealed)
+                + [child.photoID?.sql, child.createdAt.stored, child.modifiedAt.stored])
     }
 
     /// Replaces the whole profile.

@@ -3,6 +3,19 @@ import GRDB
 /// The migrations after the first three (v4 accounts onwards), newest first; `DiarySchema.migrator` lists them in
 /// order. Shipped migrations are never edited.
 extension DiarySchema {
+    /// Imports bring children, events and anniversaries too (the legacy iPhone app): each is remembered by its
+    /// source key like an entry, so a second import finds the child it made the first time.
+    static func importedRecords(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE importedItems ADD COLUMN childId TEXT REFERENCES children(id) ON DELETE SET NULL;
+            ALTER TABLE importedItems ADD COLUMN eventId TEXT REFERENCES events(id) ON DELETE SET NULL;
+            ALTER TABLE importedItems ADD COLUMN anniversaryId TEXT REFERENCES anniversaries(id) ON DELETE SET NULL;
+            CREATE INDEX importedItems_child ON importedItems(childId);
+            CREATE INDEX importedItems_event ON importedItems(eventId);
+            CREATE INDEX importedItems_anniversary ON importedItems(anniversaryId);
+            """)
+    }
+
     /// What imports brought in, by where it came from: importing the same source again adds nothing twice.
     static func imports(_ db: Database) throws {
         try db.execute(sql: """

@@ -17,6 +17,7 @@ enum DiarySchema {
         migrator.registerMigration("v6 calendar feeds", migrate: feeds)
         migrator.registerMigration("v7 event photos", migrate: eventPhotos)
         migrator.registerMigration("v8 imports", migrate: imports)
+        migrator.registerMigration("v9 imported records", migrate: importedRecords)
         return migrator
     }
 

@@ -24,17 +24,20 @@ public struct AnniversaryStore: Sendable {
 
     public func create(family: FamilyID, details: AnniversaryDetails) async throws -> Anniversary {
         let now = database.clock.now()
+        return try await database.writer.write { db in try insert(db, family: family, details: details, now: now) }
+    }
+
+    /// `create` inside a transaction the caller holds.
+    func insert(_ db: Database, family: FamilyID, details: AnniversaryDetails, now: Date) throws -> Anniversary {
         let anniversary = Anniversary(familyID: family, details: details, createdAt: now, modifiedAt: now)
-        try await database.writer.write { db in
-            if let child = details.childID { try FamilyTable.children.requireReference(db, family: family, id: child, field: "childId") }
-            try db.execute(
-                sql: """
-                    INSERT INTO anniversaries (id, familyId, name, calendar, month, day, isLeapMonth, isHoliday, childId,
-                        createdAt, modifiedAt)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [anniversary.id.sql, family.sql] + detailArguments(details) + [now.stored, now.stored])
-        }
+        if let child = details.childID { try FamilyTable.children.requireReference(db, family: family, id: child, field: "childId") }
+        try db.execute(
+            sql: """
+                INSERT INTO anniversaries (id, familyId, name, calendar, month, day, isLeapMonth, isHoliday, childId,
+                    createdAt, modifiedAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [anniversary.id.sql, family.sql] + detailArguments(details) + [now.stored, now.stored])
         return anniversary
     }
 

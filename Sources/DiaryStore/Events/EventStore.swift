@@ -26,19 +26,22 @@ public struct EventStore: Sendable {
     /// A new event; `photos` (already uploaded by this family) are kept with it in that order.
     public func create(family: FamilyID, details: EventDetails, photos: [PhotoID] = []) async throws -> Event {
         let now = database.clock.now()
+        return try await database.writer.write { db in try insert(db, family: family, details: details, photos: photos, now: now) }
+    }
+
+    /// `create` inside a transaction the caller holds.
+    func insert(_ db: Database, family: FamilyID, details: EventDetails, photos: [PhotoID], now: Date) throws -> Event {
         let event = Event(familyID: family, details: details, createdAt: now, modifiedAt: now)
-        return try await database.writer.write { db in
-            try FamilyTable.children.requireReference(db, family: family, id: details.childID, field: "childId")
-            try db.execute(
-                sql: """
-                    INSERT INTO events (id, familyId, childId, kind, title, date, time, notes, hospital, doctor, diagnosis,
-                        createdAt, modifiedAt)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [event.id.sql, family.sql] + detailArguments(details) + [now.stored, now.stored])
-            try PhotoStore.link(db, photos, to: .event(event.id), family: family)
-            return try fetch(db, family: family, id: event.id)
-        }
+        try FamilyTable.children.requireReference(db, family: family, id: details.childID, field: "childId")
+        try db.execute(
+            sql: """
+                INSERT INTO events (id, familyId, childId, kind, title, date, time, notes, hospital, doctor, diagnosis,
+                    createdAt, modifiedAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [event.id.sql, family.sql] + detailArguments(details) + [now.stored, now.stored])
+        try PhotoStore.link(db, photos, to: .event(event.id), family: family)
+        return try fetch(db, family: family, id: event.id)
     }
 
     /// Replaces the details; `photos`, when given, replaces the photos too (and returns the files whose last row

@@ -22,12 +22,17 @@ public struct GrowthStore: Sendable {
         let now = database.clock.now()
         try await database.writer.write { db in
             _ = try FamilyTable.children.row(db, family: family, id: measurement.childID)
-            try db.execute(
-                sql: "INSERT INTO growthMeasurements (id, childId, kind, value, unit, date, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                arguments: [measurement.id.sql, measurement.childID.sql, measurement.kind.rawValue, measurement.value,
-                    measurement.unit.rawValue, measurement.date.iso, now.stored])
+            try Self.insert(db, measurement, now: now)
         }
         return measurement
+    }
+
+    /// `add` inside a transaction the caller holds, the child already checked.
+    static func insert(_ db: Database, _ measurement: GrowthMeasurement, now: Date) throws {
+        try db.execute(
+            sql: "INSERT INTO growthMeasurements (id, childId, kind, value, unit, date, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            arguments: [measurement.id.sql, measurement.childID.sql, measurement.kind.rawValue, measurement.value,
+                measurement.unit.rawValue, measurement.date.iso, now.stored])
     }
 
     public func delete(family: FamilyID, child: ChildID, id: MeasurementID) async throws {

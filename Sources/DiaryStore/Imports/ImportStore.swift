@@ -2,53 +2,225 @@ import Diary
 import Foundation
 import GRDB
 
-/// Writes what an importer read, all or nothing, remembering each item by its source so that importing the same
+/// Writes what an importer read, all or nothing, remembering each record by its source so that importing the same
 /// source again adds nothing twice. A dry run does the very same writes and rolls them back.
+///
+/// An importer proposes IDs for the children and photos it read; records refer to them by those IDs. When a child
+/// was already imported from the same source, its records go to that child instead; a photo whose content the
+/// family already has is that photo.
 public struct ImportStore: Sendable {
     let database: DiaryDatabase
 
     public init(_ database: DiaryDatabase) { self.database = database }
 
-    /// An entry an importer made, with the key that identifies it in its source (a hash of its file and text).
-    public struct Item: Sendable {
-        public let sourceKey: String
-        public let content: EntryContent
+    /// Everything one import read.
+    public struct Batch: Sendable {
+        public var children: [ChildItem] = []
+        public var entries: [EntryItem] = []
+        public var events: [EventItem] = []
+        public var anniversaries: [AnniversaryItem] = []
+        /// The photos records refer to, their files already stored (not for a dry run). Only the photos of records
+        /// actually added become rows.
+        public var photos: [Photo] = []
 
-        public init(sourceKey: String, content: EntryContent) {
+        public init() {}
+    }
+
+    public struct ChildItem: Sendable {
+        public let sourceKey: String
+        public let child: Child
+        /// Written only when the child is new (its birth height and weight).
+        public let measurements: [GrowthMeasurement]
+
+        public init(sourceKey: String, child: Child, measurements: [GrowthMeasurement] = []) {
             self.sourceKey = sourceKey
-            self.content = content
+            self.child = child
+            self.measurements = measurements
         }
     }
 
-    public struct Outcome: Sendable, Equatable {
-        public var added = 0
-        /// Items this family already imported from the same source.
-        public var duplicates = 0
+    /// An entry an importer made, with the key that identifies it in its source.
+    public struct EntryItem: Sendable {
+        public let sourceKey: String
+        public let content: EntryContent
+        public let photos: [PhotoID]
+
+        public init(sourceKey: String, content: EntryContent, photos: [PhotoID] = []) {
+            self.sourceKey = sourceKey
+            self.content = content
+            self.photos = photos
+        }
     }
 
-    public func importEntries(family: FamilyID, source: String, items: [Item], dryRun: Bool) async throws -> Outcome {
+    public struct EventItem: Sendable {
+        public let sourceKey: String
+        public let details: EventDetails
+        public let photos: [PhotoID]
+
+        public init(sourceKey: String, details: EventDetails, photos: [PhotoID] = []) {
+            self.sourceKey = sourceKey
+            self.details = details
+            self.photos = photos
+        }
+    }
+
+    public struct AnniversaryItem: Sendable {
+        public let sourceKey: String
+        public let details: AnniversaryDetails
+
+        public init(sourceKey: String, details: AnniversaryDetails) {
+            self.sourceKey = sourceKey
+            self.details = details
+        }
+    }
+
+    /// What was written (or, in a dry run, would have been), per kind: children, entries, events, anniversaries,
+    /// photos, measurements.
+    public struct Outcome: Sendable, Equatable {
+        public var added: [String: Int] = [:]
+        /// Records this family already imported from the same source.
+        public var duplicates: [String: Int] = [:]
+        /// Records that could not be written, with the reason.
+        public var skipped: [String] = []
+    }
+
+    /// Entries only (the text importer).
+    public func importEntries(family: FamilyID, source: String, items: [EntryItem], dryRun: Bool) async throws -> Outcome {
+        var batch = Batch()
+        batch.entries = items
+        return try await importBatch(batch, family: family, source: source, dryRun: dryRun)
+    }
+
+    public func importBatch(_ batch: Batch, family: FamilyID, source: String, dryRun: Bool) async throws -> Outcome {
         let now = database.clock.now()
-        let entries = EntryStore(database)
         return try await database.writer.writeWithoutTransaction { db in
-            var outcome = Outcome()
+            var writer = BatchWriter(db: db, family: family, source: source, now: now, store: self, batch: batch)
             try db.inTransaction {
-                for item in items {
-                    let known = try Bool.fetchOne(
-                        db, sql: "SELECT EXISTS (SELECT 1 FROM importedItems WHERE familyId = ? AND source = ? AND sourceKey = ?)",
-                        arguments: [family.sql, source, item.sourceKey]) ?? false
-                    if known {
-                        outcome.duplicates += 1
-                        continue
-                    }
-                    let entry = try entries.insert(db, family: family, content: item.content, photos: [], now: now)
-                    try db.execute(
-                        sql: "INSERT INTO importedItems (familyId, source, sourceKey, entryId, importedAt) VALUES (?, ?, ?, ?, ?)",
-                        arguments: [family.sql, source, item.sourceKey, entry.id.sql, now.stored])
-                    outcome.added += 1
-                }
+                try writer.write()
                 return dryRun ? .rollback : .commit
             }
-            return outcome
+            return writer.outcome
+        }
+    }
+
+    /// One batch inside its transaction.
+    private struct BatchWriter {
+        let db: Database
+        let family: FamilyID
+        let source: String
+        let now: Date
+        let store: ImportStore
+        let batch: Batch
+        var outcome = Outcome()
+        /// Proposed child ID → the child records go to (nil: it was imported before and deleted since).
+        var children: [ChildID: ChildID?] = [:]
+        var photos: [PhotoID: PhotoID] = [:]
+
+        init(db: Database, family: FamilyID, source: String, now: Date, store: ImportStore, batch: Batch) {
+            self.db = db
+            self.family = family
+            self.source = source
+            self.now = now
+            self.store = store
+            self.batch = batch
+        }
+
+        mutating func write() throws {
+            let proposed = Dictionary(batch.photos.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            for item in batch.children { try writeChild(item, photos: proposed) }
+            for item in batch.entries {
+                guard try isNew(item.sourceKey, kind: "entries") else { continue }
+                var content = item.content
+                content.childIDs = content.childIDs.compactMap(child)
+                guard !content.childIDs.isEmpty else {
+                    outcome.skipped.append("entry '\(content.title)' (\(content.date.date.iso)): its child was deleted after an earlier import")
+                    continue
+                }
+                let photoIDs = try item.photos.map { try photo($0, from: proposed) }
+                let entry = try EntryStore(store.database).insert(db, family: family, content: content, photos: photoIDs, now: now)
+                try remember(item.sourceKey, column: "entryId", id: entry.id.sql)
+                outcome.added["entries", default: 0] += 1
+            }
+            for item in batch.events {
+                guard try isNew(item.sourceKey, kind: "events") else { continue }
+                var details = item.details
+                guard let childID = child(details.childID) else {
+                    outcome.skipped.append("event '\(details.title)' (\(details.date.iso)): its child was deleted after an earlier import")
+                    continue
+                }
+                details.childID = childID
+                let photoIDs = try item.photos.map { try photo($0, from: proposed) }
+                let event = try EventStore(store.database).insert(db, family: family, details: details, photos: photoIDs, now: now)
+                try remember(item.sourceKey, column: "eventId", id: event.id.sql)
+                outcome.added["events", default: 0] += 1
+            }
+            for item in batch.anniversaries {
+                guard try isNew(item.sourceKey, kind: "anniversaries") else { continue }
+                var details = item.details
+                if let proposedChild = details.childID { details.childID = child(proposedChild) }
+                let anniversary = try AnniversaryStore(store.database).insert(db, family: family, details: details, now: now)
+                try remember(item.sourceKey, column: "anniversaryId", id: anniversary.id.sql)
+                outcome.added["anniversaries", default: 0] += 1
+            }
+        }
+
+        private mutating func writeChild(_ item: ChildItem, photos proposed: [PhotoID: Photo]) throws {
+            if let known = try Row.fetchOne(
+                db, sql: "SELECT childId FROM importedItems WHERE familyId = ? AND source = ? AND sourceKey = ?",
+                arguments: [family.sql, source, item.sourceKey])
+            {
+                let id: String? = known["childId"]
+                children[item.child.id] = .some(id.flatMap { UUID(uuidString: $0) }.map { ChildID($0) })
+                outcome.duplicates["children", default: 0] += 1
+                return
+            }
+            var child = item.child
+            child.photoID = try child.photoID.map { try photo($0, from: proposed) }
+            try ChildStore(store.database).insert(db, child)
+            for measurement in item.measurements {
+                try GrowthStore.insert(db, measurement, now: now)
+                outcome.added["measurements", default: 0] += 1
+            }
+            try remember(item.sourceKey, column: "childId", id: child.id.sql)
+            children[child.id] = .some(child.id)
+            outcome.added["children", default: 0] += 1
+        }
+
+        /// Where records about a proposed child go: the child itself, the one an earlier import made, or nil.
+        private func child(_ proposed: ChildID) -> ChildID? {
+            guard let mapped = children[proposed] else { return proposed }  // a child already in the family
+            return mapped
+        }
+
+        /// The photo row for a proposed photo, written now if the family does not have its content yet.
+        private mutating func photo(_ proposed: PhotoID, from photos: [PhotoID: Photo]) throws -> PhotoID {
+            if let id = self.photos[proposed] { return id }
+            guard let photo = photos[proposed] else { throw StoreError.unknownReference(field: "photos", id: proposed.sql) }
+            if let existing = try String.fetchOne(
+                db, sql: "SELECT id FROM photos WHERE familyId = ? AND sha256 = ?", arguments: [family.sql, photo.sha256]),
+                let uuid = UUID(uuidString: existing)
+            {
+                self.photos[proposed] = PhotoID(uuid)
+                return PhotoID(uuid)
+            }
+            try PhotoStore.insert(db, photo, family: family)
+            outcome.added["photos", default: 0] += 1
+            self.photos[proposed] = photo.id
+            return photo.id
+        }
+
+        private mutating func isNew(_ key: String, kind: String) throws -> Bool {
+            let known = try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM importedItems WHERE familyId = ? AND source = ? AND sourceKey = ?)",
+                arguments: [family.sql, source, key]) ?? false
+            if known { outcome.duplicates[kind, default: 0] += 1 }
+            return !known
+        }
+
+        private func remember(_ key: String, column: String, id: String) throws {
+            try db.execute(
+                sql: "INSERT INTO importedItems (familyId, source, sourceKey, \(column), importedAt) VALUES (?, ?, ?, ?, ?)",
+                arguments: [family.sql, source, key, id, now.stored])
         }
     }
 }

@@ -22,19 +22,7 @@ public struct PhotoStore: Sendable {
             if let entry { _ = try FamilyTable.entries.row(db, family: family, id: entry) }
             var stored: [Photo] = []
             for photo in photos {
-                try db.execute(
-                    sql: """
-                        INSERT INTO photos (id, familyId, sha256, mimeType, byteCount, width, height, orientation, takenLocal,
-                            takenOffset, latitude, longitude, cameraMake, cameraModel, thumbnails, createdAt)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        ON CONFLICT (familyId, sha256) DO NOTHING
-                        """,
-                    arguments: [
-                        photo.id.sql, family.sql, photo.sha256, photo.mimeType, photo.byteCount, photo.width, photo.height,
-                        photo.orientation, photo.takenLocal, photo.takenOffset, photo.latitude, photo.longitude,
-                        photo.cameraMake, photo.cameraModel, photo.thumbnailsReady ? "ready" : "pending",
-                        photo.createdAt.stored,
-                    ])
+                try Self.insert(db, photo, family: family)
                 let row = try Row.fetchOne(
                     db, sql: "SELECT * FROM photos WHERE familyId = ? AND sha256 = ?", arguments: [family.sql, photo.sha256])!
                 let kept = try decodePhoto(row)
@@ -51,6 +39,22 @@ public struct PhotoStore: Sendable {
             }
             return stored
         }
+    }
+
+    /// One photo row, unless the family already has its content (then nothing happens).
+    static func insert(_ db: Database, _ photo: Photo, family: FamilyID) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO photos (id, familyId, sha256, mimeType, byteCount, width, height, orientation, takenLocal,
+                    takenOffset, latitude, longitude, cameraMake, cameraModel, thumbnails, createdAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (familyId, sha256) DO NOTHING
+                """,
+            arguments: [
+                photo.id.sql, family.sql, photo.sha256, photo.mimeType, photo.byteCount, photo.width, photo.height,
+                photo.orientation, photo.takenLocal, photo.takenOffset, photo.latitude, photo.longitude,
+                photo.cameraMake, photo.cameraModel, photo.thumbnailsReady ? "ready" : "pending", photo.createdAt.stored,
+            ])
     }
 
     public func get(family: FamilyID, id: PhotoID) async throws -> Photo {

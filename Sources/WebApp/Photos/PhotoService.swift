@@ -1,6 +1,7 @@
 import Diary
 import DiaryStore
 import Foundation
+import Importers
 import Logging
 import NIOPosix
 import Photos
@@ -59,12 +60,7 @@ struct PhotoService: Sendable {
                 try library.saveThumbnail(item.small, sha256: item.sha256, size: .small)
             }
             let photos = checked.map { item in
-                Photo(
-                    familyID: family, sha256: item.sha256, mimeType: item.info.format.mimeType, byteCount: item.upload.byteCount,
-                    width: item.info.width, height: item.info.height, orientation: item.info.orientation,
-                    takenLocal: item.info.taken?.local, takenOffset: item.info.taken?.offset, latitude: item.info.latitude,
-                    longitude: item.info.longitude, cameraMake: item.info.cameraMake, cameraModel: item.info.cameraModel,
-                    createdAt: now)
+                Photo(checked: item.info, sha256: item.sha256, byteCount: item.upload.byteCount, family: family, now: now)
             }
             let stored = try await store.add(photos, family: family, entry: entry)
             stored.filter { !$0.thumbnailsReady }.forEach(worker.enqueue)

@@ -1,0 +1,191 @@
+import Diary
+import DiaryStore
+import Foundation
+import KoreanCalendar
+import ZIPFoundation
+
+/// `saessak import dayone`: a Day One JSON export — a ZIP with one JSON file per journal (`Journal.json`, …) and a
+/// `photos/` folder whose files are named by their MD5 and referenced from the text as `dayone-moment://ID`.
+public enum DayOneImport {
+    public static let source = "dayone"
+    /// Day One's star becomes this tag.
+    public static let starredTag = "즐겨찾기"
+
+    public static func read(
+        export url: URL, children: [ChildID], family: FamilyID, intake: PhotoIntake, report: inout ImportReport,
+        progress: (Int) -> TerminalProgress? = { _ in nil }
+    ) throws -> ImportStore.Batch {
+        let file = url.lastPathComponent
+        let archive: Archive
+        do {
+            archive = try Archive(url: url, accessMode: .read)
+        } catch {
+            throw ImportFailure("\(file): not a ZIP archive, or it is cut short (\(error))")
+        }
+        var journals: [ZIPFoundation.Entry] = []
+        var photoFiles: [String: ZIPFoundation.Entry] = [:]
+        for entry in archive where entry.type == .file && !entry.path.hasPrefix("__MACOSX/") {
+            let name = (entry.path as NSString).lastPathComponent
+            if name.lowercased().hasSuffix(".json") {
+                journals.append(entry)
+            } else if entry.path.split(separator: "/").dropLast().last == "photos" {
+                photoFiles[(name as NSString).deletingPathExtension.lowercased()] = entry
+            }
+        }
+        guard !journals.isEmpty else { throw ImportFailure("\(file): no journal in the export (expected Journal.json)") }
+        var batch = ImportStore.Batch()
+        for journal in journals.sorted(by: { $0.path < $1.path }) {
+            let entries = try decode(journal, in: archive, file: file)
+            report.files += 1
+            let bar = progress(entries.count)
+            defer { bar?.finish() }
+            for (index, entry) in entries.enumerated() {
+                bar?.update(index)
+                report.count("entries")
+                let place = "\(journal.path): entry \(index + 1)" + (entry.uuid.map { " (\($0))" } ?? "")
+                if let item = try item(entry, place: place, children: children, archive: archive, photoFiles: photoFiles, intake: intake, report: &report) {
+                    batch.entries.append(item)
+                }
+            }
+        }
+        report.count("photos", intake.photos.count)
+        return batch
+    }
+
+    static func decode(_ journal: ZIPFoundation.Entry, in archive: Archive, file: String) throws -> [DayOneEntry] {
+        var data = Data()
+        do {
+            _ = try archive.extract(journal, skipCRC32: false) { data.append($0) }
+        } catch {
+            throw ImportFailure("\(file): \(journal.path) cannot be read from the archive (\(error))")
+        }
+        do {
+            return try JSONDecoder().decode(DayOneJournal.self, from: data).entries
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context),
+            let DecodingError.keyNotFound(_, context), let DecodingError.dataCorrupted(context)
+        {
+            throw ImportFailure("\(journal.path): \(path(context.codingPath)): \(context.debugDescription)")
+        } catch {
+            throw ImportFailure("\(journal.path): not a Day One journal (\(error))")
+        }
+    }
+
+    /// `entries[3].photos[0].md5` as "entry 4, photos[0].md5".
+    static func path(_ keys: [any CodingKey]) -> String {
+        var parts: [String] = []
+        for (index, key) in keys.enumerated() {
+            if index == 1, keys[0].stringValue == "entries", let number = key.intValue {
+                parts = ["entry \(number + 1)"]
+            } else if let number = key.intValue {
+                parts.append("[\(number)]")
+            } else {
+                parts.append(key.stringValue)
+            }
+        }
+        return parts.isEmpty ? "the top level" : parts.joined(separator: ", ")
+    }
+
+    static func item(
+        _ entry: DayOneEntry, place: String, children: [ChildID], archive: Archive, photoFiles: [String: ZIPFoundation.Entry],
+        intake: PhotoIntake, report: inout ImportReport
+    ) throws -> ImportStore.EntryItem? {
+        guard let uuid = entry.uuid, !uuid.isEmpty else {
+            report.skipped.append("\(place): no uuid, so a second import could not tell it apart")
+            return nil
+        }
+        guard let text = entry.creationDate, let instant = instant(text) else {
+            throw ImportFailure("\(place), creationDate: '\(entry.creationDate ?? "")' is not an ISO 8601 date")
+        }
+        var zoneName = entry.timeZone ?? EntryContent.defaultTimeZone
+        if TimeZone(identifier: zoneName) == nil || !zoneName.contains("/") {
+            report.warnings.append("\(place): time zone '\(zoneName)' is unknown; used \(EntryContent.defaultTimeZone)")
+            zoneName = EntryContent.defaultTimeZone
+        }
+        let parts = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: zoneName)!, from: instant)
+        guard let date = try? SolarDate(year: parts.year!, month: parts.month!, day: parts.day!),
+            let time = try? ClockTime(hour: parts.hour!, minute: parts.minute!)
+        else { throw ImportFailure("\(place), creationDate: '\(text)' is outside the calendar") }
+        let (title, body) = titleAndBody(entry.text ?? "", date: date)
+
+        var tags: [String] = []
+        for tag in entry.tags ?? [] {
+            if let name = try? Tag.normalisedName(tag) { tags.append(name) } else { report.warnings.append("\(place): tag '\(tag)' cannot be a tag; left out") }
+        }
+        if entry.starred == true { tags.append(starredTag) }
+
+        var placeValue: Place?
+        if let location = entry.location {
+            let names = [location.placeName, location.localityName, location.administrativeArea, location.country]
+                .compactMap { $0?.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            var unique: [String] = []
+            for name in names where !unique.contains(name) { unique.append(name) }
+            let hasCoordinates = location.latitude != nil && location.longitude != nil
+            placeValue = try? Place(
+                name: unique.isEmpty ? nil : unique.prefix(2).joined(separator: ", "), latitude: hasCoordinates ? location.latitude : nil,
+                longitude: hasCoordinates ? location.longitude : nil)
+            if placeValue == nil && (hasCoordinates || !unique.isEmpty) {
+                report.warnings.append("\(place): the location cannot be read; left out")
+            }
+        }
+        let weather = entry.weather.flatMap { weather -> String? in
+            let parts = [weather.conditionsDescription, weather.temperatureCelsius.map { "\(Int($0.rounded()))℃" }].compactMap { $0 }
+            return parts.isEmpty ? nil : parts.joined(separator: " ")
+        }
+
+        var photos: [PhotoID] = []
+        let ordered = (entry.photos ?? []).enumerated().sorted { ($0.element.orderInEntry ?? $0.offset, $0.offset) < ($1.element.orderInEntry ?? $1.offset, $1.offset) }
+        for (_, photo) in ordered {
+            let name = photo.identifier ?? photo.md5 ?? "?"
+            guard let md5 = photo.md5?.lowercased(), let file = photoFiles[md5] else {
+                report.warnings.append("\(place): photo \(name) is not in the export's photos folder; left out")
+                continue
+            }
+            do {
+                let taken = try intake.take { writer in
+                    _ = try archive.extract(file, skipCRC32: false) { chunk in try PhotoIntake.write(chunk, to: writer) }
+                }
+                photos.append(taken.id)
+            } catch {
+                report.warnings.append("\(place): photo \(file.path) cannot be read (\(error)); left out")
+            }
+        }
+
+        do {
+            let content = try EntryContent(
+                title: title, body: body, date: LocalDateTime(date: date, time: time), timeZone: zoneName, childIDs: children,
+                tags: tags, place: placeValue, weather: weather.map { String($0.prefix(EntryContent.maxWeatherLength)) })
+            return .init(sourceKey: uuid, content: content, photos: photos)
+        } catch {
+            throw ImportFailure("\(place): \(error)")
+        }
+    }
+
+    static func instant(_ text: String) -> Date? {
+        let plain = ISO8601DateFormatter()
+        let fractional = ISO8601DateFormatter()
+        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return plain.date(from: text) ?? fractional.date(from: text)
+    }
+
+    /// The first line is the title (Day One shows it so; a leading `#` is dropped); the rest is the body. Photo
+    /// references leave the text (the photos come with the entry) and Day One's backslash escapes are undone.
+    static func titleAndBody(_ markdown: String, date: SolarDate) -> (String, String) {
+        var text = markdown.replacingOccurrences(of: #"!\[[^\]]*\]\(dayone-moment:/{1,2}[^)]*\)"#, with: "", options: .regularExpression)
+        text = text.replacingOccurrences(of: #"\\([\\`*_{}\[\]()#+\-.!>|~])"#, with: "$1", options: .regularExpression)
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        while let first = lines.first, first.trimmingCharacters(in: .whitespaces).isEmpty { lines.removeFirst() }
+        guard let first = lines.first else { return ("\(date.year)년 \(date.month)월 \(date.day)일", "") }
+        lines.removeFirst()
+        var title = first.trimmingCharacters(in: .whitespaces)
+        while title.hasPrefix("#") { title.removeFirst() }
+        title = title.trimmingCharacters(in: .whitespaces)
+        if title.isEmpty { title = "\(date.year)년 \(date.month)월 \(date.day)일" }
+        if title.count > EntryContent.maxTitleLength {
+            lines.insert(first, at: 0)
+            title = String(title.prefix(60)) + "…"
+        }
+        let body = lines.joined(separator: "\n").replacingOccurrences(of: #"\n{3,}"#, with: "\n\n", options: .regularExpression)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        return (title, body)
+    }
+}

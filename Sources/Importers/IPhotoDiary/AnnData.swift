@@ -1,0 +1,97 @@
+import Diary
+import DiaryStore
+import Foundation
+import KoreanCalendar
+
+/// The legacy app's `AnnData.plist`: anniversaries keyed by "M. D.", each name mapping to
+/// `{date, name, lunar: ON|OFF, holy: ON|OFF|1}`. Children's birthdays (`holy = 1`) and the public holidays the app
+/// shipped pre-filled are left out: Saessak has both already.
+enum AnnData {
+    static func items(from url: URL, report: inout ImportReport) throws -> [ImportStore.AnniversaryItem] {
+        let file = url.lastPathComponent
+        let root: [String: Any]
+        do {
+            let data = try Data(contentsOf: url)
+            guard let dictionary = try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] else {
+                throw ImportFailure("\(file): the root is not a dictionary of dates")
+            }
+            root = dictionary
+        } catch let failure as ImportFailure {
+            throw failure
+        } catch {
+            throw ImportFailure("\(file): not a property list (\(error.localizedDescription))")
+        }
+        var items: [ImportStore.AnniversaryItem] = []
+        for dateKey in root.keys.sorted() where dateKey != "AnnData" {
+            guard let names = root[dateKey] as? [String: Any] else {
+                report.skipped.append("\(file): '\(dateKey)' is not a dictionary of anniversaries")
+                continue
+            }
+            for nameKey in names.keys.sorted() {
+                report.count("anniversaries")
+                let place = "\(file): '\(dateKey)' → '\(nameKey)'"
+                guard let fields = names[nameKey] as? [String: Any] else {
+                    report.skipped.append("\(place): not an anniversary")
+                    continue
+                }
+                let name = ((fields["name"] as? String) ?? nameKey).trimmingCharacters(in: .whitespacesAndNewlines)
+                let holy = (fields["holy"] as? String)?.trimmingCharacters(in: .whitespaces)
+                if holy == "1" {
+                    report.skipped.append("\(place): a child's birthday; Saessak shows birthdays from the profile")
+                    continue
+                }
+                guard let (month, day) = monthDay((fields["date"] as? String) ?? dateKey) else {
+                    throw ImportFailure("\(place), date: '\((fields["date"] as? String) ?? dateKey)' is not a \"M. D.\" date")
+                }
+                let calendar: CalendarKind = (fields["lunar"] as? String)?.uppercased() == "ON" ? .lunar : .solar
+                if let holiday = publicHoliday(name: name, calendar: calendar, month: month, day: day) {
+                    report.skipped.append("\(place): already a public holiday in Saessak (\(holiday))")
+                    continue
+                }
+                let details: AnniversaryDetails
+                do {
+                    details = try AnniversaryDetails(name: name, calendar: calendar, month: month, day: day, isHoliday: holy == "ON")
+                } catch {
+                    throw ImportFailure("\(place): \(error.description)")
+                }
+                let key = "AnnData/\(calendar.rawValue)/\(month)/\(day)/\(name)"
+                items.append(.init(sourceKey: key, details: details))
+            }
+        }
+        return items
+    }
+
+    /// "5. 5." → (5, 5)
+    static func monthDay(_ text: String) -> (Int, Int)? {
+        let numbers = text.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+        guard numbers.count == 2 else { return nil }
+        return (numbers[0], numbers[1])
+    }
+
+    /// Names the app used for days Saessak knows as public holidays, by Saessak's names for them.
+    static let aliases: [String: String] = [
+        "크리스마스": "기독탄신일", "성탄절": "기독탄신일", "석가탄신일": "부처님오신날", "초파일": "부처님오신날",
+        "구정": "설날", "설": "설날", "한가위": "추석", "신정": "신정", "근로자의날": "노동절",
+    ]
+
+    /// The Saessak holiday this anniversary repeats: same name (or a known alias) on the same date, in the app's
+    /// years or today's rules.
+    static func publicHoliday(name: String, calendar: CalendarKind, month: Int, day: Int) -> String? {
+        let compact = name.replacingOccurrences(of: " ", with: "")
+        let wanted = aliases[compact] ?? compact
+        for year in [2011, 2026] {
+            let date: SolarDate?
+            switch calendar {
+            case .solar: date = try? SolarDate(year: year, month: month, day: day)
+            case .lunar: date = (try? LunarDate(year: year, month: month, day: day)).flatMap { try? SolarDate.from($0) }
+            }
+            guard let date, let holidays = try? KoreanHolidays.holidays(in: year) else { continue }
+            if let match = holidays.first(where: {
+                $0.date == date && !$0.isSubstitute && $0.name.replacingOccurrences(of: " ", with: "") == wanted
+            }) {
+                return match.name
+            }
+        }
+        return nil
+    }
+}

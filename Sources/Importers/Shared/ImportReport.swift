@@ -1,0 +1,49 @@
+import DiaryStore
+
+/// What an import found and did, for people and (`--json`) scripts. Kinds are children, entries, events,
+/// anniversaries, photos and measurements.
+public struct ImportReport: Codable, Sendable, Equatable {
+    public var source: String
+    public var dryRun: Bool
+    /// Files read (text files, journals of an export, the store and its plist).
+    public var files = 0
+    /// Records read from the source, per kind.
+    public var found: [String: Int] = [:]
+    /// Records written (in a dry run: that would have been written), per kind.
+    public var added: [String: Int] = [:]
+    /// Records an earlier import of the same source already brought, per kind.
+    public var duplicates: [String: Int] = [:]
+    /// Records left out, each with where it is and why.
+    public var skipped: [String] = []
+    /// Things imported but worth a look (damage in the source, a guess the importer had to make).
+    public var warnings: [String] = []
+
+    public init(source: String, dryRun: Bool) {
+        self.source = source
+        self.dryRun = dryRun
+    }
+
+    mutating func count(_ kind: String, _ number: Int = 1) { found[kind, default: 0] += number }
+
+    mutating func record(_ outcome: ImportStore.Outcome) {
+        added.merge(outcome.added, uniquingKeysWith: +)
+        duplicates.merge(outcome.duplicates, uniquingKeysWith: +)
+        skipped += outcome.skipped
+    }
+
+    /// One line per kind for a terminal: "entries 12 (2 already imported)".
+    public var summary: [String] {
+        ["children", "entries", "events", "anniversaries", "photos", "measurements"].compactMap { kind in
+            let found = found[kind] ?? 0, added = added[kind] ?? 0, duplicates = duplicates[kind] ?? 0
+            guard found + added + duplicates > 0 else { return nil }
+            return "\(kind): \(added) \(dryRun ? "to add" : "added")"
+                + (duplicates > 0 ? ", \(duplicates) already imported" : "") + " (\(found) in the source)"
+        }
+    }
+}
+
+/// An import that cannot go on: the message names the file, the record and the field. Nothing has been written.
+public struct ImportFailure: Error, CustomStringConvertible, Equatable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
