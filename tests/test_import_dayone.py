@@ -1,0 +1,138 @@
+"""`saessak import dayone`: a Day One JSON export with two journals, photos found by their MD5 through the
+`dayone-moment://` references, tags, starred, location, weather and time zones; broken exports change nothing."""
+import json
+
+import pytest
+
+from conftest import Server, make_family, saessak
+from dayone_export import entry, export
+from images import image, size_of
+
+
+@pytest.fixture()
+def home(tmp_path):
+    data = tmp_path / "saessak-data"
+    token = make_family(data, "mom", "우리집")
+    running = Server(data).start()
+    try:
+        for name in ("하늘", "바다"):
+            assert running.request("POST", "/api/v1/children", {"name": name, "birthDate": "2019-05-05"}, token).status == 201
+    finally:
+        running.stop()
+    return data, token
+
+
+def jpeg(tmp_path, width, height):
+    path = image(tmp_path, ".jpg", width, height)
+    data = path.read_bytes()
+    path.unlink()
+    return data
+
+
+def sample(tmp_path):
+    big, small = jpeg(tmp_path, 320, 240), jpeg(tmp_path, 200, 100)
+    return export(tmp_path / "export.zip", {
+        "Journal.json": [
+            entry("A1", "2020-05-05T03:12:00Z", "# 어린이날\n동물원에 갔다\\. 기린이 컸다\\!", photos=[("P-BIG", big, "jpeg"), ("P-SMALL", small, "jpeg")],
+                  tags=["나들이", "동물원"], starred=True,
+                  location={"placeName": "서울대공원", "localityName": "과천시", "administrativeArea": "경기도", "country": "대한민국",
+                            "latitude": 37.4276, "longitude": 127.0169},
+                  weather={"conditionsDescription": "맑음", "temperatureCelsius": 21.6}),
+            entry("A2", "2020-12-31T15:30:00Z", "새해 첫 눈", time_zone="America/Los_Angeles"),
+        ],
+        "가족 여행.json": [
+            entry("B1", "2021-08-01T23:00:00.000Z", "제주 바다\n\n파도가 높았다", photos=[("P-SMALL", small, "jpeg")]),
+        ],
+    })
+
+
+def listed(data, token, path):
+    running = Server(data).start()
+    try:
+        response = running.request("GET", path, None, token)
+        assert response.status == 200, response.body
+        return response.json()
+    finally:
+        running.stop()
+
+
+def state(data, token):
+    originals = data / "photos" / "originals"
+    return (listed(data, token, "/api/v1/entries?limit=200")["items"],
+            sorted(p.name for p in originals.rglob("*") if p.is_file()) if originals.exists() else [])
+
+
+def test_a_day_one_export(home, tmp_path):
+    data, token = home
+    path = sample(tmp_path)
+    dry = json.loads(saessak("import", "dayone", str(path), "--dry-run", "--json", data=data).stdout)
+    assert dry["added"] == {"entries": 3, "photos": 2} and dry["files"] == 2 and dry["dryRun"] is True, dry
+    assert state(data, token) == ([], [])
+
+    report = json.loads(saessak("import", "dayone", str(path), "--child", "하늘", "--json", data=data).stdout)
+    assert report["added"] == {"entries": 3, "photos": 2}, report
+    entries = {e["title"]: e for e in listed(data, token, "/api/v1/entries?limit=200")["items"]}
+    assert set(entries) == {"어린이날", "새해 첫 눈", "제주 바다"}
+    zoo = entries["어린이날"]
+    assert zoo["date"] == "2020-05-05T12:12" and zoo["timeZone"] == "Asia/Seoul" and zoo["body"] == "동물원에 갔다. 기린이 컸다!"
+    assert zoo["tags"] == ["나들이", "동물원", "즐겨찾기"] and zoo["weather"] == "맑음 22℃"
+    assert zoo["place"] == {"name": "서울대공원, 과천시", "latitude": 37.4276, "longitude": 127.0169}
+    children = {c["name"]: c["id"] for c in listed(data, token, "/api/v1/children")["items"]}
+    assert zoo["childIds"] == [children["하늘"]]
+    running = Server(data).start()
+    try:
+        sizes = [size_of(running.request("GET", f"/api/v1/photos/{p}/original", None, token).body)[:2] for p in zoo["photoIds"]]
+    finally:
+        running.stop()
+    assert sizes == [(320, 240), (200, 100)]
+    # The same photo in two entries is one photo.
+    assert entries["제주 바다"]["photoIds"] == [zoo["photoIds"][1]] and entries["제주 바다"]["body"] == "파도가 높았다"
+    snow = entries["새해 첫 눈"]
+    assert snow["date"] == "2020-12-31T07:30" and snow["timeZone"] == "America/Los_Angeles" and snow["body"] == ""
+
+    before = state(data, token)
+    again = json.loads(saessak("import", "dayone", str(path), "--json", data=data).stdout)
+    assert again["added"] == {} and again["duplicates"] == {"entries": 3}
+    assert state(data, token) == before
+
+
+def test_a_missing_photo_is_reported(home, tmp_path):
+    data, token = home
+    photo = jpeg(tmp_path, 100, 100)
+    one, _ = entry("C1", "2022-01-01T00:00:00Z", "사진이 없어진 날", photos=[("GONE", photo, "jpeg")])
+    path = export(tmp_path / "missing.zip", {"Journal.json": [(one, {})]})
+    report = json.loads(saessak("import", "dayone", str(path), "--json", data=data).stdout)
+    assert report["added"] == {"entries": 1}
+    assert any("photo GONE is not in the export's photos folder" in w for w in report["warnings"]), report
+
+
+def broken(tmp_path, kind):
+    path = tmp_path / f"{kind}.zip"
+    if kind == "truncated":
+        path.write_bytes(sample(tmp_path).read_bytes()[:2000])
+    elif kind == "no-journal":
+        export(path, {})
+    elif kind == "bad-date":
+        good, files = entry("D1", "2020-01-01T00:00:00Z", "좋은 날")
+        bad, _ = entry("D2", "2020-13-45T00:00:00Z", "이상한 날")
+        export(path, {"Journal.json": [(good, files), (bad, {})]})
+    elif kind == "not-json":
+        import zipfile
+        with zipfile.ZipFile(path, "w") as archive:
+            archive.writestr("Journal.json", "{\"entries\": [ {\"uuid\": 3}")
+    return path
+
+
+@pytest.mark.parametrize("kind, message", [
+    ("truncated", "truncated.zip: not a ZIP archive, or it is cut short"),
+    ("no-journal", "no-journal.zip: no journal in the export"),
+    ("bad-date", "Journal.json: entry 2 (D2), creationDate: '2020-13-45T00:00:00Z' is not an ISO 8601 date"),
+    ("not-json", "Journal.json: "),
+])
+def test_broken_exports_change_nothing(home, tmp_path, kind, message):
+    data, token = home
+    saessak("import", "dayone", str(sample(tmp_path)), data=data)
+    before = state(data, token)
+    result = saessak("import", "dayone", str(broken(tmp_path, kind)), data=data, check=False)
+    assert result.returncode != 0 and message in result.stderr, result.stderr
+    assert state(data, token) == before
