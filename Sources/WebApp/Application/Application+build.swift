@@ -54,6 +54,7 @@ func buildRouter(database: DiaryDatabase, photos: PhotoService, signIn: SignIn, 
     ChildrenPages(stores: stores).register(on: pages)
     NotebookPages(stores: stores).register(on: pages)
     SettingsPages(stores: stores).register(on: pages)
+    ImportPages(stores: stores).register(on: pages)
     HealthPages(stores: stores).register(on: pages)
     SharingPages(sharing: SharingStore(database), entries: EntryStore(database), photos: photos, signIn: signIn).register(on: pages)
     GrowthChart(store: GrowthStore(database), children: ChildStore(database)).register(on: pages)

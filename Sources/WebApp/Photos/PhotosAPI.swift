@@ -94,6 +94,10 @@ struct PhotosAPI {
 /// A multipart/form-data body: every file part streamed to its own file as it arrives, and the (small) text fields.
 struct MultipartForm {
     var uploads: [UploadWriter]
+    /// The field each upload came in, in the same order.
+    var uploadFields: [String]
+    /// The file name the browser gave each upload (only its last component), in the same order.
+    var uploadNames: [String]
     /// Text fields by name, each with its values in order.
     var fields: [String: [String]]
 
@@ -103,13 +107,19 @@ struct MultipartForm {
     func field(_ name: String) -> String? { fields[name]?.first }
 
     static func read(_ request: Request, service: PhotoService) async throws -> MultipartForm {
+        try await read(request, library: service.library, limits: service.limits, maxFiles: PhotoService.maxFilesPerRequest)
+    }
+
+    /// A form with at most `maxFiles` files of at most `limits.maxBytes` each, streamed to the library's incoming
+    /// folder.
+    static func read(_ request: Request, library: PhotoLibrary, limits: PhotoLimits, maxFiles: Int) async throws -> MultipartForm {
         guard let contentType = request.headers[.contentType], contentType.lowercased().hasPrefix("multipart/form-data"),
             let boundary = Self.boundary(contentType)
         else {
             throw Problem(status: .unsupportedMediaType, detail: "send the form as multipart/form-data")
         }
         let parser = MultipartParser(boundary: boundary)
-        let state = UploadState(library: service.library, limits: service.limits)
+        let state = UploadState(library: library, limits: limits)
         parser.onHeader = { name, value in state.header(name, value) }
         parser.onBody = { buffer in state.body(&buffer) }
         parser.onPartComplete = { state.partComplete() }
@@ -117,8 +127,8 @@ struct MultipartForm {
             for try await chunk in request.body {
                 try parser.execute(chunk)
                 if let failure = state.failure { throw failure }
-                guard state.uploads.count <= PhotoService.maxFilesPerRequest else {
-                    throw Problem(status: .contentTooLarge, detail: "at most \(PhotoService.maxFilesPerRequest) photos at once")
+                guard state.uploads.count <= maxFiles else {
+                    throw Problem(status: .contentTooLarge, detail: "at most \(maxFiles) files at once")
                 }
             }
         } catch let error as PhotoError {
@@ -131,7 +141,7 @@ struct MultipartForm {
             state.abandon()
             throw Problem(status: .badRequest, detail: "the multipart body could not be read")
         }
-        return MultipartForm(uploads: state.uploads, fields: state.fields)
+        return MultipartForm(uploads: state.uploads, uploadFields: state.uploadFields, uploadNames: state.uploadNames, fields: state.fields)
     }
 
     static func boundary(_ contentType: String) -> String? {
@@ -150,10 +160,13 @@ private final class UploadState {
     let library: PhotoLibrary
     let limits: PhotoLimits
     var uploads: [UploadWriter] = []
+    var uploadFields: [String] = []
+    var uploadNames: [String] = []
     var fields: [String: [String]] = [:]
     var failure: (any Error)?
     private var partIsFile = false
     private var partName: String?
+    private var partFileName: String?
     private var text: [UInt8] = []
     private var textBytes = 0
     private var current: UploadWriter?
@@ -167,6 +180,7 @@ private final class UploadState {
         guard name.lowercased() == "content-disposition" else { return }
         partIsFile = value.contains("filename=")
         partName = Self.parameter("name", in: value)
+        partFileName = Self.parameter("filename", in: value).map { ($0 as NSString).lastPathComponent }
     }
 
     /// `name="title"` of `form-data; name="title"` (browsers escape a quote in a name as %22).
@@ -195,6 +209,8 @@ private final class UploadState {
             if current == nil {
                 let writer = try library.incoming(limits: limits)
                 uploads.append(writer)
+                uploadFields.append(partName ?? "")
+                uploadNames.append(partFileName ?? "")
                 current = writer
             }
             try buffer.withUnsafeReadableBytes { bytes in try current!.write(bytes) }

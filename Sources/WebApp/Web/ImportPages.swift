@@ -1,0 +1,208 @@
+import Diary
+import DiaryStore
+import Foundation
+import Hummingbird
+import Importers
+import Photos
+
+/// `/settings/import`: the command line's importers in the browser. The file is uploaded and tried (a dry run),
+/// the report shown, and only a confirmation imports it; the upload waits in `<data>/.imports/<token>/` meanwhile,
+/// bound to the family, and is deleted after the import, on cancel, or after an hour.
+struct ImportPages {
+    let stores: WebStores
+
+    enum Kind: String, CaseIterable {
+        case text, iphotodiary, dayone
+    }
+
+    /// A Day One export with its photos can be large.
+    static let maxUpload = 4 * 1024 * 1024 * 1024
+    static let lifetime: TimeInterval = 3600
+
+    var dataFolder: URL { stores.photos.library.root.deletingLastPathComponent() }
+    var stagingRoot: URL { dataFolder.appendingPathComponent(".imports", isDirectory: true) }
+
+    func register(on pages: SecureRoutes) {
+        pages.get("settings/import", .editor) { request, context in try await form(request, context: context) }
+        pages.post("settings/import", .editor) { request, context in try await upload(request, context: context) }
+        pages.post("settings/import/:token/confirm", .editor) { request, context in
+            let staged = try staged(try context.parameters.require("token"), family: try context.member().familyID)
+            defer { try? FileManager.default.removeItem(at: staged.folder) }
+            return try await run(staged, dryRun: false, request: request, context: context)
+        }
+        pages.post("settings/import/:token/cancel", .editor) { _, context in
+            let staged = try staged(try context.parameters.require("token"), family: try context.member().familyID)
+            try? FileManager.default.removeItem(at: staged.folder)
+            return AccountPages.redirect("/settings/import")
+        }
+    }
+
+    // MARK: Pages
+
+    private func form(_ request: Request, context: AppRequestContext, error: String? = nil) async throws -> Response {
+        let words = Words.table(Language(request))
+        let children = try await stores.allChildren(try context.member().familyID)
+        var data: [String: Any] = [
+            "kinds": Kind.allCases.map { ["value": $0.rawValue, "name": words["import_\($0.rawValue)"]!] },
+            "children": children.map { ["id": $0.id.description, "name": $0.profile.name] },
+            "encodings": TextImport.Encoding.allCases.map { ["value": $0.rawValue] },
+        ]
+        if let error { data["error"] = error }
+        return WebPage("import", title: words["importTitle"]!, tab: .more, data: data, status: error == nil ? .ok : .unprocessableContent)
+            .response(request, context: context)
+    }
+
+    /// The upload: staged, then tried.
+    private func upload(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let family = try context.member().familyID
+        sweep()
+        let form = try await MultipartForm.read(
+            request, library: stores.photos.library, limits: PhotoLimits(maxBytes: Self.maxUpload, maxPixels: 0), maxFiles: 2)
+        defer { form.uploads.forEach { $0.abandon() } }
+        let words = Words.table(Language(request))
+        guard let kind = form.field("kind").flatMap(Kind.init(rawValue:)) else {
+            return try await self.form(request, context: context, error: words["importChooseKind"])
+        }
+        guard let main = form.uploadFields.firstIndex(of: "file") else {
+            return try await self.form(request, context: context, error: words["importChooseFile"])
+        }
+        let token = (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+        let folder = stagingRoot.appendingPathComponent(token, isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        var staged = Staged(
+            folder: folder, family: family, kind: kind, fileName: Self.safeName(form.uploadNames[main], kind: kind),
+            encoding: form.field("encoding").flatMap(TextImport.Encoding.init(rawValue:)) ?? .auto,
+            children: (form.fields["childId"] ?? []).compactMap(ChildID.init), hasPlist: false)
+        do {
+            try FileManager.default.createDirectory(at: staged.file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            _ = try form.uploads[main].finish()
+            try FileManager.default.moveItem(at: form.uploads[main].url, to: staged.file)
+            if kind == .iphotodiary, let plist = form.uploadFields.firstIndex(of: "plist") {
+                _ = try form.uploads[plist].finish()
+                try FileManager.default.moveItem(at: form.uploads[plist].url, to: staged.plist)
+                staged.hasPlist = true
+            }
+            try JSONEncoder().encode(staged.saved).write(to: folder.appendingPathComponent("import.json"), options: .atomic)
+        } catch {
+            try? FileManager.default.removeItem(at: folder)
+            throw error
+        }
+        let response = try await run(staged, dryRun: true, request: request, context: context)
+        if response.status != .ok { try? FileManager.default.removeItem(at: folder) }
+        return response
+    }
+
+    /// Runs the import (or its dry run) and shows the report.
+    private func run(_ staged: Staged, dryRun: Bool, request: Request, context: AppRequestContext) async throws -> Response {
+        let words = Words.table(Language(request))
+        let family = staged.family
+        let children = try await stores.allChildren(family)
+        let chosen = staged.children.isEmpty ? children.map(\.id) : staged.children.filter { id in children.contains { $0.id == id } }
+        let report: ImportReport
+        do {
+            if staged.kind != .iphotodiary && chosen.isEmpty { throw ImportFailure(words["importNeedsChild"]!) }
+            report = try await ImportRun.run(
+                source: staged.kind.rawValue, database: stores.database, dataFolder: dataFolder, family: family, dryRun: dryRun
+            ) { intake, report in
+                var batch = ImportStore.Batch()
+                switch staged.kind {
+                case .text:
+                    batch.entries = try TextImport.items(from: [staged.file], encoding: staged.encoding, children: chosen, report: &report)
+                case .iphotodiary:
+                    batch = try IPhotoDiaryImport.read(
+                        store: staged.file, anniversaries: staged.hasPlist ? staged.plist : nil, existing: children, family: family,
+                        now: stores.today.clock.now(), intake: intake, report: &report)
+                case .dayone:
+                    batch = try DayOneImport.read(export: staged.file, children: chosen, family: family, intake: intake, report: &report)
+                }
+                return batch
+            }
+        } catch let failure as ImportFailure {
+            try? FileManager.default.removeItem(at: staged.folder)
+            return try await form(request, context: context, error: failure.description)
+        }
+        let kinds = ["children", "entries", "events", "anniversaries", "photos", "measurements"]
+        let data: [String: Any] = [
+            "token": staged.folder.lastPathComponent,
+            "dryRun": dryRun,
+            "fileName": staged.fileName,
+            "counts": kinds.compactMap { kind -> [String: Any]? in
+                let found = report.found[kind] ?? 0, added = report.added[kind] ?? 0, duplicates = report.duplicates[kind] ?? 0
+                guard found + added + duplicates > 0 else { return nil }
+                return ["name": words["importKind_\(kind)"]!, "found": found, "added": added, "duplicates": duplicates]
+            },
+            "skipped": report.skipped,
+            "warnings": report.warnings,
+        ]
+        return WebPage("import-report", title: words[dryRun ? "importPreview" : "importDone"]!, tab: .more, data: data)
+            .response(request, context: context)
+    }
+
+    // MARK: Staging
+
+    struct Staged {
+        let folder: URL
+        let family: FamilyID
+        let kind: Kind
+        let fileName: String
+        let encoding: TextImport.Encoding
+        let children: [ChildID]
+        var hasPlist: Bool
+
+        /// The text importer dates a file without headings by its name, so the name is kept.
+        var file: URL { folder.appendingPathComponent("file", isDirectory: true).appendingPathComponent(fileName) }
+        var plist: URL { folder.appendingPathComponent("AnnData.plist") }
+
+        struct Saved: Codable {
+            let family: String
+            let kind: String
+            let fileName: String
+            let encoding: String
+            let children: [String]
+            let hasPlist: Bool
+        }
+
+        var saved: Saved {
+            Saved(
+                family: family.description, kind: kind.rawValue, fileName: fileName, encoding: encoding.rawValue,
+                children: children.map(\.description), hasPlist: hasPlist)
+        }
+    }
+
+    /// A staged upload of this family; anything else is not found (a token of another family included).
+    private func staged(_ token: String, family: FamilyID) throws -> Staged {
+        let notFound = Problem(status: .notFound, detail: "no such import waiting: upload the file again")
+        guard token.count == 32, token.allSatisfy(\.isHexDigit) else { throw notFound }
+        let folder = stagingRoot.appendingPathComponent(token, isDirectory: true)
+        guard let data = try? Data(contentsOf: folder.appendingPathComponent("import.json")),
+            let saved = try? JSONDecoder().decode(Staged.Saved.self, from: data), saved.family == family.description,
+            let kind = Kind(rawValue: saved.kind)
+        else { throw notFound }
+        return Staged(
+            folder: folder, family: family, kind: kind, fileName: saved.fileName,
+            encoding: TextImport.Encoding(rawValue: saved.encoding) ?? .auto, children: saved.children.compactMap(ChildID.init),
+            hasPlist: saved.hasPlist)
+    }
+
+    /// Deletes uploads left waiting longer than an hour.
+    private func sweep() {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: stagingRoot.path)) ?? []
+        for name in names {
+            let folder = stagingRoot.appendingPathComponent(name)
+            let modified = (try? FileManager.default.attributesOfItem(atPath: folder.path)[.modificationDate] as? Date) ?? .distantPast
+            if Date().timeIntervalSince(modified) > Self.lifetime { try? FileManager.default.removeItem(at: folder) }
+        }
+    }
+
+    /// The browser's file name, reduced to safe characters (the kind's usual name when nothing is left).
+    static func safeName(_ name: String, kind: Kind) -> String {
+        let kept = String(name.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) || "-_. ".unicodeScalars.contains($0) })
+            .trimmingCharacters(in: CharacterSet(charactersIn: ". "))
+        if !kept.isEmpty && kept.count <= 120 { return kept }
+        return switch kind {
+        case .text: "diary.txt"
+        case .iphotodiary: "NewIPhotoDiary.sqlite"
+        case .dayone: "export.zip"
+        }
+    }
+}

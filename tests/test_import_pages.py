@@ -1,0 +1,91 @@
+"""Settings → 가져오기: upload a file, see what would come in (nothing saved yet), then confirm or cancel. The
+upload waits only for its own family; a broken file is named on the form."""
+import html
+import json
+import re
+
+import pytest
+
+from browser import Browser
+from conftest import Server, make_family, saessak
+from dayone_export import entry, export
+from images import image
+from test_pages_without_script import PASSWORD, form_data
+
+
+@pytest.fixture()
+def site(tmp_path):
+    data = tmp_path / "saessak-data"
+    token = make_family(data, "mom", "우리집")
+    running = Server(data).start()
+    running.token = token
+    running.data = data
+    response = running.request("POST", "/api/v1/children", {"name": "하늘", "birthDate": "2019-05-05"}, token)
+    assert response.status == 201
+    running.child = response.json()["id"]
+    yield running
+    running.stop()
+
+
+def day_one(tmp_path):
+    photo = image(tmp_path, ".jpg", 240, 180).read_bytes()
+    return export(tmp_path / "dayone.zip", {"Journal.json": [
+        entry("W1", "2021-03-01T01:00:00Z", "# 삼일절\n태극기", photos=[("P1", photo, "jpeg")]),
+        entry("W2", "2021-03-02T01:00:00Z", "입학식"),
+    ]}).read_bytes()
+
+
+def entries(site):
+    return site.request("GET", "/api/v1/entries", None, site.token).json()["items"]
+
+
+def upload(browser, kind, name, data, extra=()):
+    page = browser.request("GET", "/settings/import")
+    assert page.status == 200
+    action = html.unescape(re.search(r'<form method="post" action="([^"]+)" enctype="multipart/form-data"', page.text).group(1))
+    headers, body = form_data([("kind", kind), ("encoding", "auto"), *extra], [("file", name, data)])
+    return browser.request("POST", action, raw=body, headers=headers)
+
+
+def test_preview_then_confirm(site, tmp_path):
+    browser = Browser(site)
+    assert browser.sign_in("mom", PASSWORD).status == 303
+    assert 'href="/settings/import"' in browser.request("GET", "/settings").text
+
+    preview = upload(browser, "dayone", "dayone.zip", day_one(tmp_path), [("childId", site.child)])
+    assert preview.status == 200, preview.text
+    assert "가져오기 미리 보기" in preview.text and re.search(r'<th scope="row">일기</th><td data-count="found">2</td><td data-count="added">2</td>', preview.text)
+    assert entries(site) == []  # nothing yet
+    confirm = html.unescape(re.search(r'action="(/settings/import/[0-9a-f]{32}/confirm)"', preview.text).group(1))
+
+    # Another family cannot confirm it.
+    make_family(site.data, "lee", "이씨네")
+    stranger = Browser(site)
+    assert stranger.sign_in("lee", PASSWORD).status == 303
+    assert stranger.request("POST", confirm, form={"_csrf": stranger.csrf("/settings")}).status == 404
+    assert entries(site) == []
+
+    done = browser.request("POST", confirm, form={"_csrf": browser.csrf("/settings")})
+    assert done.status == 200 and "가져오기 완료" in done.text, done.text
+    assert sorted(e["title"] for e in entries(site)) == ["삼일절", "입학식"]
+    # The upload is gone once used.
+    assert browser.request("POST", confirm, form={"_csrf": browser.csrf("/settings")}).status == 404
+    assert not any((site.data / ".imports").iterdir())
+
+
+def test_cancel_and_broken_files(site, tmp_path):
+    browser = Browser(site)
+    assert browser.sign_in("mom", PASSWORD).status == 303
+    preview = upload(browser, "text", "2010-08-15.txt", "광복절 태극기".encode("cp949"))
+    assert preview.status == 200 and re.search(r'<td data-count="added">1</td>', preview.text), preview.text
+    cancel = re.search(r'action="(/settings/import/[0-9a-f]{32}/cancel)"', preview.text).group(1)
+    assert browser.request("POST", cancel, form={"_csrf": browser.csrf("/settings")}).status == 303
+    assert entries(site) == [] and not any((site.data / ".imports").iterdir())
+
+    broken = upload(browser, "dayone", "dayone.zip", day_one(tmp_path)[:500])
+    assert broken.status == 422 and "dayone.zip: not a ZIP archive, or it is cut short" in html.unescape(broken.text)
+    wrong = upload(browser, "iphotodiary", "NewIPhotoDiary.sqlite", b"not a database at all")
+    assert wrong.status == 422 and "not a SQLite database" in html.unescape(wrong.text)
+    missing = upload(browser, "banana", "x.txt", b"2010-01-01\n")
+    assert missing.status == 422 and "가져올 곳을 고르세요" in missing.text
+    assert entries(site) == [] and not any((site.data / ".imports").iterdir())
