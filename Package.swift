@@ -60,7 +60,7 @@ let package = Package(
         .target(
             name: "Backup",
             dependencies: [
-                "DiaryStore", "Photos",
+                "Diary", "DiaryStore", "Photos",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],

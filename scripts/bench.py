@@ -208,6 +208,66 @@ def photo_rows(args, folder, token, port, server_pid, seed):
     return rows
 
 
+def import_rows(binary, rng, seed, entries=10_000, photos=1_000):
+    """`saessak import dayone` of a 10,000-entry export with 1,000 photos (about 1 MP each), into an empty family,
+    against the least any importer does with the same ZIP: Python reading the JSON and hashing every photo."""
+    import hashlib
+    import shutil
+    import sys
+    import zipfile
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    from dayone_export import entry, export
+
+    folder = Path(tempfile.mkdtemp(prefix="saessak-import-bench-"))
+    bases = []
+    for index in range(10):
+        path = folder / f"base{index}.jpg"
+        subprocess.run(["vips", "gaussnoise", str(folder / "n.v"), "1200", "900", "--seed", str(seed + index)], check=True)
+        subprocess.run(["vips", "cast", str(folder / "n.v"), str(folder / "c.v"), "uchar"], check=True)
+        subprocess.run(["vips", "copy", str(folder / "c.v"), f"{path}[Q=85]"], check=True)
+        bases.append(path.read_bytes())
+    words = "아기가 오늘 처음으로 걸었어요 공원 산책 이유식 잘 먹고 낮잠 할머니 댁 첫돌 백일 사진".split()
+    every = entries // photos
+    made = []
+    for index in range(entries):
+        attached = [(f"P{index}", bases[index % 10] + f"#{index}".encode(), "jpeg")] if index % every == 0 else []
+        made.append(entry(
+            f"E{index:05d}", f"{rng.randint(2012, 2025)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}T0{rng.randint(0, 9)}:00:00Z",
+            " ".join(rng.choices(words, k=4)) + "\n" + " ".join(rng.choices(words, k=60)), photos=attached,
+            tags=rng.sample(["산책", "병원", "가족"], 1), starred=index % 7 == 0))
+    archive = export(folder / "export.zip", {"Journal.json": made})
+
+    def reference():
+        with zipfile.ZipFile(archive) as opened:
+            json.loads(opened.read("Journal.json"))
+            for name in opened.namelist():
+                if name.startswith("photos/"):
+                    hashlib.sha256(opened.read(name)).hexdigest()
+    began = time.perf_counter()
+    reference()
+    floor = time.perf_counter() - began
+
+    data = folder / "data"
+    subprocess.run([binary, "admin", "create-user", "--data", str(data), "--username", "bench", "--password-stdin"],
+                   input="benchmark password\n", text=True, check=True, capture_output=True)
+    token = subprocess.run([binary, "admin", "create-token", "--data", str(data), "--username", "bench"],
+                           text=True, check=True, capture_output=True).stdout.strip()
+    port = free_port()
+    server, _ = start(binary, data, port)
+    try:
+        Client(port, token).call("POST", "/api/v1/children", {"name": "하늘", "birthDate": "2012-01-01"})
+    finally:
+        server.terminate()
+        server.wait()
+    seconds, rss = run_measured([binary, "import", "dayone", "--data", str(data), str(archive), "--json"])
+    shutil.rmtree(folder, ignore_errors=True)
+    return [
+        (f"import Day One, {entries:,} entries", f"{entries / seconds:,.0f} entries/s, {rss:.0f} MB RSS",
+         f"read+hash only {entries / floor:,.0f} /s", f"{seconds / floor:.1f}× its time"),
+        (f"import Day One, {photos:,} photos (1 MP)", f"{photos / seconds:,.0f} photos/s", "checked, stored, small thumbnail", ""),
+    ]
+
+
 def search_rows(benchmark, entries):
     """Korean search on generated diaries, next to a LIKE scan finding every match, in the same process."""
     rows = []
@@ -239,7 +299,7 @@ def main():
     parser.add_argument("--seed", type=int, default=20261122)
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    calendar = calendar_rows(args.calendar_bin, rng) + search_rows(args.search_bin, args.entries)
+    calendar = calendar_rows(args.calendar_bin, rng) + search_rows(args.search_bin, args.entries) + import_rows(args.bin, rng, args.seed)
 
     data = Path(tempfile.mkdtemp(prefix="saessak-bench-")) / "data"
     subprocess.run([args.bin, "admin", "create-user", "--data", str(data), "--username", "bench", "--password-stdin"],

@@ -74,6 +74,7 @@ def main(binary):
                                "description": "The database migrations, oldest first; a backup restores into the same."},
                     "createdAt": {"type": "string", "format": "date-time"},
                     "includesSensitive": {"type": "boolean"},
+                    "family": {"type": "string", "description": "Only in a family backup: the ID of the one family it holds."},
                     "counts": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}},
                     "files": {"type": "object", "additionalProperties": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
                               "description": "Every other file of the archive → the SHA-256 of its bytes."},

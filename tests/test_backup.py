@@ -238,7 +238,7 @@ def test_the_owner_downloads_a_backup_in_the_browser(tmp_path):
         restored = tmp_path / "restored" / "saessak-data"
         saessak("restore", str(path), data=restored)
         assert not list((data / ".backups").iterdir())  # the temporary file is gone
-        # A viewer may not; nor may anyone once the server holds a second family.
+        # A viewer may not.
         saessak("admin", "create-user", "--username", "lee", "--password-stdin", "--family", "이씨네", data=data, stdin="a long password\n")
         saessak("admin", "add-member", "--username", "lee", "--family", "우리집", "--role", "viewer", data=data)
         ours = next(f["id"] for f in api(running, "GET", "/account", token=token)["families"] if f["name"] == "우리집")
@@ -246,7 +246,33 @@ def test_the_owner_downloads_a_backup_in_the_browser(tmp_path):
         viewer.sign_in("lee", "a long password")
         assert viewer.request("POST", "/account/family", form={"_csrf": viewer.csrf("/settings"), "familyId": ours}).status == 303
         assert viewer.request("GET", "/settings/backup.zip").status == 403
-        assert owner.request("GET", "/settings/backup.zip").status == 409
+
+        # On a server shared with another family, the owner's download holds their family only.
+        lee = saessak("admin", "create-token", "--username", "lee", "--family", "이씨네", data=data).stdout.strip()
+        theirs = api(running, "POST", "/children", {"name": "이웃집 아이", "birthDate": "2020-02-02"}, token=lee)
+        api(running, "POST", "/entries", {"title": "이웃의 비밀", "body": "", "date": "2026-01-01T09:00", "childIds": [theirs["id"]]}, token=lee)
+        shared = tmp_path / "shared.zip"
+        shared.write_bytes(owner.request("GET", "/settings/backup.zip").body)
+        check_against_the_documented_schema(shared)
+        raw, _, manifest = tables(shared)
+        data_tables = {name[len("data/"):-len(".json")]: json.loads(body) for name, body in raw.items()}
+        assert manifest["family"] == ours
+        assert [f["name"] for f in data_tables["families"]] == ["우리집"]
+        assert sorted(u["username"] for u in data_tables["users"]) == ["lee", "mom"]
+        assert {m["familyId"] for m in data_tables["memberships"]} == {ours}
+        assert "이웃" not in json.dumps(data_tables, ensure_ascii=False)
+        # It restores on its own, and the family signs in there.
+        alone = tmp_path / "alone" / "saessak-data"
+        saessak("restore", str(shared), data=alone)
+        again = Server(alone).start()
+        try:
+            assert Browser(again).sign_in("mom", "a long password").status == 303
+        finally:
+            again.stop()
+        # The command line does the same with --family.
+        cli = tmp_path / "cli.zip"
+        saessak("backup", str(cli), "--family", "이씨네", data=data)
+        assert [f["name"] for f in json.loads(tables(cli)[0]["data/families.json"])] == ["이씨네"]
     finally:
         running.stop()
 

@@ -1,4 +1,5 @@
 import Crypto
+import Diary
 import DiaryStore
 import Foundation
 import Photos
@@ -19,6 +20,8 @@ public enum BackupArchive {
         public var schema: [String]
         public var createdAt: String
         public var includesSensitive: Bool
+        /// The one family a family backup holds (its ID); nil for a whole server's backup.
+        public var family: String?
         public var counts: [String: Int]
         /// Path in the archive → SHA-256 (hex) of its bytes.
         public var files: [String: String]
@@ -54,13 +57,15 @@ public enum BackupArchive {
     /// A photo deleted while the backup runs makes this attempt fail; it is tried again, three times in all.
     @discardableResult
     public static func write(
-        _ database: DiaryDatabase, library: PhotoLibrary, to destination: URL, includeSensitive: Bool, app: String, now: Date = Date()
+        _ database: DiaryDatabase, library: PhotoLibrary, to destination: URL, includeSensitive: Bool, family: FamilyID? = nil,
+        app: String, now: Date = Date()
     ) async throws -> Manifest {
         var attempt = 0
         while true {
             attempt += 1
             do {
-                return try await writeOnce(database, library: library, to: destination, includeSensitive: includeSensitive, app: app, now: now)
+                return try await writeOnce(
+                    database, library: library, to: destination, includeSensitive: includeSensitive, family: family, app: app, now: now)
             } catch Failure.photoMissing(let sha) where attempt < 3 {
                 _ = sha
                 continue
@@ -69,9 +74,10 @@ public enum BackupArchive {
     }
 
     private static func writeOnce(
-        _ database: DiaryDatabase, library: PhotoLibrary, to destination: URL, includeSensitive: Bool, app: String, now: Date
+        _ database: DiaryDatabase, library: PhotoLibrary, to destination: URL, includeSensitive: Bool, family: FamilyID?,
+        app: String, now: Date
     ) async throws -> Manifest {
-        let tables = try await database.dump(includeSensitive: includeSensitive)
+        let tables = try await database.dump(includeSensitive: includeSensitive, family: family)
         let partial = destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).partial")
         try? FileManager.default.removeItem(at: partial)
         defer { try? FileManager.default.removeItem(at: partial) }
@@ -96,7 +102,7 @@ public enum BackupArchive {
         }
         let manifest = Manifest(
             format: format, version: version, app: app, schema: try await database.schemaVersion(),
-            createdAt: ISO8601DateFormatter().string(from: now), includesSensitive: includeSensitive,
+            createdAt: ISO8601DateFormatter().string(from: now), includesSensitive: includeSensitive, family: family?.description,
             counts: Dictionary(uniqueKeysWithValues: tables.map { ($0.name, $0.rows.count) }), files: files)
         try add(try encoder.encode(manifest), at: "manifest.json", to: archive, compressed: true)
         try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -205,7 +211,7 @@ public enum BackupArchive {
         }
     }
 
-    private static func read(_ entry: Entry, from archive: Archive) throws -> Data {
+    private static func read(_ entry: ZIPFoundation.Entry, from archive: Archive) throws -> Data {
         guard entry.uncompressedSize < 1 << 31 else { throw Failure.damaged("\(entry.path) is too large") }
         var data = Data()
         do {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Backup
+import Diary
 import DiaryStore
 import Foundation
 import Photos
@@ -12,7 +13,8 @@ struct BackupCommand: AsyncParsableCommand {
         discussion: """
             The server may keep running: the data is read in one transaction, photos by their content hash. \
             The resident registration number is left out unless --include-sensitive is given (it is then in the \
-            file as plain text: keep such a file as carefully as the data folder).
+            file as plain text: keep such a file as carefully as the data folder). With --family, only that \
+            family: its members' accounts and everything it owns, restorable on its own.
             """)
 
     @OptionGroup var data: DataOptions
@@ -23,11 +25,16 @@ struct BackupCommand: AsyncParsableCommand {
     @Flag(help: "Include the resident registration number (as plain text).")
     var includeSensitive = false
 
+    @Option(help: "Back up only this family (default: the whole data folder).")
+    var family: String?
+
     func run() async throws {
         let database = try data.openExisting()
+        var familyID: FamilyID?
+        if let family { familyID = try await AccountStore(database).family(named: family).id }
         let manifest = try await BackupArchive.write(
             database, library: try PhotoLibrary(dataFolder: data.url), to: URL(fileURLWithPath: output),
-            includeSensitive: includeSensitive, app: "saessak")
+            includeSensitive: includeSensitive, family: familyID, app: "saessak")
         let photos = manifest.files.keys.filter { $0.hasPrefix("photos/") }.count
         print("Wrote \(output): \(manifest.counts["entries"] ?? 0) entries, \(manifest.counts["children"] ?? 0) children, \(photos) photos.")
     }

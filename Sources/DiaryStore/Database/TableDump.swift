@@ -1,3 +1,4 @@
+import Diary
 import Foundation
 import GRDB
 
@@ -110,11 +111,20 @@ extension DiaryDatabase {
     /// Every backed-up table, read in one transaction (a consistent snapshot while the server writes). The
     /// resident number leaves only when asked, as its plain text (`residentNumber`), since the key stays behind;
     /// thumbnail state is not data (a restore makes the thumbnails again).
-    public func dump(includeSensitive: Bool) async throws -> [TableDump] {
+    ///
+    /// With `family`, only that family's rows: the family, its members' accounts (with their password hashes, so the
+    /// family can sign in on the server it is restored to) and everything that belongs to it. A reference to an
+    /// account outside the family (who made an invitation and left since) becomes null.
+    public func dump(includeSensitive: Bool, family: FamilyID? = nil) async throws -> [TableDump] {
         let cipher = cipher
         return try await writer.read { db in
-            try Self.backupTables.map { table in
-                let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY rowid").map { row in
+            var members: Set<String>?
+            if let family {
+                members = Set(try String.fetchAll(db, sql: "SELECT userId FROM memberships WHERE familyId = ?", arguments: [family.sql]))
+            }
+            return try Self.backupTables.map { table in
+                let (filter, arguments) = try Self.scope(db, table: table, family: family)
+                let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(table) \(filter) ORDER BY rowid", arguments: arguments).map { row in
                     var values: [String: DumpValue] = [:]
                     for column in row.columnNames { values[column] = DumpValue(row[column] as DatabaseValue) }
                     if table == "photos" { values["thumbnails"] = nil }
@@ -124,10 +134,30 @@ extension DiaryDatabase {
                             values[Self.plainColumn(sealed.column)] = .text(try cipher.open(data))
                         }
                     }
+                    if let members, table != "users", table != "memberships", table != "apiTokens" {
+                        for column in ["createdBy", "acceptedBy"] {
+                            if case .text(let user) = values[column] ?? .null, !members.contains(user) { values[column] = .null }
+                        }
+                    }
                     return values
                 }
                 return TableDump(name: table, rows: rows)
             }
+        }
+    }
+
+    /// The WHERE clause that keeps one family's rows of a table (none without a family).
+    static func scope(_ db: Database, table: String, family: FamilyID?) throws -> (String, StatementArguments) {
+        guard let family else { return ("", []) }
+        switch table {
+        case "families": return ("WHERE id = ?", [family.sql])
+        case "users": return ("WHERE id IN (SELECT userId FROM memberships WHERE familyId = ?)", [family.sql])
+        case "growthMeasurements": return ("WHERE childId IN (SELECT id FROM children WHERE familyId = ?)", [family.sql])
+        default:
+            guard try db.columns(in: table).contains(where: { $0.name == "familyId" }) else {
+                throw StoreError.conflict(field: table, message: "has no family to scope a backup by")
+            }
+            return ("WHERE familyId = ?", [family.sql])
         }
     }
 

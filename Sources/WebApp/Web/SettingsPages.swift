@@ -119,22 +119,17 @@ struct SettingsPages {
         return WebPage("settings", title: words["settings"]!, tab: .more, data: data).response(request, context: context)
     }
 
-    /// The whole data folder as a backup ZIP (docs/backup.md), for the owner of a server that holds one family only:
-    /// with several, a download would carry the other families' diaries, so their administrator runs
-    /// `saessak backup` instead. Written to a temporary file that is unlinked at once and streamed from its handle.
+    /// The owner's family as a backup ZIP (docs/backup.md): its members' accounts and everything it owns, never
+    /// another family's. Written to a temporary file that is unlinked at once and streamed from its handle.
     private func backup(_ request: Request, context: AppRequestContext) async throws -> Response {
-        guard try await stores.signIn.accounts.familyCount() == 1 else {
-            throw Problem(
-                status: .conflict,
-                detail: "this server holds several families: its administrator makes backups with 'saessak backup'")
-        }
+        let family = try context.member().familyID
         let folder = stores.photos.library.root.deletingLastPathComponent().appendingPathComponent(".backups")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("\(UUID().uuidString).zip")
         defer { try? FileManager.default.removeItem(at: file) }
         try await BackupArchive.write(
             stores.database, library: stores.photos.library, to: file,
-            includeSensitive: request.uri.queryParameters["sensitive"] == "true", app: "saessak")
+            includeSensitive: request.uri.queryParameters["sensitive"] == "true", family: family, app: "saessak")
         let handle = try FileHandle(forReadingFrom: file)
         let size = Int(try handle.seekToEnd())
         try handle.seek(toOffset: 0)
