@@ -44,7 +44,7 @@ struct ImportOptions: ParsableArguments {
     }
 
     func run(
-        source: String, read: @escaping (DiaryDatabase, FamilyID, [Child], PhotoIntake, inout ImportReport) throws -> ImportStore.Batch
+        source: String, read: @escaping @Sendable (DiaryDatabase, FamilyID, [Child], PhotoIntake, inout ImportReport) throws -> ImportStore.Batch
     ) async throws {
         let (database, familyID, children) = try await open()
         let report: ImportReport

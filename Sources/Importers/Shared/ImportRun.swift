@@ -4,16 +4,22 @@ import Foundation
 
 /// One import from start to end, the same for the command line and the web: read the source (photos are stored as
 /// they are read, or only checked in a dry run), write everything in one transaction, then remove any stored photo
-/// file no row took. Nothing is written if reading fails.
+/// file no row took. Nothing is written if reading fails. Reading — file parsing and image checks, minutes for a
+/// large export — runs on a thread of its own, never on the concurrency pool's few threads that serve requests.
 public enum ImportRun {
     public static func run(
         source: String, database: DiaryDatabase, dataFolder: URL, family: FamilyID, dryRun: Bool,
-        read: (PhotoIntake, inout ImportReport) throws -> ImportStore.Batch
+        read: @escaping @Sendable (PhotoIntake, inout ImportReport) throws -> ImportStore.Batch
     ) async throws -> ImportReport {
-        var report = ImportReport(source: source, dryRun: dryRun)
         let intake = try PhotoIntake(dataFolder: dataFolder, family: family, now: database.clock.now(), dryRun: dryRun)
+        var report: ImportReport
         do {
-            var batch = try read(intake, &report)
+            var batch: ImportStore.Batch
+            (batch, report) = try await onOwnThread {
+                var report = ImportReport(source: source, dryRun: dryRun)
+                let batch = try read(intake, &report)
+                return (batch, report)
+            }
             batch.photos = intake.photos
             report.record(try await ImportStore(database).importBatch(batch, family: family, source: source, dryRun: dryRun))
         } catch {
@@ -22,5 +28,14 @@ public enum ImportRun {
         }
         await intake.settle(database: database)
         return report
+    }
+
+    /// Runs blocking work on a new thread and waits for it without holding a concurrency-pool thread.
+    static func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread { continuation.resume(with: Result { try work() }) }
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
     }
 }

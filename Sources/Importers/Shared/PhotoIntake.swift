@@ -17,8 +17,12 @@ extension Photo {
 /// Photos an import brings, checked and stored before the import's transaction commits: each is streamed to the
 /// library's incoming folder, inspected, given its small thumbnail (which proves it decodes) and moved to its content
 /// address. A dry run checks and discards. After the import, committed or not, `settle` removes the files it placed
-/// that no row refers to (a failed import's, or photos of records that were already imported). Large thumbnails are made by the server's worker (the rows say 'pending').
-public final class PhotoIntake {
+/// that no row refers to (a failed import's, or photos of records that were already imported). Large thumbnails are
+/// made by the server's worker (the rows say 'pending').
+///
+/// One import uses it from one thread at a time (its reading thread, then `settle` after it): `@unchecked Sendable`
+/// only to cross from the task to that thread and back.
+public final class PhotoIntake: @unchecked Sendable {
     let library: PhotoLibrary
     let family: FamilyID
     let now: Date
