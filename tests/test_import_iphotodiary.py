@@ -142,6 +142,9 @@ def test_the_last_model_imports_everything_once(home, tmp_path):
     running = Server(data).start()
     try:
         sizes = [size_of(running.request("GET", f"/api/v1/photos/{p}/original", None, token).body)[:2] for p in walk["photoIds"]]
+        # Where the app said each photo was taken ("0" = unknown).
+        places = [running.request("GET", f"/api/v1/photos/{p}", None, token).json() for p in walk["photoIds"]]
+        assert [(p.get("latitude"), p.get("longitude")) for p in places] == [(37.5, 127.0), (None, None)]
     finally:
         running.stop()
     assert sizes == [(160, 120), (200, 150)]

@@ -218,7 +218,7 @@ public enum IPhotoDiaryImport {
                         report.skipped.append("\(image.place): no image data")
                         continue
                     }
-                    if let id = take(data, at: image.place) { photos.append(id) }
+                    if let id = take(data, at: image.place, coordinates: coordinates(image)) { photos.append(id) }
                 }
                 if photos.isEmpty, let thumbnail = try store.blob("ZDIARYDATA", column: "ZTHUMBNAILIMAGE", pk: record.pk),
                     let id = take(thumbnail, at: "\(record.place) ZTHUMBNAILIMAGE")
@@ -371,10 +371,19 @@ public enum IPhotoDiaryImport {
 
         func clock(_ time: ClockTime) -> ClockTime? { time.hour == 0 && time.minute == 0 ? nil : time }
 
+        /// Where a DiaryImage was taken: its `ZLATITUDE`/`ZLONGITUDE` ("%f" strings in the last model, numbers in
+        /// others; "0" = unknown).
+        func coordinates(_ image: Record) -> (latitude: Double, longitude: Double)? {
+            guard let latitude = image.double("ZLATITUDE"), let longitude = image.double("ZLONGITUDE"), latitude != 0 || longitude != 0,
+                (-90...90).contains(latitude), (-180...180).contains(longitude)
+            else { return nil }
+            return (latitude, longitude)
+        }
+
         /// A photo from a blob; a damaged one is reported and left out.
-        mutating func take(_ data: Data, at place: String) -> PhotoID? {
+        mutating func take(_ data: Data, at place: String, coordinates: (latitude: Double, longitude: Double)? = nil) -> PhotoID? {
             do {
-                return try intake.take(data).id
+                return try intake.take(data, coordinates: coordinates).id
             } catch {
                 report.warnings.append("\(place): the photo cannot be read (\(error)); left out")
                 return nil

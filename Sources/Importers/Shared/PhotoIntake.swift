@@ -41,9 +41,10 @@ public final class PhotoIntake: @unchecked Sendable {
         self.limits = limits
     }
 
-    /// Takes a photo given as bytes (a Core Data blob).
-    public func take(_ data: Data) throws -> Photo {
-        try take { writer in try Self.write(data, to: writer) }
+    /// Takes a photo given as bytes (a Core Data blob); `coordinates` are where the source says it was taken, used
+    /// when the file itself does not say.
+    public func take(_ data: Data, coordinates: (latitude: Double, longitude: Double)? = nil) throws -> Photo {
+        try take(coordinates: coordinates) { writer in try Self.write(data, to: writer) }
     }
 
     /// Kept out of a closure: a typed throw inside one crashes this compiler.
@@ -62,7 +63,7 @@ public final class PhotoIntake: @unchecked Sendable {
     }
 
     /// Takes a photo whose bytes `fill` streams into the writer (a file in a ZIP).
-    public func take(_ fill: (UploadWriter) throws -> Void) throws -> Photo {
+    public func take(coordinates: (latitude: Double, longitude: Double)? = nil, _ fill: (UploadWriter) throws -> Void) throws -> Photo {
         let upload = try library.incoming(limits: limits)
         defer { upload.abandon() }
         try fill(upload)
@@ -70,7 +71,14 @@ public final class PhotoIntake: @unchecked Sendable {
         if let known = bySHA[sha256] { return known }
         let info = try ImageInspector.inspect(upload.url, limits: limits)
         let small = try Thumbnailer.thumbnail(of: upload.url, size: .small)
-        let photo = Photo(checked: info, sha256: sha256, byteCount: upload.byteCount, family: family, now: now)
+        var photo = Photo(checked: info, sha256: sha256, byteCount: upload.byteCount, family: family, now: now)
+        if info.latitude == nil, let coordinates {
+            photo = Photo(
+                id: photo.id, familyID: family, sha256: sha256, mimeType: photo.mimeType, byteCount: photo.byteCount,
+                width: photo.width, height: photo.height, orientation: photo.orientation, takenLocal: photo.takenLocal,
+                takenOffset: photo.takenOffset, latitude: coordinates.latitude, longitude: coordinates.longitude,
+                cameraMake: photo.cameraMake, cameraModel: photo.cameraModel, createdAt: now)
+        }
         if !dryRun {
             if try library.keep(upload.url, sha256: sha256, format: info.format).isNew { placed.append((sha256, info.format)) }
             try library.saveThumbnail(small, sha256: sha256, size: .small)
