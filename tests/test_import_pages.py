@@ -100,10 +100,25 @@ def test_cancel_and_broken_files(site, tmp_path):
     assert browser.request("POST", cancel, form={"_csrf": browser.csrf("/settings")}).status == 303
     assert entries(site) == [] and not any((site.data / ".imports").iterdir())
 
+    # A ZIP of text diaries.
+    import io
+    import zipfile
+    packed = io.BytesIO()
+    with zipfile.ZipFile(packed, "w") as archive:
+        archive.writestr("2010-08-15.txt", "광복절".encode("cp949"))
+        archive.writestr("old/2010-08-16.txt", "비".encode("utf-8"))
+    preview = upload(browser, "text", "일기.zip", packed.getvalue())
+    assert preview.status == 200 and re.search(r'<td data-count="added">2</td>', preview.text), preview.text
+    confirm = re.search(r'action="(/settings/import/[0-9a-f]{32}/confirm)"', preview.text).group(1)
+    assert browser.request("POST", confirm, form={"_csrf": browser.csrf("/settings")}).status == 200
+    assert sorted(e["date"] for e in entries(site)) == ["2010-08-15T12:00", "2010-08-16T12:00"]
+
+    cut = upload(browser, "text", "일기.zip", packed.getvalue()[:40])
+    assert cut.status == 422 and "not a ZIP archive, or it is cut short" in html.unescape(cut.text)
     broken = upload(browser, "dayone", "dayone.zip", day_one(tmp_path)[:500])
     assert broken.status == 422 and "dayone.zip: not a ZIP archive, or it is cut short" in html.unescape(broken.text)
     wrong = upload(browser, "iphotodiary", "NewIPhotoDiary.sqlite", b"not a database at all")
     assert wrong.status == 422 and "not a SQLite database" in html.unescape(wrong.text)
     missing = upload(browser, "banana", "x.txt", b"2010-01-01\n")
     assert missing.status == 422 and "가져올 곳을 고르세요" in missing.text
-    assert entries(site) == [] and not any((site.data / ".imports").iterdir())
+    assert len(entries(site)) == 2 and not any((site.data / ".imports").iterdir())

@@ -122,3 +122,20 @@ def test_progress_shows_on_a_terminal_only(family, tmp_path):
             os.close(terminal)
         os.close(main)
     assert done.returncode == 0 and "읽는 중 3/3".encode() in shown and shown.endswith(b"\r\x1b[K")
+
+
+def test_a_zip_of_diaries(family, tmp_path):
+    import zipfile
+    folder = diary(tmp_path)
+    archive = tmp_path / "diaries.zip"
+    with zipfile.ZipFile(archive, "w") as packed:
+        for file in sorted(folder.iterdir()):
+            packed.write(file, f"일기장/{file.name}")
+        packed.writestr("__MACOSX/일기장/._2010.txt", b"\x00\x05\x16\x07")
+        packed.writestr("일기장/사진.jpg", b"\xff\xd8")
+    report = json.loads(saessak("import", "text", str(archive), "--json", data=family).stdout)
+    assert report["added"] == {"entries": 4} and report["files"] == 3
+    cut = tmp_path / "cut.zip"
+    cut.write_bytes(archive.read_bytes()[:100])
+    result = saessak("import", "text", str(cut), data=family, check=False)
+    assert result.returncode != 0 and "cut.zip: not a ZIP archive, or it is cut short" in result.stderr

@@ -4,6 +4,7 @@ import DiaryStore
 import Foundation
 import Glibc
 import KoreanCalendar
+import ZIPFoundation
 
 /// `saessak import text`: old diaries kept as text files (UTF-8, UTF-16 with a byte-order mark, or CP949/EUC-KR),
 /// split into entries at date headings (`TextDiary`), or one file per day.
@@ -81,6 +82,38 @@ public enum TextImport {
         case .success(let parsed): return parsed
         case .failure(let failure): throw Failure(failure.description)
         }
+    }
+
+    /// Unpacks the `.txt` files of a ZIP (a folder of diaries sent as one file) flat into `folder`, refusing an
+    /// archive that cannot be read or that unpacks to more than `maxBytes`. Returns how many files it wrote.
+    @discardableResult
+    public static func unpack(zip: URL, into folder: URL, maxBytes: Int = 512 * 1024 * 1024) throws -> Int {
+        let name = zip.lastPathComponent
+        let archive: Archive
+        do { archive = try Archive(url: zip, accessMode: .read) } catch {
+            throw Failure("\(name): not a ZIP archive, or it is cut short")
+        }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var written = 0, total = 0
+        for entry in archive where entry.type == .file && !entry.path.hasPrefix("__MACOSX/") {
+            let file = (entry.path as NSString).lastPathComponent
+            guard file.lowercased().hasSuffix(".txt"), !file.hasPrefix(".") else { continue }
+            total += Int(entry.uncompressedSize)
+            guard total <= maxBytes else { throw Failure("\(name): more than \(maxBytes / 1_048_576) MB of text") }
+            var data = Data()
+            do { _ = try archive.extract(entry, skipCRC32: false) { data.append($0) } } catch {
+                throw Failure("\(name): \(entry.path) cannot be read from the archive")
+            }
+            // Two files of one name in different folders both stay.
+            var target = folder.appendingPathComponent(file)
+            if FileManager.default.fileExists(atPath: target.path) {
+                target = folder.appendingPathComponent("\(written)-\(file)")
+            }
+            try data.write(to: target, options: .atomic)
+            written += 1
+        }
+        guard written > 0 else { throw Failure("\(name): no .txt files in the archive") }
+        return written
     }
 
     /// The files to read: a file, or every `.txt` file in a folder (sorted by name).

@@ -81,7 +81,7 @@ struct ImportText: AsyncParsableCommand {
 
     @OptionGroup var options: ImportOptions
 
-    @Argument(help: "A text file, or a folder of .txt files.")
+    @Argument(help: "A text file, a folder of .txt files, or a ZIP of them.")
     var path: String
 
     @Option(help: "auto (a BOM, else UTF-8 if valid, else CP949), utf-8, utf-16 or cp949.")
@@ -93,7 +93,14 @@ struct ImportText: AsyncParsableCommand {
     func run() async throws {
         try await options.run(source: "text") { [options, child, path, encoding] _, _, children, _, report in
             let chosen = try options.chosen(child, from: children)
-            let files = try TextImport.files(at: URL(fileURLWithPath: path))
+            var source = URL(fileURLWithPath: path)
+            let unpacked = FileManager.default.temporaryDirectory.appendingPathComponent("saessak-text-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: unpacked) }
+            if source.pathExtension.lowercased() == "zip" {
+                try TextImport.unpack(zip: source, into: unpacked)
+                source = unpacked
+            }
+            let files = try TextImport.files(at: source)
             var batch = ImportStore.Batch()
             batch.entries = try TextImport.items(
                 from: files, encoding: encoding, children: chosen, report: &report,

@@ -82,7 +82,11 @@ struct ImportPages {
                 try FileManager.default.moveItem(at: form.uploads[plist].url, to: staged.plist)
                 staged.hasPlist = true
             }
+            if kind == .text && staged.fileName.lowercased().hasSuffix(".zip") { try TextImport.unpack(zip: staged.file, into: staged.texts) }
             try JSONEncoder().encode(staged.saved).write(to: folder.appendingPathComponent("import.json"), options: .atomic)
+        } catch let failure as ImportFailure {
+            try? FileManager.default.removeItem(at: folder)
+            return try await self.form(request, context: context, error: failure.description)
         } catch {
             try? FileManager.default.removeItem(at: folder)
             throw error
@@ -107,7 +111,9 @@ struct ImportPages {
                 var batch = ImportStore.Batch()
                 switch staged.kind {
                 case .text:
-                    batch.entries = try TextImport.items(from: [staged.file], encoding: staged.encoding, children: chosen, report: &report)
+                    // A ZIP of diaries was unpacked beside the upload when it arrived.
+                    let files = staged.fileName.lowercased().hasSuffix(".zip") ? try TextImport.files(at: staged.texts) : [staged.file]
+                    batch.entries = try TextImport.items(from: files, encoding: staged.encoding, children: chosen, report: &report)
                 case .iphotodiary:
                     batch = try IPhotoDiaryImport.read(
                         store: staged.file, anniversaries: staged.hasPlist ? staged.plist : nil, existing: children, family: family,
@@ -152,6 +158,8 @@ struct ImportPages {
         /// The text importer dates a file without headings by its name, so the name is kept.
         var file: URL { folder.appendingPathComponent("file", isDirectory: true).appendingPathComponent(fileName) }
         var plist: URL { folder.appendingPathComponent("AnnData.plist") }
+        /// The text files of an uploaded ZIP.
+        var texts: URL { folder.appendingPathComponent("texts", isDirectory: true) }
 
         struct Saved: Codable {
             let family: String

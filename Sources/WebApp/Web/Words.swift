@@ -199,7 +199,7 @@ enum Words {
         ("importTitle", "가져오기", "Import"),
         ("importHint", "다른 곳에 쓰던 일기를 가져옵니다. 먼저 미리 보기로 무엇이 들어올지 확인하고, 확인을 눌러야 저장됩니다. 같은 파일을 다시 가져와도 두 번 들어가지 않습니다.",
             "Bring in a diary kept elsewhere. A preview shows what would come in; nothing is saved until you confirm. Importing the same file again adds nothing twice."),
-        ("import_text", "텍스트 일기 (.txt: UTF-8, UTF-16, CP949)", "Text diary (.txt: UTF-8, UTF-16, CP949)"),
+        ("import_text", "텍스트 일기 (.txt 또는 .txt를 묶은 .zip: UTF-8, UTF-16, CP949)", "Text diary (.txt, or a .zip of them: UTF-8, UTF-16, CP949)"),
         ("import_iphotodiary", "아이포토다이어리 (NewIPhotoDiary.sqlite)", "iPhotoDiary app (NewIPhotoDiary.sqlite)"),
         ("import_dayone", "Day One 내보내기 (.zip)", "Day One export (.zip)"),
         ("importSource", "가져올 곳", "Import from"),
