@@ -390,3 +390,40 @@ def test_the_keyboard_reaches_everything_from_the_skip_link(filled, chrome):
         next(k for k in keys if k.text == key).send_keys(Keys.ENTER)
         time.sleep(0.1)
     wait(chrome, lambda d: d.find_element(By.TAG_NAME, "output").text == "42")
+
+
+def test_importing_a_day_one_export_in_the_browser(chrome, tmp_path):
+    """Settings → 가져오기 in a real browser: choose the kind and file, read the preview (axe-clean), confirm."""
+    from dayone_export import entry, export
+
+    data = tmp_path / "saessak-data"
+    token = make_family(data, "mom", "우리집")
+    site = Server(data).start()
+    try:
+        assert site.request("POST", "/api/v1/children", {"name": "하늘", "birthDate": "2019-05-05"}, token).status == 201
+        photo = image(tmp_path, ".jpg", 320, 240).read_bytes()
+        archive = export(tmp_path / "dayone.zip", {"Journal.json": [
+            entry("K1", "2021-03-01T01:00:00Z", "# 삼일절\n태극기를 달았다", photos=[("K1P", photo, "jpeg")]),
+            entry("K2", "2021-03-02T01:00:00Z", "입학식", starred=True)]})
+        chrome.delete_all_cookies()
+        sign_in(chrome, site)
+        chrome.get(url(site, "/settings"))
+        press(chrome, chrome.find_element(By.CSS_SELECTOR, 'a[href="/settings/import"]'))
+        wait(chrome, lambda d: d.current_url == url(site, "/settings/import"))
+        press(chrome, chrome.find_element(By.CSS_SELECTOR, 'input[name=kind][value=dayone]'))
+        chrome.find_element(By.ID, "import-file").send_keys(str(archive))
+        press(chrome, chrome.find_element(By.CSS_SELECTOR, "form[enctype] button[type=submit]"))
+        wait(chrome, lambda d: "/confirm" in d.page_source)
+        added = {row.find_element(By.TAG_NAME, "th").text: row.find_element(By.CSS_SELECTOR, "[data-count=added]").text
+                 for row in chrome.find_elements(By.CSS_SELECTOR, "tbody tr")}
+        assert added == {"일기": "2", "사진": "1"}
+        assert axe_violations(chrome) == []
+        shot(chrome, "import-preview")
+        assert site.request("GET", "/api/v1/entries", None, token).json()["items"] == []
+        press(chrome, chrome.find_element(By.XPATH, "//button[text()='가져오기']"))
+        wait(chrome, lambda d: "가져오기 완료" in d.title)
+        shot(chrome, "import-done")
+        titles = sorted(e["title"] for e in site.request("GET", "/api/v1/entries", None, token).json()["items"])
+        assert titles == ["삼일절", "입학식"]
+    finally:
+        site.stop()
