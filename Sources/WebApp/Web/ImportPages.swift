@@ -91,9 +91,14 @@ struct ImportPages {
             try? FileManager.default.removeItem(at: folder)
             throw error
         }
-        let response = try await run(staged, dryRun: true, request: request, context: context)
-        if response.status != .ok { try? FileManager.default.removeItem(at: folder) }
-        return response
+        do {
+            let response = try await run(staged, dryRun: true, request: request, context: context)
+            if response.status != .ok { try? FileManager.default.removeItem(at: folder) }
+            return response
+        } catch {
+            try? FileManager.default.removeItem(at: folder)
+            throw error
+        }
     }
 
     /// Runs the import (or its dry run) and shows the report.
