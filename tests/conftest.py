@@ -102,6 +102,19 @@ def make_family(data, username, family=None):
     return saessak("admin", "create-token", "--username", username, data=data).stdout.strip()
 
 
+def family_with_children(data, *names, birth_date="2019-05-05"):
+    """A family (mom of 우리집) with these children, made through the API of a server started for it; its token."""
+    token = make_family(data, "mom", "우리집")
+    running = Server(data).start()
+    try:
+        for name in names:
+            response = running.request("POST", "/api/v1/children", {"name": name, "birthDate": birth_date}, token)
+            assert response.status == 201, response.body
+    finally:
+        running.stop()
+    return token
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """One server for a test module, with two families: Kim (token `kim`) and Lee (token `lee`)."""

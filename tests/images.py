@@ -23,6 +23,14 @@ def image(folder: Path, suffix: str, width=640, height=480) -> Path:
     return out
 
 
+def image_bytes(folder: Path, suffix: str, width: int, height: int) -> bytes:
+    """The bytes of `image` (for stores and archives that hold photos inside them), leaving no file behind."""
+    path = image(folder, suffix, width, height)
+    data = path.read_bytes()
+    path.unlink()
+    return data
+
+
 def jpeg_with_exif(folder: Path, orientation=6, width=600, height=400) -> Path:
     path = image(folder, ".jpg", width, height)
     run("exiftool", "-q", "-overwrite_original", "-DateTimeOriginal=2024:02:10 09:30:15", "-OffsetTimeOriginal=+09:00",

@@ -4,33 +4,20 @@ import json
 
 import pytest
 
-from conftest import Server, make_family, saessak
+from conftest import Server, family_with_children, saessak
 from dayone_export import entry, export
-from images import image, size_of
+from images import image_bytes, size_of
 
 
 @pytest.fixture()
 def home(tmp_path):
     data = tmp_path / "saessak-data"
-    token = make_family(data, "mom", "우리집")
-    running = Server(data).start()
-    try:
-        for name in ("하늘", "바다"):
-            assert running.request("POST", "/api/v1/children", {"name": name, "birthDate": "2019-05-05"}, token).status == 201
-    finally:
-        running.stop()
-    return data, token
+    return data, family_with_children(data, "하늘", "바다")
 
-
-def jpeg(tmp_path, width, height):
-    path = image(tmp_path, ".jpg", width, height)
-    data = path.read_bytes()
-    path.unlink()
-    return data
 
 
 def sample(tmp_path):
-    big, small = jpeg(tmp_path, 320, 240), jpeg(tmp_path, 200, 100)
+    big, small = image_bytes(tmp_path, ".jpg", 320, 240), image_bytes(tmp_path, ".jpg", 200, 100)
     return export(tmp_path / "export.zip", {
         "Journal.json": [
             entry("A1", "2020-05-05T03:12:00Z", "# 어린이날\n동물원에 갔다\\. 기린이 컸다\\!", photos=[("P-BIG", big, "jpeg"), ("P-SMALL", small, "jpeg")],
@@ -98,7 +85,7 @@ def test_a_day_one_export(home, tmp_path):
 
 def test_a_missing_photo_is_reported(home, tmp_path):
     data, token = home
-    photo = jpeg(tmp_path, 100, 100)
+    photo = image_bytes(tmp_path, ".jpg", 100, 100)
     one, _ = entry("C1", "2022-01-01T00:00:00Z", "사진이 없어진 날", photos=[("GONE", photo, "jpeg")])
     path = export(tmp_path / "missing.zip", {"Journal.json": [(one, {})]})
     report = json.loads(saessak("import", "dayone", str(path), "--json", data=data).stdout)

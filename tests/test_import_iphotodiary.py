@@ -8,7 +8,7 @@ import pytest
 from korean_lunar_calendar import KoreanLunarCalendar
 
 from conftest import Server, make_family, saessak
-from images import image, size_of
+from images import image_bytes, size_of
 from legacy_store import LAST, OLDEST, Store, ann_data, stamp
 
 
@@ -19,12 +19,6 @@ def home(tmp_path):
     return data, token
 
 
-def png(tmp_path, width, height):
-    path = image(tmp_path, ".png", width, height)
-    data = path.read_bytes()
-    path.unlink()
-    return data
-
 
 def last_store(tmp_path):
     """Three children (solar; lunar; solar hit by the app's first-save bug), diaries with photos, an orphan diary and
@@ -33,7 +27,7 @@ def last_store(tmp_path):
     sky = store.add("CHILDDATA", childname="김하늘", nickname="하늘이", birthday=stamp(2010, 3, 15, 14, 30), islunar=1,
                     birthdaySolar="2010. 3. 15.", birthdayLunar="2010. 1. 30.", gender=1, height=50.5, weight=3.2,
                     idnum="100315-4000000", location="서울", hospital="제일병원", doctor="김의사")
-    store.add("IMAGE", childdata=sky, image=png(tmp_path, 300, 400))
+    store.add("IMAGE", childdata=sky, image=image_bytes(tmp_path, ".png", 300, 400))
     # Lunar-born: ZBIRTHDAY carries lunar 2011-04-08 as if it were a solar date; ISLUNAR 0 means lunar.
     sea = store.add("CHILDDATA", childname="김바다", birthday=stamp(2011, 4, 8, 9, 0), islunar=0,
                     birthdayLunar="2011. 4. 8.", birthdaySolar="2011. 5. 10.", gender=0, height=49.0, weight=3400)
@@ -42,24 +36,24 @@ def last_store(tmp_path):
 
     walk = store.add("DIARYDATA", child=sky, tag="첫 걸음", content="오늘 처음으로 걸었다.\n똠방똠방", writedate=stamp(2011, 3, 20, 10, 15),
                      latitude=37.5665, longitude=126.978, reverseAddr="서울특별시 중구", weatherDesc="맑음  12℃",
-                     weatherIcon="sunny.png", sectionDate="2011년 03월", conditionDate="2011. 3. 20.", thumbnailImage=png(tmp_path, 30, 20))
-    store.add("DIARYIMAGE", pk=5, diary=walk, image=png(tmp_path, 200, 150), latitude="0", longitude="0")
-    store.add("DIARYIMAGE", pk=3, diary=walk, image=png(tmp_path, 160, 120), latitude="37.5", longitude="127.0")
+                     weatherIcon="sunny.png", sectionDate="2011년 03월", conditionDate="2011. 3. 20.", thumbnailImage=image_bytes(tmp_path, ".png", 30, 20))
+    store.add("DIARYIMAGE", pk=5, diary=walk, image=image_bytes(tmp_path, ".png", 200, 150), latitude="0", longitude="0")
+    store.add("DIARYIMAGE", pk=3, diary=walk, image=image_bytes(tmp_path, ".png", 160, 120), latitude="37.5", longitude="127.0")
     store.add("DIARYDATA", child=None, tag="가족 소풍", content="모두 함께", writedate=stamp(2011, 5, 5, 12, 0))  # orphan
     store.add("DIARYDATA", child=sea, tag=None, content="바다의 첫 웃음\n까르르", writedate=stamp(2011, 6, 1, 8, 0),
-              thumbnailImage=png(tmp_path, 64, 48))
-    store.add("DIARYIMAGE", diary=None, image=png(tmp_path, 90, 90))  # a photo of no diary
+              thumbnailImage=image_bytes(tmp_path, ".png", 64, 48))
+    store.add("DIARYIMAGE", diary=None, image=image_bytes(tmp_path, ".png", 90, 90))  # a photo of no diary
     store.add("DIARYIMAGE", diary=walk, image=b"\x89PNG\r\n\x1a\nbroken")  # damaged
 
     store.add("EVENTDATA", child=sky, eventname="김하늘 백일", eventdate=stamp(2010, 6, 22), eventtype=0)
     store.add("EVENTDATA", child=sky, eventname="김하늘 첫돌", eventdate=stamp(2011, 3, 15), eventtype=0)
     store.add("EVENTDATA", child=sky, eventname="어린이집 입학", eventmemo="새 가방", eventdate=stamp(2012, 3, 2, 9, 30),
               location="해님 어린이집", eventtype=0)
-    hospital = store.add("HOSPITALIMAGE", image=png(tmp_path, 120, 160))
+    hospital = store.add("HOSPITALIMAGE", image=image_bytes(tmp_path, ".png", 120, 160))
     visit = store.add("TREATMENTDATA", child=sea, hospitalImage=hospital, treatmentSubject="감기", treatmentResult="인두염",
                       hospitalName="튼튼소아과", doctorName="박선생", treatmentDate=stamp(2011, 9, 1, 11, 0), prescription="해열제")
     store.db.execute("UPDATE ZHOSPITALIMAGE SET ZTREATMENT = ? WHERE Z_PK = ?", (visit, hospital))
-    store.add("PRESCRIPTIONIMAGE", treatment=visit, image=png(tmp_path, 140, 200))
+    store.add("PRESCRIPTIONIMAGE", treatment=visit, image=image_bytes(tmp_path, ".png", 140, 200))
     store.add("VACCINATIONDATA", child=sky, vaccinName="BCG", vaccinationCount=1, completeDate=stamp(2010, 4, 1, 10, 0),
               vaccinationLoc="보건소")
     store.close()
@@ -171,12 +165,12 @@ def test_the_last_model_imports_everything_once(home, tmp_path):
 def test_the_oldest_model(home, tmp_path):
     data, token = home
     store = Store(tmp_path / "seed.sqlite", OLDEST)
-    photo = store.add("IMAGE", image=png(tmp_path, 100, 80))
+    photo = store.add("IMAGE", image=image_bytes(tmp_path, ".png", 100, 80))
     child = store.add("CHILDDATA", childname="박새싹", birthday=stamp(2009, 12, 24, 23, 50), image=photo, height=51, weight=3,
                       gender=0, idnum="091224-3000000")
     store.db.execute("UPDATE ZIMAGE SET ZCHILDDATA = ? WHERE Z_PK = ?", (child, photo))
     diary = store.add("DIARYDATA", child=child, writedate=stamp(2010, 1, 1, 0, 5), tag="새해", content="첫 새해")
-    store.add("DIARYIMAGE", diary=diary, image=png(tmp_path, 64, 64))
+    store.add("DIARYIMAGE", diary=diary, image=image_bytes(tmp_path, ".png", 64, 64))
     store.add("EVENTDATA", child=child, eventname="박새싹 백일", eventdate=stamp(2010, 4, 2), eventtype=0)
     store.add("ANNIVERSARYDATA", anniversaryName="할머니 생신", anniversaryDate=stamp(2010, 9, 9), holidayFlag=0)
     store.close()

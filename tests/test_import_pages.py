@@ -11,7 +11,7 @@ import pytest
 from browser import Browser
 from conftest import Server, make_family, saessak
 from dayone_export import entry, export
-from images import image
+from images import image_bytes
 from test_pages_without_script import PASSWORD, form_data
 
 
@@ -30,7 +30,7 @@ def site(tmp_path):
 
 
 def day_one(tmp_path):
-    photo = image(tmp_path, ".jpg", 240, 180).read_bytes()
+    photo = image_bytes(tmp_path, ".jpg", 240, 180)
     return export(tmp_path / "dayone.zip", {"Journal.json": [
         entry("W1", "2021-03-01T01:00:00Z", "# 삼일절\n태극기", photos=[("P1", photo, "jpeg")]),
         entry("W2", "2021-03-02T01:00:00Z", "입학식"),

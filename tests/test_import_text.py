@@ -4,19 +4,13 @@ import json
 
 import pytest
 
-from conftest import Server, make_family, saessak
+from conftest import family_with_children, saessak
 
 
 @pytest.fixture()
 def family(tmp_path):
     data = tmp_path / "saessak-data"
-    token = make_family(data, "mom", "우리집")
-    running = Server(data).start()
-    try:
-        for name in ("하늘", "바다"):
-            assert running.request("POST", "/api/v1/children", {"name": name, "birthDate": "2009-05-05"}, token).status == 201
-    finally:
-        running.stop()
+    family_with_children(data, "하늘", "바다", birth_date="2009-05-05")
     return data
 
 

@@ -22,7 +22,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from browser import Browser
 from conftest import Server, make_family
-from images import image, jpeg_with_exif
+from images import image, image_bytes, jpeg_with_exif
 
 PASSWORD = "a long password"
 ARTEFACTS = Path(os.environ.get("SAESSAK_ARTEFACTS", Path(__file__).resolve().parent.parent / "test-artefacts"))
@@ -401,7 +401,7 @@ def test_importing_a_day_one_export_in_the_browser(chrome, tmp_path):
     site = Server(data).start()
     try:
         assert site.request("POST", "/api/v1/children", {"name": "하늘", "birthDate": "2019-05-05"}, token).status == 201
-        photo = image(tmp_path, ".jpg", 320, 240).read_bytes()
+        photo = image_bytes(tmp_path, ".jpg", 320, 240)
         archive = export(tmp_path / "dayone.zip", {"Journal.json": [
             entry("K1", "2021-03-01T01:00:00Z", "# 삼일절\n태극기를 달았다", photos=[("K1P", photo, "jpeg")]),
             entry("K2", "2021-03-02T01:00:00Z", "입학식", starred=True)]})
