@@ -102,6 +102,23 @@ def make_family(data, username, family=None):
     return saessak("admin", "create-token", "--username", username, data=data).stdout.strip()
 
 
+def get_once(data, token, path):
+    """GET one API path from a server started on `data` for just this (the data folder is at rest otherwise)."""
+    running = Server(data).start()
+    try:
+        response = running.request("GET", path, None, token)
+        assert response.status == 200, response.body
+        return response.json()
+    finally:
+        running.stop()
+
+
+def stored_originals(data):
+    """The names of the original photo files in a data folder."""
+    originals = data / "photos" / "originals"
+    return sorted(p.name for p in originals.rglob("*") if p.is_file()) if originals.exists() else []
+
+
 def family_with_children(data, *names, birth_date="2019-05-05"):
     """A family (mom of 우리집) with these children, made through the API of a server started for it; its token."""
     token = make_family(data, "mom", "우리집")

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from conftest import Server, family_with_children, saessak
+from conftest import Server, family_with_children, get_once, saessak, stored_originals
 from dayone_export import entry, export
 from images import image_bytes, size_of
 
@@ -33,20 +33,8 @@ def sample(tmp_path):
     })
 
 
-def listed(data, token, path):
-    running = Server(data).start()
-    try:
-        response = running.request("GET", path, None, token)
-        assert response.status == 200, response.body
-        return response.json()
-    finally:
-        running.stop()
-
-
 def state(data, token):
-    originals = data / "photos" / "originals"
-    return (listed(data, token, "/api/v1/entries?limit=200")["items"],
-            sorted(p.name for p in originals.rglob("*") if p.is_file()) if originals.exists() else [])
+    return get_once(data, token, "/api/v1/entries?limit=200")["items"], stored_originals(data)
 
 
 def test_a_day_one_export(home, tmp_path):
@@ -58,13 +46,13 @@ def test_a_day_one_export(home, tmp_path):
 
     report = json.loads(saessak("import", "dayone", str(path), "--child", "하늘", "--json", data=data).stdout)
     assert report["added"] == {"entries": 3, "photos": 2}, report
-    entries = {e["title"]: e for e in listed(data, token, "/api/v1/entries?limit=200")["items"]}
+    entries = {e["title"]: e for e in get_once(data, token, "/api/v1/entries?limit=200")["items"]}
     assert set(entries) == {"어린이날", "새해 첫 눈", "제주 바다"}
     zoo = entries["어린이날"]
     assert zoo["date"] == "2020-05-05T12:12" and zoo["timeZone"] == "Asia/Seoul" and zoo["body"] == "동물원에 갔다. 기린이 컸다!"
     assert zoo["tags"] == ["나들이", "동물원", "즐겨찾기"] and zoo["weather"] == "맑음 22℃"
     assert zoo["place"] == {"name": "서울대공원, 과천시", "latitude": 37.4276, "longitude": 127.0169}
-    children = {c["name"]: c["id"] for c in listed(data, token, "/api/v1/children")["items"]}
+    children = {c["name"]: c["id"] for c in get_once(data, token, "/api/v1/children")["items"]}
     assert zoo["childIds"] == [children["하늘"]]
     running = Server(data).start()
     try:

@@ -7,7 +7,7 @@ import shutil
 import pytest
 from korean_lunar_calendar import KoreanLunarCalendar
 
-from conftest import Server, make_family, saessak
+from conftest import Server, get_once, make_family, saessak, stored_originals
 from images import image_bytes, size_of
 from legacy_store import LAST, OLDEST, Store, ann_data, stamp
 
@@ -65,16 +65,6 @@ def last_store(tmp_path):
     return tmp_path / "NewIPhotoDiary.sqlite", plist
 
 
-def api(data, token, path):
-    running = Server(data).start()
-    try:
-        response = running.request("GET", path, None, token)
-        assert response.status == 200, response.body
-        return response.json()
-    finally:
-        running.stop()
-
-
 def snapshot(data, token):
     """Everything an import could have touched, as the API and the photo folder show it."""
     running = Server(data).start()
@@ -84,8 +74,7 @@ def snapshot(data, token):
             response = running.request("GET", path + "?limit=200", None, token)
             assert response.status == 200, response.body
             seen[path] = response.json()["items"]
-        originals = data / "photos" / "originals"
-        seen["files"] = sorted(p.name for p in originals.rglob("*") if p.is_file()) if originals.exists() else []
+        seen["files"] = stored_originals(data)
         return seen
     finally:
         running.stop()
@@ -153,7 +142,7 @@ def test_the_last_model_imports_everything_once(home, tmp_path):
     assert cold["childId"] == sea["id"] and len(cold["photoIds"]) == 2
     anniversaries = {(a["name"], a["calendar"], a["month"], a["day"]) for a in seen["/api/v1/anniversaries"]}
     assert anniversaries == {("결혼기념일", "solar", 10, 3), ("칠석", "lunar", 7, 7), ("어버이날", "solar", 5, 8)}
-    growth = api(data, token, f"/api/v1/children/{sea['id']}/growth")
+    growth = get_once(data, token, f"/api/v1/children/{sea['id']}/growth")
     assert sorted((m["kind"], m["value"]) for m in growth["items"]) == [("height", 49.0), ("weight", 3.4)]
 
     # Again: nothing twice, and no stray files.
