@@ -4,13 +4,17 @@ import Foundation
 import Photos
 
 extension Photo {
-    /// The row for a checked file: what the inspector read from it.
-    public init(checked info: ImageInfo, sha256: String, byteCount: Int, family: FamilyID, now: Date) {
+    /// The row for a checked file: what the inspector read from it. `coordinates` (where the source says it was
+    /// taken) stand in when the file itself has none.
+    public init(
+        checked info: ImageInfo, sha256: String, byteCount: Int, family: FamilyID, now: Date,
+        coordinates: (latitude: Double, longitude: Double)? = nil
+    ) {
+        let place = info.latitude != nil ? (info.latitude, info.longitude) : (coordinates?.latitude, coordinates?.longitude)
         self.init(
             familyID: family, sha256: sha256, mimeType: info.format.mimeType, byteCount: byteCount, width: info.width,
             height: info.height, orientation: info.orientation, takenLocal: info.taken?.local, takenOffset: info.taken?.offset,
-            latitude: info.latitude, longitude: info.longitude, cameraMake: info.cameraMake, cameraModel: info.cameraModel,
-            createdAt: now)
+            latitude: place.0, longitude: place.1, cameraMake: info.cameraMake, cameraModel: info.cameraModel, createdAt: now)
     }
 }
 
@@ -71,14 +75,8 @@ public final class PhotoIntake: @unchecked Sendable {
         if let known = bySHA[sha256] { return known }
         let info = try ImageInspector.inspect(upload.url, limits: limits)
         let small = try Thumbnailer.thumbnail(of: upload.url, size: .small)
-        var photo = Photo(checked: info, sha256: sha256, byteCount: upload.byteCount, family: family, now: now)
-        if info.latitude == nil, let coordinates {
-            photo = Photo(
-                id: photo.id, familyID: family, sha256: sha256, mimeType: photo.mimeType, byteCount: photo.byteCount,
-                width: photo.width, height: photo.height, orientation: photo.orientation, takenLocal: photo.takenLocal,
-                takenOffset: photo.takenOffset, latitude: coordinates.latitude, longitude: coordinates.longitude,
-                cameraMake: photo.cameraMake, cameraModel: photo.cameraModel, createdAt: now)
-        }
+        let photo = Photo(
+            checked: info, sha256: sha256, byteCount: upload.byteCount, family: family, now: now, coordinates: coordinates)
         if !dryRun {
             if try library.keep(upload.url, sha256: sha256, format: info.format).isNew { placed.append((sha256, info.format)) }
             try library.saveThumbnail(small, sha256: sha256, size: .small)
