@@ -89,10 +89,7 @@ public enum TextImport {
     @discardableResult
     public static func unpack(zip: URL, into folder: URL, maxBytes: Int = 512 * 1024 * 1024) throws -> Int {
         let name = zip.lastPathComponent
-        let archive: Archive
-        do { archive = try Archive(url: zip, accessMode: .read) } catch {
-            throw Failure("\(name): not a ZIP archive, or it is cut short")
-        }
+        let archive = try SourceArchive.open(zip)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var written = 0, total = 0
         for entry in archive where entry.type == .file && !entry.path.hasPrefix("__MACOSX/") {
@@ -100,10 +97,7 @@ public enum TextImport {
             guard file.lowercased().hasSuffix(".txt"), !file.hasPrefix(".") else { continue }
             total += Int(entry.uncompressedSize)
             guard total <= maxBytes else { throw Failure("\(name): more than \(maxBytes / 1_048_576) MB of text") }
-            var data = Data()
-            do { _ = try archive.extract(entry, skipCRC32: false) { data.append($0) } } catch {
-                throw Failure("\(name): \(entry.path) cannot be read from the archive")
-            }
+            let data = try SourceArchive.data(of: entry, in: archive, file: name)
             // Two files of one name in different folders both stay.
             var target = folder.appendingPathComponent(file)
             if FileManager.default.fileExists(atPath: target.path) {

@@ -40,6 +40,11 @@ public struct EntryContent: Hashable, Sendable {
     public var weather: String?
 
     public static let defaultTimeZone = "Asia/Seoul"
+
+    /// An IANA zone name such as Asia/Seoul (or UTC); abbreviations such as KST are ambiguous and refused.
+    public static func isTimeZone(_ name: String) -> Bool {
+        TimeZone(identifier: name) != nil && (name.contains("/") || name == "UTC")
+    }
     public static let maxTitleLength = 200
     public static let maxBodyLength = 100_000
     public static let maxWeatherLength = 100
@@ -52,7 +57,7 @@ public struct EntryContent: Hashable, Sendable {
         self.title = try Validate.requiredText(title, field: "title", maxLength: Self.maxTitleLength)
         self.body = try Validate.body(body, field: "body", maxLength: Self.maxBodyLength)
         self.date = date
-        guard TimeZone(identifier: timeZone) != nil, timeZone.contains("/") || timeZone == "UTC" else {
+        guard Self.isTimeZone(timeZone) else {
             throw ValidationError(field: "timeZone", "'\(timeZone)' is not an IANA time zone such as Asia/Seoul")
         }
         self.timeZone = timeZone

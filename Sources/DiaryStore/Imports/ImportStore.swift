@@ -84,13 +84,6 @@ public struct ImportStore: Sendable {
         public var skipped: [String] = []
     }
 
-    /// Entries only (the text importer).
-    public func importEntries(family: FamilyID, source: String, items: [EntryItem], dryRun: Bool) async throws -> Outcome {
-        var batch = Batch()
-        batch.entries = items
-        return try await importBatch(batch, family: family, source: source, dryRun: dryRun)
-    }
-
     public func importBatch(_ batch: Batch, family: FamilyID, source: String, dryRun: Bool) async throws -> Outcome {
         let now = database.clock.now()
         return try await database.writer.writeWithoutTransaction { db in
@@ -165,12 +158,9 @@ public struct ImportStore: Sendable {
         }
 
         private mutating func writeChild(_ item: ChildItem, photos proposed: [PhotoID: Photo]) throws {
-            if let known = try Row.fetchOne(
-                db, sql: "SELECT childId FROM importedItems WHERE familyId = ? AND source = ? AND sourceKey = ?",
-                arguments: [family.sql, source, item.sourceKey])
-            {
+            if let known = try imported(item.sourceKey) {
                 let id: String? = known["childId"]
-                children[item.child.id] = .some(id.flatMap { UUID(uuidString: $0) }.map { ChildID($0) })
+                children[item.child.id] = .some(id.flatMap(ChildID.init))
                 outcome.duplicates["children", default: 0] += 1
                 return
             }
@@ -197,11 +187,10 @@ public struct ImportStore: Sendable {
             if let id = self.photos[proposed] { return id }
             guard let photo = photos[proposed] else { throw StoreError.unknownReference(field: "photos", id: proposed.sql) }
             if let existing = try String.fetchOne(
-                db, sql: "SELECT id FROM photos WHERE familyId = ? AND sha256 = ?", arguments: [family.sql, photo.sha256]),
-                let uuid = UUID(uuidString: existing)
-            {
-                self.photos[proposed] = PhotoID(uuid)
-                return PhotoID(uuid)
+                db, sql: "SELECT id FROM photos WHERE familyId = ? AND sha256 = ?", arguments: [family.sql, photo.sha256]
+            ).flatMap(PhotoID.init) {
+                self.photos[proposed] = existing
+                return existing
             }
             try PhotoStore.insert(db, photo, family: family)
             outcome.added["photos", default: 0] += 1
@@ -209,10 +198,15 @@ public struct ImportStore: Sendable {
             return photo.id
         }
 
+        /// What an earlier import of this source made from the record with this key, if it made anything.
+        private func imported(_ key: String) throws -> Row? {
+            try Row.fetchOne(
+                db, sql: "SELECT * FROM importedItems WHERE familyId = ? AND source = ? AND sourceKey = ?",
+                arguments: [family.sql, source, key])
+        }
+
         private mutating func isNew(_ key: String, kind: String) throws -> Bool {
-            let known = try Bool.fetchOne(
-                db, sql: "SELECT EXISTS (SELECT 1 FROM importedItems WHERE familyId = ? AND source = ? AND sourceKey = ?)",
-                arguments: [family.sql, source, key]) ?? false
+            let known = try imported(key) != nil
             if known { outcome.duplicates[kind, default: 0] += 1 }
             return !known
         }

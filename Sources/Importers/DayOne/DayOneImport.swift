@@ -16,12 +16,7 @@ public enum DayOneImport {
         progress: (Int) -> TerminalProgress? = { _ in nil }
     ) throws -> ImportStore.Batch {
         let file = url.lastPathComponent
-        let archive: Archive
-        do {
-            archive = try Archive(url: url, accessMode: .read)
-        } catch {
-            throw ImportFailure("\(file): not a ZIP archive, or it is cut short (\(error))")
-        }
+        let archive = try SourceArchive.open(url)
         var journals: [ZIPFoundation.Entry] = []
         var photoFiles: [String: ZIPFoundation.Entry] = [:]
         for entry in archive where entry.type == .file && !entry.path.hasPrefix("__MACOSX/") {
@@ -53,12 +48,7 @@ public enum DayOneImport {
     }
 
     static func decode(_ journal: ZIPFoundation.Entry, in archive: Archive, file: String) throws -> [DayOneEntry] {
-        var data = Data()
-        do {
-            _ = try archive.extract(journal, skipCRC32: false) { data.append($0) }
-        } catch {
-            throw ImportFailure("\(file): \(journal.path) cannot be read from the archive (\(error))")
-        }
+        let data = try SourceArchive.data(of: journal, in: archive, file: file)
         do {
             return try JSONDecoder().decode(DayOneJournal.self, from: data).entries
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context),
@@ -97,7 +87,7 @@ public enum DayOneImport {
             throw ImportFailure("\(place), creationDate: '\(entry.creationDate ?? "")' is not an ISO 8601 date")
         }
         var zoneName = entry.timeZone ?? EntryContent.defaultTimeZone
-        if TimeZone(identifier: zoneName) == nil || !zoneName.contains("/") {
+        if !EntryContent.isTimeZone(zoneName) {
             report.warnings.append("\(place): time zone '\(zoneName)' is unknown; used \(EntryContent.defaultTimeZone)")
             zoneName = EntryContent.defaultTimeZone
         }
@@ -113,20 +103,7 @@ public enum DayOneImport {
         }
         if entry.starred == true { tags.append(starredTag) }
 
-        var placeValue: Place?
-        if let location = entry.location {
-            let names = [location.placeName, location.localityName, location.administrativeArea, location.country]
-                .compactMap { $0?.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            var unique: [String] = []
-            for name in names where !unique.contains(name) { unique.append(name) }
-            let hasCoordinates = location.latitude != nil && location.longitude != nil
-            placeValue = try? Place(
-                name: unique.isEmpty ? nil : unique.prefix(2).joined(separator: ", "), latitude: hasCoordinates ? location.latitude : nil,
-                longitude: hasCoordinates ? location.longitude : nil)
-            if placeValue == nil && (hasCoordinates || !unique.isEmpty) {
-                report.warnings.append("\(place): the location cannot be read; left out")
-            }
-        }
+        let placeValue = Self.place(of: entry.location, at: place, report: &report)
         let weather = entry.weather.flatMap { weather -> String? in
             let parts = [weather.conditionsDescription, weather.temperatureCelsius.map { "\(Int($0.rounded()))℃" }].compactMap { $0 }
             return parts.isEmpty ? nil : parts.joined(separator: " ")
@@ -160,12 +137,32 @@ public enum DayOneImport {
         }
     }
 
-    static func instant(_ text: String) -> Date? {
-        let plain = ISO8601DateFormatter()
-        let fractional = ISO8601DateFormatter()
-        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return plain.date(from: text) ?? fractional.date(from: text)
+    /// The place as "서울대공원, 과천시" (the first two distinct names) with its coordinates; an unreadable one is
+    /// reported and left out.
+    static func place(of location: DayOneEntry.Location?, at place: String, report: inout ImportReport) -> Place? {
+        guard let location else { return nil }
+        var names: [String] = []
+        for name in [location.placeName, location.localityName, location.administrativeArea, location.country] {
+            if let name = name?.trimmingCharacters(in: .whitespaces), !name.isEmpty, !names.contains(name) { names.append(name) }
+        }
+        let hasCoordinates = location.latitude != nil && location.longitude != nil
+        guard hasCoordinates || !names.isEmpty else { return nil }
+        do {
+            return try Place(
+                name: names.isEmpty ? nil : names.prefix(2).joined(separator: ", "), latitude: hasCoordinates ? location.latitude : nil,
+                longitude: hasCoordinates ? location.longitude : nil)
+        } catch {
+            report.warnings.append("\(place): the location cannot be read; left out")
+            return nil
+        }
     }
+
+    static func instant(_ text: String) -> Date? {
+        (try? Date(text, strategy: plainISO8601)) ?? (try? Date(text, strategy: fractionalISO8601))
+    }
+
+    static let plainISO8601 = Date.ISO8601FormatStyle()
+    static let fractionalISO8601 = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 
     /// The first line is the title (Day One shows it so; a leading `#` is dropped); the rest is the body. Photo
     /// references leave the text (the photos come with the entry) and Day One's backslash escapes are undone.

@@ -31,13 +31,22 @@ public struct ImportReport: Codable, Sendable, Equatable {
         skipped += outcome.skipped
     }
 
-    /// One line per kind for a terminal: "entries 12 (2 already imported)".
+    /// The kinds of record, in the order reports list them.
+    public static let kinds = ["children", "entries", "events", "anniversaries", "photos", "measurements"]
+
+    /// Per kind the report has anything about: found, added and duplicates.
+    public var rows: [(kind: String, found: Int, added: Int, duplicates: Int)] {
+        Self.kinds.compactMap { kind in
+            let row = (kind: kind, found: found[kind] ?? 0, added: added[kind] ?? 0, duplicates: duplicates[kind] ?? 0)
+            return row.found + row.added + row.duplicates > 0 ? row : nil
+        }
+    }
+
+    /// One line per kind for a terminal: "entries: 12 added, 2 already imported (14 in the source)".
     public var summary: [String] {
-        ["children", "entries", "events", "anniversaries", "photos", "measurements"].compactMap { kind in
-            let found = found[kind] ?? 0, added = added[kind] ?? 0, duplicates = duplicates[kind] ?? 0
-            guard found + added + duplicates > 0 else { return nil }
-            return "\(kind): \(added) \(dryRun ? "to add" : "added")"
-                + (duplicates > 0 ? ", \(duplicates) already imported" : "") + " (\(found) in the source)"
+        rows.map { row in
+            "\(row.kind): \(row.added) \(dryRun ? "to add" : "added")"
+                + (row.duplicates > 0 ? ", \(row.duplicates) already imported" : "") + " (\(row.found) in the source)"
         }
     }
 }

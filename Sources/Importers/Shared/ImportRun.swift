@@ -12,21 +12,22 @@ public enum ImportRun {
         read: @escaping @Sendable (PhotoIntake, inout ImportReport) throws -> ImportStore.Batch
     ) async throws -> ImportReport {
         let intake = try PhotoIntake(dataFolder: dataFolder, family: family, now: database.clock.now(), dryRun: dryRun)
-        var report: ImportReport
+        var failure: (any Error)?
+        var report = ImportReport(source: source, dryRun: dryRun)
         do {
             var batch: ImportStore.Batch
-            (batch, report) = try await onOwnThread {
-                var report = ImportReport(source: source, dryRun: dryRun)
+            (batch, report) = try await onOwnThread { [report] in
+                var report = report
                 let batch = try read(intake, &report)
                 return (batch, report)
             }
             batch.photos = intake.photos
             report.record(try await ImportStore(database).importBatch(batch, family: family, source: source, dryRun: dryRun))
         } catch {
-            await intake.settle(database: database)
-            throw error
+            failure = error
         }
         await intake.settle(database: database)
+        if let failure { throw failure }
         return report
     }
 

@@ -132,15 +132,12 @@ struct ImportPages {
             try? FileManager.default.removeItem(at: staged.folder)
             return try await form(request, context: context, error: failure.description)
         }
-        let kinds = ["children", "entries", "events", "anniversaries", "photos", "measurements"]
         let data: [String: Any] = [
             "token": staged.folder.lastPathComponent,
             "dryRun": dryRun,
             "fileName": staged.fileName,
-            "counts": kinds.compactMap { kind -> [String: Any]? in
-                let found = report.found[kind] ?? 0, added = report.added[kind] ?? 0, duplicates = report.duplicates[kind] ?? 0
-                guard found + added + duplicates > 0 else { return nil }
-                return ["name": words["importKind_\(kind)"]!, "found": found, "added": added, "duplicates": duplicates]
+            "counts": report.rows.map {
+                ["name": words["importKind_\($0.kind)"]!, "found": $0.found, "added": $0.added, "duplicates": $0.duplicates]
             },
             "skipped": report.skipped,
             "warnings": report.warnings,
