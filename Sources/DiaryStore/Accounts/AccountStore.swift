@@ -38,11 +38,6 @@ public struct AccountStore: Sendable {
         try await database.writer.read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users)") ?? false }
     }
 
-    /// How many families this server holds (a whole-server backup is offered in the browser only when it is one).
-    public func familyCount() async throws -> Int {
-        try await database.writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM families") ?? 0 }
-    }
-
     /// The user and stored password hash for a username (compared without regard to case), or nil.
     public func credentials(username: String) async throws -> (user: UserID, passwordHash: String)? {
         try await database.writer.read { db in

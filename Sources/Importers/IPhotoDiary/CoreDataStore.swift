@@ -22,14 +22,11 @@ struct CoreDataStore {
         }
         do {
             queue = try DatabaseQueue(path: url.path, configuration: configuration)
-            tables = try queue.read { db in
-                Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
+            (tables, identity) = try queue.read { db in
+                let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
+                let identity = tables.contains("Z_METADATA") ? try String.fetchOne(db, sql: "SELECT Z_UUID FROM Z_METADATA LIMIT 1") : nil
+                return (tables, identity ?? "store")
             }
-            let tables = self.tables
-            identity = try queue.read { db in
-                guard tables.contains("Z_METADATA") else { return nil }
-                return try String.fetchOne(db, sql: "SELECT Z_UUID FROM Z_METADATA LIMIT 1")
-            } ?? "store"
         } catch let error as DatabaseError {
             throw ImportFailure("\(fileName): the database cannot be read (\(error.message ?? "\(error.resultCode)"))")
         }
