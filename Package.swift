@@ -18,7 +18,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
-        .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
@@ -28,6 +27,8 @@ let package = Package(
         // Pure core: no I/O.
         .target(name: "KoreanCalendar", swiftSettings: swiftSettings),
         .target(name: "Diary", dependencies: ["KoreanCalendar"], swiftSettings: swiftSettings),
+        // Outside bytes: multipart/form-data bodies, parsed without trusting a byte of them.
+        .target(name: "Multipart", swiftSettings: swiftSettings),
 
         // Adapters around the core.
         .systemLibrary(name: "CVips", path: "CModules/CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
@@ -79,10 +80,9 @@ let package = Package(
         .target(
             name: "WebApp",
             dependencies: [
-                "Diary", "DiaryStore", "Secrets", "Photos", "Backup", "Importers",
+                "Diary", "DiaryStore", "Secrets", "Photos", "Backup", "Importers", "Multipart",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Mustache", package: "swift-mustache"),
@@ -112,6 +112,7 @@ let package = Package(
             path: "Benchmarks/SearchBenchmark", swiftSettings: swiftSettings),
 
         .testTarget(name: "KoreanCalendarTests", dependencies: ["KoreanCalendar"], swiftSettings: swiftSettings),
+        .testTarget(name: "MultipartTests", dependencies: ["Multipart"], swiftSettings: swiftSettings),
         .testTarget(name: "DiaryTests", dependencies: ["Diary"], swiftSettings: swiftSettings),
         .testTarget(name: "SecretsTests", dependencies: ["Secrets"], swiftSettings: swiftSettings),
         .testTarget(name: "DiaryStoreTests", dependencies: ["DiaryStore"], swiftSettings: swiftSettings),

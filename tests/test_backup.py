@@ -31,7 +31,9 @@ def fill(server, token, folder):
     """A family's diary with something in every kind of table."""
     child = api(server, "POST", "/children", {"name": "하늘", "birthDate": "2024-02-29", "residentNumber": NUMBER}, token)
     lunar = api(server, "POST", "/children", {"name": "바다", "birthDate": "2025-06-04", "birthCalendar": "lunar", "isLeapMonth": True}, token)
-    photos = [upload(server, token, folder, w) for w in (321, 322, 323)]
+    photos = [upload(server, token, folder, w) for w in (321, 322, 323, 324)]
+    # A child with a profile photo: before issue 16 its backup could not be restored (children before photos).
+    api(server, "PUT", f"/children/{child['id']}/photo", {"photoId": photos[3]}, token)
     api(server, "POST", "/entries", {"title": "첫 걸음", "body": "아기가 걸었어요 🎉", "date": "2026-11-22T09:30", "childIds": [child["id"], lunar["id"]],
                                      "tags": ["걸음마"], "place": {"name": "집", "latitude": 37.5665, "longitude": 126.978}, "weather": "맑음",
                                      "photoIds": photos[:2]}, token)
@@ -90,7 +92,7 @@ def test_backup_restore_backup_is_lossless_and_the_restored_server_works(tmp_pat
     check_against_the_documented_schema(first)
     one, photos_one, manifest_one = tables(first)
     two, photos_two, manifest_two = tables(second)
-    assert one == two and photos_one == photos_two and len(photos_one) == 3
+    assert one == two and photos_one == photos_two and len(photos_one) == 4
     assert manifest_one["files"] == manifest_two["files"] and manifest_one["counts"]["entries"] == 1
     # Photos are named by their content.
     with zipfile.ZipFile(first) as archive:

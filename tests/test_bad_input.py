@@ -161,3 +161,24 @@ def test_every_response_carries_the_security_headers(server, path):
     assert response.headers["X-Frame-Options"] == "DENY"
     assert response.headers["Referrer-Policy"] == "no-referrer"
     assert response.headers["X-Content-Type-Options"] == "nosniff"
+
+
+# Multipart bodies that killed the whole process through MultipartKit 4.7.1 (issues 16 and 17), and their kin:
+# each is a 4xx naming what is wrong, and the server keeps serving.
+MULTIPART_ATTACKS = [
+    ("multipart/form-data; boundary=x", b"--x\r\nN\xc3\xa4me\x80\xff: v\r\n\r\nhi\r\n--x--\r\n", 400, "header name"),
+    ('multipart/form-data; boundary=""', b"--\r\n\r\n--", 400, "boundary is empty"),
+    ("multipart/form-data; boundary=", b"x", 400, "boundary is empty"),
+    ("multipart/form-data; boundary=\xc3\xa9", b"--\xc3\xa9\r\n", 400, "not printable ASCII"),
+    ("multipart/form-data; boundary=x", b"--x\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nno end", 400, "ends before"),
+    ("multipart/form-data; boundary=x", b"--x\r\nX: " + b"a" * 20000 + b"\r\n\r\n--x--", 413, "headers are longer"),
+    ("multipart/form-data; boundary=x", b"--x\r\n\r\n\r\n" * 501 + b"--x--\r\n", 413, "more than 500 parts"),
+]
+
+
+@pytest.mark.parametrize("content_type, body, status, words", MULTIPART_ATTACKS)
+def test_hostile_multipart_bodies_are_refused_and_the_server_lives(server, content_type, body, status, words):
+    response = server.request("POST", "/api/v1/photos", raw=body, token=server.kim,
+                              headers={"Content-Type": content_type.encode("latin-1").decode("latin-1")})
+    assert words in problem(response, status)["detail"]
+    assert server.request("GET", "/healthz").status == 200

@@ -1,4 +1,5 @@
 """The command-line tool: account setup, tokens, listings for scripts, and clear failures."""
+import datetime
 import json
 
 import pytest
@@ -85,7 +86,9 @@ def test_calendar_commands_for_people_and_scripts():
     assert json.loads(saessak("solar", "2023-02-01", "--leap", "--json").stdout)["solar"] == "2023-03-22"
     terms = json.loads(saessak("terms", "2025", "--json").stdout)
     assert [t["name"] for t in terms][:3] == ["소한", "대한", "입춘"] and terms[0]["longitude"] == 285
-    assert terms[0]["instant"].startswith("2025-01-05T") and terms[0]["instant"].endswith("+09:00")
+    assert terms[0]["seoul"].startswith("2025-01-05T") and terms[0]["utcOffset"] == "+09:00"
+    assert terms[0]["instant"].endswith("Z") and datetime.datetime.fromisoformat(terms[0]["instant"]) == \
+        datetime.datetime.fromisoformat(terms[0]["seoul"] + terms[0]["utcOffset"])
     holidays = json.loads(saessak("holidays", "2026", "--json").stdout)
     assert {"date": "2026-03-02", "name": "대체공휴일(삼일절)", "nameEn": "Substitute Holiday (Independence Movement Day)",
             "substitute": True, "kind": "substitute"} in holidays

@@ -16,7 +16,7 @@ import Testing
         // KASI publishes the nearest minute (2021 입춘 was 23:58:48 KST by JPL DE421).
         let rounded = Date(timeIntervalSince1970: (moment.instant.timeIntervalSince1970 / 60).rounded() * 60)
         let parts = SeoulTime.components(of: rounded)
-        #expect("\(parts.date.iso)T\(parts.time.prefix(5))" == minute, "computed \(moment.seoulISO)")
+        #expect("\(parts.date.iso)T\(parts.time.prefix(5))" == minute, "computed \(moment.seoulLocal)")
     }
 
     @Test func twentyFourTermsInOrderAndApart() throws {
@@ -33,9 +33,28 @@ import Testing
 
     @Test func seoulTimeFollowsTheHistoricalOffsets() throws {
         let spring1955 = try #require(try SolarTerms.moments(in: 1955).first { $0.term == .springEquinox })
-        #expect(spring1955.seoulISO.hasSuffix("+08:30"))
-        #expect(try SolarTerms.moments(in: 2025)[0].seoulISO.hasSuffix("+09:00"))
+        #expect(spring1955.seoulOffset == "+08:30")
+        #expect(try SolarTerms.moments(in: 2025)[0].seoulOffset == "+09:00")
         #expect(throws: CalendarError.outsideSolarTermYears(2101)) { try SolarTerms.moments(in: 2101) }
+    }
+
+    /// Before April 1908 Seoul kept local mean time, UTC+8:27:52: the offset keeps its seconds (issue 16 found
+    /// `+08:27`, which named an instant 52 s away), and local time minus the offset is the UTC instant exactly.
+    @Test(arguments: [1900, 1905, 1907, 1908, 1912, 1955, 1988, 2025])
+    func localTimeMinusItsOffsetIsTheUTCInstant(year: Int) throws {
+        for moment in try SolarTerms.moments(in: year) {
+            let utc = try #require(ISO8601DateFormatter().date(from: moment.utcISO))
+            #expect(utc.timeIntervalSince1970 == moment.instant.timeIntervalSince1970.rounded(.down))
+            let sign = moment.seoulOffset.hasPrefix("-") ? -1 : 1
+            let fields = moment.seoulOffset.dropFirst().split(separator: ":").compactMap { Int($0) }
+            let offset = sign * (fields[0] * 3600 + fields[1] * 60 + (fields.count > 2 ? fields[2] : 0))
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withFullDate, .withTime, .withColonSeparatorInTime, .withDashSeparatorInDate]
+            formatter.timeZone = TimeZone(secondsFromGMT: 0)
+            let wall = try #require(formatter.date(from: moment.seoulLocal))
+            #expect(wall.timeIntervalSince1970 - Double(offset) == utc.timeIntervalSince1970, "\(moment.seoulLocal)\(moment.seoulOffset) vs \(moment.utcISO)")
+        }
+        if year == 1905 { #expect(try SolarTerms.moments(in: year)[0].seoulOffset == "+08:27:52") }
     }
 
     @Test func namesAndLongitudes() {

@@ -168,6 +168,10 @@ extension DiaryDatabase {
         try await writer.write { db in
             let existing = try Int.fetchOne(db, sql: "SELECT count(*) FROM families") ?? 0
             guard existing == 0 else { throw StoreError.conflict(field: "data", message: "the data folder already holds a diary") }
+            // The tables refer to each other in a cycle (a child's profile photo is a photo; a photo belongs to the
+            // family the child does): no table order satisfies every key row by row, so the keys are checked once,
+            // when everything is in, and a backup that leaves one dangling is refused by name.
+            try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
             for table in tables {
                 guard Self.backupTables.contains(table.name) else {
                     throw StoreError.conflict(field: "data", message: "'\(table.name)' is not a table a backup holds")
@@ -189,6 +193,11 @@ extension DiaryDatabase {
                         sql: "INSERT INTO \(table.name) (\(columns.joined(separator: ", "))) VALUES (\(databaseQuestionMarks(count: columns.count)))",
                         arguments: StatementArguments(columns.map { row[$0]!.databaseValue }))
                 }
+            }
+            if let dangling = try Row.fetchOne(db, sql: "PRAGMA foreign_key_check") {
+                let table: String = dangling["table"]
+                let parent: String = dangling["parent"]
+                throw StoreError.conflict(field: "data", message: "a row of \(table) refers to a row of \(parent) the backup does not hold")
             }
             try SearchIndex.refreshAll(db)
         }

@@ -10,11 +10,20 @@ public struct SolarTermMoment: Hashable, Sendable {
 
     /// The date in Asia/Seoul civil time (UTC+9 today; tzdata knows the historical offsets, e.g. UTC+8:30 in 1954–1961).
     public var seoulDate: SolarDate { SeoulTime.components(of: instant).date }
-    /// `YYYY-MM-DDTHH:MM:SS+09:00` in Seoul civil time.
-    public var seoulISO: String {
-        let parts = SeoulTime.components(of: instant)
-        return "\(parts.date.iso)T\(parts.time)\(parts.offset)"
+    /// `YYYY-MM-DDTHH:MM:SSZ`: the instant in UTC (UT1 before 1972, when civil time followed the mean Sun), to the
+    /// second, rounded down. The one form a program should read.
+    public var utcISO: String {
+        let parts = SeoulTime.components(of: instant, offset: 0)
+        return "\(parts.date.iso)T\(parts.time)Z"
     }
+    /// `YYYY-MM-DDTHH:MM:SS`: the wall-clock time in Seoul, for display beside `seoulOffset`.
+    public var seoulLocal: String {
+        let parts = SeoulTime.components(of: instant)
+        return "\(parts.date.iso)T\(parts.time)"
+    }
+    /// Seoul's offset from UTC at the instant: `+09:00`, or with seconds where local mean time had them
+    /// (`+08:27:52` before April 1908), so that `seoulLocal` minus it is exactly `utcISO`.
+    public var seoulOffset: String { SeoulTime.components(of: instant).offset }
 }
 
 /// The 24 solar terms of a year, computed astronomically (see `SolarLongitude`).
@@ -52,7 +61,12 @@ enum SeoulTime {
     }
 
     static func components(of instant: Date) -> (date: SolarDate, time: String, offset: String) {
-        let offset = offset(at: instant)
+        components(of: instant, offset: offset(at: instant))
+    }
+
+    /// The wall-clock date and time at `offset` seconds east of UTC, and the offset written `±HH:MM` (`±HH:MM:SS`
+    /// when it is not whole minutes: truncating 52 seconds would name another instant).
+    static func components(of instant: Date, offset: Int) -> (date: SolarDate, time: String, offset: String) {
         let local = Int((instant.timeIntervalSince1970 + Double(offset)).rounded(.down))
         let days = local >= 0 ? local / 86_400 : -((-local + 86_399) / 86_400)
         let seconds = local - days * 86_400
@@ -60,6 +74,8 @@ enum SeoulTime {
         let time = "\(SolarDate.pad(seconds / 3600, 2)):\(SolarDate.pad(seconds / 60 % 60, 2)):\(SolarDate.pad(seconds % 60, 2))"
         let sign = offset < 0 ? "-" : "+"
         let magnitude = abs(offset)
-        return (date, time, "\(sign)\(SolarDate.pad(magnitude / 3600, 2)):\(SolarDate.pad(magnitude / 60 % 60, 2))")
+        var written = "\(sign)\(SolarDate.pad(magnitude / 3600, 2)):\(SolarDate.pad(magnitude / 60 % 60, 2))"
+        if magnitude % 60 != 0 { written += ":\(SolarDate.pad(magnitude % 60, 2))" }
+        return (date, time, written)
     }
 }

@@ -141,8 +141,7 @@ struct CalendarPages {
                 : "\(ganji.year.korean) year, \(ganji.month.korean) month, \(ganji.day.korean) day (\(ganji.year.hanja) \(ganji.month.hanja) \(ganji.day.hanja))"
         }
         if let moment = ((try? SolarTerms.moments(in: date.year)) ?? []).first(where: { $0.seoulDate == date }) {
-            let iso = moment.seoulISO
-            let time = try? ClockTime(iso: iso.dropFirst(11).prefix(5))
+            let time = try? ClockTime(iso: moment.seoulLocal.dropFirst(11).prefix(5))
             let name = language == .korean ? moment.term.koreanName : moment.term.englishName
             data["term"] = "\(name) (\(moment.term.hanja)) · \(time.map(language.time) ?? "")"
         }

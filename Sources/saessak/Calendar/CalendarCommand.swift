@@ -31,7 +31,7 @@ struct CalendarCommand: ParsableCommand {
         let inMonth = view.weeks.joined().filter(\.isInMonth)
         for day in inMonth {
             for holiday in day.holidays { print("  \(day.date.month)/\(day.date.day)  \(holiday.name)") }
-            if let term = day.term { print("  \(day.date.month)/\(day.date.day)  \(term.term.koreanName) \(term.seoulISO.dropFirst(11).prefix(5))") }
+            if let term = day.term { print("  \(day.date.month)/\(day.date.day)  \(term.term.koreanName) \(term.seoulLocal.dropFirst(11).prefix(5))") }
         }
     }
 
@@ -55,7 +55,7 @@ struct CalendarCommand: ParsableCommand {
         let weeks = view.weeks.map { week in
             "[" + week.map { day in
                 let lunar = day.lunar.map { "{\"year\":\($0.year),\"month\":\($0.month),\"day\":\($0.day),\"isLeapMonth\":\($0.isLeapMonth)}" } ?? "null"
-                let term = day.term.map { "{\"name\":\"\($0.term.koreanName)\",\"instant\":\"\($0.seoulISO)\"}" } ?? "null"
+                let term = day.term.map { "{\"name\":\"\($0.term.koreanName)\",\"instant\":\"\($0.utcISO)\",\"seoul\":\"\($0.seoulLocal)\",\"utcOffset\":\"\($0.seoulOffset)\"}" } ?? "null"
                 let holidays = HolidaysCommand.json(day.holidays)
                 return """
                     {"date":"\(day.date.iso)","inMonth":\(day.isInMonth),"red":\(day.isRedDay),"caption":"\(day.caption)",\

@@ -9,6 +9,8 @@ struct TermsCommand: ParsableCommand {
         abstract: "The 24 solar terms (24절기) of a year, 1900–2100, to the second in Seoul time.",
         discussion: """
             Computed astronomically (VSOP87, nutation, aberration, ΔT); see docs/calendar.md for the accuracy.
+            JSON gives each instant in UTC ("instant", …Z) and Seoul's wall-clock time beside it ("seoul", with
+            "utcOffset", which has seconds where Seoul kept local mean time, +08:27:52 before April 1908).
             With '-' instead of a year, reads one year per line and writes {"year": …, "terms": […]} per line.
             """)
 
@@ -35,8 +37,8 @@ struct TermsCommand: ParsableCommand {
             return
         }
         for moment in moments {
-            let iso = moment.seoulISO
-            let when = "\(iso.prefix(10)) \(iso.dropFirst(11).prefix(8)) (UTC\(iso.suffix(6)))"
+            let local = moment.seoulLocal
+            let when = "\(local.prefix(10)) \(local.dropFirst(11)) (UTC\(moment.seoulOffset))"
             print("\(moment.term.koreanName) \(moment.term.hanja)  \(String(moment.term.longitude).leftPadded(3))°  \(when)")
         }
     }
@@ -50,7 +52,8 @@ struct TermsCommand: ParsableCommand {
         let items = moments.map { moment in
             """
             {"name":"\(moment.term.koreanName)","hanja":"\(moment.term.hanja)","nameEn":"\(moment.term.englishName)",\
-            "longitude":\(moment.term.longitude),"instant":"\(moment.seoulISO)",\
+            "longitude":\(moment.term.longitude),"instant":"\(moment.utcISO)",\
+            "seoul":"\(moment.seoulLocal)","utcOffset":"\(moment.seoulOffset)",\
             "julianEphemerisDay":\(String(format: "%.8f", moment.julianEphemerisDay))}
             """
         }
