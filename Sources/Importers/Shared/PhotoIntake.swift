@@ -32,6 +32,8 @@ public final class PhotoIntake: @unchecked Sendable {
     let now: Date
     let dryRun: Bool
     let limits: PhotoLimits
+    /// Held while the import lives, so that a server starting meanwhile leaves the files it placed alone.
+    private let writing: PhotoWriterLock
     private(set) var photos: [Photo] = []
     private var placed: [(sha256: String, format: ImageFormat)] = []
     private var bySHA: [String: Photo] = [:]
@@ -39,6 +41,7 @@ public final class PhotoIntake: @unchecked Sendable {
     public init(dataFolder: URL, family: FamilyID, now: Date, dryRun: Bool, limits: PhotoLimits = .standard) throws {
         try PhotoLibrary.startImageLibrary()
         library = try PhotoLibrary(dataFolder: dataFolder)
+        writing = try PhotoWriterLock(library: library)
         self.family = family
         self.now = now
         self.dryRun = dryRun

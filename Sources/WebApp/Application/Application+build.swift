@@ -9,7 +9,9 @@ public func buildApplication(_ configuration: AppConfiguration, logger: Logger =
 {
     let database = try DiaryDatabase(folder: configuration.dataFolder)
     let photos = try PhotoService(dataFolder: configuration.dataFolder, database: database, logger: logger)
-    try await photos.tidy()
+    if try await !photos.tidy() {
+        logger.notice("another process is writing photos (an import?): files a crash left behind are swept at the next start")
+    }
     let signIn = SignIn(database)
     // A data folder nobody can sign in to yet offers a one-time link that creates its owner.
     let setupToken = try await signIn.accounts.hasUsers() ? nil : signIn.setup.issue()

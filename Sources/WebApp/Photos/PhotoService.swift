@@ -13,6 +13,8 @@ struct PhotoService: Sendable {
     let store: PhotoStore
     let worker: ThumbnailWorker
     let limits: PhotoLimits
+    /// Held shared for the server's life; start-up's sweep of orphan files needs it alone.
+    let writing: PhotoWriterLock
     /// Uploads never attached to an entry or a child are deleted after this long.
     static let unattachedLifetime: TimeInterval = 24 * 3600
     /// Photos one request may carry.
@@ -21,18 +23,24 @@ struct PhotoService: Sendable {
     init(dataFolder: URL, database: DiaryDatabase, limits: PhotoLimits = .standard, logger: Logger) throws {
         try PhotoLibrary.startImageLibrary()
         library = try PhotoLibrary(dataFolder: dataFolder)
+        writing = try PhotoWriterLock(library: library)
         store = PhotoStore(database)
         worker = ThumbnailWorker(library: library, store: store, logger: logger)
         self.limits = limits
     }
 
-    /// Start-up: drops uploads cut off by a crash, files no row refers to, and old unattached uploads.
-    func tidy() async throws {
-        library.clearIncoming()
+    /// Start-up: drops old unattached uploads and — when no other process is writing photos (an import from the
+    /// command line; see `PhotoWriterLock`) — uploads cut off by a crash and files no row refers to. Returns
+    /// whether it could sweep the files.
+    @discardableResult
+    func tidy() async throws -> Bool {
         release(try await store.deleteUnattached(olderThan: Self.unattachedLifetime))
         let referenced = try await store.referencedHashes()
-        for file in library.storedOriginals() where !referenced.contains(file.sha256) {
-            library.remove(sha256: file.sha256, format: file.format)
+        return writing.whileAlone {
+            library.clearIncoming()
+            for file in library.storedOriginals() where !referenced.contains(file.sha256) {
+                library.remove(sha256: file.sha256, format: file.format)
+            }
         }
     }
 
