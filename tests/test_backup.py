@@ -316,3 +316,33 @@ def test_a_backup_from_an_older_schema_is_migrated_forward(tmp_path):
     target = tmp_path / "future" / "saessak-data"
     result = saessak("restore", str(future), data=target, check=False)
     assert result.returncode != 0 and "v99 teleportation" in result.stderr and "does not know" in result.stderr
+
+
+FIXTURES = sorted((Path(__file__).resolve().parent / "fixtures" / "backups").glob("schema-*.zip"))
+
+
+@pytest.mark.parametrize("fixture", FIXTURES, ids=[path.stem for path in FIXTURES])
+def test_every_earlier_schemas_backup_restores(tmp_path, fixture):
+    """Backups written by the builds of earlier schemas (scripts/make_backup_fixture.py; the v7 one has a child
+    with a profile photo, which that build itself could not restore) restore, migrate and serve."""
+    _, _, manifest = tables(fixture)
+    restored = tmp_path / "restored" / "saessak-data"
+    saessak("restore", str(fixture), data=restored)
+    token = saessak("admin", "create-token", "--username", "mom", data=restored).stdout.strip()
+    server = Server(restored).start()
+    try:
+        children = {c["name"]: c for c in api(server, "GET", "/children", token=token)["items"]}
+        assert set(children) == {"하늘", "바다"}
+        assert server.request("GET", f"/api/v1/children/{children['하늘']['id']}/photo", token=token).status == 200
+        assert api(server, "GET", f"/children/{children['하늘']['id']}/resident-number", token=token)["residentNumber"] == NUMBER
+        assert api(server, "GET", "/entries", token=token)["items"][0]["title"] == "첫 걸음"
+        assert len(api(server, "GET", "/events", token=token)["items"]) == 1
+    finally:
+        server.stop()
+    again = tmp_path / "again.zip"
+    saessak("backup", str(again), data=restored)
+    data, photos, now = tables(again)
+    assert {f"photos/{name.split('/')[-1]}" for name in photos} == {n for n in tables(fixture)[1]}
+    for name, count in manifest["counts"].items():
+        assert now["counts"][name] == count + (1 if name == "apiTokens" else 0), name  # the token made above
+    assert now["schema"][:len(manifest["schema"])] == manifest["schema"]
