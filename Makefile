@@ -6,7 +6,7 @@ DATA ?= saessak-data
 HOST ?= 127.0.0.1
 PORT ?= 8080
 
-.PHONY: run test bench deps venv
+.PHONY: run test bench fuzz deps venv
 
 deps:
 	@scripts/install-deps.sh
@@ -37,3 +37,8 @@ bench: deps venv
 	$(SWIFT) build -c release --product search-benchmark
 	$(VENV)/bin/python scripts/bench.py --bin .build/release/saessak --calendar-bin .build/release/calendar-benchmark \
 		--photo-bin .build/release/photo-benchmark --search-bin .build/release/search-benchmark
+
+## Coverage-guided fuzzing (never part of `make test`): every target in Fuzz/Targets for FUZZ_SECONDS (default 60)
+## on its committed corpus in Fuzz/corpus; see docs/reliability.md.
+fuzz: deps
+	scripts/fuzz.sh

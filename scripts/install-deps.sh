@@ -16,6 +16,7 @@ packages=(
     fonts-noto-cjk           # tests: Korean glyphs in the browser's screenshots
     fonts-noto-color-emoji   # tests: the pages' emoji icons in the screenshots
     default-jre-headless     # tests: runs the Nu HTML Checker (vnu.jar)
+    systemd                  # tests: systemd-analyze checks deploy/saessak.service
 )
 
 if ! command -v swift >/dev/null 2>&1; then

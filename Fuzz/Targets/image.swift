@@ -1,0 +1,21 @@
+// libFuzzer target: uploaded image files — type sniffing and inspection by libvips (header, EXIF capture time,
+// GPS, orientation, camera), as an upload or an import meets them (Sources/Photos).
+import Foundation
+import Photos
+
+private let folder: URL = {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("saessak-fuzz-image-\(getpid())")
+    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    try? PhotoLibrary.startImageLibrary()
+    return url
+}()
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzImage(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
+    let data = Data(bytes: start, count: count)
+    guard case .success = ImageFormat.sniff(data.prefix(ImageFormat.sniffLength)) else { return 0 }
+    let file = folder.appendingPathComponent("input")
+    guard (try? data.write(to: file)) != nil else { return 0 }
+    _ = try? ImageInspector.inspect(file, limits: PhotoLimits(maxBytes: 1 << 20, maxPixels: 4_000_000))
+    return 0
+}

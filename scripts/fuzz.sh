@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# `make fuzz`: builds every libFuzzer target in Fuzz/Targets against the modules SwiftPM builds with coverage and
+# AddressSanitizer, then runs each for FUZZ_SECONDS (default 60) on its corpus in Fuzz/corpus/<target>/, adding
+# what it finds there. A crash stops with the reproducer in .build-fuzz/crashes/<target>/; turn it into a
+# regression test (docs/reliability.md). Targets: FUZZ_TARGETS="multipart query" runs only those.
+#
+# SwiftPM cannot link an executable with -sanitize=fuzzer (its renamed `main` is undefined), so the script links
+# each target itself: the target's file plus every object of the package's libraries.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds="${FUZZ_SECONDS:-60}"
+scratch=.build-fuzz
+flags=(-Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing)
+
+# The modules the targets use (and, through them, everything they depend on).
+for target in Multipart Diary Photos Importers; do
+    swift build --scratch-path "$scratch" "${flags[@]}" --target "$target"
+done
+bin="$(swift build --scratch-path "$scratch" "${flags[@]}" --show-bin-path)"
+
+# Every object of the package's library targets: not executables, tests or benchmarks.
+mapfile -t objects < <(find "$bin" -name '*.o' -path '*.build/*' \
+    ! -path '*/saessak.build/*' ! -path '*Tests.build/*' ! -path '*-benchmark.build/*' ! -path '*PackageTests*' \
+    ! -path '*/swift-mustache*' | sort)
+libraries=($(pkg-config --libs vips) -lsqlite3 -lm -lstdc++)
+
+mkdir -p "$scratch/fuzzers" "$scratch/crashes"
+targets="${FUZZ_TARGETS:-$(ls Fuzz/Targets | sed 's/\.swift$//' | tr '\n' ' ')}"
+printf '%-10s %12s %10s %8s\n' target executions exec/s corpus > "$scratch/summary.txt"
+for target in $targets; do
+    fuzzer="$scratch/fuzzers/$target"
+    swiftc -sanitize=fuzzer,address -parse-as-library -g -I "$bin/Modules" -I CModules/CVips -I CModules/CVipsShims/include \
+        -Xcc -I"$bin" $(pkg-config --cflags-only-I vips | sed 's/-I/-Xcc -I/g') \
+        "Fuzz/Targets/$target.swift" "${objects[@]}" "${libraries[@]}" -o "$fuzzer"
+    corpus="Fuzz/corpus/$target"
+    mkdir -p "$corpus" "$scratch/crashes/$target"
+    log="$scratch/$target.log"
+    "$fuzzer" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=4096 -timeout=20 -print_final_stats=1 \
+        -artifact_prefix="$scratch/crashes/$target/" "$corpus" 2>&1 | tee "$log" | grep -E '^#[0-9]+.*(NEW|pulse|DONE)|ERROR|SUMMARY' || true
+    if grep -q 'ERROR: libFuzzer\|ERROR: AddressSanitizer\|Fatal error' "$log"; then
+        echo "fuzz: $target crashed; the input is in $scratch/crashes/$target/" >&2
+        exit 1
+    fi
+    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
+    speed=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
+    printf '%-10s %12s %10s %8s\n' "$target" "$runs" "$speed" "$(ls "$corpus" | wc -l)" >> "$scratch/summary.txt"
+done
+cat "$scratch/summary.txt"
