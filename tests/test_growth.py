@@ -106,3 +106,20 @@ def test_growth_chart_is_svg_with_the_who_curves_and_the_childs_points(server):
     assert server.request("GET", f"/children/{child['id']}/growth.svg", token=server.lee).status == 404
     head = server.request("GET", f"/children/{child['id']}/growth.svg?kind=head", token=t)
     assert head.status == 200 and len(ET.fromstring(head.body).findall("svg:circle", ns)) == 0
+
+
+def test_an_impossible_measurement_is_refused_and_an_old_one_cannot_crash_the_chart(server):
+    """A 10³⁰⁰ kg child passed validation and trapped the chart's Int conversion (issue 16's audit)."""
+    import sqlite3
+    t = server.kim
+    child = call(server, "POST", "/children", {"name": "무거운", "birthDate": "2024-01-01", "sex": "male"}, t).json()
+    base = f"/children/{child['id']}/measurements"
+    for kind, unit, value in (("weight", "kg", 1e300), ("weight", "kg", 501), ("height", "cm", 301), ("head", "cm", 1e20)):
+        response = call(server, "POST", base, {"kind": kind, "value": value, "unit": unit, "date": "2024-06-01"}, t)
+        assert response.status == 422 and response.json()["field"] == "value", response.body
+    assert call(server, "POST", base, {"kind": "weight", "value": 500, "unit": "kg", "date": "2024-06-01"}, t).status == 201
+    # A value saved before the bound existed: the chart still draws.
+    with sqlite3.connect(server.data / "saessak.sqlite") as connection:
+        connection.execute("UPDATE growthMeasurements SET value = 1e300 WHERE childId = ?", (child["id"],))
+    assert server.request("GET", f"/children/{child['id']}/growth.svg?kind=weight", token=t).status == 200
+    assert server.request("GET", "/healthz").status == 200

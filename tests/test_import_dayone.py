@@ -111,3 +111,14 @@ def test_broken_exports_change_nothing(home, tmp_path, kind, message):
     result = saessak("import", "dayone", str(broken(tmp_path, kind)), data=data, check=False)
     assert result.returncode != 0 and message in result.stderr, result.stderr
     assert state(data, token) == before
+
+
+def test_a_temperature_no_weather_has_is_left_out_not_a_crash(home, tmp_path):
+    """Found while fuzzing (issue 16): 1e300 ℃ trapped the Int conversion, which in a web import kills the server."""
+    data, token = home
+    one, _ = entry("T1", "2022-07-01T00:00:00Z", "더운 날", weather={"conditionsDescription": "맑음", "temperatureCelsius": 1e300})
+    two, _ = entry("T2", "2022-07-02T00:00:00Z", "추운 날", weather={"temperatureCelsius": -1e300})
+    path = export(tmp_path / "hot.zip", {"Journal.json": [(one, {}), (two, {})]})
+    assert json.loads(saessak("import", "dayone", str(path), "--json", data=data).stdout)["added"] == {"entries": 2}
+    weathers = {e["title"]: e.get("weather") for e in state(data, token)[0]}
+    assert weathers == {"더운 날": "맑음", "추운 날": None}

@@ -22,16 +22,28 @@ public struct GrowthMeasurement: Hashable, Sendable {
     public enum Unit: String, CaseIterable, Sendable, Codable {
         case centimetres = "cm"
         case kilograms = "kg"
+
+        /// Far above any person, far below what a chart's arithmetic cannot hold (a 10³⁰⁰ kg child trapped it).
+        public var largestPlausible: Double {
+            switch self {
+            case .centimetres: 300
+            case .kilograms: 500
+            }
+        }
     }
 
-    public init(id: MeasurementID = MeasurementID(), childID: ChildID, kind: Kind, value: Double, unit: Unit, date: SolarDate)
-        throws(ValidationError)
-    {
+    /// `plausible: false` only for what is already stored: a value saved before the bound existed still reads.
+    public init(
+        id: MeasurementID = MeasurementID(), childID: ChildID, kind: Kind, value: Double, unit: Unit, date: SolarDate, plausible: Bool = true
+    ) throws(ValidationError) {
         let expected: Unit = kind == .weight ? .kilograms : .centimetres
         guard unit == expected else {
             throw ValidationError(field: "unit", "\(kind.rawValue) is measured in \(expected.rawValue) (got \(unit.rawValue))")
         }
         guard value.isFinite, value > 0 else { throw ValidationError(field: "value", "must be a positive number") }
+        guard !plausible || value <= unit.largestPlausible else {
+            throw ValidationError(field: "value", "\(value) \(unit.rawValue) is not a child's \(kind.rawValue); at most \(Int(unit.largestPlausible)) \(unit.rawValue)")
+        }
         self.id = id
         self.childID = childID
         self.kind = kind

@@ -49,7 +49,7 @@ public struct GrowthStore: Sendable {
             else { throw StoreError.unreadable("measurement kind or unit") }
             return try GrowthMeasurement(
                 id: try row.id("id"), childID: try row.id("childId"), kind: kind, value: row["value"], unit: unit,
-                date: try SolarDate(iso: row["date"] as String))
+                date: try SolarDate(iso: row["date"] as String), plausible: false)
         }
     }
 }

@@ -105,7 +105,7 @@ public enum DayOneImport {
 
         let placeValue = Self.place(of: entry.location, at: place, report: &report)
         let weather = entry.weather.flatMap { weather -> String? in
-            let parts = [weather.conditionsDescription, weather.temperatureCelsius.map { "\(Int($0.rounded()))℃" }].compactMap { $0 }
+            let parts = [weather.conditionsDescription, weather.temperatureCelsius.flatMap(Self.celsius)].compactMap { $0 }
             return parts.isEmpty ? nil : parts.joined(separator: " ")
         }
 
@@ -155,6 +155,12 @@ public enum DayOneImport {
             report.warnings.append("\(place): the location cannot be read; left out")
             return nil
         }
+    }
+
+    /// "22℃"; nothing for a temperature no weather has (a 10³⁰⁰ degree export once trapped the conversion).
+    static func celsius(_ value: Double) -> String? {
+        guard (-100.0...100.0).contains(value), let degrees = Int(exactly: value.rounded()) else { return nil }
+        return "\(degrees)℃"
     }
 
     static func instant(_ text: String) -> Date? {

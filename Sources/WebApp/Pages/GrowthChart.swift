@@ -52,7 +52,11 @@ struct GrowthChart {
         let (width, height, left, bottom, top, right) = (640.0, 400.0, 48.0, 36.0, 28.0, 28.0)
         func x(_ day: Int) -> Double { left + Double(day) / Double(lastDay) * (width - left - right) }
         func y(_ value: Double) -> Double { height - bottom - (value - low) / (high - low) * (height - bottom - top) }
-        func f(_ number: Double) -> String { String(Int((number * 10).rounded())) .withDecimal }
+        // Values saved before measurements were bounded may be huge: never an Int conversion that can trap.
+        func f(_ number: Double) -> String {
+            guard let tenths = Int(exactly: (number * 10).rounded()) else { return "0" }
+            return String(tenths).withDecimal
+        }
 
         let unit = kind == .weight ? "kg" : "cm"
         let title: String = {
