@@ -23,4 +23,11 @@ import Testing
         let texts = dates.map(StoredTime.text)
         #expect(texts == texts.sorted())
     }
+
+    /// Times read back from a restored backup are outside data: a huge part once could overflow the arithmetic.
+    @Test(arguments: ["2024-01-01 99999999999999999:00:00.000", "2024-01-01 24:00:00.000", "2024-01-01 00:00:00.9999",
+                      "2024-01-01 -1:00:00.000", "2024-01-01 00:00", "", "x y"])
+    func unreadableTimesAreNoTime(_ text: String) {
+        #expect(StoredTime.date(text) == nil)
+    }
 }

@@ -23,7 +23,10 @@ enum StoredTime {
         let parts = text.split(separator: " ")
         guard parts.count == 2, let day = try? SolarDate(iso: parts[0]) else { return nil }
         let clock = parts[1].split(whereSeparator: { $0 == ":" || $0 == "." }).compactMap { Int($0) }
-        guard clock.count == 4 else { return nil }
+        // The text may come from a restored backup: out-of-range parts are no time, never an overflow.
+        guard clock.count == 4, (0...23).contains(clock[0]), (0...59).contains(clock[1]), (0...60).contains(clock[2]),
+            (0...999).contains(clock[3])
+        else { return nil }
         let milliseconds = (day.julianDayNumber - unixEpochJulianDay) * millisecondsPerDay
             + ((clock[0] * 60 + clock[1]) * 60 + clock[2]) * 1000 + clock[3]
         return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
