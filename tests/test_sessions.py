@@ -175,12 +175,18 @@ def test_password_change_signs_out_other_devices(tmp_path):
         assert laptop.request("GET", "/").status == 303
         assert Browser(running).sign_in("mina", PASSWORD).status == 200
         assert Browser(running).sign_in("mina", "new long password").status == 303
-        # Through the API, with a token.
+        # Through the API: never with a token, even an owner's, even knowing the password (issue 17) ...
         api_token = saessak("admin", "create-token", "--username", "mina", data=data).stdout.strip()
-        put = running.request("PUT", "/api/v1/account/password", {"currentPassword": "new long password", "newPassword": "third long password"}, api_token)
-        check("PUT", "/api/v1/account/password", put)
+        refused = running.request("PUT", "/api/v1/account/password", {"currentPassword": "new long password", "newPassword": "third long password"}, api_token)
+        check("PUT", "/api/v1/account/password", refused)
+        assert refused.status == 403 and "session" in refused.json()["detail"]
+        # ... but in the signed-in session, with its CSRF token and the current password.
+        csrf = {"X-CSRF-Token": phone.csrf("/account/password")}
+        wrong = phone.request("PUT", "/api/v1/account/password", body={"currentPassword": "wrong", "newPassword": "x" * 10}, headers=csrf)
+        assert wrong.status == 422
+        put = phone.request("PUT", "/api/v1/account/password", body={"currentPassword": "new long password", "newPassword": "third long password"}, headers=csrf)
+        check("PUT", "/api/v1/account/password", Response(put.status, put.headers, put.body))
         assert put.status == 204
-        assert running.request("PUT", "/api/v1/account/password", {"currentPassword": "wrong", "newPassword": "x" * 10}, api_token).status == 422
     finally:
         running.stop()
 

@@ -13,8 +13,16 @@ def test_tokens_are_made_listed_limited_and_revoked_at_once(server):
     # The photo frame reads, but a token limited to viewer cannot write even for an owner.
     assert call(server, "GET", "/children", token=frame["token"]).status == 200
     assert call(server, "POST", "/memos", {"title": "x"}, frame["token"]).status == 403
-    # A viewer token cannot make itself an owner token.
+    # A viewer token cannot make itself an owner token, not by asking for the role, nor by leaving it out (issue 17:
+    # a token without a role acted as the user's whole role, and could read resident numbers and download backups).
     assert call(server, "POST", "/tokens", {"name": "up", "role": "owner"}, frame["token"]).status == 422
+    minted = call(server, "POST", "/tokens", {"name": "up"}, frame["token"])
+    assert minted.status == 201 and minted.json()["role"] == "viewer"
+    assert call(server, "POST", "/memos", {"title": "x"}, minted.json()["token"]).status == 403
+    assert server.request("GET", "/settings/backup.zip", token=minted.json()["token"]).status in (401, 403)
+    editor = call(server, "POST", "/tokens", {"name": "editor", "role": "editor"}, server.kim).json()
+    assert call(server, "POST", "/tokens", {"name": "e2"}, editor["token"]).json()["role"] == "editor"
+    assert call(server, "POST", "/tokens", {"name": "o"}, server.kim).json()["role"] == "owner"
     # Another family cannot revoke it; revoking it stops it on the very next request.
     assert call(server, "DELETE", f"/tokens/{frame['id']}", token=server.lee).status == 404
     assert call(server, "DELETE", f"/tokens/{frame['id']}", token=server.kim).status == 204

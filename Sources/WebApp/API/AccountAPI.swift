@@ -39,6 +39,10 @@ struct AccountAPI {
                 familyId: context.membership?.familyID, role: context.membership?.role))
         }
         api.put("account/password", .signedIn) { [signIn] request, context in
+            // A token (perhaps a read-only one on a photo frame) never changes the password: a signed-in person does.
+            guard context.session != nil else {
+                throw Problem(status: .forbidden, detail: "the password is changed in a signed-in session, with the current password, not with an API token")
+            }
             let change = try await JSONBody.decode(PasswordChange.self, from: request, context: context)
             try await signIn.changePassword(
                 user: try context.user(), current: change.currentPassword, new: change.newPassword, keeping: context.session,
