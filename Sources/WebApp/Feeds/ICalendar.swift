@@ -31,20 +31,20 @@ enum ICalendar {
         return lines.map(fold).joined(separator: "\r\n") + "\r\n"
     }
 
-    /// TEXT escaping (RFC 5545 §3.3.11).
+    /// TEXT escaping (RFC 5545 §3.3.11), by Unicode scalar (a Character may fuse a mark with `;` or `,`).
     static func escape(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            switch character {
-            case "\\": escaped += "\\\\"
-            case ";": escaped += "\\;"
-            case ",": escaped += "\\,"
-            case "\n", "\r\n": escaped += "\\n"
+        var escaped = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": escaped.append(contentsOf: "\\\\".unicodeScalars)
+            case ";": escaped.append(contentsOf: "\\;".unicodeScalars)
+            case ",": escaped.append(contentsOf: "\\,".unicodeScalars)
+            case "\n": escaped.append(contentsOf: "\\n".unicodeScalars)
             case "\r": continue
-            default: escaped.append(character)
+            default: escaped.append(scalar)
             }
         }
-        return escaped
+        return String(escaped)
     }
 
     /// Lines longer than 75 octets continue on the next line after a space, cut between characters.

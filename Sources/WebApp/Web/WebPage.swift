@@ -10,9 +10,12 @@ import NIOCore
 enum Templates {
     static let library: MustacheLibrary = {
         var library = MustacheLibrary()
+        // Every template, partials and the layout included, escapes with `HTML.escape` (by Unicode scalar), set by
+        // a pragma in front of its text so that no template can be without it.
+        MustacheContentTypes.register(HTML.ContentType(), named: HTML.ContentType.name)
         for (name, text) in files(in: "templates", extension: "mustache") {
             do {
-                try library.register(text, named: name)
+                try library.register(pragma + text, named: name)
             } catch {
                 // A broken template is a build mistake, caught by the tests that render every page.
                 fatalError("template \(name) does not parse: \(error)")
@@ -20,6 +23,8 @@ enum Templates {
         }
         return library
     }()
+
+    static let pragma = "{{% CONTENT_TYPE: \(HTML.ContentType.name) }}"
 
     /// `app.css` and `app.js`, with a version (a hash of their content) for long caching.
     static let assets: [String: (body: ByteBuffer, contentType: String)] = {

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+@testable import WebApp
+
+/// Escaping works on Unicode scalars (issue 17): generated strings mix every ASCII special with combining marks,
+/// prepended marks (U+0600 fused with `<` into one Character that swift-mustache's escaping let through), joiners,
+/// Hangul jamo and emoji. Nothing that is markup may come out of text, in Swift-built markup, in every template and
+/// in the calendar feed.
+@Suite struct EscapingTests {
+    static let pieces: [String] = [
+        "<", ">", "\"", "'", "&", ";", ",", "\\", "\n", "\r\n", "=", "/", "\u{0301}", "\u{0600}", "\u{0610}", "\u{200D}",
+        "\u{FE0F}", "\u{1161}", "\u{20DD}", "e", "가", "👨‍👩‍👧", "<meta http-equiv=refresh content=0;url=//x>", "&amp;", "javascript:",
+    ]
+
+    /// Deterministic strings, so a failure can be replayed.
+    static func strings(_ count: Int) -> [String] {
+        var state: UInt64 = 17
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        return (0..<count).map { _ in (0..<(1 + next(12))).map { _ in pieces[next(pieces.count)] }.joined() }
+    }
+
+    static func scalars(_ text: String, _ scalar: Unicode.Scalar) -> Int { text.unicodeScalars.filter { $0 == scalar }.count }
+
+    @Test func htmlEscapeLeavesNoMarkupAndLosesNothing() {
+        let entities = ["&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": "\"", "&#39;": "'"]
+        for text in Self.strings(2000) {
+            let escaped = HTML.escape(text)
+            for special in ["<", ">", "\"", "'"] as [Unicode.Scalar] { #expect(Self.scalars(escaped, special) == 0, "\(text.debugDescription)") }
+            // Every & starts an entity, and undoing them (by scalar: a Character-wise search would miss `&lt;` before
+            // a combining mark) gives the text back, scalar for scalar.
+            var restored = String.UnicodeScalarView()
+            var rest = Substring(escaped).unicodeScalars
+            while let first = rest.first {
+                if first == "&" {
+                    let entity = entities.first { rest.starts(with: $0.key.unicodeScalars) }
+                    #expect(entity != nil, "\(escaped.debugDescription)")
+                    guard let entity else { break }
+                    restored.append(contentsOf: entity.value.unicodeScalars)
+                    rest = rest.dropFirst(entity.key.unicodeScalars.count)
+                } else {
+                    restored.append(first)
+                    rest = rest.dropFirst()
+                }
+            }
+            #expect(Array(restored) == Array(text.unicodeScalars))
+        }
+    }
+
+    /// Through swift-mustache with the whole layout: a title made of anything adds no `<` or `"` to the page.
+    @Test func everyTemplateEscapesByScalar() throws {
+        let templates = try TemplateTests.files("Resources/templates", ending: ".mustache").map { String($0.name.dropLast(".mustache".count)) }
+        for template in templates {
+            let plain = try #require(Templates.library.render(WebPage.common(.korean, title: "x"), withTemplate: template))
+            for text in Self.strings(60) {
+                let page = try #require(Templates.library.render(WebPage.common(.korean, title: text), withTemplate: template))
+                for special in ["<", ">", "\""] as [Unicode.Scalar] {
+                    #expect(Self.scalars(page, special) == Self.scalars(plain, special), "\(template): \(text.debugDescription)")
+                }
+            }
+        }
+    }
+
+    @Test func theLayoutOfAPageEscapesItsData() throws {
+        let title = "\u{0600}<meta http-equiv=refresh content=0;url=//evil\u{0600}>"
+        let page = try #require(Templates.library.render(WebPage.common(.korean, title: title), withTemplate: "more"))
+        #expect(!page.contains("<meta http-equiv=refresh"))
+        #expect(page.contains("&lt;meta http-equiv=refresh"))
+    }
+
+    @Test func calendarTextEscapesByScalar() {
+        for text in Self.strings(2000) {
+            let escaped = ICalendar.escape(text)
+            #expect(!escaped.unicodeScalars.contains("\n") && !escaped.unicodeScalars.contains("\r"))
+            // Every ; and , is preceded by a backslash that is not itself escaped.
+            let scalars = Array(escaped.unicodeScalars)
+            var index = 0
+            while index < scalars.count {
+                if scalars[index] == "\\" { index += 2; continue }
+                #expect(scalars[index] != ";" && scalars[index] != ",", "\(text.debugDescription)")
+                index += 1
+            }
+        }
+    }
+}
