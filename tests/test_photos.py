@@ -194,3 +194,16 @@ def test_a_visit_keeps_its_prescription_photos(server, folder):
     with_theirs = len(files_in(server, "originals"))
     assert call(server, "DELETE", path, token=t).status == 204
     assert len(files_in(server, "originals")) == with_theirs - 1
+
+
+def test_a_capture_time_in_other_digits_is_no_time_not_a_500(server, folder):
+    """Issue 17: DateTimeOriginal in Arabic-Indic digits passed a `\\d` check and the database's CHECK then refused the
+    whole upload with a 500. Now such a photo is taken, without a capture time, and the batch with it."""
+    from images import run
+    odd = image(folder, ".jpg", 64, 48)
+    run("exiftool", "-q", "-overwrite_original", "-DateTimeOriginal#=٢٠٢٤:٠٢:١٠ ٠٩:٣٠:١٥", "-OffsetTimeOriginal#=+٠٩:٠٠", str(odd))
+    content_type, body = multipart([("odd.jpg", odd.read_bytes()), ("fine.jpg", jpeg_with_exif(folder).read_bytes())])
+    response = server.request("POST", "/api/v1/photos", raw=body, token=server.kim, headers={"Content-Type": content_type})
+    assert response.status == 201, response.body
+    odd_photo, fine_photo = response.json()["items"]
+    assert odd_photo.get("takenAt") is None and fine_photo["takenAt"].startswith("2024-02-10T09:30:15")

@@ -109,3 +109,25 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: library.root.appendingPathComponent("incoming").path).isEmpty)
     }
 }
+
+/// Capture times are ASCII digits in EXIF's shape or nothing (issue 17: Arabic-Indic digits passed `\d`, then the
+/// database's CHECK refused the whole upload with a 500).
+@Suite struct CaptureTimeTests {
+    @Test(arguments: [
+        ("2024-02-10T09:30:15", "+09:00", true),
+        ("٢٠٢٤-٠٢-١٠T٠٩:٣٠:١٥", nil, false),
+        ("2024-02-10T09:30:1٥", nil, false),
+        ("２０２４-02-10T09:30:15", nil, false),
+        ("2024-02-10T09:30:15\u{0301}", nil, false),
+        ("0000-00-00T00:00:00", nil, false),
+        ("2024-02-10 09:30:15", nil, false),
+    ] as [(String, String?, Bool)])
+    func onlyASCIIDigits(_ local: String, _ offset: String?, _ accepted: Bool) {
+        #expect((CaptureTime(local: local, offset: offset) != nil) == accepted)
+    }
+
+    @Test func offsetsInOtherDigitsAreLeftOut() throws {
+        #expect(try #require(CaptureTime(local: "2024-02-10T09:30:15", offset: "+٠٩:٠٠")).offset == nil)
+        #expect(try #require(CaptureTime(local: "2024-02-10T09:30:15", offset: "-05:30")).offset == "-05:30")
+    }
+}

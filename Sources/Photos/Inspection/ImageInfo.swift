@@ -23,12 +23,21 @@ public struct CaptureTime: Hashable, Sendable {
     /// `+09:00`, or nil when unknown.
     public let offset: String?
 
+    /// Nil for anything but ASCII digits in the shape (a regular expression's `\d` takes Arabic-Indic digits too,
+    /// which the database then refused with a 500 for the whole upload: issue 17).
     public init?(local: String, offset: String?) {
-        guard local.count == 19, local.range(of: #"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$"#, options: .regularExpression) != nil,
-            local != "0000-00-00T00:00:00"
-        else { return nil }
+        guard Self.matches(local, "9999-99-99T99:99:99"), local != "0000-00-00T00:00:00" else { return nil }
         self.local = local
-        self.offset = offset.flatMap { $0.range(of: #"^[+-]\d{2}:\d{2}$"#, options: .regularExpression) != nil ? $0 : nil }
+        self.offset = offset.flatMap { Self.matches($0, "+99:99") || Self.matches($0, "-99:99") ? $0 : nil }
+    }
+
+    /// `text` byte for byte like `shape`, where each `9` stands for an ASCII digit.
+    static func matches(_ text: String, _ shape: String) -> Bool {
+        let bytes = Array(text.utf8), pattern = Array(shape.utf8)
+        guard bytes.count == pattern.count else { return false }
+        return zip(bytes, pattern).allSatisfy { byte, expected in
+            expected == UInt8(ascii: "9") ? (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) : byte == expected
+        }
     }
 
     /// ISO 8601: with the offset when known.
