@@ -197,9 +197,13 @@ public struct SharingStore: Sendable {
     }
 
     /// Revokes a feed: its URL is 404 at once.
-    public func revokeFeed(_ id: CalendarFeedID, family: FamilyID) async throws {
+    /// Revokes a feed of the member's family: one they made, or any if they are an owner (issue 17: a viewer could
+    /// stop the owner's). Another member's feed is 404 to anyone else, as if it were not there.
+    public func revokeFeed(_ id: CalendarFeedID, by member: Membership) async throws {
         try await database.writer.write { db in
-            try db.execute(sql: "DELETE FROM calendarFeeds WHERE id = ? AND familyId = ?", arguments: [id.sql, family.sql])
+            try db.execute(
+                sql: "DELETE FROM calendarFeeds WHERE id = ? AND familyId = ? AND (? OR createdBy = ?)",
+                arguments: [id.sql, member.familyID.sql, member.role == .owner, member.userID.sql])
             guard db.changesCount > 0 else { throw StoreError.notFound(kind: "feed", id: id.description) }
         }
     }

@@ -74,8 +74,10 @@ enum WebCredentials {
 
     /// Where to go after signing in: a path of this site only (never `//other.site` or `https://…`).
     static func safeRedirect(_ target: String?) -> String {
-        guard let target, target.hasPrefix("/"), !target.hasPrefix("//"), !target.hasPrefix("/\\"),
-            !target.contains(where: { $0.isNewline || $0 == "\\" })
+        // No spaces or control characters at all: browsers drop tabs and line breaks from a URL, so `/\t/host` would
+        // become `//host`, another site (issue 17).
+        guard let target, target.hasPrefix("/"), !target.hasPrefix("//"),
+            target.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F && $0 != "\\" })
         else { return "/" }
         return target
     }

@@ -49,7 +49,7 @@ struct FeedsAPI {
             return try JSONBody.response(ListResponse(items: feeds.map { FeedResource($0) }, next: nil))
         }
         api.delete("feeds/:id", .viewer) { [sharing] _, context in
-            try await sharing.revokeFeed(try context.id(of: "feed"), family: try context.member().familyID)
+            try await sharing.revokeFeed(try context.id(of: "feed"), by: try context.member())
             return Response(status: .noContent)
         }
         api.get("calendar.ics", .viewer) { request, context in

@@ -65,7 +65,7 @@ struct SettingsPages {
         }
         pages.get("settings/backup.zip", .owner) { request, context in try await backup(request, context: context) }
         pages.post("settings/feeds/:id/revoke", .viewer) { _, context in
-            try await stores.sharing.revokeFeed(try context.id(of: "feed"), family: try context.member().familyID)
+            try await stores.sharing.revokeFeed(try context.id(of: "feed"), by: try context.member())
             return AccountPages.redirect("/settings")
         }
     }
