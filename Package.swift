@@ -33,6 +33,7 @@ let package = Package(
         // Adapters around the core.
         .systemLibrary(name: "CVips", path: "CModules/CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .target(name: "CVipsShims", dependencies: ["CVips"], path: "CModules/CVipsShims"),
+        .systemLibrary(name: "CInflate", path: "CModules/CInflate", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "CSearchTokenizer", path: "CModules/CSearchTokenizer", linkerSettings: [.linkedLibrary("sqlite3"), .linkedLibrary("m")]),
         .target(
             name: "Photos",
@@ -70,10 +71,9 @@ let package = Package(
         .target(
             name: "Importers",
             dependencies: [
-                "Diary", "DiaryStore", "Photos",
+                "Diary", "DiaryStore", "Photos", "CInflate",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             swiftSettings: swiftSettings
         ),

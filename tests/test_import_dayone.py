@@ -1,6 +1,10 @@
 """`saessak import dayone`: a Day One JSON export with two journals, photos found by their MD5 through the
 `dayone-moment://` references, tags, starred, location, weather and time zones; broken exports change nothing."""
 import json
+import struct
+import time
+import zipfile
+from pathlib import Path
 
 import pytest
 
@@ -122,3 +126,43 @@ def test_a_temperature_no_weather_has_is_left_out_not_a_crash(home, tmp_path):
     assert json.loads(saessak("import", "dayone", str(path), "--json", data=data).stdout)["added"] == {"entries": 2}
     weathers = {e["title"]: e.get("weather") for e in state(data, token)[0]}
     assert weathers == {"더운 날": "맑음", "추운 날": None}
+
+
+def test_a_deflate_stream_cut_short_fails_at_once(home):
+    """Found by `make fuzz` (issue 16): on this 1.4 KB export ZIPFoundation read on at end of file for ever — in a web
+    import, a server thread spinning until restart. Our reader stops at the end of the member's bytes."""
+    data, _ = home
+    fixture = Path(__file__).resolve().parent / "fixtures" / "zips" / "dayone-deflate-cut-short.zip"
+    started = time.monotonic()
+    result = saessak("import", "dayone", str(fixture), "--dry-run", data=data, check=False)
+    assert result.returncode != 0 and "cut short" in result.stderr and time.monotonic() - started < 10
+
+
+def lying(path, name, content, declared):
+    """A ZIP whose one member declares `declared` bytes but inflates to all of `content` (both headers patched)."""
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(name, content)
+    raw = bytearray(path.read_bytes())
+    for signature, offset in ((b"PK\x03\x04", 22), (b"PK\x01\x02", 24)):
+        at = raw.index(signature)
+        raw[at + offset:at + offset + 4] = struct.pack("<I", declared)
+    path.write_bytes(bytes(raw))
+    return path
+
+
+def test_import_bombs_are_refused_by_the_bytes_that_come_out(home, tmp_path):
+    """Issue 17: a 1 MB export whose Journal.json was 1 GiB of spaces took the server to 1.3 GB, and a member that
+    declared 1,000 bytes for 700 MiB passed the size cap. Now a journal stops at 128 MB and a member at what it says."""
+    data, _ = home
+    bomb = tmp_path / "bomb.zip"
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("Journal.json", b" " * (129 << 20))
+    assert bomb.stat().st_size < 1 << 20
+    result = saessak("import", "dayone", str(bomb), "--dry-run", data=data, check=False)
+    assert result.returncode != 0 and "larger than 128 MB" in result.stderr, result.stderr
+    liar = lying(tmp_path / "liar.zip", "Journal.json", b'{"entries": []}' + b" " * 50_000, 1000)
+    result = saessak("import", "dayone", str(liar), "--dry-run", data=data, check=False)
+    assert result.returncode != 0 and "more than the 1000 bytes it declares" in result.stderr, result.stderr
+    text = lying(tmp_path / "diaries.zip", "2020.txt", "2020-01-01\n일기\n".encode() + b" " * 50_000, 1000)
+    result = saessak("import", "text", str(text), "--dry-run", data=data, check=False)
+    assert result.returncode != 0 and "more than the 1000 bytes it declares" in result.stderr, result.stderr

@@ -4,7 +4,6 @@ import DiaryStore
 import Foundation
 import Glibc
 import KoreanCalendar
-import ZIPFoundation
 
 /// `saessak import text`: old diaries kept as text files (UTF-8, UTF-16 with a byte-order mark, or CP949/EUC-KR),
 /// split into entries at date headings (`TextDiary`), or one file per day.
@@ -92,12 +91,13 @@ public enum TextImport {
         let archive = try SourceArchive.open(zip)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var written = 0, total = 0
-        for entry in archive where entry.type == .file && !entry.path.hasPrefix("__MACOSX/") {
-            let file = (entry.path as NSString).lastPathComponent
+        for entry in archive.members where entry.isFile && !entry.path.hasPrefix("__MACOSX/") {
+            let file = entry.name
             guard file.lowercased().hasSuffix(".txt"), !file.hasPrefix(".") else { continue }
-            total += Int(entry.uncompressedSize)
+            // The bytes that really come out count, not the sizes the archive declares (issue 17).
+            let data = try archive.data(of: entry, maxBytes: UInt64(max(0, maxBytes - total)))
+            total += data.count
             guard total <= maxBytes else { throw Failure("\(name): more than \(maxBytes / 1_048_576) MB of text") }
-            let data = try SourceArchive.data(of: entry, in: archive, file: name)
             // Two files of one name in different folders both stay.
             var target = folder.appendingPathComponent(file)
             if FileManager.default.fileExists(atPath: target.path) {

@@ -2,7 +2,6 @@ import Diary
 import DiaryStore
 import Foundation
 import KoreanCalendar
-import ZIPFoundation
 
 /// `saessak import dayone`: a Day One JSON export — a ZIP with one JSON file per journal (`Journal.json`, …) and a
 /// `photos/` folder whose files are named by their MD5 and referenced from the text as `dayone-moment://ID`.
@@ -17,10 +16,10 @@ public enum DayOneImport {
     ) throws -> ImportStore.Batch {
         let file = url.lastPathComponent
         let archive = try SourceArchive.open(url)
-        var journals: [ZIPFoundation.Entry] = []
-        var photoFiles: [String: ZIPFoundation.Entry] = [:]
-        for entry in archive where entry.type == .file && !entry.path.hasPrefix("__MACOSX/") {
-            let name = (entry.path as NSString).lastPathComponent
+        var journals: [SourceArchive.Member] = []
+        var photoFiles: [String: SourceArchive.Member] = [:]
+        for entry in archive.members where entry.isFile && !entry.path.hasPrefix("__MACOSX/") {
+            let name = entry.name
             if name.lowercased().hasSuffix(".json") {
                 journals.append(entry)
             } else if entry.path.split(separator: "/").dropLast().last == "photos" {
@@ -47,8 +46,11 @@ public enum DayOneImport {
         return batch
     }
 
-    static func decode(_ journal: ZIPFoundation.Entry, in archive: Archive, file: String) throws -> [DayOneEntry] {
-        let data = try SourceArchive.data(of: journal, in: archive, file: file)
+    /// A journal's JSON is read whole: at most this much of it (10,000 entries take about 15 MB).
+    static let maxJournalBytes: UInt64 = 128 << 20
+
+    static func decode(_ journal: SourceArchive.Member, in archive: SourceArchive, file: String) throws -> [DayOneEntry] {
+        let data = try archive.data(of: journal, maxBytes: maxJournalBytes)
         do {
             return try JSONDecoder().decode(DayOneJournal.self, from: data).entries
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context),
@@ -76,7 +78,7 @@ public enum DayOneImport {
     }
 
     static func item(
-        _ entry: DayOneEntry, place: String, children: [ChildID], archive: Archive, photoFiles: [String: ZIPFoundation.Entry],
+        _ entry: DayOneEntry, place: String, children: [ChildID], archive: SourceArchive, photoFiles: [String: SourceArchive.Member],
         intake: PhotoIntake, report: inout ImportReport
     ) throws -> ImportStore.EntryItem? {
         guard let uuid = entry.uuid, !uuid.isEmpty else {
@@ -119,7 +121,9 @@ public enum DayOneImport {
             }
             do {
                 let taken = try intake.take { writer in
-                    _ = try archive.extract(file, skipCRC32: false) { chunk in try PhotoIntake.write(chunk, to: writer) }
+                    try archive.read(file) { bytes in
+                        if let failure = PhotoIntake.failure(writing: bytes, to: writer) { throw failure }
+                    }
                 }
                 photos.append(taken.id)
             } catch {

@@ -56,11 +56,12 @@ public final class PhotoIntake: @unchecked Sendable {
 
     /// Kept out of a closure: a typed throw inside one crashes this compiler.
     public static func write(_ data: Data, to writer: UploadWriter) throws {
-        let failure: PhotoError? = data.withUnsafeBytes { bytes in Self.write(bytes, to: writer) }
+        let failure: PhotoError? = data.withUnsafeBytes { bytes in Self.failure(writing: bytes, to: writer) }
         if let failure { throw failure }
     }
 
-    private static func write(_ bytes: UnsafeRawBufferPointer, to writer: UploadWriter) -> PhotoError? {
+    /// The error of writing `bytes`, if any (returned, not thrown, for the same reason).
+    static func failure(writing bytes: UnsafeRawBufferPointer, to writer: UploadWriter) -> PhotoError? {
         do {
             try writer.write(bytes)
             return nil

@@ -1,25 +1,227 @@
+import CInflate
 import Foundation
-import ZIPFoundation
 
-/// The ZIP files imports arrive in (a Day One export, a folder of text diaries).
-enum SourceArchive {
-    /// Opens a ZIP for reading; one that is not a ZIP or is cut short (no central directory) is refused by name.
-    static func open(_ url: URL) throws -> Archive {
+/// A ZIP archive from outside (a Day One export, a folder of text diaries), read without trusting a byte of it: every
+/// offset is checked against the file, members are inflated with a count of the bytes that really come out — never
+/// the size the archive declares — and capped, and a deflate stream that ends early is an error, not a wait.
+///
+/// Saessak's own reader, not ZIPFoundation's: on a 1.4 KB export whose deflate stream was cut short, ZIPFoundation
+/// 0.9.20 read on at end of file for ever (found by `make fuzz`, issue 16), and it trusts declared sizes (issue 17).
+/// Stored and deflated members, ZIP64 sizes and offsets; no encryption, no multi-disk archives.
+final class SourceArchive {
+    struct Member {
+        /// The name as stored (UTF-8; `/`-separated).
+        let path: String
+        let method: UInt16
+        let crc32: UInt32
+        let compressedSize: UInt64
+        /// What the archive says the member inflates to; checked, never trusted.
+        let size: UInt64
+        let localHeaderOffset: UInt64
+
+        var isFile: Bool { !path.hasSuffix("/") }
+        /// The last component of the path.
+        var name: String { path.split(separator: "/").last.map(String.init) ?? "" }
+    }
+
+    /// The whole of a member's or an archive's inflated bytes may not pass these (a 1 MB ZIP once declared nothing
+    /// of the 1 GiB of spaces inside it).
+    static let maxMemberBytes: UInt64 = 4 << 30
+    static let maxMembers = 200_000
+
+    let members: [Member]
+    private let handle: FileHandle
+    private let fileSize: UInt64
+    private let file: String
+
+    /// Opens a ZIP for reading; one that is not a ZIP, is cut short or contradicts itself is refused by name.
+    static func open(_ url: URL) throws -> SourceArchive {
+        let file = url.lastPathComponent
+        guard let handle = try? FileHandle(forReadingFrom: url) else { throw ImportFailure("\(file): cannot be opened") }
         do {
-            return try Archive(url: url, accessMode: .read)
+            return try SourceArchive(handle: handle, file: file)
+        } catch let failure as ImportFailure {
+            try? handle.close()
+            throw failure
         } catch {
-            throw ImportFailure("\(url.lastPathComponent): not a ZIP archive, or it is cut short")
+            try? handle.close()
+            throw ImportFailure("\(file): not a ZIP archive, or it is cut short")
         }
     }
 
-    /// The bytes of one file of the archive, its checksum verified.
-    static func data(of entry: Entry, in archive: Archive, file: String) throws -> Data {
+    deinit { try? handle.close() }
+
+    private init(handle: FileHandle, file: String) throws {
+        self.handle = handle
+        self.file = file
+        fileSize = try handle.seekToEnd()
+        members = try Self.centralDirectory(handle, fileSize: fileSize, file: file)
+    }
+
+    /// The bytes of a member, at most `maxBytes` of them, its checksum verified.
+    func data(of member: Member, maxBytes: UInt64 = SourceArchive.maxMemberBytes) throws -> Data {
         var data = Data()
-        do {
-            _ = try archive.extract(entry, skipCRC32: false) { data.append($0) }
-        } catch {
-            throw ImportFailure("\(file): \(entry.path) cannot be read from the archive")
-        }
+        try read(member, maxBytes: maxBytes) { data.append(contentsOf: $0) }
         return data
+    }
+
+    /// Streams a member's bytes to `consume` as they inflate; an error if it yields more than `maxBytes` or more or
+    /// less than it declares, if its stream is broken or cut short, or if its checksum is wrong.
+    func read(_ member: Member, maxBytes: UInt64 = SourceArchive.maxMemberBytes, _ consume: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let place = "\(file): \(member.path)"
+        guard member.size <= maxBytes else { throw ImportFailure("\(place) is larger than \(maxBytes / 1_048_576) MB") }
+        let start = try dataStart(of: member)
+        guard start <= fileSize, member.compressedSize <= fileSize - start else { throw ImportFailure("\(place) lies past the end of the archive") }
+        try handle.seek(toOffset: start)
+        var remaining = member.compressedSize
+        var produced: UInt64 = 0
+        var checksum = CInflate.crc32(0, nil, 0)
+        let emit: (UnsafeRawBufferPointer) throws -> Void = { bytes in
+            produced += UInt64(bytes.count)
+            guard produced <= member.size, produced <= maxBytes else {
+                throw ImportFailure("\(place) holds more than the \(member.size) bytes it declares")
+            }
+            if let base = bytes.baseAddress, !bytes.isEmpty {
+                checksum = CInflate.crc32(checksum, base.assumingMemoryBound(to: Bytef.self), uInt(bytes.count))
+            }
+            try consume(bytes)
+        }
+        switch member.method {
+        case 0:
+            while remaining > 0 {
+                let chunk = try readChunk(min(remaining, 1 << 16), place: place)
+                remaining -= UInt64(chunk.count)
+                try chunk.withUnsafeBytes(emit)
+            }
+        case 8:
+            try inflate(&remaining, place: place, emit)
+        default:
+            throw ImportFailure("\(place) is compressed with method \(member.method), which Saessak cannot read (only stored and deflate)")
+        }
+        guard produced == member.size else { throw ImportFailure("\(place) holds \(produced) bytes but declares \(member.size)") }
+        guard UInt32(truncatingIfNeeded: checksum) == member.crc32 else { throw ImportFailure("\(place) is damaged (wrong checksum)") }
+    }
+
+    private func inflate(_ remaining: inout UInt64, place: String, _ emit: (UnsafeRawBufferPointer) throws -> Void) throws {
+        var stream = z_stream()
+        guard saessak_inflate_init_raw(&stream) == Z_OK else { throw ImportFailure("\(place): the inflater could not start") }
+        defer { inflateEnd(&stream) }
+        var output = [UInt8](repeating: 0, count: 1 << 16)
+        var finished = false
+        while !finished {
+            guard remaining > 0 else { throw ImportFailure("\(place) is cut short") }
+            var input = [UInt8](try readChunk(min(remaining, 1 << 16), place: place))
+            remaining -= UInt64(input.count)
+            try input.withUnsafeMutableBufferPointer { input in
+                stream.next_in = input.baseAddress
+                stream.avail_in = uInt(input.count)
+                repeat {
+                    let (result, count) = output.withUnsafeMutableBufferPointer { buffer -> (Int32, Int) in
+                        stream.next_out = buffer.baseAddress
+                        stream.avail_out = uInt(buffer.count)
+                        let result = CInflate.inflate(&stream, Z_NO_FLUSH)
+                        return (result, buffer.count - Int(stream.avail_out))
+                    }
+                    guard result == Z_OK || result == Z_STREAM_END || result == Z_BUF_ERROR else {
+                        throw ImportFailure("\(place) is damaged (its compressed data does not inflate)")
+                    }
+                    if count > 0 { try output.withUnsafeBytes { try emit(UnsafeRawBufferPointer(rebasing: $0[0..<count])) } }
+                    if result == Z_STREAM_END { finished = true; break }
+                    // No progress with input left means a broken stream; no input left means read on.
+                    if count == 0 && result == Z_BUF_ERROR { break }
+                } while stream.avail_in > 0 || stream.avail_out == 0
+            }
+        }
+    }
+
+    private func readChunk(_ count: UInt64, place: String) throws -> Data {
+        let data = try handle.read(upToCount: Int(count)) ?? Data()
+        guard data.count == Int(count) else { throw ImportFailure("\(place) is cut short") }
+        return data
+    }
+
+    /// Where a member's data begins: after its local header, whose name and extra field may differ in length from
+    /// the central directory's.
+    private func dataStart(of member: Member) throws -> UInt64 {
+        let place = "\(file): \(member.path)"
+        guard member.localHeaderOffset <= fileSize, fileSize - member.localHeaderOffset >= 30 else {
+            throw ImportFailure("\(place) has no local header")
+        }
+        try handle.seek(toOffset: member.localHeaderOffset)
+        let header = [UInt8](try readChunk(30, place: place))
+        guard Self.uint32(header, 0) == 0x0403_4b50 else { throw ImportFailure("\(place) has no local header") }
+        return member.localHeaderOffset + 30 + UInt64(Self.uint16(header, 26)) + UInt64(Self.uint16(header, 28))
+    }
+
+    // MARK: The central directory
+
+    private static func centralDirectory(_ handle: FileHandle, fileSize: UInt64, file: String) throws -> [Member] {
+        let broken = ImportFailure("\(file): not a ZIP archive, or it is cut short")
+        // The end record is in the last 22 + 65,535 bytes (its comment is at most that long).
+        let tailLength = min(fileSize, 22 + 65_535)
+        try handle.seek(toOffset: fileSize - tailLength)
+        let tail = [UInt8](try handle.read(upToCount: Int(tailLength)) ?? Data())
+        guard tail.count >= 22, let end = stride(from: tail.count - 22, through: 0, by: -1).first(where: { uint32(tail, $0) == 0x0605_4b50 })
+        else { throw broken }
+        var count = UInt64(uint16(tail, end + 10))
+        var size = UInt64(uint32(tail, end + 12))
+        var offset = UInt64(uint32(tail, end + 16))
+        // ZIP64: the locator just before the end record points at the ZIP64 end record.
+        if end >= 20, uint32(tail, end - 20) == 0x0706_4b50 {
+            let recordOffset = uint64(tail, end - 20 + 8)
+            guard recordOffset <= fileSize, fileSize - recordOffset >= 56 else { throw broken }
+            try handle.seek(toOffset: recordOffset)
+            let record = [UInt8](try handle.read(upToCount: 56) ?? Data())
+            guard record.count == 56, uint32(record, 0) == 0x0606_4b50 else { throw broken }
+            (count, size, offset) = (uint64(record, 32), uint64(record, 40), uint64(record, 48))
+        }
+        guard count <= UInt64(maxMembers) else { throw ImportFailure("\(file): more than \(maxMembers) files in the archive") }
+        guard offset <= fileSize, size <= fileSize - offset, size <= 64 << 20 else { throw broken }
+        try handle.seek(toOffset: offset)
+        let directory = [UInt8](try handle.read(upToCount: Int(size)) ?? Data())
+        guard directory.count == Int(size) else { throw broken }
+
+        var members: [Member] = []
+        var position = 0
+        for _ in 0..<count {
+            guard directory.count - position >= 46, uint32(directory, position) == 0x0201_4b50 else { throw broken }
+            let nameLength = Int(uint16(directory, position + 28)), extraLength = Int(uint16(directory, position + 30))
+            let commentLength = Int(uint16(directory, position + 32))
+            guard directory.count - position - 46 >= nameLength + extraLength + commentLength else { throw broken }
+            let nameStart = position + 46
+            var compressed = UInt64(uint32(directory, position + 20)), size = UInt64(uint32(directory, position + 24))
+            var local = UInt64(uint32(directory, position + 42))
+            // ZIP64 extra field: the 64-bit values, in this order, for those that are 0xFFFFFFFF above.
+            var extra = nameStart + nameLength
+            let extraEnd = extra + extraLength
+            while extraEnd - extra >= 4 {
+                let id = uint16(directory, extra), length = Int(uint16(directory, extra + 2))
+                guard extraEnd - extra - 4 >= length else { throw broken }
+                if id == 0x0001 {
+                    var field = extra + 4
+                    let fieldEnd = field + length
+                    if size == 0xFFFF_FFFF, fieldEnd - field >= 8 { size = uint64(directory, field); field += 8 }
+                    if compressed == 0xFFFF_FFFF, fieldEnd - field >= 8 { compressed = uint64(directory, field); field += 8 }
+                    if local == 0xFFFF_FFFF, fieldEnd - field >= 8 { local = uint64(directory, field); field += 8 }
+                }
+                extra += 4 + length
+            }
+            members.append(Member(
+                path: String(decoding: directory[nameStart..<nameStart + nameLength], as: UTF8.self),
+                method: uint16(directory, position + 10), crc32: uint32(directory, position + 16),
+                compressedSize: compressed, size: size, localHeaderOffset: local))
+            position = nameStart + nameLength + extraLength + commentLength
+        }
+        return members
+    }
+
+    private static func uint16(_ bytes: [UInt8], _ at: Int) -> UInt16 { UInt16(bytes[at]) | UInt16(bytes[at + 1]) << 8 }
+
+    private static func uint32(_ bytes: [UInt8], _ at: Int) -> UInt32 {
+        (0..<4).reduce(0) { $0 | UInt32(bytes[at + $1]) << (8 * UInt32($1)) }
+    }
+
+    private static func uint64(_ bytes: [UInt8], _ at: Int) -> UInt64 {
+        (0..<8).reduce(0) { $0 | UInt64(bytes[at + $1]) << (8 * UInt64($1)) }
     }
 }
