@@ -60,3 +60,41 @@ def test_a_viewer_revokes_only_the_feeds_they_made(home):
     again = call(home, "POST", "/feeds", {"label": "할머니 폰 2"}, home.viewer).json()
     assert call(home, "DELETE", f"/feeds/{again['id']}", token=home.owner).status == 204   # an owner may tidy up
     assert call(home, "DELETE", f"/feeds/{owners['id']}", token=home.owner).status == 204
+
+
+def test_no_secret_reaches_the_log_whichever_way_its_path_is_spelled(tmp_path):
+    """Issue 17: feed addresses were logged with their secret, and `//s/TOKEN` was served and logged as it came.
+    Every route that carries a secret in its path, in every spelling the probe tried, leaves `…` in the log."""
+    from images import multipart
+    data = tmp_path / "data"
+    owner = make_family(data, "mom", "우리집")
+    running = Server(data).start()
+    try:
+        child = new_child(running, owner)
+        content_type, body = multipart([("a.jpg", __import__("images").image_bytes(tmp_path, ".jpg", 32, 24))])
+        photo = running.request("POST", "/api/v1/photos", raw=body, token=owner, headers={"Content-Type": content_type}).json()["items"][0]["id"]
+        entry = new_entry(running, owner, [child["id"]], photoIds=[photo])
+        secrets = {
+            "share": call(running, "POST", "/share-links", {"entryIds": [entry["id"]]}, owner).json()["url"].rsplit("/", 1)[1],
+            "invite": call(running, "POST", "/invitations", {"role": "viewer"}, owner).json()["url"].rsplit("/", 1)[1],
+            "feed": call(running, "POST", "/feeds", {}, owner).json()["url"].rsplit("/", 1)[1].removesuffix(".ics"),
+        }
+        share, invite, feed = secrets["share"], secrets["invite"], secrets["feed"]
+        requests = [
+            ("GET", f"/s/{share}", 200), ("GET", f"/s/{share}/photos/{photo}", 200), ("GET", f"//s/{share}", 404),
+            ("GET", f"/s//{share}", 404), ("GET", f"/%73/{share}", None), ("GET", f"/S/{share}", None),
+            ("GET", f"/invite/{invite}", 200), ("POST", f"/invite/{invite}", None), ("GET", f"//invite/{invite}", 404),
+            ("GET", f"/feeds/{feed}.ics", 200), ("GET", f"//feeds/{feed}.ics", 404), ("GET", f"/feeds/{feed}.ics/", 404),
+            ("GET", f"/s%2F{share}", None), ("GET", f"/login?next=/s/{share}", 200),
+        ]
+        for method, path, status in requests:
+            answer = Browser(running).request(method, path)
+            if status is not None:
+                assert answer.status == status, (path, answer.status)
+            assert answer.status < 500, path
+    finally:
+        running.stop()
+    log = "".join(p.read_text() for p in data.parent.glob("server-*.log"))
+    assert "/s/… 200" in log and "/feeds/… 200" in log and "/invite/… 200" in log
+    for name, secret in secrets.items():
+        assert secret not in log, f"the {name} secret is in the log"

@@ -2,18 +2,24 @@ import Hummingbird
 import Logging
 
 /// One log line per request: method, path, status, milliseconds. Never the query (search words, setup tokens)
-/// and never the secret in a share or invitation link's path, so the log holds nothing a reader could use.
+/// and never the secret in a share link's, invitation's or calendar feed's path, so the log holds nothing a reader
+/// could use. Paths with empty segments are refused before routing, so each page has one spelling.
 struct RequestLogMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
 
-    /// Path segments that carry a secret after them.
-    static let secretAfter: Set<Substring> = ["s", "invite"]
+    /// First path segments whose second segment is a secret: share links, invitations, calendar feeds.
+    static let secretAfter: Set<String> = ["s", "invite", "feeds"]
 
     func handle(
         _ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response
     ) async throws -> Response {
         let started = ContinuousClock.now
         let path = Self.redacted(request.uri.path)
+        // One spelling of each path: `//s/TOKEN` was served as `/s/TOKEN` and logged as it came (issue 17).
+        guard Self.isNormal(request.uri.path) else {
+            log(context, request.method.rawValue, path, 404, started)
+            throw Problem(status: .notFound, detail: "no such page (a path has no empty segments)")
+        }
         do {
             let response = try await next(request, context)
             log(context, request.method.rawValue, path, response.status.code, started)
@@ -24,10 +30,19 @@ struct RequestLogMiddleware: RouterMiddleware {
         }
     }
 
+    /// No empty segment (`//`, or a trailing `/` after something) and no encoded slash.
+    static func isNormal(_ path: String) -> Bool {
+        path == "/" || (path.hasPrefix("/") && !path.dropFirst().split(separator: "/", omittingEmptySubsequences: false).contains(where: \.isEmpty)
+            && !path.lowercased().contains("%2f"))
+    }
+
+    /// The path as logged: segments without the empty ones, and the secret of a share link, invitation or feed as
+    /// `…` however its path is spelled (`/S/`, `/%73/`, `/s%2F`), decoded first.
     static func redacted(_ path: String) -> String {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        return parts.enumerated().map { index, part in
-            index > 0 && secretAfter.contains(parts[index - 1]) && index == 2 ? "…" : part
+        let parts = (path.removingPercentEncoding ?? path).split(separator: "/").map(String.init)
+        let first = parts.first?.lowercased()
+        return "/" + parts.enumerated().map { index, part in
+            index == 1 && first.map(secretAfter.contains) == true ? "…" : part
         }.joined(separator: "/")
     }
 
