@@ -52,11 +52,12 @@ class Server:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.process = None
+        self.extra_args = []
 
     def start(self):
         self.log = open(self.data.parent / f"server-{self.port}.log", "ab")
         self.process = subprocess.Popen(
-            [BIN, "serve", "--data", str(self.data), "--port", str(self.port)], stdout=self.log, stderr=self.log
+            [BIN, "serve", "--data", str(self.data), "--port", str(self.port), *self.extra_args], stdout=self.log, stderr=self.log
         )
         deadline = time.time() + 30
         while time.time() < deadline:

@@ -1,4 +1,7 @@
 """Regressions of the outside security probe (issue 17), each as the probe did it, through the real server."""
+import socket
+import time
+
 import pytest
 
 from browser import Browser
@@ -98,3 +101,69 @@ def test_no_secret_reaches_the_log_whichever_way_its_path_is_spelled(tmp_path):
     assert "/s/… 200" in log and "/feeds/… 200" in log and "/invite/… 200" in log
     for name, secret in secrets.items():
         assert secret not in log, f"the {name} secret is in the log"
+
+
+def closed_within(sock, seconds):
+    """Seconds until the server closes `sock` (reading whatever it sends), or None if it stays open that long."""
+    started = time.monotonic()
+    sock.settimeout(0.2)
+    while time.monotonic() - started < seconds:
+        try:
+            if sock.recv(65536) == b"":
+                return time.monotonic() - started
+        except socket.timeout:
+            continue
+        except OSError:
+            return time.monotonic() - started
+    return None
+
+
+def test_connections_that_do_nothing_useful_are_closed_and_one_address_holds_only_so_many(tmp_path):
+    """Issue 17: half a request head, an idle keep-alive connection and a stalled upload each stayed open for ever
+    (150 s and counting), and a few hundred exhausted the server. Here with a 2 s header and body timeout and a cap
+    of 8 connections per address."""
+    data = tmp_path / "data"
+    token = make_family(data, "mom", "우리집")
+    running = Server(data)
+    running.extra_args = ["--header-timeout", "2", "--body-timeout", "2", "--max-connections-per-address", "8"]
+    running.start()
+    try:
+        def connect():
+            return socket.create_connection(("127.0.0.1", running.port), timeout=5)
+
+        half = connect()
+        half.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")             # the head never ends
+        assert 1.5 < (closed_within(half, 6) or 99) < 5
+        idle = connect()
+        idle.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert idle.recv(65536).startswith(b"HTTP/1.1 200")
+        assert 1.5 < (closed_within(idle, 6) or 99) < 5                   # keep-alive, then nothing
+        stalled = connect()
+        stalled.sendall(f"POST /api/v1/memos HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n"
+                        "Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{\"title\":".encode())
+        assert (closed_within(stalled, 8) or 99) < 7                       # the body stops moving
+        # A slow upload that keeps moving is left alone: a byte every half second for 5 s.
+        slow = connect()
+        body = b'{"title":"' + b"x" * 8 + b'"}'
+        slow.sendall(f"POST /api/v1/memos HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n"
+                     f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n".encode())
+        for byte in body:
+            time.sleep(0.45)
+            slow.sendall(bytes([byte]))
+        slow.settimeout(5)
+        assert slow.recv(65536).startswith(b"HTTP/1.1 201")
+        slow.close()
+        # At most 8 at once from one address; the ninth is closed at once; when one goes, another may come.
+        held = [connect() for _ in range(8)]
+        for sock in held:
+            sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert sock.recv(65536).startswith(b"HTTP/1.1 200")
+        ninth = connect()
+        assert (closed_within(ninth, 1.5) or 99) < 1
+        held.pop().close()
+        time.sleep(0.3)
+        assert running.request("GET", "/healthz").status == 200
+        for sock in held:
+            sock.close()
+    finally:
+        running.stop()

@@ -20,7 +20,18 @@ struct Serve: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Serve this folder's files at /static/ to anyone, without authentication.", valueName: "DIR"))
     var staticFolder: String?
 
+    @Option(help: ArgumentHelp("Seconds a connection may take to send a request head, and may idle between requests.", valueName: "SECONDS"))
+    var headerTimeout = 30
+
+    @Option(help: ArgumentHelp("Seconds a request body may go without sending a byte.", valueName: "SECONDS"))
+    var bodyTimeout = 60
+
+    @Option(help: "Connections one IP address may hold open at once.")
+    var maxConnectionsPerAddress = 64
+
     func validate() throws {
+        guard headerTimeout >= 1, bodyTimeout >= 1 else { throw ArgumentParser.ValidationError("timeouts are at least 1 second") }
+        guard maxConnectionsPerAddress >= 1 else { throw ArgumentParser.ValidationError("--max-connections-per-address must be at least 1") }
         guard (0...65535).contains(port) else { throw ArgumentParser.ValidationError("--port must be 0–65535 (got \(port))") }
         guard !host.isEmpty else { throw ArgumentParser.ValidationError("--host must not be empty") }
         if let staticFolder {
@@ -40,7 +51,11 @@ struct Serve: AsyncParsableCommand {
         var logger = Logger(label: "saessak")
         logger.logLevel = .info
         let app = try await buildApplication(
-            AppConfiguration(host: host, port: port, dataFolder: data.url, staticFolder: staticFolder.map { URL(fileURLWithPath: $0) }),
+            AppConfiguration(
+                host: host, port: port, dataFolder: data.url, staticFolder: staticFolder.map { URL(fileURLWithPath: $0) },
+                connectionLimits: ConnectionLimits(
+                    headerTimeout: .seconds(Int64(headerTimeout)), bodyStallTimeout: .seconds(Int64(bodyTimeout)),
+                    maxConnectionsPerAddress: maxConnectionsPerAddress)),
             logger: logger)
         try await app.runService()
     }

@@ -9,12 +9,18 @@ public struct AppConfiguration: Sendable {
     /// Files served at `/static/` to anyone, without authentication (web assets, a family's own icon). Never the
     /// data folder: photos are served only through their authorised routes.
     public var staticFolder: URL?
+    /// Timeouts and the per-address cap on connections.
+    public var connectionLimits: ConnectionLimits
 
     public static let defaultHost = "127.0.0.1"
     public static let defaultPort = 8080
     public static let defaultDataFolder = "saessak-data"
 
-    public init(host: String = defaultHost, port: Int = defaultPort, dataFolder: URL, staticFolder: URL? = nil) {
+    public init(
+        host: String = defaultHost, port: Int = defaultPort, dataFolder: URL, staticFolder: URL? = nil,
+        connectionLimits: ConnectionLimits = .standard
+    ) {
+        self.connectionLimits = connectionLimits
         self.host = host
         self.port = port
         self.dataFolder = dataFolder

@@ -15,8 +15,11 @@ public func buildApplication(_ configuration: AppConfiguration, logger: Logger =
     let signIn = SignIn(database)
     // A data folder nobody can sign in to yet offers a one-time link that creates its owner.
     let setupToken = try await signIn.accounts.hasUsers() ? nil : signIn.setup.issue()
+    let limits = configuration.connectionLimits
+    let counts = ConnectionCounts()
     return Application(
         router: buildRouter(database: database, photos: photos, signIn: signIn, staticFolder: configuration.staticFolder).router,
+        server: .http1(configuration: .init(additionalChannelHandlers: [ConnectionGuard(limits: limits, counts: counts)])),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Saessak"),
         services: [photos.worker],
         onServerRunning: { channel in
