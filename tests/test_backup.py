@@ -263,12 +263,18 @@ def test_the_owner_downloads_a_backup_in_the_browser(tmp_path):
         assert sorted(u["username"] for u in data_tables["users"]) == ["lee", "mom"]
         assert {m["familyId"] for m in data_tables["memberships"]} == {ours}
         assert "이웃" not in json.dumps(data_tables, ensure_ascii=False)
-        # It restores on its own, and the family signs in there.
+        # Only the password hash of the owner who took it (issue 17: lee owns another family on this server).
+        hashes = {u["username"]: u["passwordHash"] for u in data_tables["users"]}
+        assert hashes["mom"].startswith("$2") and hashes["lee"] == "!"
+        # It restores on its own, and the family signs in there: the owner at once, the others after a reset.
         alone = tmp_path / "alone" / "saessak-data"
         saessak("restore", str(shared), data=alone)
         again = Server(alone).start()
         try:
             assert Browser(again).sign_in("mom", "a long password").status == 303
+            assert Browser(again).sign_in("lee", "a long password").status == 200      # the form again
+            saessak("admin", "reset-password", "--username", "lee", "--password-stdin", data=alone, stdin="lee's new password\n")
+            assert Browser(again).sign_in("lee", "lee's new password").status == 303
         finally:
             again.stop()
         # The command line does the same with --family.

@@ -167,3 +167,38 @@ def test_connections_that_do_nothing_useful_are_closed_and_one_address_holds_onl
             sock.close()
     finally:
         running.stop()
+
+
+def test_sign_out_everywhere_ends_every_session_and_token_and_so_does_a_reset(tmp_path):
+    """Issue 17: a password change ended sessions but left API tokens alive. "Sign out everywhere" (Settings) ends
+    both, this browser's session included; `saessak admin reset-password` does it with a new password."""
+    data = tmp_path / "data"
+    token = make_family(data, "mom", "우리집")
+    running = Server(data).start()
+    try:
+        phone, laptop = Browser(running), Browser(running)
+        assert phone.sign_in("mom", PASSWORD).status == 303 and laptop.sign_in("mom", PASSWORD).status == 303
+        made = call(running, "POST", "/tokens", {"name": "액자", "role": "viewer"}, token).json()["token"]
+        settings = phone.request("GET", "/settings").text
+        assert 'action="/logout/everywhere"' in settings and "모든 기기에서 로그아웃" in settings
+        # A token alone cannot do it.
+        assert running.request("POST", "/logout/everywhere", token=token).status in (403, 401)
+        answer = phone.request("POST", "/logout/everywhere", form={"_csrf": phone.csrf("/settings")})
+        assert answer.status == 303 and answer.getheader("Location") == "/login"
+        for browser in (phone, laptop):
+            assert browser.request("GET", "/settings").status == 303
+        for secret in (token, made):
+            assert running.request("GET", "/api/v1/children", token=secret).status == 401
+        # The reset from the command line, while the server runs.
+        assert phone.sign_in("mom", PASSWORD).status == 303
+        fresh = saessak("admin", "create-token", "--username", "mom", data=data).stdout.strip()
+        out = saessak("admin", "reset-password", "--username", "mom", "--password-stdin", data=data, stdin="a new long password\n")
+        assert "sessions and API tokens have ended" in out.stdout
+        assert phone.request("GET", "/settings").status == 303
+        assert running.request("GET", "/api/v1/children", token=fresh).status == 401
+        assert Browser(running).sign_in("mom", PASSWORD).status == 200
+        assert Browser(running).sign_in("mom", "a new long password").status == 303
+        bad = saessak("admin", "reset-password", "--username", "nobody", "--password-stdin", data=data, stdin="a new long password\n", check=False)
+        assert bad.returncode != 0 and "nobody" in bad.stderr
+    finally:
+        running.stop()

@@ -58,14 +58,15 @@ public enum BackupArchive {
     @discardableResult
     public static func write(
         _ database: DiaryDatabase, library: PhotoLibrary, to destination: URL, includeSensitive: Bool, family: FamilyID? = nil,
-        app: String, now: Date = Date()
+        credentialsOf: UserID? = nil, app: String, now: Date = Date()
     ) async throws -> Manifest {
         var attempt = 0
         while true {
             attempt += 1
             do {
                 return try await writeOnce(
-                    database, library: library, to: destination, includeSensitive: includeSensitive, family: family, app: app, now: now)
+                    database, library: library, to: destination, includeSensitive: includeSensitive, family: family,
+                    credentialsOf: credentialsOf, app: app, now: now)
             } catch Failure.photoMissing(let sha) where attempt < 3 {
                 _ = sha
                 continue
@@ -75,9 +76,9 @@ public enum BackupArchive {
 
     private static func writeOnce(
         _ database: DiaryDatabase, library: PhotoLibrary, to destination: URL, includeSensitive: Bool, family: FamilyID?,
-        app: String, now: Date
+        credentialsOf: UserID?, app: String, now: Date
     ) async throws -> Manifest {
-        let tables = try await database.dump(includeSensitive: includeSensitive, family: family)
+        let tables = try await database.dump(includeSensitive: includeSensitive, family: family, credentialsOf: credentialsOf)
         let partial = destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).partial")
         try? FileManager.default.removeItem(at: partial)
         defer { try? FileManager.default.removeItem(at: partial) }

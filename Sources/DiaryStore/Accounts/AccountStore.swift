@@ -61,6 +61,28 @@ public struct AccountStore: Sendable {
         }
     }
 
+    /// Signs a user out everywhere, API tokens included: every session and every token of theirs, in every family,
+    /// ends at once. With `passwordHash`, sets it in the same transaction (a password reset).
+    public func signOutEverywhere(_ user: UserID, passwordHash: String? = nil) async throws {
+        try await database.writer.write { db in
+            if let passwordHash {
+                try db.execute(sql: "UPDATE users SET passwordHash = ? WHERE id = ?", arguments: [passwordHash, user.sql])
+            }
+            try db.execute(sql: "DELETE FROM sessions WHERE userId = ?", arguments: [user.sql])
+            try db.execute(sql: "DELETE FROM apiTokens WHERE userId = ?", arguments: [user.sql])
+        }
+    }
+
+    /// The user of a name (the command line's password reset).
+    public func user(named username: String) async throws -> UserID {
+        try await database.writer.read { db in
+            guard let id = try String.fetchOne(db, sql: "SELECT id FROM users WHERE username = ?", arguments: [username]),
+                let user = UserID(id)
+            else { throw StoreError.notFound(kind: "user", id: username) }
+            return user
+        }
+    }
+
     /// The user's name and families with their role in each, oldest membership first.
     public func account(_ user: UserID) async throws -> (username: String, families: [(family: Family, role: Role)]) {
         try await database.writer.read { db in

@@ -95,6 +95,9 @@ extension DiaryDatabase {
         "importedItems",
     ]
 
+    /// The password hash of an account whose hash a family backup left out: it matches no password.
+    public static let noPassword = "!"
+
     /// The backed-up tables this database's schema has (an older schema lacks the newer ones).
     public func backedUpTables() async throws -> [String] {
         let existing = try await writer.read { db in
@@ -115,7 +118,11 @@ extension DiaryDatabase {
     /// With `family`, only that family's rows: the family, its members' accounts (with their password hashes, so the
     /// family can sign in on the server it is restored to) and everything that belongs to it. A reference to an
     /// account outside the family (who made an invitation and left since) becomes null.
-    public func dump(includeSensitive: Bool, family: FamilyID? = nil) async throws -> [TableDump] {
+    ///
+    /// A family backup carries one password hash only: that of `credentialsOf`, who takes it (issue 17: it carried
+    /// every member's, and a member may own another family on the same server). The others' become
+    /// `noPassword`; after a restore they sign in once `saessak admin reset-password` has given them one.
+    public func dump(includeSensitive: Bool, family: FamilyID? = nil, credentialsOf: UserID? = nil) async throws -> [TableDump] {
         let cipher = cipher
         return try await writer.read { db in
             var members: Set<String>?
@@ -128,6 +135,9 @@ extension DiaryDatabase {
                     var values: [String: DumpValue] = [:]
                     for column in row.columnNames { values[column] = DumpValue(row[column] as DatabaseValue) }
                     if table == "photos" { values["thumbnails"] = nil }
+                    if family != nil, table == "users", values["id"] != credentialsOf.map({ .text($0.sql) }) {
+                        values["passwordHash"] = .text(Self.noPassword)
+                    }
                     for sealed in Self.sealedColumns where sealed.table == table {
                         guard case .blob(let data) = values.removeValue(forKey: sealed.column) ?? .null else { continue }
                         if includeSensitive {

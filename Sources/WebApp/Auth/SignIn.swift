@@ -77,6 +77,8 @@ struct SignIn: Sendable {
     }
 
     private func verify(_ password: String, against hash: String) async throws -> Bool {
+        // An account restored from a family backup without its hash (`DiaryDatabase.noPassword`) matches nothing.
+        guard hash.hasPrefix("$2") else { return false }
         let hasher = hasher
         return try await NIOThreadPool.singleton.runIfActive { hasher.verify(password, against: hash) }
     }

@@ -37,6 +37,16 @@ struct AccountPages {
             response.headers[values: .setCookie].append(WebCredentials.expired(WebCredentials.sessionCookie, secure: WebCredentials.isSecure(request)))
             return response
         }
+        // Every session and every API token of the user ends, this browser's too (a lost phone, a leaked token).
+        pages.post("logout/everywhere", .signedIn) { [signIn] request, context in
+            guard context.session != nil else {
+                throw Problem(status: .forbidden, detail: "signing out everywhere is done in a signed-in browser")
+            }
+            try await signIn.accounts.signOutEverywhere(try context.user())
+            var response = Self.redirect("/login")
+            response.headers[values: .setCookie].append(WebCredentials.expired(WebCredentials.sessionCookie, secure: WebCredentials.isSecure(request)))
+            return response
+        }
         pages.get("account/password", .signedIn) { request, context in
             Self.passwordPage(request, context: context, error: nil)
         }

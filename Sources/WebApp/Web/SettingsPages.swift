@@ -122,14 +122,16 @@ struct SettingsPages {
     /// The owner's family as a backup ZIP (docs/backup.md): its members' accounts and everything it owns, never
     /// another family's. Written to a temporary file that is unlinked at once and streamed from its handle.
     private func backup(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let family = try context.member().familyID
+        let member = try context.member()
+        let family = member.familyID
         let folder = stores.photos.library.root.deletingLastPathComponent().appendingPathComponent(".backups")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("\(UUID().uuidString).zip")
         defer { try? FileManager.default.removeItem(at: file) }
         try await BackupArchive.write(
             stores.database, library: stores.photos.library, to: file,
-            includeSensitive: request.uri.queryParameters["sensitive"] == "true", family: family, app: "saessak")
+            includeSensitive: request.uri.queryParameters["sensitive"] == "true", family: family, credentialsOf: member.userID,
+            app: "saessak")
         let handle = try FileHandle(forReadingFrom: file)
         let size = Int(try handle.seekToEnd())
         try handle.seek(toOffset: 0)

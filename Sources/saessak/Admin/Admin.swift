@@ -7,7 +7,9 @@ import Secrets
 struct Admin: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Set up users, families and API tokens; maintain the data folder.",
-        subcommands: [CreateUser.self, AddMember.self, CreateToken.self, RevokeToken.self, RotateKey.self, Reindex.self])
+        subcommands: [
+            CreateUser.self, AddMember.self, ResetPassword.self, CreateToken.self, RevokeToken.self, RotateKey.self, Reindex.self,
+        ])
 }
 
 struct CreateUser: AsyncParsableCommand {
@@ -42,6 +44,38 @@ struct CreateUser: AsyncParsableCommand {
         let (user, family) = try await AccountStore(database).createUser(
             username: username, passwordHash: PasswordHasher().hash(password), familyName: family ?? username)
         print("created user '\(user.username)', owner of family '\(family.name)'")
+    }
+}
+
+struct ResetPassword: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Give a user a new password and sign them out everywhere, API tokens included.",
+        discussion: """
+            For a forgotten password, and for the members of a restored family backup, which keeps only the password             of whoever took it. Safe while the server runs: the user's sessions and tokens stop at once.
+              printf '%s\\n' 'a new long password' | saessak admin reset-password --username mina --password-stdin
+            """)
+
+    @OptionGroup var data: DataOptions
+
+    @Option(help: "The user whose password to set.")
+    var username: String
+
+    @Flag(help: "Read the new password from standard input (required).")
+    var passwordStdin = false
+
+    func validate() throws {
+        guard passwordStdin else { throw ArgumentParser.ValidationError("--password-stdin is required: pipe the password in") }
+    }
+
+    func run() async throws {
+        guard let password = readLine(strippingNewline: true), !password.isEmpty else {
+            throw CLIError("no password on standard input")
+        }
+        if let problem = PasswordHasher.problem(with: password) { throw CLIError("password \(problem)") }
+        let accounts = AccountStore(try data.openExisting())
+        let user = try await accounts.user(named: username)
+        try await accounts.signOutEverywhere(user, passwordHash: PasswordHasher().hash(password))
+        print("set a new password for '\(username)'; their sessions and API tokens have ended")
     }
 }
 
