@@ -105,6 +105,9 @@ import Testing
                         }
                     case (.anonymous, _), (.shareHolder, _):
                         #expect(status == (pages.contains(route) ? .seeOther : .unauthorized), "\(what) → \(status.code)")
+                    case (_, .session):
+                        // Every caller here holds an API token: never enough for the password or signing out everywhere.
+                        #expect(status == .forbidden, "\(what) → \(status.code)")
                     case (_, .signedIn):
                         #expect(status != .unauthorized && status != .forbidden, "\(what) → \(status.code)")
                     case (.otherFamily, _):
@@ -127,6 +130,32 @@ import Testing
                     #expect(try await MemoStore(database).get(family: family.id, id: memo.id).content.title == "메모")
                     #expect(try await EntryStore(database).get(family: family.id, id: entry.id).content.title == "첫 걸음")
                     #expect(try await ChildStore(database).get(family: family.id, id: child.id).profile.name == "하늘")
+                }
+            }
+
+            // What each token role may make: a token of any role up to its own, never stronger, and without a role
+            // one of its own (issue 17: a viewer's token minted an owner's by leaving the role out). The minted
+            // token can do no more than its maker.
+            for caller in [Caller.viewer, .editor, .owner] {
+                let role = try #require(caller.role)
+                let auth: HTTPFields = [.contentType: "application/json", .authorization: "Bearer \(try #require(callerTokens[caller]))"]
+                for asked in [Role.viewer, .editor, .owner] {
+                    let status = try await client.execute(
+                        uri: "/api/v1/tokens", method: .post, headers: auth, body: ByteBuffer(string: #"{"name":"t","role":"\#(asked.rawValue)"}"#)
+                    ) { $0.status }
+                    #expect(status == (role.includes(asked) ? .created : .unprocessableContent), "\(caller) asking for \(asked) → \(status.code)")
+                }
+                let minted = try await client.execute(
+                    uri: "/api/v1/tokens", method: .post, headers: auth, body: ByteBuffer(string: #"{"name":"t"}"#)
+                ) { response in try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any] }
+                #expect(minted?["role"] as? String == role.rawValue, "\(caller) leaving the role out")
+                let mintedToken = try #require(minted?["token"] as? String)
+                for (route, required) in access where required.role.map({ !role.includes($0) }) == true {
+                    let status = try await client.execute(
+                        uri: Self.fill(route.path, ids: ids), method: route.method,
+                        headers: [.contentType: "application/json", .authorization: "Bearer \(mintedToken)"], body: ByteBuffer(string: "{}")
+                    ) { $0.status }
+                    #expect(status == .forbidden, "a token minted by \(caller): \(route) → \(status.code)")
                 }
             }
         }

@@ -38,11 +38,8 @@ struct AccountAPI {
                 families: account.families.map { .init(id: $0.family.id, name: $0.family.name, role: $0.role) },
                 familyId: context.membership?.familyID, role: context.membership?.role))
         }
-        api.put("account/password", .signedIn) { [signIn] request, context in
-            // A token (perhaps a read-only one on a photo frame) never changes the password: a signed-in person does.
-            guard context.session != nil else {
-                throw Problem(status: .forbidden, detail: "the password is changed in a signed-in session, with the current password, not with an API token")
-            }
+        // A token (perhaps a read-only one on a photo frame) never changes the password: a signed-in person does.
+        api.put("account/password", .session) { [signIn] request, context in
             let change = try await JSONBody.decode(PasswordChange.self, from: request, context: context)
             try await signIn.changePassword(
                 user: try context.user(), current: change.currentPassword, new: change.newPassword, keeping: context.session,

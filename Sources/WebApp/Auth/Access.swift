@@ -10,8 +10,11 @@ import Synchronization
 public enum Access: String, Sendable, CaseIterable {
     /// No sign-in: health, the OpenAPI document, the sign-in and setup pages.
     case anyone
-    /// Any signed-in user, whatever their family: their account, password, the family they act for.
+    /// Any signed-in user, whatever their family: their account, the family they act for.
     case signedIn
+    /// A person signed in with their password in a browser (a session), never an API token, however strong: the
+    /// password itself and signing out everywhere (issue 17: a read-only token could change the password).
+    case session
     /// Whoever holds the link in the path (a share link, an invitation): the link is the credential, and the
     /// handler answers 404 for one that is unknown, expired, used or revoked.
     case link
@@ -25,7 +28,7 @@ public enum Access: String, Sendable, CaseIterable {
     /// The role a member needs, or nil when no membership is needed.
     var role: Role? {
         switch self {
-        case .anyone, .signedIn, .link: nil
+        case .anyone, .signedIn, .session, .link: nil
         case .viewer: .viewer
         case .editor: .editor
         case .owner: .owner
@@ -36,6 +39,12 @@ public enum Access: String, Sendable, CaseIterable {
     /// gets this far with an ID of this one: the stores answer 404 for it.
     func check(_ context: AppRequestContext) throws {
         if self == .signedIn { _ = try context.user() }
+        if self == .session {
+            _ = try context.user()
+            guard context.session != nil else {
+                throw Problem(status: .forbidden, detail: "only a signed-in browser session may do this, never an API token")
+            }
+        }
         guard let required = role else { return }
         let membership = try context.member()
         guard membership.role.includes(required) else {
