@@ -202,3 +202,43 @@ def test_sign_out_everywhere_ends_every_session_and_token_and_so_does_a_reset(tm
         assert bad.returncode != 0 and "nobody" in bad.stderr
     finally:
         running.stop()
+
+
+def test_an_invitation_does_not_list_the_accounts(home):
+    """Issue 17: an invitation link answered "a user named X already exists" as often as asked. The answer is
+    neutral, and after 10 refusals a minute the link answers 429 with Retry-After."""
+    invitation = call(home, "POST", "/invitations", {"role": "viewer"}, home.owner).json()
+    path = "/" + invitation["url"].split("/", 3)[3]
+    guesser = Browser(home)
+    statuses = []
+    for name in ["mom", "grandma", "dad", "aunt", "uncle", "x1", "x2", "x3", "x4", "x5", "x6", "x7"]:
+        page = guesser.request("POST", path, form={"_csrf": guesser.csrf(path), "username": "mom", "password": "a long password"})
+        statuses.append(page.status)
+        if page.status == 422:
+            assert "already exists" not in page.text and "mom" not in page.text.split("<form")[0]
+    assert statuses[:10] == [422] * 10 and statuses[10] == 429
+    assert guesser.request("POST", path, form={"_csrf": guesser.csrf(path), "username": "new", "password": "a long password"}).status == 429
+
+
+def test_shared_photos_are_cached_briefly_and_do_not_reveal_their_hash(tmp_path):
+    """Issue 17: a shared photo was `immutable` for a year in the recipient's cache, with the original's SHA-256 as
+    its ETag. Now five minutes, and an ETag that names the link and photo only."""
+    from images import image_bytes, multipart
+    data = tmp_path / "data"
+    owner = make_family(data, "mom", "우리집")
+    running = Server(data).start()
+    try:
+        child = new_child(running, owner)
+        content_type, body = multipart([("a.jpg", image_bytes(tmp_path, ".jpg", 64, 48))])
+        photo = running.request("POST", "/api/v1/photos", raw=body, token=owner, headers={"Content-Type": content_type}).json()["items"][0]
+        entry = new_entry(running, owner, [child["id"]], photoIds=[photo["id"]])
+        link = call(running, "POST", "/share-links", {"entryIds": [entry["id"]]}, owner).json()
+        shared = running.request("GET", "/" + link["url"].split("/", 3)[3] + f"/photos/{photo['id']}")
+        assert shared.status == 200 and shared.headers["Cache-Control"] == "private, max-age=300"
+        assert photo["sha256"] not in shared.headers["ETag"]
+        again = running.request("GET", "/" + link["url"].split("/", 3)[3] + f"/photos/{photo['id']}", headers={"If-None-Match": shared.headers["ETag"]})
+        assert again.status == 304
+        own = running.request("GET", f"/api/v1/photos/{photo['id']}/original", token=owner)
+        assert "immutable" in own.headers["Cache-Control"]      # the family's own copies keep the long caching
+    finally:
+        running.stop()

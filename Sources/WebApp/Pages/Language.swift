@@ -52,6 +52,7 @@ enum Phrase: CaseIterable {
     case appName, signIn, username, password, wrongPassword, tooManyAttempts, family
     case changePassword, currentPassword, newPassword, setUp, setUpIntro
     case familyName, create, passwordTooShort, sharedDiary, linkGone, joinFamily, joinAs, join, orSignIn
+    case usernameUnavailable, tryLater
     case errorNotFound, errorForbidden, errorInput, errorServer
 
     func text(_ language: Language) -> String {
@@ -84,6 +85,8 @@ enum Phrase: CaseIterable {
         case .joinAs: "역할"
         case .join: "참여하기"
         case .orSignIn: "이미 계정이 있으면 먼저 로그인하세요."
+        case .usernameUnavailable: "이 사용자 이름은 쓸 수 없습니다. 다른 이름을 고르거나, 이미 계정이 있으면 먼저 로그인하세요."
+        case .tryLater: "시도가 너무 많습니다. 잠시 후 다시 시도해 주세요."
         case .errorNotFound: "찾을 수 없습니다"
         case .errorForbidden: "권한이 없습니다"
         case .errorInput: "입력한 내용을 확인해 주세요"
@@ -114,6 +117,8 @@ enum Phrase: CaseIterable {
         case .joinAs: "Role"
         case .join: "Join"
         case .orSignIn: "If you already have an account, sign in first."
+        case .usernameUnavailable: "This username cannot be used: choose another, or sign in first if you have an account."
+        case .tryLater: "Too many attempts. Please wait a moment and try again."
         case .errorNotFound: "Not found"
         case .errorForbidden: "Not allowed"
         case .errorInput: "Please check what you entered"

@@ -1,3 +1,4 @@
+import Crypto
 import Diary
 import DiaryStore
 import Foundation
@@ -25,6 +26,15 @@ struct SharingPages {
             let token = context.parameters.get("token") ?? ""
             guard let (invitation, familyName) = try await sharing.openInvitation(token: token) else { throw Self.gone(request) }
             var newUser: (username: String, passwordHash: String)?
+            // Choosing a username tells whether it is taken: at most `LoginThrottle.limit` refusals a minute per
+            // address and per invitation, so nobody can list the accounts through a link (issue 17).
+            let address = context.remoteAddress ?? "unknown", throttleKey = "invitation " + token
+            if context.userID == nil, let wait = signIn.throttle.wait(account: throttleKey, address: address, now: Date()) {
+                var response = Self.invitationPage(request, context: context, token: token, role: invitation.role,
+                    familyName: familyName, error: Phrase.tryLater.text(Language(request)), status: .tooManyRequests)
+                response.headers[.retryAfter] = String(wait)
+                return response
+            }
             if context.userID == nil {
                 let password = context.form["password"] ?? ""
                 if let problem = PasswordHasher.problem(with: password) {
@@ -38,6 +48,10 @@ struct SharingPages {
                 accepted = try await sharing.accept(token: token, user: context.userID, newUser: newUser)
             } catch let error as ValidationError {
                 return Self.invitationPage(request, context: context, token: token, role: invitation.role, familyName: familyName, error: error.description)
+            } catch StoreError.conflict(field: "username", _) {
+                signIn.throttle.recordFailure(account: throttleKey, address: address, now: Date())
+                return Self.invitationPage(request, context: context, token: token, role: invitation.role, familyName: familyName,
+                    error: Phrase.usernameUnavailable.text(Language(request)))
             } catch StoreError.conflict(_, let message) {
                 return Self.invitationPage(request, context: context, token: token, role: invitation.role, familyName: familyName, error: message)
             }
@@ -81,9 +95,11 @@ struct SharingPages {
             }
             guard shared else { throw Problem(status: .notFound, detail: "no photo with id \(photoID)") }
             let photo = try await photos.store.get(family: link.familyID, id: photoID)
+            // The ETag names the photo and the link, never the content's SHA-256, which outsiders need not learn.
+            let tag = SHA256.hash(data: Data("\(link.id) \(photo.id) large".utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
             return try await FileResponse.serve(
                 try await photos.thumbnailURL(photo, size: .large), contentType: Thumbnailer.format.mimeType,
-                etag: "\(photo.sha256)-large", request: request, context: context)
+                etag: tag, caching: .shareLink, request: request, context: context)
         }
     }
 
@@ -93,7 +109,8 @@ struct SharingPages {
     }
 
     private static func invitationPage(
-        _ request: Request, context: AppRequestContext, token: String, role: Role, familyName: String, error: String?
+        _ request: Request, context: AppRequestContext, token: String, role: Role, familyName: String, error: String?,
+        status: HTTPResponse.Status? = nil
     ) -> Response {
         let language = Language(request)
         let (csrf, cookie) = AccountPages.csrf(request, context: context)
@@ -109,6 +126,6 @@ struct SharingPages {
         }
         body += HTMLPage.form(action: "/invite/\(token)", csrf: csrf, fields: fields, submit: Phrase.join.text(language))
         return HTMLPage(language: language, title: Phrase.joinFamily.text(language), body: body,
-            status: error == nil ? .ok : .unprocessableContent).response(setting: cookie.map { [$0] } ?? [])
+            status: status ?? (error == nil ? .ok : .unprocessableContent)).response(setting: cookie.map { [$0] } ?? [])
     }
 }

@@ -10,12 +10,19 @@ import Glibc
 enum FileResponse {
     static let fileIO = FileIO()
 
-    static func serve(_ url: URL, contentType: String, etag tag: String, request: Request, context: AppRequestContext) async throws
-        -> Response
-    {
+    /// How long a cache may keep a file: a member's own photos for a year; what a share link shows only briefly,
+    /// because the link can be revoked and the photo taken out of it (issue 17).
+    enum Caching: String {
+        case member = "private, max-age=31536000, immutable"
+        case shareLink = "private, max-age=300"
+    }
+
+    static func serve(
+        _ url: URL, contentType: String, etag tag: String, caching: Caching = .member, request: Request, context: AppRequestContext
+    ) async throws -> Response {
         let etag = "\"\(tag)\""
         var headers: HTTPFields = [
-            .contentType: contentType, .eTag: etag, .cacheControl: "private, max-age=31536000, immutable",
+            .contentType: contentType, .eTag: etag, .cacheControl: caching.rawValue,
             .acceptRanges: "bytes", .xContentTypeOptions: "nosniff",
         ]
         if let match = request.headers[.ifNoneMatch],
