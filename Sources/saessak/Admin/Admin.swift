@@ -25,21 +25,13 @@ struct CreateUser: AsyncParsableCommand {
     @Option(help: "Letters, digits, '.', '_' or '-'.")
     var username: String
 
-    @Flag(help: "Read the password from standard input (required).")
-    var passwordStdin = false
+    @OptionGroup var password: PasswordInput
 
     @Option(help: "Create this family with the user as its owner (default: a family named after the user).")
     var family: String?
 
-    func validate() throws {
-        guard passwordStdin else { throw ArgumentParser.ValidationError("--password-stdin is required: pipe the password in") }
-    }
-
     func run() async throws {
-        guard let password = readLine(strippingNewline: true), !password.isEmpty else {
-            throw CLIError("no password on standard input")
-        }
-        if let problem = PasswordHasher.problem(with: password) { throw CLIError("password \(problem)") }
+        let password = try password.read()
         let database = try data.openOrCreate()
         let (user, family) = try await AccountStore(database).createUser(
             username: username, passwordHash: PasswordHasher().hash(password), familyName: family ?? username)
@@ -60,22 +52,33 @@ struct ResetPassword: AsyncParsableCommand {
     @Option(help: "The user whose password to set.")
     var username: String
 
-    @Flag(help: "Read the new password from standard input (required).")
+    @OptionGroup var password: PasswordInput
+
+    func run() async throws {
+        let password = try password.read()
+        let accounts = AccountStore(try data.openExisting())
+        let user = try await accounts.user(named: username)
+        try await accounts.signOutEverywhere(user, passwordHash: PasswordHasher().hash(password))
+        print("set a new password for '\(username)'; their sessions and API tokens have ended")
+    }
+}
+
+/// `--password-stdin`: a password read from the first line of standard input, so it stays out of the shell history.
+struct PasswordInput: ParsableArguments {
+    @Flag(help: "Read the password from standard input (required).")
     var passwordStdin = false
 
     func validate() throws {
         guard passwordStdin else { throw ArgumentParser.ValidationError("--password-stdin is required: pipe the password in") }
     }
 
-    func run() async throws {
+    /// The password, checked as every password is.
+    func read() throws -> String {
         guard let password = readLine(strippingNewline: true), !password.isEmpty else {
             throw CLIError("no password on standard input")
         }
         if let problem = PasswordHasher.problem(with: password) { throw CLIError("password \(problem)") }
-        let accounts = AccountStore(try data.openExisting())
-        let user = try await accounts.user(named: username)
-        try await accounts.signOutEverywhere(user, passwordHash: PasswordHasher().hash(password))
-        print("set a new password for '\(username)'; their sessions and API tokens have ended")
+        return password
     }
 }
 
