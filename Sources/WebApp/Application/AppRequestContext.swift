@@ -1,6 +1,7 @@
 import Diary
 import DiaryStore
 import Hummingbird
+import Multipart
 
 /// Per-request state: who is asking, once authentication has said so.
 public struct AppRequestContext: RequestContext {

@@ -2,6 +2,7 @@ import DiaryStore
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Multipart
 import NIOCore
 import Secrets
 
@@ -83,26 +84,3 @@ enum WebCredentials {
     }
 }
 
-/// The fields of a posted form. `form["name"]` is a field's first value; `form.all("name")` every value (checkboxes).
-struct FormFields: Sendable {
-    private(set) var values: [String: [String]] = [:]
-
-    init(_ values: [String: [String]] = [:]) { self.values = values }
-
-    init(parsing text: String) {
-        for pair in text.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func decode(_ part: Substring) -> String {
-                String(part).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
-            }
-            values[decode(parts[0]), default: []].append(parts.count > 1 ? decode(parts[1]) : "")
-        }
-    }
-
-    subscript(name: String) -> String? { values[name]?.first }
-
-    func all(_ name: String) -> [String] { values[name] ?? [] }
-
-    /// A field's text, or nil when it is missing or blank.
-    func text(_ name: String) -> String? { self[name]?.nonBlank }
-}
