@@ -28,8 +28,9 @@ let package = Package(
         // Pure core: no I/O.
         .target(name: "KoreanCalendar", swiftSettings: swiftSettings),
         .target(name: "Diary", dependencies: ["KoreanCalendar"], swiftSettings: swiftSettings),
-        // Outside bytes: multipart/form-data bodies, parsed without trusting a byte of them.
+        // Outside bytes: form bodies and ZIP archives, read without trusting a byte of them.
         .target(name: "Multipart", swiftSettings: swiftSettings),
+        .target(name: "ZIPReading", dependencies: ["CInflate"], swiftSettings: swiftSettings),
 
         // Adapters around the core.
         .systemLibrary(name: "CVips", path: "CModules/CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
@@ -63,7 +64,7 @@ let package = Package(
         .target(
             name: "Backup",
             dependencies: [
-                "Diary", "DiaryStore", "Photos",
+                "Diary", "DiaryStore", "Photos", "ZIPReading",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
@@ -72,7 +73,7 @@ let package = Package(
         .target(
             name: "Importers",
             dependencies: [
-                "Diary", "DiaryStore", "Photos", "CInflate",
+                "Diary", "DiaryStore", "Photos", "ZIPReading",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

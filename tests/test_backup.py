@@ -352,3 +352,26 @@ def test_every_earlier_schemas_backup_restores(tmp_path, fixture):
     for name, count in manifest["counts"].items():
         assert now["counts"][name] == count + (1 if name == "apiTokens" else 0), name  # the token made above
     assert now["schema"][:len(manifest["schema"])] == manifest["schema"]
+
+
+def unfinished_deflate_zip(path, name):
+    """A ZIP whose one member is a deflate stream that never ends (sync-flushed, no final block): ZIPFoundation read
+    on at end of file for ever on such a member (found by `make fuzz` in a Day One export)."""
+    import struct
+    import zlib
+    compressor = zlib.compressobj(9, zlib.DEFLATED, -15)
+    body = compressor.compress(b'{"format": "saessak-backup"' + b" " * 5000) + compressor.flush(zlib.Z_SYNC_FLUSH)
+    encoded = name.encode()
+    local = struct.pack("<IHHHHHIIIHH", 0x04034B50, 20, 0, 8, 0, 0, 0, len(body), 100000, len(encoded), 0) + encoded
+    central = struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 20, 20, 0, 8, 0, 0, 0, len(body), 100000, len(encoded), 0, 0, 0, 0, 0, 0) + encoded
+    end = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, 1, 1, len(central), len(local) + len(body), 0)
+    path.write_bytes(local + body + central + end)
+    return path
+
+
+def test_a_backup_whose_compressed_data_never_ends_is_refused_at_once(tmp_path):
+    started = time.monotonic()
+    broken = unfinished_deflate_zip(tmp_path / "broken.zip", "manifest.json")
+    result = saessak("restore", str(broken), data=tmp_path / "restored", check=False)
+    assert result.returncode != 0 and "manifest.json cannot be read" in result.stderr, result.stderr
+    assert time.monotonic() - started < 10

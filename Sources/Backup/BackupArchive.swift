@@ -4,6 +4,7 @@ import DiaryStore
 import Foundation
 import Photos
 import ZIPFoundation
+import ZIPReading
 
 /// A backup of one data folder as a ZIP file (format: docs/backup.md):
 /// - `manifest.json`: format and version, the app, the schema's migrations, counts, and the SHA-256 of every file;
@@ -124,14 +125,16 @@ public enum BackupArchive {
 
     /// Opens a backup and checks it whole before anything is written: the manifest, every file's SHA-256, and that
     /// the archive holds exactly the files the manifest lists.
-    public static func verify(_ source: URL) throws -> (archive: Archive, manifest: Manifest) {
-        let archive: Archive
+    public static func verify(_ source: URL) throws -> (archive: SourceArchive, manifest: Manifest) {
+        let archive: SourceArchive
         do {
-            archive = try Archive(url: source, accessMode: .read)
+            archive = try SourceArchive.open(source)
         } catch {
-            throw Failure.unreadable("\(source.lastPathComponent) is not a ZIP file")
+            throw Failure.unreadable("\(source.lastPathComponent) is not a ZIP file, or it is cut short")
         }
-        guard let entry = archive["manifest.json"] else { throw Failure.damaged("it has no manifest.json") }
+        let files = archive.members.filter(\.isFile)
+        guard Set(files.map(\.path)).count == files.count else { throw Failure.damaged("it holds two files of one name") }
+        guard let entry = files.first(where: { $0.path == "manifest.json" }) else { throw Failure.damaged("it has no manifest.json") }
         let manifest: Manifest
         do {
             manifest = try JSONDecoder().decode(Manifest.self, from: try read(entry, from: archive))
@@ -145,11 +148,11 @@ public enum BackupArchive {
             throw Failure.incompatible("format version \(manifest.version) is newer than this Saessak reads (\(version))")
         }
         var seen = Set<String>()
-        for entry in archive where entry.type == .file && entry.path != "manifest.json" {
+        for entry in files where entry.path != "manifest.json" {
             guard let expected = manifest.files[entry.path] else { throw Failure.damaged("\(entry.path) is not in the manifest") }
             var hasher = SHA256()
             do {
-                _ = try archive.extract(entry) { hasher.update(data: $0) }
+                try archive.read(entry) { hasher.update(bufferPointer: $0) }
             } catch {
                 throw Failure.damaged("\(entry.path) cannot be read")
             }
@@ -179,7 +182,9 @@ public enum BackupArchive {
             var tables: [TableDump] = []
             // Every table of the backup's own schema, parents first.
             for name in try await database.backedUpTables() {
-                guard let entry = archive["data/\(name).json"] else { throw Failure.damaged("data/\(name).json is missing") }
+                guard let entry = archive.members.first(where: { $0.path == "data/\(name).json" }) else {
+                    throw Failure.damaged("data/\(name).json is missing")
+                }
                 do {
                     tables.append(TableDump(name: name, rows: try JSONDecoder().decode([[String: DumpValue]].self, from: try read(entry, from: archive))))
                 } catch {
@@ -190,14 +195,17 @@ public enum BackupArchive {
             let staging = folder.appendingPathComponent("restore-staging")
             try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: staging) }
-            for entry in archive where entry.path.hasPrefix("photos/") {
+            for entry in archive.members where entry.isFile && entry.path.hasPrefix("photos/") {
                 let name = String(entry.path.dropFirst("photos/".count))
                 let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
                 guard parts.count == 2, let format = ImageFormat.allCases.first(where: { $0.fileExtension == parts[1] }) else {
                     throw Failure.damaged("\(entry.path) is not a photo of a known type")
                 }
                 let file = staging.appendingPathComponent(UUID().uuidString)
-                _ = try archive.extract(entry, to: file)
+                guard FileManager.default.createFile(atPath: file.path, contents: nil) else { throw Failure.unreadable("cannot write \(file.path)") }
+                let handle = try FileHandle(forWritingTo: file)
+                defer { try? handle.close() }
+                try archive.read(entry) { bytes in try handle.write(contentsOf: bytes) }
                 try library.keep(file, sha256: parts[0], format: format)
             }
             try await database.load(tables)
@@ -212,15 +220,12 @@ public enum BackupArchive {
         }
     }
 
-    private static func read(_ entry: ZIPFoundation.Entry, from archive: Archive) throws -> Data {
-        guard entry.uncompressedSize < 1 << 31 else { throw Failure.damaged("\(entry.path) is too large") }
-        var data = Data()
+    private static func read(_ entry: SourceArchive.Member, from archive: SourceArchive) throws -> Data {
         do {
-            _ = try archive.extract(entry) { data.append($0) }
+            return try archive.data(of: entry, maxBytes: 1 << 31)
         } catch {
-            throw Failure.damaged("\(entry.path) cannot be read")
+            throw Failure.damaged("\(entry.path) cannot be read (\(error))")
         }
-        return data
     }
 
     static func hex(_ digest: SHA256.Digest) -> String { digest.map { String(format: "%02x", $0) }.joined() }

@@ -4,6 +4,7 @@ import DiaryStore
 import Foundation
 import Glibc
 import KoreanCalendar
+import ZIPReading
 
 /// `saessak import text`: old diaries kept as text files (UTF-8, UTF-16 with a byte-order mark, or CP949/EUC-KR),
 /// split into entries at date headings (`TextDiary`), or one file per day.
@@ -88,14 +89,14 @@ public enum TextImport {
     @discardableResult
     public static func unpack(zip: URL, into folder: URL, maxBytes: Int = 512 * 1024 * 1024) throws -> Int {
         let name = zip.lastPathComponent
-        let archive = try SourceArchive.open(zip)
+        let archive = try ImportArchive.open(zip)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var written = 0, total = 0
         for entry in archive.members where entry.isFile && !entry.path.hasPrefix("__MACOSX/") {
             let file = entry.name
             guard file.lowercased().hasSuffix(".txt"), !file.hasPrefix(".") else { continue }
             // The bytes that really come out count, not the sizes the archive declares (issue 17).
-            let data = try archive.data(of: entry, maxBytes: UInt64(max(0, maxBytes - total)))
+            let data = try ImportArchive.data(of: entry, in: archive, maxBytes: UInt64(max(0, maxBytes - total)))
             total += data.count
             guard total <= maxBytes else { throw Failure("\(name): more than \(maxBytes / 1_048_576) MB of text") }
             // Two files of one name in different folders both stay.

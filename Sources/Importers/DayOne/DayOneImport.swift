@@ -2,6 +2,7 @@ import Diary
 import DiaryStore
 import Foundation
 import KoreanCalendar
+import ZIPReading
 
 /// `saessak import dayone`: a Day One JSON export — a ZIP with one JSON file per journal (`Journal.json`, …) and a
 /// `photos/` folder whose files are named by their MD5 and referenced from the text as `dayone-moment://ID`.
@@ -15,7 +16,7 @@ public enum DayOneImport {
         progress: (Int) -> TerminalProgress? = { _ in nil }
     ) throws -> ImportStore.Batch {
         let file = url.lastPathComponent
-        let archive = try SourceArchive.open(url)
+        let archive = try ImportArchive.open(url)
         var journals: [SourceArchive.Member] = []
         var photoFiles: [String: SourceArchive.Member] = [:]
         for entry in archive.members where entry.isFile && !entry.path.hasPrefix("__MACOSX/") {
@@ -50,7 +51,7 @@ public enum DayOneImport {
     static let maxJournalBytes: UInt64 = 128 << 20
 
     static func decode(_ journal: SourceArchive.Member, in archive: SourceArchive, file: String) throws -> [DayOneEntry] {
-        let data = try archive.data(of: journal, maxBytes: maxJournalBytes)
+        let data = try ImportArchive.data(of: journal, in: archive, maxBytes: maxJournalBytes)
         do {
             return try JSONDecoder().decode(DayOneJournal.self, from: data).entries
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context),

@@ -1,51 +1,48 @@
 import CInflate
 import Foundation
 
-/// A ZIP archive from outside (a Day One export, a folder of text diaries), read without trusting a byte of it: every
+/// A ZIP archive from outside (a Day One export, a folder of text diaries, a backup), read without trusting a byte of it: every
 /// offset is checked against the file, members are inflated with a count of the bytes that really come out — never
 /// the size the archive declares — and capped, and a deflate stream that ends early is an error, not a wait.
 ///
 /// Saessak's own reader, not ZIPFoundation's: on a 1.4 KB export whose deflate stream was cut short, ZIPFoundation
 /// 0.9.20 read on at end of file for ever (found by `make fuzz`, issue 16), and it trusts declared sizes (issue 17).
 /// Stored and deflated members, ZIP64 sizes and offsets; no encryption, no multi-disk archives.
-final class SourceArchive {
-    struct Member {
+public final class SourceArchive {
+    public struct Member: Sendable {
         /// The name as stored (UTF-8; `/`-separated).
-        let path: String
-        let method: UInt16
-        let crc32: UInt32
-        let compressedSize: UInt64
+        public let path: String
+        public let method: UInt16
+        public let crc32: UInt32
+        public let compressedSize: UInt64
         /// What the archive says the member inflates to; checked, never trusted.
-        let size: UInt64
-        let localHeaderOffset: UInt64
+        public let size: UInt64
+        public let localHeaderOffset: UInt64
 
-        var isFile: Bool { !path.hasSuffix("/") }
+        public var isFile: Bool { !path.hasSuffix("/") }
         /// The last component of the path.
-        var name: String { path.split(separator: "/").last.map(String.init) ?? "" }
+        public var name: String { path.split(separator: "/").last.map(String.init) ?? "" }
     }
 
     /// The whole of a member's or an archive's inflated bytes may not pass these (a 1 MB ZIP once declared nothing
     /// of the 1 GiB of spaces inside it).
-    static let maxMemberBytes: UInt64 = 4 << 30
-    static let maxMembers = 200_000
+    public static let maxMemberBytes: UInt64 = 4 << 30
+    public static let maxMembers = 200_000
 
-    let members: [Member]
+    public let members: [Member]
     private let handle: FileHandle
     private let fileSize: UInt64
     private let file: String
 
     /// Opens a ZIP for reading; one that is not a ZIP, is cut short or contradicts itself is refused by name.
-    static func open(_ url: URL) throws -> SourceArchive {
+    public static func open(_ url: URL) throws(ArchiveError) -> SourceArchive {
         let file = url.lastPathComponent
-        guard let handle = try? FileHandle(forReadingFrom: url) else { throw ImportFailure("\(file): cannot be opened") }
+        guard let handle = try? FileHandle(forReadingFrom: url) else { throw ArchiveError("\(file): cannot be opened") }
         do {
             return try SourceArchive(handle: handle, file: file)
-        } catch let failure as ImportFailure {
-            try? handle.close()
-            throw failure
         } catch {
             try? handle.close()
-            throw ImportFailure("\(file): not a ZIP archive, or it is cut short")
+            throw error as? ArchiveError ?? ArchiveError("\(file): not a ZIP archive, or it is cut short")
         }
     }
 
@@ -59,7 +56,7 @@ final class SourceArchive {
     }
 
     /// The bytes of a member, at most `maxBytes` of them, its checksum verified.
-    func data(of member: Member, maxBytes: UInt64 = SourceArchive.maxMemberBytes) throws -> Data {
+    public func data(of member: Member, maxBytes: UInt64 = SourceArchive.maxMemberBytes) throws -> Data {
         var data = Data()
         try read(member, maxBytes: maxBytes) { data.append(contentsOf: $0) }
         return data
@@ -67,11 +64,11 @@ final class SourceArchive {
 
     /// Streams a member's bytes to `consume` as they inflate; an error if it yields more than `maxBytes` or more or
     /// less than it declares, if its stream is broken or cut short, or if its checksum is wrong.
-    func read(_ member: Member, maxBytes: UInt64 = SourceArchive.maxMemberBytes, _ consume: (UnsafeRawBufferPointer) throws -> Void) throws {
+    public func read(_ member: Member, maxBytes: UInt64 = SourceArchive.maxMemberBytes, _ consume: (UnsafeRawBufferPointer) throws -> Void) throws {
         let place = "\(file): \(member.path)"
-        guard member.size <= maxBytes else { throw ImportFailure("\(place) is larger than \(maxBytes / 1_048_576) MB") }
+        guard member.size <= maxBytes else { throw ArchiveError("\(place) is larger than \(maxBytes / 1_048_576) MB") }
         let start = try dataStart(of: member)
-        guard start <= fileSize, member.compressedSize <= fileSize - start else { throw ImportFailure("\(place) lies past the end of the archive") }
+        guard start <= fileSize, member.compressedSize <= fileSize - start else { throw ArchiveError("\(place) lies past the end of the archive") }
         try handle.seek(toOffset: start)
         var remaining = member.compressedSize
         var produced: UInt64 = 0
@@ -79,7 +76,7 @@ final class SourceArchive {
         let emit: (UnsafeRawBufferPointer) throws -> Void = { bytes in
             produced += UInt64(bytes.count)
             guard produced <= member.size, produced <= maxBytes else {
-                throw ImportFailure("\(place) holds more than the \(member.size) bytes it declares")
+                throw ArchiveError("\(place) holds more than the \(member.size) bytes it declares")
             }
             if let base = bytes.baseAddress, !bytes.isEmpty {
                 checksum = CInflate.crc32(checksum, base.assumingMemoryBound(to: Bytef.self), uInt(bytes.count))
@@ -96,20 +93,20 @@ final class SourceArchive {
         case 8:
             try inflate(&remaining, place: place, emit)
         default:
-            throw ImportFailure("\(place) is compressed with method \(member.method), which Saessak cannot read (only stored and deflate)")
+            throw ArchiveError("\(place) is compressed with method \(member.method), which Saessak cannot read (only stored and deflate)")
         }
-        guard produced == member.size else { throw ImportFailure("\(place) holds \(produced) bytes but declares \(member.size)") }
-        guard UInt32(truncatingIfNeeded: checksum) == member.crc32 else { throw ImportFailure("\(place) is damaged (wrong checksum)") }
+        guard produced == member.size else { throw ArchiveError("\(place) holds \(produced) bytes but declares \(member.size)") }
+        guard UInt32(truncatingIfNeeded: checksum) == member.crc32 else { throw ArchiveError("\(place) is damaged (wrong checksum)") }
     }
 
     private func inflate(_ remaining: inout UInt64, place: String, _ emit: (UnsafeRawBufferPointer) throws -> Void) throws {
         var stream = z_stream()
-        guard saessak_inflate_init_raw(&stream) == Z_OK else { throw ImportFailure("\(place): the inflater could not start") }
+        guard saessak_inflate_init_raw(&stream) == Z_OK else { throw ArchiveError("\(place): the inflater could not start") }
         defer { inflateEnd(&stream) }
         var output = [UInt8](repeating: 0, count: 1 << 16)
         var finished = false
         while !finished {
-            guard remaining > 0 else { throw ImportFailure("\(place) is cut short") }
+            guard remaining > 0 else { throw ArchiveError("\(place) is cut short") }
             var input = [UInt8](try readChunk(min(remaining, 1 << 16), place: place))
             remaining -= UInt64(input.count)
             try input.withUnsafeMutableBufferPointer { input in
@@ -123,7 +120,7 @@ final class SourceArchive {
                         return (result, buffer.count - Int(stream.avail_out))
                     }
                     guard result == Z_OK || result == Z_STREAM_END || result == Z_BUF_ERROR else {
-                        throw ImportFailure("\(place) is damaged (its compressed data does not inflate)")
+                        throw ArchiveError("\(place) is damaged (its compressed data does not inflate)")
                     }
                     if count > 0 { try output.withUnsafeBytes { try emit(UnsafeRawBufferPointer(rebasing: $0[0..<count])) } }
                     if result == Z_STREAM_END { finished = true; break }
@@ -136,7 +133,7 @@ final class SourceArchive {
 
     private func readChunk(_ count: UInt64, place: String) throws -> Data {
         let data = try handle.read(upToCount: Int(count)) ?? Data()
-        guard data.count == Int(count) else { throw ImportFailure("\(place) is cut short") }
+        guard data.count == Int(count) else { throw ArchiveError("\(place) is cut short") }
         return data
     }
 
@@ -145,18 +142,18 @@ final class SourceArchive {
     private func dataStart(of member: Member) throws -> UInt64 {
         let place = "\(file): \(member.path)"
         guard member.localHeaderOffset <= fileSize, fileSize - member.localHeaderOffset >= 30 else {
-            throw ImportFailure("\(place) has no local header")
+            throw ArchiveError("\(place) has no local header")
         }
         try handle.seek(toOffset: member.localHeaderOffset)
         let header = [UInt8](try readChunk(30, place: place))
-        guard Self.uint32(header, 0) == 0x0403_4b50 else { throw ImportFailure("\(place) has no local header") }
+        guard Self.uint32(header, 0) == 0x0403_4b50 else { throw ArchiveError("\(place) has no local header") }
         return member.localHeaderOffset + 30 + UInt64(Self.uint16(header, 26)) + UInt64(Self.uint16(header, 28))
     }
 
     // MARK: The central directory
 
     private static func centralDirectory(_ handle: FileHandle, fileSize: UInt64, file: String) throws -> [Member] {
-        let broken = ImportFailure("\(file): not a ZIP archive, or it is cut short")
+        let broken = ArchiveError("\(file): not a ZIP archive, or it is cut short")
         // The end record is in the last 22 + 65,535 bytes (its comment is at most that long).
         let tailLength = min(fileSize, 22 + 65_535)
         try handle.seek(toOffset: fileSize - tailLength)
@@ -175,7 +172,7 @@ final class SourceArchive {
             guard record.count == 56, uint32(record, 0) == 0x0606_4b50 else { throw broken }
             (count, size, offset) = (uint64(record, 32), uint64(record, 40), uint64(record, 48))
         }
-        guard count <= UInt64(maxMembers) else { throw ImportFailure("\(file): more than \(maxMembers) files in the archive") }
+        guard count <= UInt64(maxMembers) else { throw ArchiveError("\(file): more than \(maxMembers) files in the archive") }
         guard offset <= fileSize, size <= fileSize - offset, size <= 64 << 20 else { throw broken }
         try handle.seek(toOffset: offset)
         let directory = [UInt8](try handle.read(upToCount: Int(size)) ?? Data())
@@ -224,4 +221,11 @@ final class SourceArchive {
     private static func uint64(_ bytes: [UInt8], _ at: Int) -> UInt64 {
         (0..<8).reduce(0) { $0 | UInt64(bytes[at + $1]) << (8 * UInt64($1)) }
     }
+}
+
+/// Why an archive or one of its members cannot be read; the text names the file and what is wrong.
+public struct ArchiveError: Error, CustomStringConvertible {
+    public let description: String
+
+    public init(_ description: String) { self.description = description }
 }
