@@ -133,3 +133,35 @@ def test_a_zip_of_diaries(family, tmp_path):
     cut.write_bytes(archive.read_bytes()[:100])
     result = saessak("import", "text", str(cut), data=family, check=False)
     assert result.returncode != 0 and "cut.zip: not a ZIP archive, or it is cut short" in result.stderr
+
+
+def test_a_zip64_archive_of_diaries(family, tmp_path):
+    """More than 65,535 files make Python write a ZIP64 end record, as big exports have: our reader follows it."""
+    import zipfile
+    path = tmp_path / "many.zip"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED, allowZip64=True) as archive:
+        for number in range(66_000):
+            archive.writestr(f"noise/{number}.dat", b"")
+        archive.writestr("일기/2013.txt", "2013-03-01\n삼일절에 태극기를 달았다.\n".encode(), compress_type=zipfile.ZIP_DEFLATED)
+    assert b"PK\x06\x06" in path.read_bytes()[-200:]           # the ZIP64 end of central directory record
+    report = json.loads(saessak("import", "text", str(path), "--dry-run", "--json", data=family).stdout)
+    assert report["found"] == {"entries": 1} and report["files"] == 1
+
+
+def test_zip64_sizes_and_offsets_in_the_extra_field(family, tmp_path):
+    """A member whose sizes and offset say 0xFFFFFFFF and live in the ZIP64 extra field (as in exports over 4 GB)."""
+    import struct
+    import zlib
+    body = "2014-05-05\n어린이날, 놀이공원에 갔다.\n".encode()
+    name = "2014.txt".encode()
+    crc = zlib.crc32(body)
+    local = struct.pack("<IHHHHHIIIHH", 0x04034B50, 45, 0, 0, 0, 0, crc, 0xFFFFFFFF, 0xFFFFFFFF, len(name), 20) + name \
+        + struct.pack("<HHQQ", 0x0001, 16, len(body), len(body))
+    extra = struct.pack("<HHQQQ", 0x0001, 24, len(body), len(body), 0)
+    central = struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 45, 45, 0, 0, 0, 0, crc, 0xFFFFFFFF, 0xFFFFFFFF, len(name),
+                          len(extra), 0, 0, 0, 0, 0xFFFFFFFF) + name + extra
+    end = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, 1, 1, len(central), len(local) + len(body), 0)
+    path = tmp_path / "zip64.zip"
+    path.write_bytes(local + body + central + end)
+    report = json.loads(saessak("import", "text", str(path), "--dry-run", "--json", data=family).stdout)
+    assert report["found"] == {"entries": 1}
