@@ -115,6 +115,7 @@ let package = Package(
             path: "Benchmarks/SearchBenchmark", swiftSettings: swiftSettings),
 
         .testTarget(name: "KoreanCalendarTests", dependencies: ["KoreanCalendar"], swiftSettings: swiftSettings),
+        .testTarget(name: "ZIPReadingTests", dependencies: ["ZIPReading", "CInflate"], swiftSettings: swiftSettings),
         .testTarget(name: "MultipartTests", dependencies: ["Multipart"], swiftSettings: swiftSettings),
         .testTarget(name: "DiaryTests", dependencies: ["Diary"], swiftSettings: swiftSettings),
         .testTarget(name: "SecretsTests", dependencies: ["Secrets"], swiftSettings: swiftSettings),
