@@ -132,9 +132,8 @@ public enum BackupArchive {
         } catch {
             throw Failure.unreadable("\(source.lastPathComponent) is not a ZIP file, or it is cut short")
         }
-        let files = archive.members.filter(\.isFile)
-        guard Set(files.map(\.path)).count == files.count else { throw Failure.damaged("it holds two files of one name") }
-        guard let entry = files.first(where: { $0.path == "manifest.json" }) else { throw Failure.damaged("it has no manifest.json") }
+        guard archive.hasUniquePaths else { throw Failure.damaged("it holds two files of one name") }
+        guard let entry = archive.member("manifest.json") else { throw Failure.damaged("it has no manifest.json") }
         let manifest: Manifest
         do {
             manifest = try JSONDecoder().decode(Manifest.self, from: try read(entry, from: archive))
@@ -148,7 +147,7 @@ public enum BackupArchive {
             throw Failure.incompatible("format version \(manifest.version) is newer than this Saessak reads (\(version))")
         }
         var seen = Set<String>()
-        for entry in files where entry.path != "manifest.json" {
+        for entry in archive.members where entry.isFile && entry.path != "manifest.json" {
             guard let expected = manifest.files[entry.path] else { throw Failure.damaged("\(entry.path) is not in the manifest") }
             var hasher = SHA256()
             do {
@@ -182,9 +181,7 @@ public enum BackupArchive {
             var tables: [TableDump] = []
             // Every table of the backup's own schema, parents first.
             for name in try await database.backedUpTables() {
-                guard let entry = archive.members.first(where: { $0.path == "data/\(name).json" }) else {
-                    throw Failure.damaged("data/\(name).json is missing")
-                }
+                guard let entry = archive.member("data/\(name).json") else { throw Failure.damaged("data/\(name).json is missing") }
                 do {
                     tables.append(TableDump(name: name, rows: try JSONDecoder().decode([[String: DumpValue]].self, from: try read(entry, from: archive))))
                 } catch {

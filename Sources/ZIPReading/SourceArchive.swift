@@ -30,6 +30,8 @@ public final class SourceArchive {
     public static let maxMembers = 200_000
 
     public let members: [Member]
+    /// Files by path; nil when two files share a path (which an archive of ours never does).
+    private let byPath: [String: Member]?
     private let handle: FileHandle
     private let fileSize: UInt64
     private let file: String
@@ -53,7 +55,18 @@ public final class SourceArchive {
         self.file = file
         fileSize = try handle.seekToEnd()
         members = try Self.centralDirectory(handle, fileSize: fileSize, file: file)
+        var byPath: [String: Member]? = [:]
+        for member in members where member.isFile {
+            if byPath?.updateValue(member, forKey: member.path) != nil { byPath = nil }
+        }
+        self.byPath = byPath
     }
+
+    /// True when no two files of the archive share a path.
+    public var hasUniquePaths: Bool { byPath != nil }
+
+    /// The file at `path`, if the archive holds exactly one.
+    public func member(_ path: String) -> Member? { byPath?[path] }
 
     /// The bytes of a member, at most `maxBytes` of them, its checksum verified.
     public func data(of member: Member, maxBytes: UInt64 = SourceArchive.maxMemberBytes) throws -> Data {

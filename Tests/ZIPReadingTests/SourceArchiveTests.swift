@@ -122,3 +122,12 @@ import Testing
         #expect(throws: ArchiveError.self) { try SourceArchive.open(folder.appendingPathComponent("missing.zip")) }
     }
 }
+
+extension SourceArchiveTests {
+    @Test func findsFilesByPathOnlyWhenThePathIsUnique() throws {
+        let single = try SourceArchive.open(try zip([Member(name: "a", content: [1]), Member(name: "d/", content: [], method: 0)]))
+        #expect(single.hasUniquePaths && single.member("a")?.size == 1 && single.member("d/") == nil && single.member("b") == nil)
+        let twice = try SourceArchive.open(try zip([Member(name: "a", content: [1]), Member(name: "a", content: [2])]))
+        #expect(!twice.hasUniquePaths && twice.member("a") == nil)
+    }
+}

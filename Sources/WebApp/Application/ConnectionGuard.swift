@@ -75,17 +75,18 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         awaitHead(context)
     }
 
-    func handlerRemoved(context: ChannelHandlerContext) {
-        deadline?.cancel()
-        if let address { counts.close(address) }
-        address = nil
-    }
+    func handlerRemoved(context: ChannelHandlerContext) { release() }
 
     func channelInactive(context: ChannelHandlerContext) {
+        release()
+        context.fireChannelInactive()
+    }
+
+    /// Stops the clock and gives the address its place back, once, whichever of the two comes first.
+    private func release() {
         deadline?.cancel()
         if let address { counts.close(address) }
         address = nil
-        context.fireChannelInactive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {

@@ -33,18 +33,16 @@ enum ICalendar {
 
     /// TEXT escaping (RFC 5545 §3.3.11), by Unicode scalar (a Character may fuse a mark with `;` or `,`).
     static func escape(_ text: String) -> String {
-        var escaped = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
+        text.replacingScalars { scalar in
             switch scalar {
-            case "\\": escaped.append(contentsOf: "\\\\".unicodeScalars)
-            case ";": escaped.append(contentsOf: "\\;".unicodeScalars)
-            case ",": escaped.append(contentsOf: "\\,".unicodeScalars)
-            case "\n": escaped.append(contentsOf: "\\n".unicodeScalars)
-            case "\r": continue
-            default: escaped.append(scalar)
+            case "\\": "\\\\"
+            case ";": "\\;"
+            case ",": "\\,"
+            case "\n": "\\n"
+            case "\r": ""
+            default: nil
             }
         }
-        return String(escaped)
     }
 
     /// Lines longer than 75 octets continue on the next line after a space, cut between characters.
