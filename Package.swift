@@ -37,10 +37,12 @@ let package = Package(
         .target(name: "CVipsShims", dependencies: ["CVips"], path: "CModules/CVipsShims"),
         .systemLibrary(name: "CInflate", path: "CModules/CInflate", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "CSearchTokenizer", path: "CModules/CSearchTokenizer", linkerSettings: [.linkedLibrary("sqlite3"), .linkedLibrary("m")]),
+        // Durable file writes (atomic replace, folder sync): the only module that names the C library for them.
+        .target(name: "Files", swiftSettings: swiftSettings),
         .target(
             name: "Photos",
             dependencies: [
-                "CVipsShims", "Secrets",
+                "Diary", "CVipsShims", "Files",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
@@ -48,6 +50,7 @@ let package = Package(
         .target(
             name: "Secrets",
             dependencies: [
+                "Files",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             ],
@@ -79,10 +82,21 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // What the app does, whatever asks (web pages, the JSON API, the command line): no HTTP in here.
+        .target(
+            name: "Services",
+            dependencies: [
+                "Diary", "DiaryStore", "Photos",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "WebApp",
             dependencies: [
-                "Diary", "DiaryStore", "Secrets", "Photos", "Backup", "Importers", "Multipart",
+                "Diary", "DiaryStore", "Secrets", "Photos", "Services", "Backup", "Importers", "Multipart",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -96,7 +110,7 @@ let package = Package(
         .executableTarget(
             name: "saessak",
             dependencies: [
-                "Diary", "DiaryStore", "Secrets", "WebApp", "Backup", "Importers",
+                "Diary", "DiaryStore", "Files", "Secrets", "Photos", "Services", "WebApp", "Backup", "Importers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -118,9 +132,10 @@ let package = Package(
         .testTarget(name: "ZIPReadingTests", dependencies: ["ZIPReading", "CInflate"], swiftSettings: swiftSettings),
         .testTarget(name: "MultipartTests", dependencies: ["Multipart"], swiftSettings: swiftSettings),
         .testTarget(name: "DiaryTests", dependencies: ["Diary"], swiftSettings: swiftSettings),
+        .testTarget(name: "FilesTests", dependencies: ["Files"], swiftSettings: swiftSettings),
         .testTarget(name: "SecretsTests", dependencies: ["Secrets"], swiftSettings: swiftSettings),
         .testTarget(name: "DiaryStoreTests", dependencies: ["DiaryStore"], swiftSettings: swiftSettings),
-        .testTarget(name: "PhotosTests", dependencies: ["Photos"], swiftSettings: swiftSettings),
+        .testTarget(name: "PhotosTests", dependencies: ["Photos", "Diary"], swiftSettings: swiftSettings),
         .testTarget(name: "BackupTests", dependencies: ["Backup"], swiftSettings: swiftSettings),
         .testTarget(name: "ImportersTests", dependencies: ["Importers"], swiftSettings: swiftSettings),
         .testTarget(

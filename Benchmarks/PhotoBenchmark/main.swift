@@ -4,7 +4,7 @@ import Foundation
 import Photos
 
 let files = CommandLine.arguments.dropFirst().map { URL(fileURLWithPath: $0) }
-try PhotoLibrary.startImageLibrary()
+try PhotoFolder.startImageLibrary()
 let start = DispatchTime.now().uptimeNanoseconds
 var bytes = 0
 for file in files {

@@ -2,6 +2,7 @@
 // run (photos checked, nothing stored) into a scratch data folder (Sources/Importers/DayOne).
 import Diary
 import Foundation
+import Photos
 @testable import Importers
 
 private let folder: URL = {
@@ -14,7 +15,8 @@ private let folder: URL = {
 public func fuzzDayOne(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let export = folder.appendingPathComponent("export.zip")
     guard (try? Data(bytes: start, count: count).write(to: export)) != nil,
-        let intake = try? PhotoIntake(dataFolder: folder, family: FamilyID(), now: Date(), dryRun: true)
+        let storage = try? PhotoFolder(dataFolder: folder),
+        let intake = try? PhotoIntake(storage: storage, family: FamilyID(), now: Date(), dryRun: true)
     else { return 0 }
     var report = ImportReport(source: DayOneImport.source, dryRun: true)
     _ = try? DayOneImport.read(export: export, children: [ChildID()], family: FamilyID(), intake: intake, report: &report)

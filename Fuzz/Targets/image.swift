@@ -6,7 +6,7 @@ import Photos
 private let folder: URL = {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("saessak-fuzz-image-\(getpid())")
     try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    try? PhotoLibrary.startImageLibrary()
+    try? PhotoFolder.startImageLibrary()
     return url
 }()
 

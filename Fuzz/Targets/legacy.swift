@@ -2,6 +2,7 @@
 // (first byte even) or its AnnData.plist (odd), read in a dry run into a scratch folder (Sources/Importers/IPhotoDiary).
 import Diary
 import Foundation
+import Photos
 @testable import Importers
 
 private let folder: URL = {
@@ -23,7 +24,8 @@ public func fuzzLegacy(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
         let store = folder.appendingPathComponent("store.sqlite")
         try? FileManager.default.removeItem(at: store)
         guard (try? bytes.write(to: store)) != nil,
-            let intake = try? PhotoIntake(dataFolder: folder, family: FamilyID(), now: Date(), dryRun: true)
+            let storage = try? PhotoFolder(dataFolder: folder),
+            let intake = try? PhotoIntake(storage: storage, family: FamilyID(), now: Date(), dryRun: true)
         else { return 0 }
         _ = try? IPhotoDiaryImport.read(store: store, anniversaries: nil, existing: [], family: FamilyID(), now: Date(), intake: intake, report: &report)
     }

@@ -58,7 +58,7 @@ public enum BackupArchive {
     /// A photo deleted while the backup runs makes this attempt fail; it is tried again, three times in all.
     @discardableResult
     public static func write(
-        _ database: DiaryDatabase, library: PhotoLibrary, to destination: URL, includeSensitive: Bool, family: FamilyID? = nil,
+        _ database: DiaryDatabase, photos: any PhotoStorage, to destination: URL, includeSensitive: Bool, family: FamilyID? = nil,
         credentialsOf: UserID? = nil, app: String, now: Date = Date()
     ) async throws -> Manifest {
         var attempt = 0
@@ -66,7 +66,7 @@ public enum BackupArchive {
             attempt += 1
             do {
                 return try await writeOnce(
-                    database, library: library, to: destination, includeSensitive: includeSensitive, family: family,
+                    database, photos: photos, to: destination, includeSensitive: includeSensitive, family: family,
                     credentialsOf: credentialsOf, app: app, now: now)
             } catch Failure.photoMissing(let sha) where attempt < 3 {
                 _ = sha
@@ -76,7 +76,7 @@ public enum BackupArchive {
     }
 
     private static func writeOnce(
-        _ database: DiaryDatabase, library: PhotoLibrary, to destination: URL, includeSensitive: Bool, family: FamilyID?,
+        _ database: DiaryDatabase, photos: any PhotoStorage, to destination: URL, includeSensitive: Bool, family: FamilyID?,
         credentialsOf: UserID?, app: String, now: Date
     ) async throws -> Manifest {
         let tables = try await database.dump(includeSensitive: includeSensitive, family: family, credentialsOf: credentialsOf)
@@ -97,8 +97,7 @@ public enum BackupArchive {
             else { throw Failure.damaged("a photo row without its content hash or type") }
             let path = "photos/\(sha).\(format.fileExtension)"
             guard files[path] == nil else { continue }  // the same bytes in two families are one file
-            let source = library.original(sha256: sha, format: format)
-            guard FileManager.default.fileExists(atPath: source.path) else { throw Failure.photoMissing(sha) }
+            guard let source = try await photos.originalFile(sha256: sha, format: format) else { throw Failure.photoMissing(sha) }
             try archive.addEntry(with: path, fileURL: source, compressionMethod: .none)
             files[path] = sha
         }
@@ -188,7 +187,7 @@ public enum BackupArchive {
                     throw Failure.damaged("data/\(name).json is not a table of rows")
                 }
             }
-            let library = try PhotoLibrary(dataFolder: folder)
+            let photos = try PhotoFolder(dataFolder: folder)
             let staging = folder.appendingPathComponent("restore-staging")
             try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: staging) }
@@ -203,7 +202,7 @@ public enum BackupArchive {
                 let handle = try FileHandle(forWritingTo: file)
                 defer { try? handle.close() }
                 try archive.read(entry) { bytes in try handle.write(contentsOf: bytes) }
-                try library.keep(file, sha256: parts[0], format: format)
+                _ = try photos.putOriginal(file, sha256: parts[0], format: format)
             }
             try await database.load(tables)
             try database.migrateToLatest()

@@ -1,4 +1,5 @@
 import Crypto
+import Files
 import Foundation
 
 /// Encrypts sensitive fields (the resident registration number) at rest with AES-256-GCM.

@@ -33,7 +33,7 @@ struct BackupCommand: AsyncParsableCommand {
         var familyID: FamilyID?
         if let family { familyID = try await AccountStore(database).family(named: family).id }
         let manifest = try await BackupArchive.write(
-            database, library: try PhotoLibrary(dataFolder: data.url), to: URL(fileURLWithPath: output),
+            database, photos: try PhotoFolder(dataFolder: data.url), to: URL(fileURLWithPath: output),
             includeSensitive: includeSensitive, family: familyID, app: "saessak")
         let photos = manifest.files.keys.filter { $0.hasPrefix("photos/") }.count
         print("Wrote \(output): \(manifest.counts["entries"] ?? 0) entries, \(manifest.counts["children"] ?? 0) children, \(photos) photos.")

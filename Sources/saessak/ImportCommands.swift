@@ -3,6 +3,7 @@ import Diary
 import DiaryStore
 import Foundation
 import Importers
+import Photos
 
 /// `saessak import …`: bringing a family's history in from elsewhere (docs/import.md).
 struct ImportCommand: AsyncParsableCommand {
@@ -49,7 +50,7 @@ struct ImportOptions: ParsableArguments {
         let (database, familyID, children) = try await open()
         let report: ImportReport
         do {
-            report = try await ImportRun.run(source: source, database: database, dataFolder: data.url, family: familyID, dryRun: dryRun) {
+            report = try await ImportRun.run(source: source, database: database, photos: try PhotoFolder(dataFolder: data.url), family: familyID, dryRun: dryRun) {
                 intake, report in try read(database, familyID, children, intake, &report)
             }
         } catch let failure as ImportFailure {

@@ -32,7 +32,7 @@ import ZIPFoundation
         let (folder, database) = try await diary("source")
         let archive = root.appendingPathComponent("backup.zip")
         let manifest = try await BackupArchive.write(
-            database, library: try PhotoLibrary(dataFolder: folder), to: archive, includeSensitive: true, app: "test")
+            database, photos: try PhotoFolder(dataFolder: folder), to: archive, includeSensitive: true, app: "test")
         #expect(manifest.counts["entries"] == 1 && manifest.includesSensitive)
         let target = root.appendingPathComponent("target")
         try await BackupArchive.restore(archive, into: target)
@@ -45,7 +45,7 @@ import ZIPFoundation
     @Test func aFileTheManifestDoesNotListIsRefused() async throws {
         let (folder, database) = try await diary("source")
         let archive = root.appendingPathComponent("backup.zip")
-        try await BackupArchive.write(database, library: try PhotoLibrary(dataFolder: folder), to: archive, includeSensitive: false, app: "test")
+        try await BackupArchive.write(database, photos: try PhotoFolder(dataFolder: folder), to: archive, includeSensitive: false, app: "test")
         let zip = try Archive(url: archive, accessMode: .update)
         let surprise = Data("hi".utf8)
         try zip.addEntry(with: "surprise.txt", type: .file, uncompressedSize: Int64(surprise.count)) { position, size in

@@ -1,3 +1,4 @@
+import Diary
 import Foundation
 import Testing
 
@@ -83,30 +84,95 @@ import Testing
 }
 
 @Suite struct StorageTests {
-    @Test func contentAddressedAndStoredOnce() throws {
-        let library = try PhotoLibrary(dataFolder: Fixtures.folder.appendingPathComponent("data-\(UUID().uuidString)"))
+    static func folder() throws -> PhotoFolder {
+        try PhotoFolder(dataFolder: Fixtures.folder.appendingPathComponent("data-\(UUID().uuidString)"))
+    }
+
+    static func staged(_ bytes: Data, in storage: PhotoFolder) throws -> UploadWriter {
+        let writer = try storage.stage(limits: .standard)
+        try bytes.withUnsafeBytes { try writer.write(untyped: $0) }
+        return writer
+    }
+
+    @Test func contentAddressedAndStoredOnce() async throws {
+        let storage = try Self.folder()
         let bytes = try Data(contentsOf: try Fixtures.image("same.jpg"))
-        var locations: [URL] = []
+        var isNew: [Bool] = []
         for _ in 0..<2 {
-            let writer = try library.incoming()
-            try bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) throws -> Void in try writer.write(buffer) }
-            let sha = try writer.finish()
-            locations.append(try library.keep(writer.url, sha256: sha, format: .jpeg).url)
+            let writer = try Self.staged(bytes, in: storage)
+            isNew.append(try storage.putOriginal(writer.url, sha256: try writer.finish(), format: .jpeg))
         }
-        #expect(locations[0] == locations[1])
-        #expect(try Data(contentsOf: locations[0]) == bytes)  // byte for byte
-        #expect(library.storedOriginals().count == 1)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: library.root.appendingPathComponent("incoming").path).isEmpty)
+        #expect(isNew == [true, false])
+        let stored = try #require(storage.listOriginals().first)
+        #expect(storage.listOriginals().count == 1)
+        let file = try #require(try storage.openOriginal(sha256: stored.sha256, format: .jpeg))
+        var read = Data()
+        try await file.read(0...(file.byteCount - 1), chunkSize: 1000) { read += $0 }
+        #expect(read == bytes)  // byte for byte
+        var middle = Data()
+        try await file.read(10...19, chunkSize: 3) { middle += $0 }
+        #expect(middle == bytes[10...19])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: storage.root.appendingPathComponent("incoming").path).isEmpty)
+        storage.delete(sha256: stored.sha256, format: .jpeg)
+        #expect(try storage.openOriginal(sha256: stored.sha256, format: .jpeg) == nil)
+        #expect(storage.listOriginals().isEmpty)
     }
 
     @Test func uploadsStopAtTheLimitAndLeaveNothing() throws {
-        let library = try PhotoLibrary(dataFolder: Fixtures.folder.appendingPathComponent("data-\(UUID().uuidString)"))
-        let writer = try library.incoming(limits: PhotoLimits(maxBytes: 10))
+        let storage = try Self.folder()
+        let writer = try storage.stage(limits: PhotoLimits(maxBytes: 10))
         #expect(throws: PhotoError.self) {
             try [UInt8](repeating: 1, count: 11).withUnsafeBytes { (buffer: UnsafeRawBufferPointer) throws -> Void in try writer.write(buffer) }
         }
         writer.abandon()
-        #expect(try FileManager.default.contentsOfDirectory(atPath: library.root.appendingPathComponent("incoming").path).isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: storage.root.appendingPathComponent("incoming").path).isEmpty)
+    }
+}
+
+/// The one intake: check, place, settle.
+@Suite struct IntakeTests {
+    @Test func checkedPhotosArePlacedAndUnreferencedOnesSettledAway() async throws {
+        let storage = try StorageTests.folder()
+        let family = FamilyID()
+        let intake = try PhotoIntake(storage: storage, family: family, now: Date())
+        let same = try Data(contentsOf: try Fixtures.image("same.jpg"))
+        let first = try intake.take(same)
+        let again = try intake.take(same)
+        #expect(first == again)  // the same bytes are one photo
+        let other = try intake.take(try Data(contentsOf: try Fixtures.jpegWithExif(orientation: 6)))
+        #expect(other.takenAt == "2024-02-10T09:30:15+09:00" && other.familyID == family)
+        #expect(intake.photos.count == 2)
+        #expect(storage.listOriginals().isEmpty)  // nothing stored before `place`
+        try await intake.place()
+        #expect(Set(storage.listOriginals().map(\.sha256)) == [first.sha256, other.sha256])
+        #expect(try storage.openThumbnail(sha256: first.sha256, size: .small) != nil)
+        await intake.settle(referenced: [first.sha256])
+        #expect(storage.listOriginals().map(\.sha256) == [first.sha256])
+    }
+
+    @Test func unknownReferencesDeleteNothingAndDryRunsStoreNothing() async throws {
+        let storage = try StorageTests.folder()
+        let intake = try PhotoIntake(storage: storage, family: FamilyID(), now: Date())
+        _ = try intake.take(try Data(contentsOf: try Fixtures.image("same.jpg")))
+        try await intake.place()
+        await intake.settle(referenced: nil)
+        #expect(storage.listOriginals().count == 1)
+
+        let dry = try StorageTests.folder()
+        let trial = try PhotoIntake(storage: dry, family: FamilyID(), now: Date(), dryRun: true)
+        _ = try trial.take(try Data(contentsOf: try Fixtures.image("same.jpg")))
+        try await trial.place()
+        #expect(dry.listOriginals().isEmpty && trial.photos.count == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dry.root.appendingPathComponent("incoming").path).isEmpty)
+    }
+
+    @Test func aFileThatIsNoPhotoIsRefusedAndLeavesNothing() async throws {
+        let storage = try StorageTests.folder()
+        let intake = try PhotoIntake(storage: storage, family: FamilyID(), now: Date())
+        #expect(throws: PhotoError.self) { try intake.take(Data("not a photo at all".utf8)) }
+        try await intake.place()
+        #expect(storage.listOriginals().isEmpty && intake.photos.isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: storage.root.appendingPathComponent("incoming").path).isEmpty)
     }
 }
 

@@ -50,12 +50,4 @@ import Testing
         #expect(PasswordHasher.problem(with: "short") != nil)
         #expect(PasswordHasher.problem(with: "long enough") == nil)
     }
-
-    @Test func atomicWritesReplaceWholeFiles() throws {
-        let file = folder.appendingPathComponent("f")
-        try AtomicFile.write(Data("one".utf8), to: file)
-        try AtomicFile.write(Data("two".utf8), to: file, permissions: 0o600)
-        #expect(try String(contentsOf: file, encoding: .utf8) == "two")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["f"])
-    }
 }

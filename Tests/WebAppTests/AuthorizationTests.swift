@@ -1,6 +1,7 @@
 import Diary
 import DiaryStore
 import Foundation
+import Services
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -15,7 +16,7 @@ import Testing
     @Test func everyRouteDeclaresItsAccess() async throws {
         let database = try DiaryDatabase(folder: folder)
         let photos = try PhotoService(dataFolder: folder, database: database, logger: .init(label: "test"))
-        let (router, access) = buildRouter(database: database, photos: photos, signIn: SignIn(database))
+        let (router, access) = buildRouter(database: database, dataFolder: folder, photos: photos, signIn: SignIn(database))
         let registered = Set(router.routes.map { AccessTable.Route(method: $0.method, path: $0.path.description) })
         let declared = Set(access.routes.keys)
         #expect(registered.subtracting(declared).isEmpty, "routes without a declared access")
@@ -75,7 +76,7 @@ import Testing
 
         let app = try await buildApplication(AppConfiguration(port: 0, dataFolder: folder))
         let table = try buildRouter(
-            database: database, photos: try PhotoService(dataFolder: folder, database: database, logger: .init(label: "test")),
+            database: database, dataFolder: folder, photos: try PhotoService(dataFolder: folder, database: database, logger: .init(label: "test")),
             signIn: SignIn(database)
         ).access
         let access = table.routes
@@ -166,7 +167,7 @@ import Testing
     @Test func everyLinkRouteIsRedactedInTheLog() throws {
         let database = try DiaryDatabase(folder: folder)
         let table = try buildRouter(
-            database: database, photos: try PhotoService(dataFolder: folder, database: database, logger: .init(label: "test")),
+            database: database, dataFolder: folder, photos: try PhotoService(dataFolder: folder, database: database, logger: .init(label: "test")),
             signIn: SignIn(database)
         ).access
         let links = table.routes.filter { $0.value == .link }.map(\.key)

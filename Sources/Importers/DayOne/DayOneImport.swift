@@ -1,6 +1,7 @@
 import Diary
 import DiaryStore
 import Foundation
+import Photos
 import KoreanCalendar
 import ZIPReading
 
@@ -122,9 +123,7 @@ public enum DayOneImport {
             }
             do {
                 let taken = try intake.take { writer in
-                    try archive.read(file) { bytes in
-                        if let failure = PhotoIntake.failure(writing: bytes, to: writer) { throw failure }
-                    }
+                    try archive.read(file) { bytes in try writer.write(untyped: bytes) }
                 }
                 photos.append(taken.id)
             } catch {

@@ -1,6 +1,7 @@
 import Diary
 import DiaryStore
 import Foundation
+import Photos
 import KoreanCalendar
 
 /// `saessak import iphotodiary`: the 2010–2011 iPhone app's Core Data store (`NewIPhotoDiary.sqlite`) and its

@@ -1,17 +1,18 @@
 import Diary
 import DiaryStore
 import Foundation
+import Photos
 
-/// One import from start to end, the same for the command line and the web: read the source (photos are stored as
-/// they are read, or only checked in a dry run), write everything in one transaction, then remove any stored photo
-/// file no row took. Nothing is written if reading fails. Reading — file parsing and image checks, minutes for a
+/// One import from start to end, the same for the command line and the web: read the source (photos are checked as
+/// they are read), store the photo files, write everything in one transaction, then remove any stored photo file
+/// no row took (`PhotoIntake`). Nothing is written if reading fails. Reading — file parsing and image checks, minutes for a
 /// large export — runs on a thread of its own, never on the concurrency pool's few threads that serve requests.
 public enum ImportRun {
     public static func run(
-        source: String, database: DiaryDatabase, dataFolder: URL, family: FamilyID, dryRun: Bool,
+        source: String, database: DiaryDatabase, photos: any PhotoStorage, family: FamilyID, dryRun: Bool,
         read: @escaping @Sendable (PhotoIntake, inout ImportReport) throws -> ImportStore.Batch
     ) async throws -> ImportReport {
-        let intake = try PhotoIntake(dataFolder: dataFolder, family: family, now: database.clock.now(), dryRun: dryRun)
+        let intake = try PhotoIntake(storage: photos, family: family, now: database.clock.now(), dryRun: dryRun)
         var failure: (any Error)?
         var report = ImportReport(source: source, dryRun: dryRun)
         do {
@@ -22,11 +23,12 @@ public enum ImportRun {
                 return (batch, report)
             }
             batch.photos = intake.photos
+            try await intake.place()
             report.record(try await ImportStore(database).importBatch(batch, family: family, source: source, dryRun: dryRun))
         } catch {
             failure = error
         }
-        await intake.settle(database: database)
+        await intake.settle(referenced: try? await PhotoStore(database).referencedHashes())
         if let failure { throw failure }
         return report
     }

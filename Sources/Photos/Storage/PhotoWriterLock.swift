@@ -2,6 +2,8 @@ import Foundation
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// An advisory lock (`flock`) on `photos/.writers`, held shared by every process that may write photo files — the
@@ -13,8 +15,8 @@ public final class PhotoWriterLock: Sendable {
     private let descriptor: Int32
 
     /// Opens the lock file and holds the lock shared (waiting only while another process tidies).
-    public init(library: PhotoLibrary) throws(PhotoError) {
-        let path = library.root.appendingPathComponent(".writers").path
+    public init(file: URL) throws(PhotoError) {
+        let path = file.path
         descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw .internal("cannot open \(path): \(String(cString: strerror(errno)))") }
         guard Self.lock(descriptor, LOCK_SH) else {
@@ -27,10 +29,10 @@ public final class PhotoWriterLock: Sendable {
 
     /// Runs `body` if no other process holds the lock, holding it alone meanwhile; returns whether it ran.
     @discardableResult
-    public func whileAlone(_ body: () throws -> Void) rethrows -> Bool {
+    public func whileAlone(_ body: () async throws -> Void) async rethrows -> Bool {
         guard Self.lock(descriptor, LOCK_EX | LOCK_NB) else { return false }
         defer { _ = Self.lock(descriptor, LOCK_SH) }
-        try body()
+        try await body()
         return true
     }
 

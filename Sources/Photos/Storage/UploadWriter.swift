@@ -1,13 +1,17 @@
 import Crypto
+import Files
 import Foundation
 
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Streams one uploaded file to disk as it arrives, hashing it on the way, so a 12 MB photo never sits in memory.
-/// Stops with `PhotoError.tooLarge` as soon as the limit is passed.
-public final class UploadWriter {
+/// Stops with `PhotoError.tooLarge` as soon as the limit is passed. One task or thread uses it at a time — the
+/// request that streams into it, then the thread-pool job that checks it: `@unchecked Sendable` for that hand-over.
+public final class UploadWriter: @unchecked Sendable {
     public let url: URL
     private let limit: Int
     private var descriptor: Int32
@@ -33,13 +37,15 @@ public final class UploadWriter {
         }
         if head.count < ImageFormat.sniffLength { head += bytes.prefix(ImageFormat.sniffLength - head.count) }
         hasher.update(bufferPointer: bytes)
-        var offset = 0
-        while offset < bytes.count {
-            let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            guard written > 0 else { throw .internal("writing the upload failed: \(String(cString: strerror(errno)))") }
-            offset += written
+        do {
+            try POSIXFile.writeAll(descriptor, bytes)
+        } catch {
+            throw .internal("writing the upload failed: \(error)")
         }
     }
+
+    /// `write` for callers inside a closure, where a typed throw crashes this compiler.
+    public func write(untyped bytes: UnsafeRawBufferPointer) throws { try write(bytes) }
 
     /// Flushes the file to disk and returns its SHA-256 (lowercase hex).
     public func finish() throws(PhotoError) -> String {

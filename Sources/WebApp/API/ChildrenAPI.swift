@@ -1,6 +1,7 @@
 import Diary
 import DiaryStore
 import Foundation
+import Services
 import KoreanCalendar
 
 /// `/api/v1/children`: profiles, with the facts derived from the birth date.
@@ -24,7 +25,7 @@ struct ChildrenAPI {
                 let current = try await store.get(family: family, id: id)
                 return try await store.update(family: family, id: id, profile: try payload.profile(current: current.profile))
             },
-            delete: { family, id in photos.release(try await store.delete(family: family, id: id)) },
+            delete: { family, id in await photos.release(try await store.delete(family: family, id: id)) },
             resource: { ChildResource($0, today: today.date()) })
     }
 }

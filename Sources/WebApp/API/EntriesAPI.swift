@@ -1,6 +1,7 @@
 import Diary
 import DiaryStore
 import Foundation
+import Services
 import Hummingbird
 import KoreanCalendar
 
@@ -26,10 +27,10 @@ struct EntriesAPI {
                 let first = try await payload.firstPhoto(family: family, photos: photos.store)
                 let (entry, released) = try await store.update(
                     family: family, id: id, content: try payload.content(first: first), photos: payload.photoIds)
-                photos.release(released)
+                await photos.release(released)
                 return entry
             },
-            delete: { family, id in photos.release(try await store.delete(family: family, id: id)) },
+            delete: { family, id in await photos.release(try await store.delete(family: family, id: id)) },
             resource: EntryResource.init)
     }
 

@@ -1,6 +1,7 @@
 import Diary
 import DiaryStore
 import Foundation
+import Services
 import KoreanCalendar
 
 /// `/api/v1/events`: one-off events of a child, newest first; `?child=ID` narrows to one child. `photoIds` (uploaded
@@ -24,10 +25,10 @@ struct EventsAPI {
             update: { family, id, payload in
                 let (event, released) = try await store.update(
                     family: family, id: id, details: try payload.details(), photos: payload.photoIds)
-                photos.release(released)
+                await photos.release(released)
                 return event
             },
-            delete: { family, id in photos.release(try await store.delete(family: family, id: id)) },
+            delete: { family, id in await photos.release(try await store.delete(family: family, id: id)) },
             resource: EventResource.init)
     }
 }

@@ -2,6 +2,7 @@ import DiaryStore
 import Foundation
 import Hummingbird
 import Logging
+import Services
 
 /// Builds the application that `saessak serve` runs; tests build the very same one.
 public func buildApplication(_ configuration: AppConfiguration, logger: Logger = Logger(label: "saessak"))
@@ -18,7 +19,10 @@ public func buildApplication(_ configuration: AppConfiguration, logger: Logger =
     let limits = configuration.connectionLimits
     let counts = ConnectionCounts()
     return Application(
-        router: buildRouter(database: database, photos: photos, signIn: signIn, staticFolder: configuration.staticFolder).router,
+        router: buildRouter(
+            database: database, dataFolder: configuration.dataFolder, photos: photos, signIn: signIn,
+            staticFolder: configuration.staticFolder
+        ).router,
         server: .http1(configuration: .init(additionalChannelHandlers: [ConnectionGuard(limits: limits, counts: counts)])),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Saessak"),
         services: [photos.worker],
@@ -33,7 +37,7 @@ public func buildApplication(_ configuration: AppConfiguration, logger: Logger =
 }
 
 /// Every route of the server, each with the access it declares (`AccessTable`).
-func buildRouter(database: DiaryDatabase, photos: PhotoService, signIn: SignIn, staticFolder: URL? = nil)
+func buildRouter(database: DiaryDatabase, dataFolder: URL, photos: PhotoService, signIn: SignIn, staticFolder: URL? = nil)
     -> (router: Router<AppRequestContext>, access: AccessTable)
 {
     let router = Router(context: AppRequestContext.self)
@@ -52,7 +56,7 @@ func buildRouter(database: DiaryDatabase, photos: PhotoService, signIn: SignIn, 
     let pages = SecureRoutes(router: router, prefix: "", table: access, authenticator: authenticator, pages: true)
     Assets().register(on: root)
     AccountPages(signIn: signIn).register(on: pages)
-    let stores = WebStores(database: database, photos: photos, signIn: signIn)
+    let stores = WebStores(database: database, dataFolder: dataFolder, photos: photos, signIn: signIn)
     HomePage(stores: stores).register(on: pages)
     EntryPages(stores: stores).register(on: pages)
     CalendarPages(stores: stores).register(on: pages)

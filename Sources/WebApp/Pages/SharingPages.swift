@@ -4,6 +4,7 @@ import DiaryStore
 import Foundation
 import Hummingbird
 import Photos
+import Services
 import Secrets
 
 /// What link holders see: an invitation to join a family, and the entries a share link shows (with their photos,
@@ -98,8 +99,8 @@ struct SharingPages {
             // The ETag names the photo and the link, never the content's SHA-256, which outsiders need not learn.
             let tag = SHA256.hash(data: Data("\(link.id) \(photo.id) large".utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
             return try await FileResponse.serve(
-                try await photos.thumbnailURL(photo, size: .large), contentType: Thumbnailer.format.mimeType,
-                etag: tag, caching: .shareLink, request: request, context: context)
+                try await photos.thumbnail(photo, size: .large), contentType: Thumbnailer.format.mimeType,
+                etag: tag, caching: .shareLink, request: request)
         }
     }
 

@@ -1,15 +1,10 @@
 import Foundation
 import Hummingbird
-
-#if canImport(Glibc)
-import Glibc
-#endif
+import Photos
 
 /// Serves a stored file the way browsers and phones cache it: a strong ETag (content-addressed files never
 /// change), private long-lived caching, single byte ranges, and no content sniffing.
 enum FileResponse {
-    static let fileIO = FileIO()
-
     /// How long a cache may keep a file: a member's own photos for a year; what a share link shows only briefly,
     /// because the link can be revoked and the photo taken out of it (issue 17).
     enum Caching: String {
@@ -18,7 +13,7 @@ enum FileResponse {
     }
 
     static func serve(
-        _ url: URL, contentType: String, etag tag: String, caching: Caching = .member, request: Request, context: AppRequestContext
+        _ file: any StoredPhotoFile, contentType: String, etag tag: String, caching: Caching = .member, request: Request
     ) async throws -> Response {
         let etag = "\"\(tag)\""
         var headers: HTTPFields = [
@@ -30,13 +25,7 @@ enum FileResponse {
         {
             return Response(status: .notModified, headers: headers)
         }
-        // One open and one fstat: cheaper than asking FileManager for the attributes first.
-        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw Problem(status: .notFound, detail: "the photo file is missing") }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw Problem(status: .notFound, detail: "the photo file is missing") }
-        let size = Int(status.st_size)
+        let size = file.byteCount
         var range = 0...max(0, size - 1)
         var code = HTTPResponse.Status.ok
         if let rangeHeader = request.headers[.range] {
@@ -52,16 +41,20 @@ enum FileResponse {
         guard size > 0 else { return Response(status: code, headers: headers) }
         guard size > readWholeLimit else {
             // Thumbnails: one read, from the page cache as a rule.
-            try handle.seek(toOffset: UInt64(range.lowerBound))
-            let data = try handle.read(upToCount: range.count) ?? Data()
-            return Response(status: code, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+            var whole = ByteBuffer()
+            try await file.read(range, chunkSize: readWholeLimit) { whole.writeBytes($0) }
+            return Response(status: code, headers: headers, body: ResponseBody(byteBuffer: whole))
         }
-        // Originals are streamed in chunks by NIO's file system, never held whole in memory.
-        return Response(status: code, headers: headers, body: try await fileIO.loadFile(path: url.path, range: range, context: context))
+        // Originals are streamed in chunks, never held whole in memory.
+        return Response(status: code, headers: headers, body: ResponseBody { [range] writer in
+            try await file.read(range, chunkSize: chunkSize) { try await writer.write(ByteBuffer(bytes: $0)) }
+            try await writer.finish(nil)
+        })
     }
 
-    /// Files up to this size (every thumbnail) are read in one call; larger ones are streamed.
+    /// Files up to this size (every thumbnail) are read in one call; larger ones are streamed in `chunkSize` pieces.
     static let readWholeLimit = 1 << 20
+    static let chunkSize = 128 << 10
 
     /// One range of `bytes=a-b`, `bytes=a-` or `bytes=-n`, or nil when unsatisfiable or not understood.
     static func byteRange(_ header: String, size: Int) -> ClosedRange<Int>? {

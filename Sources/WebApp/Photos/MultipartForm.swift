@@ -3,6 +3,7 @@ import Hummingbird
 import Multipart
 import NIOCore
 import Photos
+import Services
 
 /// A multipart/form-data body: every file part streamed to its own file as it arrives, and the (small) text fields.
 struct MultipartForm {
@@ -22,19 +23,19 @@ struct MultipartForm {
     func field(_ name: String) -> String? { fields[name]?.first }
 
     static func read(_ request: Request, service: PhotoService) async throws -> MultipartForm {
-        try await read(request, library: service.library, limits: service.limits, maxFiles: PhotoService.maxFilesPerRequest)
+        try await read(request, storage: service.storage, limits: service.limits, maxFiles: PhotoService.maxFilesPerRequest)
     }
 
-    /// A form with at most `maxFiles` files of at most `limits.maxBytes` each, streamed to the library's incoming
-    /// folder. A body that is not well-formed multipart is a 400 naming what is wrong; nothing of it stays on disk.
-    static func read(_ request: Request, library: PhotoLibrary, limits: PhotoLimits, maxFiles: Int) async throws -> MultipartForm {
+    /// A form with at most `maxFiles` files of at most `limits.maxBytes` each, streamed to the photo storage's
+    /// staging area. A body that is not well-formed multipart is a 400 naming what is wrong; nothing of it stays on disk.
+    static func read(_ request: Request, storage: any PhotoStorage, limits: PhotoLimits, maxFiles: Int) async throws -> MultipartForm {
         guard let contentType = request.headers[.contentType], contentType.lowercased().hasPrefix("multipart/form-data") else {
             throw Problem(status: .unsupportedMediaType, detail: "send the form as multipart/form-data")
         }
         guard let boundary = MultipartHeader(name: "Content-Type", value: contentType).parameter("boundary") else {
             throw Problem(status: .unsupportedMediaType, detail: "send the form as multipart/form-data with a boundary parameter")
         }
-        let state = UploadState(library: library, limits: limits)
+        let state = UploadState(storage: storage, limits: limits)
         do {
             var parser = try MultipartParser(boundary: boundary, maxParts: maxParts)
             for try await chunk in request.body {
@@ -73,7 +74,7 @@ extension MultipartError {
 
 /// The parts of one multipart upload as they stream in (events of MultipartParser, on the request's task).
 private final class UploadState {
-    let library: PhotoLibrary
+    let storage: any PhotoStorage
     let limits: PhotoLimits
     var uploads: [UploadWriter] = []
     var uploadFields: [String] = []
@@ -87,8 +88,8 @@ private final class UploadState {
     private var textBytes = 0
     private var current: UploadWriter?
 
-    init(library: PhotoLibrary, limits: PhotoLimits) {
-        self.library = library
+    init(storage: any PhotoStorage, limits: PhotoLimits) {
+        self.storage = storage
         self.limits = limits
     }
 
@@ -126,7 +127,7 @@ private final class UploadState {
             if let current {
                 writer = current
             } else {
-                writer = try library.incoming(limits: limits)
+                writer = try storage.stage(limits: limits)
                 uploads.append(writer)
                 uploadFields.append(partName ?? "")
                 uploadNames.append(partFileName ?? "")

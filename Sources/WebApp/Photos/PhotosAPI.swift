@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 import Photos
+import Services
 
 /// The photo routes: uploads (streamed to disk), the entry's photo list, a child's profile photo, and the files.
 struct PhotosAPI {
@@ -31,23 +32,23 @@ struct PhotosAPI {
             let entry = try context.id(of: "entry") as EntryID
             let body = try await JSONBody.decode(PhotoOrder.self, from: request, context: context)
             let (photos, released) = try await service.store.setPhotos(body.photoIds, family: family, entry: entry)
-            service.release(released)
+            await service.release(released)
             return try JSONBody.response(ListResponse(items: photos.map(PhotoResource.init), next: nil))
         }
         api.delete("entries/:id/photos/:photo", .editor) { _, context in
             let family = try context.member().familyID
             let released = try await service.store.remove(
                 try context.id("photo", of: "photo") as PhotoID, family: family, entry: try context.id(of: "entry") as EntryID)
-            service.release(released)
+            await service.release(released)
             return Response(status: .noContent)
         }
         api.put("children/:id/photo", .editor) { request, context in
             let family = try context.member().familyID
             let child = try context.id(of: "child") as ChildID
             let body = try await JSONBody.decode(ProfilePhoto.self, from: request, context: context)
-            service.release(try await service.store.setProfilePhoto(body.photoId, family: family, child: child))
+            await service.release(try await service.store.setProfilePhoto(body.photoId, family: family, child: child))
             if let photoID = body.photoId {
-                _ = try await service.thumbnailURL(try await service.store.get(family: family, id: photoID), size: .square)
+                _ = try await service.thumbnail(try await service.store.get(family: family, id: photoID), size: .square)
             }
             return Response(status: .noContent)
         }
@@ -57,8 +58,8 @@ struct PhotosAPI {
                 throw Problem(status: .notFound, detail: "this child has no profile photo")
             }
             return try await FileResponse.serve(
-                try await service.thumbnailURL(photo, size: .square), contentType: Thumbnailer.format.mimeType,
-                etag: "\(photo.sha256)-square", request: request, context: context)
+                try await service.thumbnail(photo, size: .square), contentType: Thumbnailer.format.mimeType,
+                etag: "\(photo.sha256)-square", request: request)
         }
         api.get("photos/:id", .viewer) { _, context in
             let photo = try await service.store.get(family: try context.member().familyID, id: try context.id(of: "photo") as PhotoID)
@@ -66,8 +67,8 @@ struct PhotosAPI {
         }
         api.get("photos/:id/original", .viewer) { request, context in
             let photo = try await service.store.get(family: try context.member().familyID, id: try context.id(of: "photo") as PhotoID)
-            guard let url = service.originalURL(photo) else { throw Problem(status: .internalServerError, detail: "unknown photo format") }
-            return try await FileResponse.serve(url, contentType: photo.mimeType, etag: photo.sha256, request: request, context: context)
+            guard let file = try await service.original(photo) else { throw Problem(status: .notFound, detail: "the photo file is missing") }
+            return try await FileResponse.serve(file, contentType: photo.mimeType, etag: photo.sha256, request: request)
         }
         api.get("photos/:id/thumbnail", .viewer) { request, context in
             let photo = try await service.store.get(family: try context.member().familyID, id: try context.id(of: "photo") as PhotoID)
@@ -76,8 +77,8 @@ struct PhotosAPI {
                 throw Problem(status: .badRequest, detail: "size: '\(sizeName)' is not small or large", field: "size")
             }
             return try await FileResponse.serve(
-                try await service.thumbnailURL(photo, size: size), contentType: Thumbnailer.format.mimeType,
-                etag: "\(photo.sha256)-\(size.rawValue)", request: request, context: context)
+                try await service.thumbnail(photo, size: size), contentType: Thumbnailer.format.mimeType,
+                etag: "\(photo.sha256)-\(size.rawValue)", request: request)
         }
     }
 

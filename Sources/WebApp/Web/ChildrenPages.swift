@@ -51,7 +51,7 @@ struct ChildrenPages {
             ).response(request, context: context)
         }
         pages.post("children/:id/delete", .editor) { _, context in
-            stores.photos.release(try await stores.children.delete(family: try context.member().familyID, id: try context.id(of: "child")))
+            await stores.photos.release(try await stores.children.delete(family: try context.member().familyID, id: try context.id(of: "child")))
             return AccountPages.redirect("/children")
         }
     }
@@ -99,8 +99,8 @@ struct ChildrenPages {
                 child = try await stores.children.create(family: family, profile: profile)
             }
             if let photo {
-                stores.photos.release(try await stores.photos.store.setProfilePhoto(photo.id, family: family, child: child.id))
-                _ = try await stores.photos.thumbnailURL(photo, size: .square)
+                await stores.photos.release(try await stores.photos.store.setProfilePhoto(photo.id, family: family, child: child.id))
+                _ = try await stores.photos.thumbnail(photo, size: .square)
             }
             return AccountPages.redirect("/?child=\(child.id)")
         } catch let error as ValidationError {

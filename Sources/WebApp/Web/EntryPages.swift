@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import KoreanCalendar
 import Photos
+import Services
 
 /// The timeline (with filters and search), an entry with its photo viewer, the editor, and deletion.
 struct EntryPages {
@@ -42,7 +43,7 @@ struct EntryPages {
         }
         pages.post("entries/:id/delete", .editor) { _, context in
             let family = try context.member().familyID
-            stores.photos.release(try await stores.entries.delete(family: family, id: try context.id(of: "entry")))
+            await stores.photos.release(try await stores.entries.delete(family: family, id: try context.id(of: "entry")))
             return AccountPages.redirect("/timeline")
         }
     }
@@ -200,7 +201,7 @@ struct EntryPages {
             let saved: Entry
             if let id {
                 let (entry, released) = try await stores.entries.update(family: family, id: id, content: content, photos: draft.photoIDs)
-                stores.photos.release(released)
+                await stores.photos.release(released)
                 saved = entry
             } else {
                 saved = try await stores.entries.create(family: family, content: content, photos: draft.photoIDs)

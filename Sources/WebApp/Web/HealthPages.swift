@@ -68,7 +68,7 @@ struct HealthPages {
                 let kept = (form.fields["photo"] ?? []).compactMap(PhotoID.init)
                 let added = try await ingest(form, family: family)
                 let (_, released) = try await stores.events.update(family: family, id: event.id, details: details, photos: kept + added)
-                stores.photos.release(released)
+                await stores.photos.release(released)
             } catch let error as ValidationError {
                 form.uploads.forEach { $0.abandon() }
                 return editor(request, context: context, event: event, error: error.description)
@@ -138,7 +138,7 @@ struct HealthPages {
         pages.post("health/events/:id/delete", .editor) { _, context in
             let family = try context.member().familyID
             let event = try await stores.events.get(family: family, id: try context.id(of: "event"))
-            stores.photos.release(try await stores.events.delete(family: family, id: event.id))
+            await stores.photos.release(try await stores.events.delete(family: family, id: event.id))
             return AccountPages.redirect("/health?child=\(event.details.childID)")
         }
     }

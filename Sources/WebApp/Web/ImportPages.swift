@@ -19,8 +19,7 @@ struct ImportPages {
     static let maxUpload = 4 * 1024 * 1024 * 1024
     static let lifetime: TimeInterval = 3600
 
-    var dataFolder: URL { stores.photos.library.root.deletingLastPathComponent() }
-    var stagingRoot: URL { dataFolder.appendingPathComponent(".imports", isDirectory: true) }
+    var stagingRoot: URL { stores.dataFolder.appendingPathComponent(".imports", isDirectory: true) }
 
     func register(on pages: SecureRoutes) {
         pages.get("settings/import", .editor) { request, context in try await form(request, context: context) }
@@ -57,7 +56,7 @@ struct ImportPages {
         let family = try context.member().familyID
         sweep()
         let form = try await MultipartForm.read(
-            request, library: stores.photos.library, limits: PhotoLimits(maxBytes: Self.maxUpload, maxPixels: 0), maxFiles: 2)
+            request, storage: stores.photos.storage, limits: PhotoLimits(maxBytes: Self.maxUpload, maxPixels: 0), maxFiles: 2)
         defer { form.uploads.forEach { $0.abandon() } }
         let words = Words.table(Language(request))
         guard let kind = form.field("kind").flatMap(Kind.init(rawValue:)) else {
@@ -111,7 +110,7 @@ struct ImportPages {
         do {
             if staged.kind != .iphotodiary && chosen.isEmpty { throw ImportFailure(words["importNeedsChild"]!) }
             report = try await ImportRun.run(
-                source: staged.kind.rawValue, database: stores.database, dataFolder: dataFolder, family: family, dryRun: dryRun
+                source: staged.kind.rawValue, database: stores.database, photos: stores.photos.storage, family: family, dryRun: dryRun
             ) { intake, report in
                 var batch = ImportStore.Batch()
                 switch staged.kind {

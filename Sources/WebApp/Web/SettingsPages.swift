@@ -124,12 +124,12 @@ struct SettingsPages {
     private func backup(_ request: Request, context: AppRequestContext) async throws -> Response {
         let member = try context.member()
         let family = member.familyID
-        let folder = stores.photos.library.root.deletingLastPathComponent().appendingPathComponent(".backups")
+        let folder = stores.dataFolder.appendingPathComponent(".backups")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("\(UUID().uuidString).zip")
         defer { try? FileManager.default.removeItem(at: file) }
         try await BackupArchive.write(
-            stores.database, library: stores.photos.library, to: file,
+            stores.database, photos: stores.photos.storage, to: file,
             includeSensitive: request.uri.queryParameters["sensitive"] == "true", family: family, credentialsOf: member.userID,
             app: "saessak")
         let handle = try FileHandle(forReadingFrom: file)

@@ -1,6 +1,7 @@
 import Diary
 import DiaryStore
 import Foundation
+import Services
 import KoreanCalendar
 
 /// The stores the pages read and write, made once for the whole web app.
@@ -18,9 +19,12 @@ struct WebStores: Sendable {
     let signIn: SignIn
     let today: Today
     let database: DiaryDatabase
+    /// The data folder, for what stays local whatever the storage: staged imports and made backups.
+    let dataFolder: URL
 
-    init(database: DiaryDatabase, photos: PhotoService, signIn: SignIn) {
+    init(database: DiaryDatabase, dataFolder: URL, photos: PhotoService, signIn: SignIn) {
         self.database = database
+        self.dataFolder = dataFolder
         entries = EntryStore(database)
         children = ChildStore(database)
         memos = MemoStore(database)

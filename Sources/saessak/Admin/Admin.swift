@@ -1,6 +1,7 @@
 import ArgumentParser
 import Diary
 import DiaryStore
+import Files
 import Foundation
 import Secrets
 

@@ -9,16 +9,16 @@ import ServiceLifecycle
 /// Makes the large thumbnails after uploads, one at a time (uploads themselves decode too; a home server has few
 /// cores and little memory), on NIO's thread pool. Its queue is the
 /// database (`photos.thumbnails = 'pending'`), so photos left pending by a restart are finished on the next start.
-final class ThumbnailWorker: Service, Sendable {
-    private let library: PhotoLibrary
+public final class ThumbnailWorker: Service, Sendable {
+    private let storage: any PhotoStorage
     private let store: PhotoStore
     private let logger: Logger
     private let jobs: AsyncStream<Photo>
     private let continuation: AsyncStream<Photo>.Continuation
     static let concurrency = 1
 
-    init(library: PhotoLibrary, store: PhotoStore, logger: Logger) {
-        self.library = library
+    init(storage: any PhotoStorage, store: PhotoStore, logger: Logger) {
+        self.storage = storage
         self.store = store
         self.logger = logger
         (jobs, continuation) = AsyncStream.makeStream(of: Photo.self)
@@ -26,7 +26,7 @@ final class ThumbnailWorker: Service, Sendable {
 
     func enqueue(_ photo: Photo) { continuation.yield(photo) }
 
-    func run() async throws {
+    public func run() async throws {
         for photo in try await store.pending() { continuation.yield(photo) }
         await withTaskGroup(of: Void.self) { group in
             var running = 0
@@ -42,13 +42,14 @@ final class ThumbnailWorker: Service, Sendable {
     }
 
     private func process(_ photo: Photo) async {
-        guard let format = ImageFormat.allCases.first(where: { $0.mimeType == photo.mimeType }) else { return }
-        let original = library.original(sha256: photo.sha256, format: format)
         do {
-            for size in [ThumbnailSize.small, .large]
-            where !FileManager.default.fileExists(atPath: library.thumbnail(sha256: photo.sha256, size: size).path) {
+            guard let format = storage.format(mimeType: photo.mimeType),
+                let original = try await storage.originalFile(sha256: photo.sha256, format: format)
+            else { throw PhotoError.internal("the original is missing") }
+            for size in [ThumbnailSize.small, .large] {
+                guard try await storage.openThumbnail(sha256: photo.sha256, size: size) == nil else { continue }
                 let data = try await NIOThreadPool.singleton.runIfActive { try Thumbnailer.thumbnail(of: original, size: size) }
-                try library.saveThumbnail(data, sha256: photo.sha256, size: size)
+                try await storage.putThumbnail(data, sha256: photo.sha256, size: size)
             }
             try await store.markThumbnails(photo.id, ready: true)
         } catch {

@@ -1,0 +1,120 @@
+import Diary
+import Foundation
+
+/// The one way photos come in — uploads, profile photos, visit records and every importer. Bytes are streamed to
+/// the storage's staging area (`stage`), then each file is checked (`check`, or `take` for bytes in hand): hashed,
+/// inspected, and given its small thumbnail, which proves it decodes. `place` then stores the checked files and their
+/// thumbnails at their content addresses — before the caller's transaction writes their rows — and `settle`, after
+/// that transaction, committed or not, deletes the files this intake placed that no row refers to (a failed
+/// request's or import's, or photos of records that were already there). A dry run checks and stores nothing.
+/// Large thumbnails are made later by the server's worker (the rows say 'pending').
+///
+/// Checking decodes images: callers run it off the request threads (an upload on NIO's thread pool, an import on
+/// its reading thread). One intake is used by one task or thread at a time, handed from one to the next:
+/// `@unchecked Sendable` only for that hand-over.
+public final class PhotoIntake: @unchecked Sendable {
+    public let storage: any PhotoStorage
+    let family: FamilyID
+    let now: Date
+    let dryRun: Bool
+    let limits: PhotoLimits
+    /// Held while the intake lives, so that a server starting meanwhile leaves the files it placed alone.
+    private let writing: PhotoWriterLock
+    /// Every photo checked, in order, each once.
+    public private(set) var photos: [Photo] = []
+    private var bySHA: [String: Photo] = [:]
+    /// Checked and waiting for `place`: the staged file and its small thumbnail.
+    private var waiting: [(upload: UploadWriter, photo: Photo, format: ImageFormat, small: Data)] = []
+    private var placed: [StoredOriginal] = []
+
+    public init(storage: any PhotoStorage, family: FamilyID, now: Date, dryRun: Bool = false, limits: PhotoLimits = .standard)
+        throws(PhotoError)
+    {
+        self.storage = storage
+        writing = try storage.writerLock()
+        self.family = family
+        self.now = now
+        self.dryRun = dryRun
+        self.limits = limits
+    }
+
+    deinit { waiting.forEach { $0.upload.abandon() } }
+
+    /// A new staging file to stream one photo's bytes into.
+    public func stage() throws(PhotoError) -> UploadWriter { try storage.stage(limits: limits) }
+
+    /// Checks a staged file; the same bytes checked before give the same photo. `coordinates` are where the source
+    /// says it was taken, used when the file itself does not say.
+    @discardableResult
+    public func check(_ upload: UploadWriter, coordinates: (latitude: Double, longitude: Double)? = nil) throws(PhotoError) -> Photo {
+        let sha256 = try upload.finish()
+        if let known = bySHA[sha256] {
+            upload.abandon()
+            return known
+        }
+        let info = try ImageInspector.inspect(upload.url, limits: limits)
+        let small = try Thumbnailer.thumbnail(of: upload.url, size: .small)
+        let photo = Photo(checked: info, sha256: sha256, byteCount: upload.byteCount, family: family, now: now, coordinates: coordinates)
+        bySHA[sha256] = photo
+        photos.append(photo)
+        if dryRun { upload.abandon() } else { waiting.append((upload, photo, info.format, small)) }
+        return photo
+    }
+
+    /// Takes a photo given as bytes (a Core Data blob).
+    public func take(_ data: Data, coordinates: (latitude: Double, longitude: Double)? = nil) throws -> Photo {
+        try take(coordinates: coordinates) { writer in try data.withUnsafeBytes { try writer.write(untyped: $0) } }
+    }
+
+    /// Takes a photo whose bytes `fill` streams into the staging file (a file in a ZIP).
+    public func take(coordinates: (latitude: Double, longitude: Double)? = nil, _ fill: (UploadWriter) throws -> Void) throws -> Photo {
+        let upload = try stage()
+        do {
+            try fill(upload)
+        } catch {
+            upload.abandon()
+            throw error
+        }
+        return try check(upload, coordinates: coordinates)
+    }
+
+    /// Stores every checked file and its small thumbnail at its content address.
+    public func place() async throws(PhotoError) {
+        while let item = waiting.first {
+            waiting.removeFirst()
+            defer { item.upload.abandon() }
+            let format = item.format
+            if try await storage.putOriginal(item.upload.url, sha256: item.photo.sha256, format: format) {
+                placed.append(StoredOriginal(sha256: item.photo.sha256, format: format))
+            }
+            try await storage.putThumbnail(item.small, sha256: item.photo.sha256, size: .small)
+        }
+    }
+
+    /// After the rows were written or not: deletes the files this intake placed that no row refers to, and drops
+    /// what was checked but never placed. `referenced` nil — the rows could not be read — deletes nothing: a
+    /// committed row's file must never go, and the start-up sweep removes true orphans.
+    public func settle(referenced: Set<String>?) async {
+        waiting.forEach { $0.upload.abandon() }
+        waiting = []
+        for file in placed where referenced.map({ !$0.contains(file.sha256) }) ?? false {
+            await storage.delete(sha256: file.sha256, format: file.format)
+        }
+        placed = []
+    }
+}
+
+extension Photo {
+    /// The row for a checked file: what the inspector read from it. `coordinates` (where the source says it was
+    /// taken) stand in when the file itself has none.
+    init(
+        checked info: ImageInfo, sha256: String, byteCount: Int, family: FamilyID, now: Date,
+        coordinates: (latitude: Double, longitude: Double)?
+    ) {
+        let place = info.latitude != nil ? (info.latitude, info.longitude) : (coordinates?.latitude, coordinates?.longitude)
+        self.init(
+            familyID: family, sha256: sha256, mimeType: info.format.mimeType, byteCount: byteCount, width: info.width,
+            height: info.height, orientation: info.orientation, takenLocal: info.taken?.local, takenOffset: info.taken?.offset,
+            latitude: place.0, longitude: place.1, cameraMake: info.cameraMake, cameraModel: info.cameraModel, createdAt: now)
+    }
+}

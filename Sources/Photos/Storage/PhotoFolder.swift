@@ -1,0 +1,140 @@
+import Files
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Photo files in a data folder, content-addressed by SHA-256: `photos/originals/ab/<sha256>.<ext>` (never
+/// modified), `photos/thumbnails/<size>/ab/<sha256>.jpg`, and `photos/incoming/` for bytes on their way in.
+public struct PhotoFolder: PhotoStorage {
+    public let root: URL
+
+    public init(dataFolder: URL) throws(PhotoError) {
+        root = dataFolder.appendingPathComponent("photos", isDirectory: true)
+        for folder in ["originals", "incoming"] + ThumbnailSize.allCases.map({ "thumbnails/\($0.rawValue)" }) {
+            do {
+                try FileManager.default.createDirectory(
+                    at: root.appendingPathComponent(folder), withIntermediateDirectories: true,
+                    attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw .internal("cannot create \(root.appendingPathComponent(folder).path): \(error)")
+            }
+        }
+    }
+
+    public func stage(limits: PhotoLimits) throws(PhotoError) -> UploadWriter {
+        try UploadWriter(url: root.appendingPathComponent("incoming/\(UUID().uuidString).part"), limit: limits.maxBytes)
+    }
+
+    /// A rename within the data folder, then a sync of the folder it landed in.
+    public func putOriginal(_ staged: URL, sha256: String, format: ImageFormat) throws(PhotoError) -> Bool {
+        let destination = original(sha256: sha256, format: format)
+        try makeFolder(for: destination)
+        if FileManager.default.fileExists(atPath: destination.path) {
+            unlink(staged.path)
+            return false
+        }
+        guard rename(staged.path, destination.path) == 0 else {
+            throw .internal("cannot store the photo: \(String(cString: strerror(errno)))")
+        }
+        POSIXFile.syncFolder(destination.deletingLastPathComponent())
+        return true
+    }
+
+    public func openOriginal(sha256: String, format: ImageFormat) throws(PhotoError) -> (any StoredPhotoFile)? {
+        LocalPhotoFile(original(sha256: sha256, format: format))
+    }
+
+    public func originalFile(sha256: String, format: ImageFormat) -> URL? {
+        let url = original(sha256: sha256, format: format)
+        return FileManager.default.fileExists(atPath: url.path) ? url : nil
+    }
+
+    public func putThumbnail(_ data: Data, sha256: String, size: ThumbnailSize) throws(PhotoError) {
+        let url = thumbnail(sha256: sha256, size: size)
+        try makeFolder(for: url)
+        do {
+            try AtomicFile.write(data, to: url, permissions: 0o600)
+        } catch {
+            throw .internal("cannot write a thumbnail: \(error)")
+        }
+    }
+
+    public func openThumbnail(sha256: String, size: ThumbnailSize) throws(PhotoError) -> (any StoredPhotoFile)? {
+        LocalPhotoFile(thumbnail(sha256: sha256, size: size))
+    }
+
+    public func delete(sha256: String, format: ImageFormat) {
+        unlink(original(sha256: sha256, format: format).path)
+        for size in ThumbnailSize.allCases { unlink(thumbnail(sha256: sha256, size: size).path) }
+    }
+
+    public func listOriginals() -> [StoredOriginal] {
+        let folder = root.appendingPathComponent("originals")
+        guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return [] }
+        return enumerator.compactMap { item in
+            let name = (item as? String).map { URL(fileURLWithPath: $0).lastPathComponent } ?? ""
+            let parts = name.split(separator: ".")
+            guard parts.count == 2, parts[0].count == 64, let format = ImageFormat.allCases.first(where: { $0.fileExtension == parts[1] })
+            else { return nil }
+            return StoredOriginal(sha256: String(parts[0]), format: format)
+        }
+    }
+
+    public func clearStaging() {
+        let folder = root.appendingPathComponent("incoming")
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] {
+            unlink(folder.appendingPathComponent(name).path)
+        }
+    }
+
+    public func writerLock() throws(PhotoError) -> PhotoWriterLock {
+        try PhotoWriterLock(file: root.appendingPathComponent(".writers"))
+    }
+
+    func original(sha256: String, format: ImageFormat) -> URL {
+        root.appendingPathComponent("originals/\(sha256.prefix(2))/\(sha256).\(format.fileExtension)")
+    }
+
+    func thumbnail(sha256: String, size: ThumbnailSize) -> URL {
+        root.appendingPathComponent("thumbnails/\(size.rawValue)/\(sha256.prefix(2))/\(sha256).jpg")
+    }
+
+    private func makeFolder(for file: URL) throws(PhotoError) {
+        do {
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        } catch {
+            throw .internal("cannot create \(file.deletingLastPathComponent().path): \(error)")
+        }
+    }
+}
+
+/// A file of the photo folder, opened: one open and one fstat, cheaper than asking FileManager first.
+struct LocalPhotoFile: StoredPhotoFile {
+    let handle: FileHandle
+    let byteCount: Int
+
+    init?(_ url: URL) {
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, let size = Int(exactly: status.st_size) else { return nil }
+        byteCount = size
+    }
+
+    func read(_ range: ClosedRange<Int>, chunkSize: Int, _ body: (Data) async throws -> Void) async throws {
+        try handle.seek(toOffset: UInt64(range.lowerBound))
+        var left = range.count
+        while left > 0 {
+            guard let data = try handle.read(upToCount: min(chunkSize, left)), !data.isEmpty else {
+                throw PhotoError.internal("the photo file ended early")
+            }
+            left -= data.count
+            try await body(data)
+        }
+    }
+}
