@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Testing
+import Services
 
 @testable import WebApp
 

@@ -12,6 +12,18 @@ public struct TimelineFilter: Hashable, Sendable {
         self.period = period
     }
 
+    /// A filter as a person asks for it — the API's query, the timeline page's links, `saessak entries list`: a
+    /// month (`YYYY-MM`) or else a year narrows the period. Throws naming the field that is wrong.
+    public init(childID: ChildID?, tag: String?, month: String?, year: Int?) throws(ValidationError) {
+        self.init(childID: childID, tag: tag)
+        if let month {
+            period = .month(try Validate.field("month") { try YearMonth(iso: month) })
+        } else if let year {
+            guard SolarDate.supportedYears.contains(year) else { throw ValidationError(field: "year", "\(year) is out of range") }
+            period = .year(year)
+        }
+    }
+
     /// A calendar year, one month of it, or one day.
     public enum Period: Hashable, Sendable {
         case year(Int)

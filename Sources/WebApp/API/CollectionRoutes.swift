@@ -1,5 +1,6 @@
 import Diary
 import Hummingbird
+import Services
 
 /// The five routes every collection of the API has, written once:
 /// `GET /name` (paged list), `POST /name` (201), `GET /name/{id}`, `PUT /name/{id}` (whole replacement),

@@ -16,7 +16,7 @@ struct EntriesAPI {
             path: "entries",
             list: { family, query in
                 let paging = try query.paging()
-                return try await store.list(family: family, filter: try Self.filter(query), after: paging.cursor, limit: paging.limit)
+                return try await store.list(family: family, filter: try query.timelineFilter(), after: paging.cursor, limit: paging.limit)
             },
             get: { family, id in try await store.get(family: family, id: id) },
             create: { family, payload in
@@ -40,7 +40,7 @@ struct EntriesAPI {
             let query = Query(request: request)
             let paging = try query.paging()
             let (sections, next) = try await store.timeline(
-                family: try context.member().familyID, filter: try Self.filter(query), after: paging.cursor, limit: paging.limit)
+                family: try context.member().familyID, filter: try query.timelineFilter(), after: paging.cursor, limit: paging.limit)
             return try JSONBody.response(
                 TimelineResponse(
                     sections: sections.map { .init(month: $0.month.iso, items: $0.items.map(EntryResource.init)) },
@@ -62,45 +62,6 @@ struct EntriesAPI {
             return try JSONBody.response(ListResponse(items: entries.map(EntryResource.init), next: nil))
         }
     }
-
-    /// `child`, `tag`, and `year` or `month` (YYYY-MM) narrow a list of entries.
-    static func filter(_ query: Query) throws -> TimelineFilter {
-        var filter = TimelineFilter(childID: try query.id("child"), tag: query.string("tag"))
-        if let month = query.string("month") {
-            do { filter.period = .month(try YearMonth(iso: month)) } catch {
-                throw Problem(status: .badRequest, detail: error.description, field: "month")
-            }
-        } else if let year = try query.int("year") {
-            guard SolarDate.supportedYears.contains(year) else {
-                throw Problem(status: .badRequest, detail: "year: \(year) is out of range", field: "year")
-            }
-            filter.period = .year(year)
-        }
-        return filter
-    }
-}
-
-struct TimelineResponse: Encodable {
-    struct Section: Encodable {
-        let month: String
-        let items: [EntryResource]
-    }
-    let sections: [Section]
-    let next: String?
-
-    enum CodingKeys: CodingKey { case sections, next }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(sections, forKey: .sections)
-        try container.encode(next, forKey: .next)
-    }
-}
-
-public struct PlaceBody: Codable, Sendable {
-    public let name: String?
-    public let latitude: Double?
-    public let longitude: Double?
 }
 
 /// What a client sends to create or replace an entry. `photoIds` (uploaded with `POST /photos`) sets the photos
@@ -139,33 +100,3 @@ struct EntryPayload: Decodable {
     }
 }
 
-public struct EntryResource: Encodable {
-    let id: EntryID
-    let title: String
-    let body: String
-    let date: String
-    let timeZone: String
-    let childIds: [ChildID]
-    let tags: [String]
-    let place: PlaceBody?
-    let weather: String?
-    let photoIds: [PhotoID]
-    let createdAt: Date
-    let modifiedAt: Date
-
-    public init(_ entry: Entry) {
-        let content = entry.content
-        id = entry.id
-        title = content.title
-        body = content.body
-        date = content.date.iso
-        timeZone = content.timeZone
-        childIds = content.childIDs
-        tags = content.tags
-        place = content.place.map { PlaceBody(name: $0.name, latitude: $0.latitude, longitude: $0.longitude) }
-        weather = content.weather
-        photoIds = entry.photoIDs
-        createdAt = entry.createdAt
-        modifiedAt = entry.modifiedAt
-    }
-}

@@ -3,6 +3,7 @@ import DiaryStore
 import Foundation
 import Hummingbird
 import KoreanCalendar
+import Services
 
 /// `/api/v1/children/{id}/measurements` and `/growth`: measurements with their WHO percentile and z-score.
 struct GrowthAPI {
@@ -17,40 +18,12 @@ struct GrowthAPI {
         let date: String
     }
 
-    struct MeasurementResource: Encodable {
-        let id: MeasurementID
-        let kind: GrowthMeasurement.Kind
-        let value: Double
-        let unit: GrowthMeasurement.Unit
-        let date: String
-        /// Age on the day, in days (nil before birth or without a solar birth date).
-        let ageInDays: Int?
-        /// Against the WHO 2006 standards, for 0–1856 days and a known sex; absent otherwise.
-        let zScore: Double?
-        let percentile: Double?
-    }
-
-    static func resources(_ measurements: [GrowthMeasurement], child: Child) -> [MeasurementResource] {
-        let birth = child.profile.birthDate.solarDate
-        return measurements.map { measurement in
-            let age = birth.map { measurement.date.julianDayNumber - $0.julianDayNumber }.flatMap { $0 >= 0 ? $0 : nil }
-            let assessment = age.flatMap { age in
-                child.profile.sex.flatMap { sex in
-                    WHOGrowthStandard.assess(.init(measurement.kind), sex: sex, ageInDays: age, value: measurement.value)
-                }
-            }
-            return MeasurementResource(
-                id: measurement.id, kind: measurement.kind, value: measurement.value, unit: measurement.unit,
-                date: measurement.date.iso, ageInDays: age, zScore: assessment?.zScore, percentile: assessment?.percentile)
-        }
-    }
-
     func register(on api: SecureRoutes) {
         api.get("children/:id/growth", .viewer) { [store, children] _, context in
             let family = try context.member().familyID
             let child = try await children.get(family: family, id: try context.id(of: "child"))
             let measurements = try await store.measurements(family: family, child: child.id)
-            return try JSONBody.response(ListResponse(items: Self.resources(measurements, child: child), next: nil))
+            return try JSONBody.response(ListResponse(items: MeasurementResource.list(measurements, child: child), next: nil))
         }
         api.post("children/:id/measurements", .editor) { [store, children] request, context in
             let family = try context.member().familyID
@@ -69,7 +42,7 @@ struct GrowthAPI {
             let date = try Validate.field("date") { try SolarDate(iso: payload.date) }
             let measurement = try GrowthMeasurement(childID: child.id, kind: payload.kind, value: value, unit: unit, date: date)
             let saved = try await store.add(family: family, measurement)
-            return try JSONBody.response(Self.resources([saved], child: child)[0], status: .created)
+            return try JSONBody.response(MeasurementResource.list([saved], child: child)[0], status: .created)
         }
         api.delete("children/:id/measurements/:measurement", .editor) { [store] _, context in
             try await store.delete(

@@ -2,9 +2,10 @@ import Diary
 import Foundation
 import Hummingbird
 import KoreanCalendar
+import Services
 
 /// Reading JSON requests and writing JSON responses the same way on every route.
-public enum JSONBody {
+enum JSONBody {
     /// Decodes a JSON request body of at most `context.maxUploadSize` bytes.
     static func decode<T: Decodable>(_ type: T.Type, from request: Request, context: AppRequestContext) async throws -> T {
         if let contentType = request.headers[.contentType],
@@ -34,38 +35,11 @@ public enum JSONBody {
         }
     }
 
-    /// The API's JSON conventions (ISO 8601 dates, sorted keys), also used by the CLI's `--json`.
-    public static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
-
     static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
-        let data = try encoder.encode(value)
+        let data = try JSONShapes.encoder.encode(value)
         return Response(
             status: status, headers: [.contentType: "application/json; charset=utf-8"],
             body: .init(byteBuffer: ByteBuffer(bytes: data)))
-    }
-}
-
-/// `{"items": [...], "next": <cursor or null>}`: the shape of every list.
-public struct ListResponse<Item: Encodable>: Encodable {
-    public let items: [Item]
-    public let next: String?
-
-    public init(items: [Item], next: String?) {
-        self.items = items
-        self.next = next
-    }
-
-    enum CodingKeys: CodingKey { case items, next }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(items, forKey: .items)
-        try container.encode(next, forKey: .next)  // null on the last page, never left out
     }
 }
 
@@ -93,6 +67,16 @@ struct Query {
     func date(_ name: String) throws -> SolarDate? {
         guard let text = string(name) else { return nil }
         do { return try SolarDate(iso: text) } catch { throw Problem(status: .badRequest, detail: "\(name): \(error)", field: name) }
+    }
+
+    /// `child`, `tag`, and `year` or `month` (YYYY-MM): the entries a list or the timeline shows.
+    func timelineFilter() throws -> TimelineFilter {
+        let (child, year): (ChildID?, Int?) = (try id("child"), try int("year"))
+        do {
+            return try TimelineFilter(childID: child, tag: string("tag"), month: string("month"), year: year)
+        } catch {
+            throw Problem(status: .badRequest, detail: error.description, field: error.field)
+        }
     }
 
     /// `limit` and `cursor`, shared by every list.

@@ -1,6 +1,7 @@
 import Diary
 import DiaryStore
 import Foundation
+import Services
 
 /// `/api/v1/memos`, most recently changed first.
 struct MemosAPI {
@@ -29,18 +30,3 @@ struct MemoPayload: Decodable {
     func content() throws -> MemoContent { try MemoContent(title: title, body: body ?? "") }
 }
 
-public struct MemoResource: Encodable {
-    let id: MemoID
-    let title: String
-    let body: String
-    let createdAt: Date
-    let modifiedAt: Date
-
-    public init(_ memo: Memo) {
-        id = memo.id
-        title = memo.content.title
-        body = memo.content.body
-        createdAt = memo.createdAt
-        modifiedAt = memo.modifiedAt
-    }
-}

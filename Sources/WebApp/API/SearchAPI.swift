@@ -3,28 +3,12 @@ import DiaryStore
 import Foundation
 import Hummingbird
 import KoreanCalendar
+import Services
 
 /// `GET /api/v1/search?q=…[&child=ID][&from=YYYY-MM-DD][&to=YYYY-MM-DD]`: the family's entries and memos that
 /// match, best first, each with a passage whose matches are marked.
 struct SearchAPI {
     let store: SearchStore
-
-    struct Hit: Encodable {
-        let kind: String
-        let id: String
-        let title: String
-        /// HTML: the passage's text escaped, each match inside `<mark>…</mark>`.
-        let snippet: String
-
-        init(_ hit: SearchHit) {
-            kind = hit.kind.rawValue
-            id = hit.id
-            title = hit.title
-            snippet = hit.snippet.parts.map { part in
-                part.isMatch ? "<mark>\(HTML.escape(part.text))</mark>" : HTML.escape(part.text)
-            }.joined()
-        }
-    }
 
     func register(on api: SecureRoutes) {
         api.get("search", .viewer) { [store] request, context in
@@ -37,7 +21,7 @@ struct SearchAPI {
                     childID: try query.id("child"), from: try query.date("from"), to: try query.date("to"))
                 let paging = try query.paging()
                 let page = try await store.search(family: family, text, filter: filter, after: paging.cursor, limit: paging.limit)
-                return try JSONBody.response(ListResponse(items: page.items.map(Hit.init), next: page.next?.description))
+                return try JSONBody.response(ListResponse(items: page.items.map(SearchHitResource.init), next: page.next?.description))
             } catch let error as ValidationError {
                 throw Problem(status: .badRequest, detail: error.description, field: error.field)
             }

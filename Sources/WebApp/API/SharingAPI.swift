@@ -2,6 +2,7 @@ import Diary
 import DiaryStore
 import Foundation
 import Hummingbird
+import Services
 
 /// `/api/v1/invitations` (owners) and `/api/v1/share-links` (owners and editors). The link's URL is in the
 /// answer that made it, and nowhere else: only its hash is kept.

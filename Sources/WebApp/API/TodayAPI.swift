@@ -3,6 +3,7 @@ import DiaryStore
 import Foundation
 import Hummingbird
 import KoreanCalendar
+import Services
 
 /// `GET /api/v1/today?date=YYYY-MM-DD&days=N`: what the family should hear about on a day (default today in Seoul)
 /// and the N days after it (default 7): milestones (삼칠일, 백일, 200일, 첫돌, 1000일), birthdays (solar, or lunar for a
@@ -42,7 +43,7 @@ struct TodayAPI {
             guard Self.lookahead.contains(days) else {
                 throw Problem(status: .badRequest, detail: "days: must be 0–60 (got \(days))", field: "days")
             }
-            let notices = try await Self.notices(
+            let notices = try await FamilyNotices.notices(
                 family: family, on: day, days: days, children: children, anniversaries: anniversaries, vaccinations: vaccinations)
             return try JSONBody.response(Answer(
                 date: day.iso, days: days,
@@ -53,17 +54,5 @@ struct TodayAPI {
                         age: $0.age)
                 }))
         }
-    }
-
-    /// The notices of a family on a day and the `days` after it (the API's answer, and the home page's).
-    static func notices(
-        family: FamilyID, on day: SolarDate, days: Int, children: ChildStore, anniversaries: AnniversaryStore,
-        vaccinations: VaccinationStore
-    ) async throws -> [Notice] {
-        let inputs = try await VaccinationsAPI.children(family: family, on: day, children: children, vaccinations: vaccinations)
-        let remembered = try await Page.all { try await anniversaries.list(family: family, after: $0, limit: $1) }
-        let last = (try? day.adding(days: days)) ?? day
-        let holidays = Set([day.year, last.year]).flatMap { (try? KoreanHolidays.holidays(in: $0)) ?? [] }
-        return Notices.on(day, lookahead: days, children: inputs, anniversaries: remembered, holidays: holidays)
     }
 }

@@ -1,3 +1,4 @@
+import DiaryStore
 import Foundation
 
 /// How `saessak serve` was asked to run.
@@ -14,7 +15,7 @@ public struct AppConfiguration: Sendable {
 
     public static let defaultHost = "127.0.0.1"
     public static let defaultPort = 8080
-    public static let defaultDataFolder = "saessak-data"
+    public static let defaultDataFolder = DiaryDatabase.defaultFolder
 
     public init(
         host: String = defaultHost, port: Int = defaultPort, dataFolder: URL, staticFolder: URL? = nil,

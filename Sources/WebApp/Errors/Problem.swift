@@ -2,6 +2,7 @@ import Diary
 import DiaryStore
 import Foundation
 import Hummingbird
+import Services
 import KoreanCalendar
 import Photos
 
@@ -50,7 +51,7 @@ struct Problem: Error, HTTPResponseError, Encodable {
     }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        let body = try JSONBody.encoder.encode(self)
+        let body = try JSONShapes.encoder.encode(self)
         var headers = headers
         headers[.contentType] = "application/problem+json"
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))

@@ -3,6 +3,7 @@ import DiaryStore
 import Foundation
 import Hummingbird
 import KoreanCalendar
+import Services
 
 /// Calendar feeds: `POST/GET /api/v1/feeds`, `DELETE /api/v1/feeds/{id}` (members), the feed itself at its secret
 /// URL `/feeds/{token}.ics` (the link is the credential), and a one-off download `GET /api/v1/calendar.ics`.
@@ -68,7 +69,7 @@ struct FeedsAPI {
     func calendar(family: FamilyID, name: String, holidays: Bool, download: Bool) async throws -> Response {
         let day = today.date()
         let years = CalendarFeed.defaultYears(around: day)
-        let inputs = try await VaccinationsAPI.children(family: family, on: day, children: children, vaccinations: vaccinations)
+        let inputs = try await VaccinationPlans.children(family: family, on: day, children: children, vaccinations: vaccinations)
         let remembered = try await Page.all { try await anniversaries.list(family: family, after: $0, limit: $1) }
         let visits = try await Page.all { try await events.list(family: family, after: $0, limit: $1) }
         let days = holidays ? years.flatMap { (try? KoreanHolidays.holidays(in: $0)) ?? [] } : []

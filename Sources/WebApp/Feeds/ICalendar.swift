@@ -1,6 +1,7 @@
 import Diary
 import Foundation
 import KoreanCalendar
+import Services
 
 /// Writes RFC 5545 iCalendar text: CRLF line ends, lines folded at 75 octets without splitting a character, TEXT
 /// values escaped. All-day events are DATE values; timed ones are Seoul wall-clock times written in UTC.

@@ -2,6 +2,7 @@ import Diary
 import DiaryStore
 import Foundation
 import Hummingbird
+import Services
 
 /// Sign-in, sign-out, the signed-in start page, password change, family switching and first-run setup, as
 /// server-rendered forms that work without JavaScript.

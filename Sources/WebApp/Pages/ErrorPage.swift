@@ -1,4 +1,5 @@
 import Hummingbird
+import Services
 
 /// An error shown to a person: the status in their language, and what went wrong.
 enum ErrorPage {

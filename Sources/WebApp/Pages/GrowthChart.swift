@@ -3,6 +3,7 @@ import DiaryStore
 import Foundation
 import Hummingbird
 import KoreanCalendar
+import Services
 
 /// `/children/{id}/growth.svg?kind=weight|height|head`: the WHO 3rd/15th/50th/85th/97th percentile curves for the
 /// child's sex from birth to the child's age (at least two years, at most five), and the child's measurements.

@@ -1,5 +1,6 @@
 import Hummingbird
 import NIOCore
+import Services
 
 /// A page whose body is markup built in Swift (every piece of user text through `HTML.escape`), inside the shared
 /// layout (`WebPage`) without the signed-in navigation: sign-in, setup, link holders' pages, errors.

@@ -3,6 +3,7 @@ import DiaryStore
 import Foundation
 import Hummingbird
 import KoreanCalendar
+import Services
 
 /// `/calendar/YYYY-MM`: the month grid (Sunday first; Sundays, holidays and the family's own holidays red, Saturdays
 /// blue; the lunar date or the solar term under every day; the family's entries, events and anniversaries), and
@@ -48,7 +49,7 @@ struct CalendarPages {
         days.entries = try await stores.entries.days(family: family, from: first, through: last)
         let children = try await stores.allChildren(family)
         let names = Dictionary(uniqueKeysWithValues: children.map { ($0.id, $0.profile.name) })
-        let notices = try await TodayAPI.notices(
+        let notices = try await FamilyNotices.notices(
             family: family, on: first, days: first.days(until: last), children: stores.children,
             anniversaries: stores.anniversaries, vaccinations: stores.vaccinations)
         for notice in notices where notice.kind != .holiday && notice.kind != .vaccination {

@@ -55,7 +55,7 @@ struct EntryPages {
         let words = Words.table(language)
         let family = try context.member().familyID
         let query = Query(request: request)
-        let filter = try EntriesAPI.filter(query)
+        let filter = try query.timelineFilter()
         let children = try await stores.allChildren(family)
         let names = Dictionary(uniqueKeysWithValues: children.map { ($0.id, $0.profile.name) })
         var data: [String: Any] = [:]
@@ -72,7 +72,7 @@ struct EntryPages {
             }
             data["searching"] = true
             data["hits"] = page.items.map { hit in
-                let shown = SearchAPI.Hit(hit)
+                let shown = SearchHitResource(hit)
                 return [
                     "href": hit.kind == .entry ? "/entries/\(hit.id)" : "/memos/\(hit.id)", "title": shown.title,
                     "snippet": shown.snippet, "isMemo": hit.kind == .memo,

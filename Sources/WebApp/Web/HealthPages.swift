@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import KoreanCalendar
 import Photos
+import Services
 
 /// `/health?child=ID`: a child's vaccinations from the national schedule (overdue, due, upcoming, given) with
 /// recording of doses, growth measurements with WHO percentiles and the chart, and hospital visits and other events.
@@ -177,7 +178,7 @@ struct HealthPages {
         data["child"] = ["id": child.id.description, "name": child.profile.name]
         let recorded = try await stores.vaccinations.vaccinations(family: family, child: child.id)
         let name = { (vaccine: Vaccine) in language == .korean ? vaccine.koreanName : vaccine.englishName }
-        let doses = VaccinationsAPI.doses(for: child, recorded, on: today) ?? []
+        let doses = VaccinationPlans.doses(for: child, recorded, on: today) ?? []
         func rows(_ status: PlannedDose.Status) -> [[String: Any]] {
             doses.filter { $0.status == status }.map { dose in
                 var row: [String: Any] = [
@@ -199,7 +200,7 @@ struct HealthPages {
             ["value": product.rawValue, "name": product.components.map(name).joined(separator: " + ")]
         }
         let measurements = try await stores.growth.measurements(family: family, child: child.id)
-        data["measurements"] = GrowthAPI.resources(measurements, child: child).reversed().map { item in
+        data["measurements"] = MeasurementResource.list(measurements, child: child).reversed().map { item in
             var row: [String: Any] = [
                 "kind": words["growth_\(item.kind.rawValue)"] ?? item.kind.rawValue,
                 "value": "\(Self.number(item.value)) \(item.unit.rawValue)", "date": item.date,

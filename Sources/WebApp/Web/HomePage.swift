@@ -2,6 +2,7 @@ import Diary
 import DiaryStore
 import Hummingbird
 import KoreanCalendar
+import Services
 
 /// `/`: the child switcher and profile card, today's notices, "on this day" of earlier years, and the big write
 /// button. A signed-in user with no family yet sees how to get one.
@@ -31,7 +32,7 @@ struct HomePage {
             data["child"] = current.map { ChildCard($0, today: today, language: language) }
             data["todayText"] = language.longDate(today)
             if let lunar = try? LunarDate.from(today) { data["todayLunar"] = language.lunarDate(lunar) }
-            let notices = try await TodayAPI.notices(
+            let notices = try await FamilyNotices.notices(
                 family: member.familyID, on: today, days: 7, children: stores.children, anniversaries: stores.anniversaries,
                 vaccinations: stores.vaccinations)
             data["notices"] = notices.map { NoticeLine($0, today: today, language: language, names: names) }

@@ -3,6 +3,7 @@ import DiaryStore
 import Foundation
 import Hummingbird
 import KoreanCalendar
+import Services
 
 /// `/more` (every other page), `/memos` (newest change first, search, edit, delete), `/anniversaries` (solar or
 /// lunar, leap month, shown red like a holiday, optionally a child's) and `/calculator`.
@@ -31,7 +32,7 @@ struct NotebookPages {
                 do {
                     let hits = try await stores.search.search(family: family, try SearchQuery(text), after: nil, limit: 100)
                     data["hits"] = hits.items.filter { $0.kind == .memo }.map { hit in
-                        ["id": hit.id, "title": hit.title, "snippet": SearchAPI.Hit(hit).snippet]
+                        ["id": hit.id, "title": hit.title, "snippet": SearchHitResource(hit).snippet]
                     }
                 } catch let error as ValidationError {
                     throw Problem(status: .badRequest, detail: error.description, field: "q")

@@ -4,6 +4,7 @@ import DiaryStore
 import Foundation
 import Hummingbird
 import NIOCore
+import Services
 
 /// `/settings`: the account (family switching, password, sign-out), language, the family's members and
 /// invitations, share links, calendar feeds and API tokens. Secrets (a new token, invitation or feed address) are

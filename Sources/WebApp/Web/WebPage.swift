@@ -4,6 +4,7 @@ import Hummingbird
 import KoreanCalendar
 import Mustache
 import NIOCore
+import Services
 
 /// The page templates (`Resources/templates/*.mustache`, rendered with swift-mustache) and the stylesheet and script
 /// the pages share (`Resources/assets`), loaded once from the bundle.
@@ -12,7 +13,7 @@ enum Templates {
         var library = MustacheLibrary()
         // Every template, partials and the layout included, escapes with `HTML.escape` (by Unicode scalar), set by
         // a pragma in front of its text so that no template can be without it.
-        MustacheContentTypes.register(HTML.ContentType(), named: HTML.ContentType.name)
+        MustacheContentTypes.register(HTMLContentType(), named: HTMLContentType.name)
         for (name, text) in files(in: "templates", extension: "mustache") {
             do {
                 try library.register(pragma + text, named: name)
@@ -24,7 +25,7 @@ enum Templates {
         return library
     }()
 
-    static let pragma = "{{% CONTENT_TYPE: \(HTML.ContentType.name) }}"
+    static let pragma = "{{% CONTENT_TYPE: \(HTMLContentType.name) }}"
 
     /// `app.css` and `app.js`, with a version (a hash of their content) for long caching.
     static let assets: [String: (body: ByteBuffer, contentType: String)] = {
@@ -140,4 +141,11 @@ struct Assets {
                 body: .init(byteBuffer: asset.body))
         }
     }
+}
+
+/// swift-mustache's own HTML escaping goes by Character; templates use `HTML.escape` (by Unicode scalar) instead.
+struct HTMLContentType: MustacheContentType {
+    static let name = "SAESSAK_HTML"
+
+    func escapeText(_ text: String) -> String { HTML.escape(text) }
 }

@@ -3,7 +3,7 @@ import Diary
 import DiaryStore
 import Foundation
 import KoreanCalendar
-import WebApp
+import Services
 
 struct VaccinesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -36,9 +36,9 @@ struct VaccinesCommand: AsyncParsableCommand {
         guard let found = matches.first else { throw CLIError("no child named or numbered '\(child)' in this family") }
         guard matches.count == 1 else { throw CLIError("several children are named '\(child)': give the ID (saessak children list)") }
         let day = try date.map { try SolarDate(iso: $0) } ?? Today(clock: database.clock).date()
-        let plan = try VaccinationsAPI.plan(for: found, try await VaccinationStore(database).vaccinations(family: familyID, child: found.id), on: day)
+        let plan = try VaccinationPlans.plan(for: found, try await VaccinationStore(database).vaccinations(family: familyID, child: found.id), on: day)
         if output.json {
-            print(String(decoding: try JSONBody.encoder.encode(plan), as: UTF8.self))
+            print(try JSONShapes.text(plan))
             return
         }
         print("\(found.profile.name) — \(day.iso) 기준 (\(VaccinationSchedule.korea2023.version))")

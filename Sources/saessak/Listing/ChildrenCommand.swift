@@ -2,7 +2,7 @@ import ArgumentParser
 import Diary
 import DiaryStore
 import Foundation
-import WebApp
+import Services
 
 struct ChildrenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -24,7 +24,7 @@ struct ListChildren: AsyncParsableCommand {
         let today = Today(clock: database.clock).date()
         if output.json {
             let resources = children.map { ChildResource($0, today: today) }
-            print(String(decoding: try JSONBody.encoder.encode(ListResponse(items: resources, next: nil)), as: UTF8.self))
+            print(try JSONShapes.text(ListResponse(items: resources, next: nil)))
             return
         }
         for child in children {

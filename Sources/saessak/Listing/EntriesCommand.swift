@@ -2,7 +2,7 @@ import ArgumentParser
 import Diary
 import DiaryStore
 import Foundation
-import WebApp
+import Services
 
 struct EntriesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -43,12 +43,11 @@ struct ListEntries: AsyncParsableCommand {
     func run() async throws {
         let database = try data.openExisting()
         let familyID = try await AccountStore(database).family(named: family.family).id
-        var filter = TimelineFilter(childID: child.flatMap { ChildID($0) }, tag: tag)
-        if let month { filter.period = .month(try YearMonth(iso: month)) }
+        let filter = try TimelineFilter(childID: child.flatMap { ChildID($0) }, tag: tag, month: month, year: nil)
         let page = try await EntryStore(database).list(family: familyID, filter: filter, after: nil, limit: limit)
         if output.json {
             let list = ListResponse(items: page.items.map(EntryResource.init), next: page.next?.description)
-            print(String(decoding: try JSONBody.encoder.encode(list), as: UTF8.self))
+            print(try JSONShapes.text(list))
             return
         }
         for entry in page.items {

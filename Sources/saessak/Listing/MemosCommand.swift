@@ -2,7 +2,7 @@ import ArgumentParser
 import Diary
 import DiaryStore
 import Foundation
-import WebApp
+import Services
 
 struct MemosCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -22,7 +22,7 @@ struct MemoOptions: ParsableArguments {
 
     func show(_ memo: Memo) throws {
         if output.json {
-            print(String(decoding: try JSONBody.encoder.encode(MemoResource(memo)), as: UTF8.self))
+            print(try JSONShapes.text(MemoResource(memo)))
         } else {
             print("\(memo.id)  \(memo.content.title)")
         }
@@ -43,7 +43,7 @@ struct ListMemos: AsyncParsableCommand {
         let (store, family) = try await options.open()
         let memos = try await Page.all { try await store.list(family: family, after: $0, limit: $1) }
         if options.output.json {
-            print(String(decoding: try JSONBody.encoder.encode(ListResponse(items: memos.map(MemoResource.init), next: nil)), as: UTF8.self))
+            print(try JSONShapes.text(ListResponse(items: memos.map(MemoResource.init), next: nil)))
         } else {
             for memo in memos { print("\(memo.id)  \(memo.content.title)") }
         }

@@ -1,12 +1,11 @@
 import ArgumentParser
 import DiaryStore
 import Foundation
-import WebApp
 
 /// `--data DIR`, on every command that touches data.
 struct DataOptions: ParsableArguments {
     @Option(name: .customLong("data"), help: "The data folder (saessak.sqlite, secret.key, photos/).")
-    var folder: String = AppConfiguration.defaultDataFolder
+    var folder: String = DiaryDatabase.defaultFolder
 
     var url: URL { URL(fileURLWithPath: folder, isDirectory: true) }
 

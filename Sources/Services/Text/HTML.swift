@@ -1,13 +1,12 @@
-import Mustache
-
 /// The one way text becomes HTML, for element content and quoted attribute values alike: every page template (through
-/// `ContentType`, which `Templates` sets on each of them) and every piece of markup built in Swift.
+/// `HTMLContentType`, which `Templates` sets on each of them) and every piece of markup built in Swift (a search
+/// hit's marked passage, the growth chart's SVG).
 ///
 /// It works on Unicode scalars, never on `Character`s: a grapheme cluster may fuse a combining or prepended mark
 /// (U+0301, U+0600) with `<`, `>` or `"` into one Character that equals none of them, and such text slipped
 /// through unescaped (issue 17: a title redirected everyone who opened the timeline).
-enum HTML {
-    static func escape(_ text: String) -> String {
+public enum HTML {
+    public static func escape(_ text: String) -> String {
         text.replacingScalars { scalar in
             switch scalar {
             case "&": "&amp;"
@@ -19,19 +18,12 @@ enum HTML {
             }
         }
     }
-
-    /// swift-mustache's own HTML escaping goes by Character; templates use this instead.
-    struct ContentType: MustacheContentType {
-        static let name = "SAESSAK_HTML"
-
-        func escapeText(_ text: String) -> String { HTML.escape(text) }
-    }
 }
 
 extension String {
     /// The text with each Unicode scalar for which `replacement` gives a string replaced by it (an empty string drops
     /// the scalar); the others kept. The one loop under every escaping of ours (HTML, iCalendar).
-    func replacingScalars(_ replacement: (Unicode.Scalar) -> String?) -> String {
+    public func replacingScalars(_ replacement: (Unicode.Scalar) -> String?) -> String {
         var result = String.UnicodeScalarView()
         result.reserveCapacity(utf8.count)
         for scalar in unicodeScalars {

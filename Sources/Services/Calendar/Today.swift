@@ -4,19 +4,19 @@ import KoreanCalendar
 
 /// Today's date on the family's wall calendar (Asia/Seoul), for ages and milestones.
 public struct Today: Sendable {
-    let clock: Clock
+    public let clock: Clock
 
     public init(clock: Clock) { self.clock = clock }
 
-    static let timeZone = TimeZone(identifier: "Asia/Seoul")!
+    public static let timeZone = TimeZone(identifier: "Asia/Seoul")!
 
     public func date() -> SolarDate { now().date }
 
     /// The date and time on the wall clock in Seoul: a new entry's default.
-    func now() -> LocalDateTime { Self.local(clock.now()) }
+    public func now() -> LocalDateTime { Self.local(clock.now()) }
 
     /// An instant as the wall calendar and clock in Seoul show it.
-    static func local(_ instant: Date) -> LocalDateTime {
+    public static func local(_ instant: Date) -> LocalDateTime {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: instant)

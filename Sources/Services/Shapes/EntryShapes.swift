@@ -1,0 +1,77 @@
+import Diary
+import Foundation
+
+/// An entry as the API and `saessak entries list --json` show it.
+public struct EntryResource: Encodable {
+    let id: EntryID
+    let title: String
+    let body: String
+    let date: String
+    let timeZone: String
+    let childIds: [ChildID]
+    let tags: [String]
+    let place: PlaceBody?
+    let weather: String?
+    let photoIds: [PhotoID]
+    let createdAt: Date
+    let modifiedAt: Date
+
+    public init(_ entry: Entry) {
+        let content = entry.content
+        id = entry.id
+        title = content.title
+        body = content.body
+        date = content.date.iso
+        timeZone = content.timeZone
+        childIds = content.childIDs
+        tags = content.tags
+        place = content.place.map { PlaceBody(name: $0.name, latitude: $0.latitude, longitude: $0.longitude) }
+        weather = content.weather
+        photoIds = entry.photoIDs
+        createdAt = entry.createdAt
+        modifiedAt = entry.modifiedAt
+    }
+}
+
+
+
+/// The timeline: entries grouped by month, newest first.
+public struct TimelineResponse: Encodable {
+    public struct Section: Encodable {
+        let month: String
+        let items: [EntryResource]
+
+        public init(month: String, items: [EntryResource]) {
+            self.month = month
+            self.items = items
+        }
+    }
+
+    let sections: [Section]
+    let next: String?
+
+    public init(sections: [Section], next: String?) {
+        self.sections = sections
+        self.next = next
+    }
+
+    enum CodingKeys: CodingKey { case sections, next }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(sections, forKey: .sections)
+        try container.encode(next, forKey: .next)
+    }
+}
+
+public struct PlaceBody: Codable, Sendable {
+    public let name: String?
+    public let latitude: Double?
+    public let longitude: Double?
+
+    public init(name: String?, latitude: Double?, longitude: Double?) {
+        self.name = name
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+}
