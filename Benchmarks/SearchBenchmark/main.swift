@@ -44,7 +44,7 @@ var random = Sequence()
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("saessak-search-bench-\(UUID().uuidString)")
 defer { try? FileManager.default.removeItem(at: folder) }
 let database = try DiaryDatabase(folder: folder)
-let family = try await AccountStore(database).createUser(username: "bench", passwordHash: "x", familyName: "bench").1.id
+let family = try await SQLiteAccountStore(database).createUser(username: "bench", passwordHash: "x", familyName: "bench").1.id
 
 let seeded = Date()
 let today = try SolarDate(iso: "2026-11-22")
@@ -62,7 +62,7 @@ try database.writer.write { db in
     for row in rows { try insert.execute(arguments: row) }
 }
 let indexed = Date()
-let counts = try await SearchStore(database).reindex()
+let counts = try await SQLiteSearchStore(database).reindex()
 let reindexSeconds = Date().timeIntervalSince(indexed)
 let sizes = try database.writer.read { db in
     (try Int.fetchOne(db, sql: "SELECT sum(pgsize) FROM dbstat WHERE name LIKE 'searchIndex%'") ?? 0,
@@ -84,7 +84,7 @@ func time(_ body: () async throws -> Int) async rethrows -> (Double, Int) {
     return (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, result)
 }
 
-let store = SearchStore(database)
+let store = SQLiteSearchStore(database)
 let queries = ["아기", "할머니", "백일", "예방접종", "돌", "첫", "어린이집 케이크", "beach", "disney 영화", "없는말"]
 var allSearch: [Double] = []
 var allScan: [Double] = []

@@ -128,8 +128,8 @@ public enum TextImport {
     public static func items(
         from files: [URL], encoding: Encoding, children: [ChildID], report: inout ImportReport,
         progress: TerminalProgress? = nil
-    ) throws -> [ImportStore.EntryItem] {
-        var items: [ImportStore.EntryItem] = []
+    ) throws -> [ImportBatch.EntryItem] {
+        var items: [ImportBatch.EntryItem] = []
         defer { progress?.finish() }
         for (index, file) in files.enumerated() {
             progress?.update(index)

@@ -31,7 +31,7 @@ struct BackupCommand: AsyncParsableCommand {
     func run() async throws {
         let database = try data.openExisting()
         var familyID: FamilyID?
-        if let family { familyID = try await AccountStore(database).family(named: family).id }
+        if let family { familyID = try await database.stores.accounts.family(named: family).id }
         let manifest = try await BackupArchive.write(
             database, photos: try PhotoFolder(dataFolder: data.url), to: URL(fileURLWithPath: output),
             includeSensitive: includeSensitive, family: familyID, app: "saessak")

@@ -27,8 +27,8 @@ struct ImportOptions: ParsableArguments {
     /// Opens the data folder and finds the family and its children.
     func open() async throws -> (database: DiaryDatabase, family: FamilyID, children: [Child]) {
         let database = try data.openExisting()
-        let familyID = try await AccountStore(database).family(named: family.family).id
-        let children = try await Page.all { try await ChildStore(database).list(family: familyID, after: $0, limit: $1) }
+        let familyID = try await database.stores.accounts.family(named: family.family).id
+        let children = try await Page.all { try await database.stores.children.list(family: familyID, after: $0, limit: $1) }
         return (database, familyID, children)
     }
 
@@ -45,12 +45,15 @@ struct ImportOptions: ParsableArguments {
     }
 
     func run(
-        source: String, read: @escaping @Sendable (DiaryDatabase, FamilyID, [Child], PhotoIntake, inout ImportReport) throws -> ImportStore.Batch
+        source: String, read: @escaping @Sendable (DiaryDatabase, FamilyID, [Child], PhotoIntake, inout ImportReport) throws -> ImportBatch
     ) async throws {
         let (database, familyID, children) = try await open()
         let report: ImportReport
         do {
-            report = try await ImportRun.run(source: source, database: database, photos: try PhotoFolder(dataFolder: data.url), family: familyID, dryRun: dryRun) {
+            report = try await ImportRun.run(
+                source: source, stores: database.stores, photos: try PhotoFolder(dataFolder: data.url), family: familyID,
+                now: database.clock.now(), dryRun: dryRun
+            ) {
                 intake, report in try read(database, familyID, children, intake, &report)
             }
         } catch let failure as ImportFailure {
@@ -102,7 +105,7 @@ struct ImportText: AsyncParsableCommand {
                 source = unpacked
             }
             let files = try TextImport.files(at: source)
-            var batch = ImportStore.Batch()
+            var batch = ImportBatch()
             batch.entries = try TextImport.items(
                 from: files, encoding: encoding, children: chosen, report: &report,
                 progress: TerminalProgress(total: files.count, label: "읽는 중"))

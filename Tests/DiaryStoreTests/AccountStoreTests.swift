@@ -7,7 +7,7 @@ import Testing
 @Suite struct AccountStoreTests {
     @Test func tokensActForTheirMembershipAndAreStoredHashed() async throws {
         let fixture = try await StoreFixture()
-        let accounts = AccountStore(fixture.database)
+        let accounts = SQLiteAccountStore(fixture.database)
         let (token, record) = try await accounts.createToken(username: "kim", familyName: nil)
         let membership = try #require(try await accounts.membership(forToken: token))
         #expect(membership.familyID == fixture.family && membership.role == .owner && membership.userID == record.userID)
@@ -18,7 +18,7 @@ import Testing
 
     @Test func namesAreUniqueAndNothingIsHalfCreated() async throws {
         let fixture = try await StoreFixture()
-        let accounts = AccountStore(fixture.database)
+        let accounts = SQLiteAccountStore(fixture.database)
         await #expect(throws: StoreError.conflict(field: "family", message: "a family named '김씨네' already exists")) {
             try await accounts.createUser(username: "park", passwordHash: "x", familyName: "김씨네")
         }
@@ -30,7 +30,7 @@ import Testing
 
     @Test func theOnlyFamilyIsTheDefault() async throws {
         let fixture = try await StoreFixture()
-        let accounts = AccountStore(fixture.database)
+        let accounts = SQLiteAccountStore(fixture.database)
         #expect(try await accounts.family(named: nil).id == fixture.family)
         _ = try await fixture.otherFamily()
         await #expect(throws: StoreError.self) { try await accounts.family(named: nil) }

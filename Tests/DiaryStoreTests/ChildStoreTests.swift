@@ -9,7 +9,7 @@ import Testing
 @Suite struct ChildStoreTests {
     @Test func profilesRoundTripAndTheResidentNumberIsEncryptedAtRest() async throws {
         let fixture = try await StoreFixture()
-        let store = ChildStore(fixture.database)
+        let store = SQLiteChildStore(fixture.database)
         let profile = try ChildProfile(
             name: "김하늘", nickname: "콩이", birthDate: .lunar(try LunarDate(iso: "2023-02-10", isLeapMonth: true)),
             birthTime: try ClockTime(iso: "04:30"), sex: .female, birthplace: "서울", hospital: "서울대병원",
@@ -28,7 +28,7 @@ import Testing
 
     @Test func updateReplacesTheProfileAndKeepsTheIdentity() async throws {
         let fixture = try await StoreFixture()
-        let store = ChildStore(fixture.database)
+        let store = SQLiteChildStore(fixture.database)
         let child = try await fixture.child()
         var profile = child.profile
         profile.name = "새이름"
@@ -39,7 +39,7 @@ import Testing
 
     @Test func anotherFamilysChildIsNotFound() async throws {
         let fixture = try await StoreFixture()
-        let store = ChildStore(fixture.database)
+        let store = SQLiteChildStore(fixture.database)
         let child = try await fixture.child()
         let other = try await fixture.otherFamily()
         await #expect(throws: StoreError.notFound(kind: "child", id: child.id.description)) {
@@ -57,14 +57,14 @@ import Testing
         let sea = try await fixture.child("바다")
         let onlySky = try await fixture.entry("하늘만", at: "2026-01-01T10:00", children: [sky.id], tags: ["혼자"])
         let both = try await fixture.entry("둘이", at: "2026-01-02T10:00", children: [sky.id, sea.id], tags: ["같이"])
-        _ = try await EventStore(fixture.database).create(
+        _ = try await SQLiteEventStore(fixture.database).create(
             family: fixture.family, details: try EventDetails(childID: sky.id, kind: .hospital, title: "검진", date: try SolarDate(iso: "2026-01-03")))
-        _ = try await AnniversaryStore(fixture.database).create(
+        _ = try await SQLiteAnniversaryStore(fixture.database).create(
             family: fixture.family, details: try AnniversaryDetails(name: "하늘 기념일", calendar: .solar, month: 1, day: 1, childID: sky.id))
 
-        try await ChildStore(fixture.database).delete(family: fixture.family, id: sky.id)
+        try await SQLiteChildStore(fixture.database).delete(family: fixture.family, id: sky.id)
 
-        let entries = EntryStore(fixture.database)
+        let entries = SQLiteEntryStore(fixture.database)
         await #expect(throws: StoreError.self) { try await entries.get(family: fixture.family, id: onlySky.id) }
         let kept = try await entries.get(family: fixture.family, id: both.id)
         #expect(kept.content.childIDs == [sea.id])
@@ -85,7 +85,7 @@ import Testing
         var seen: [String] = []
         var cursor: PageCursor?
         repeat {
-            let page = try await ChildStore(fixture.database).list(family: fixture.family, after: cursor, limit: 3)
+            let page = try await SQLiteChildStore(fixture.database).list(family: fixture.family, after: cursor, limit: 3)
             seen += page.items.map(\.profile.name)
             cursor = page.next
         } while cursor != nil

@@ -21,8 +21,8 @@ import Testing
     @Test func photosStayWithTheirVisitInOrderAndGoWithIt() async throws {
         let fixture = try await StoreFixture()
         let child = try await fixture.child()
-        let photos = PhotoStore(fixture.database)
-        let events = EventStore(fixture.database)
+        let photos = SQLitePhotoStore(fixture.database)
+        let events = SQLiteEventStore(fixture.database)
         let old = Date().addingTimeInterval(-3 * 86_400)
         let stored = try await photos.add([photo(fixture, 1, createdAt: old), photo(fixture, 2, createdAt: old)], family: fixture.family, entry: nil)
         let event = try await events.create(family: fixture.family, details: try details(child: child.id), photos: [stored[1].id, stored[0].id])
@@ -45,9 +45,9 @@ import Testing
     @Test func aChildsVisitsTakeTheirPhotosAlong() async throws {
         let fixture = try await StoreFixture()
         let child = try await fixture.child()
-        let stored = try await PhotoStore(fixture.database).add([photo(fixture, 3)], family: fixture.family, entry: nil)
-        _ = try await EventStore(fixture.database).create(family: fixture.family, details: try details(child: child.id), photos: stored.map(\.id))
-        let released = try await ChildStore(fixture.database).delete(family: fixture.family, id: child.id)
+        let stored = try await SQLitePhotoStore(fixture.database).add([photo(fixture, 3)], family: fixture.family, entry: nil)
+        _ = try await SQLiteEventStore(fixture.database).create(family: fixture.family, details: try details(child: child.id), photos: stored.map(\.id))
+        let released = try await SQLiteChildStore(fixture.database).delete(family: fixture.family, id: child.id)
         #expect(released.map(\.sha256) == [stored[0].sha256])
     }
 
@@ -55,8 +55,8 @@ import Testing
         let fixture = try await StoreFixture()
         let child = try await fixture.child()
         let other = try await fixture.otherFamily()
-        let theirs = try await PhotoStore(fixture.database).add([photo(fixture, 4, family: other)], family: other, entry: nil)
-        let events = EventStore(fixture.database)
+        let theirs = try await SQLitePhotoStore(fixture.database).add([photo(fixture, 4, family: other)], family: other, entry: nil)
+        let events = SQLiteEventStore(fixture.database)
         await #expect(throws: StoreError.self) {
             try await events.create(family: fixture.family, details: try details(child: child.id), photos: theirs.map(\.id))
         }

@@ -14,13 +14,13 @@ import Testing
         let fixture: StoreFixture
         let sky: Child
         let sea: Child
-        let store: SearchStore
+        let store: any SearchStore
 
         init() async throws {
             fixture = try await StoreFixture()
             sky = try await fixture.child("하늘")
             sea = try await fixture.child("바다")
-            store = SearchStore(fixture.database)
+            store = SQLiteSearchStore(fixture.database)
             let entries: [(String, String, String, [ChildID], [String], String?)] = [
                 ("웃음", "아기가 처음으로 소리 내어 웃었다.", "2025-04-01T09:00", [sky.id], [], nil),
                 ("목욕", "아기를 목욕시키고 재웠다", "2025-05-01T20:00", [sky.id], [], nil),
@@ -36,13 +36,13 @@ import Testing
                 ("아이", "아이가 잠들었다", "2026-09-02T21:00", [sky.id], [], nil),
             ]
             for (title, body, date, children, tags, place) in entries {
-                _ = try await EntryStore(fixture.database).create(
+                _ = try await SQLiteEntryStore(fixture.database).create(
                     family: fixture.family,
                     content: try EntryContent(
                         title: title, body: body, date: try LocalDateTime(iso: date), childIDs: children, tags: tags,
                         place: try place.map { try Place(name: $0, latitude: nil, longitude: nil) }))
             }
-            _ = try await MemoStore(fixture.database).create(
+            _ = try await SQLiteMemoStore(fixture.database).create(
                 family: fixture.family, content: try MemoContent(title: "장보기 목록", body: "기저귀, 물티슈, 아기 로션"))
         }
 
@@ -133,8 +133,8 @@ import Testing
 
     @Test func writesKeepTheIndexInStepInTheSameTransaction() async throws {
         let corpus = try await Corpus()
-        let entries = EntryStore(corpus.fixture.database)
-        let memos = MemoStore(corpus.fixture.database)
+        let entries = SQLiteEntryStore(corpus.fixture.database)
+        let memos = SQLiteMemoStore(corpus.fixture.database)
         let walk = try #require(try await entries.list(family: corpus.fixture.family, after: nil, limit: 50).items.first {
             $0.content.title == "산책"
         })
@@ -180,14 +180,14 @@ import Testing
         for index in 0..<23 {
             // Every fifth entry says 아기 in its title too, and ranks above the others of its window.
             let title = index % 5 == 0 ? "아기 \(index)" : "\(index)"
-            _ = try await EntryStore(fixture.database).create(
+            _ = try await SQLiteEntryStore(fixture.database).create(
                 family: fixture.family,
                 content: try EntryContent(
                     title: title, body: "아기와 산책", date: try LocalDateTime(iso: "2026-01-\(10 + index % 10)T09:00"),
                     childIDs: [child.id]))
         }
         _ = try await fixture.entry("산책만", at: "2026-01-01T09:00", children: [child.id])
-        let store = SearchStore(fixture.database, window: window)
+        let store = SQLiteSearchStore(fixture.database, window: window)
         var titles: [String] = []
         var cursor: PageCursor?
         var pages = 0

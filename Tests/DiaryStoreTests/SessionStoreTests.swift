@@ -21,8 +21,8 @@ import Testing
     @Test func idleAndAbsoluteExpiry() async throws {
         let time = FakeTime()
         let database = try database(time)
-        let (user, family) = try await AccountStore(database).createUser(username: "mom", passwordHash: "x", familyName: "우리집")
-        let sessions = SessionStore(database)
+        let (user, family) = try await SQLiteAccountStore(database).createUser(username: "mom", passwordHash: "x", familyName: "우리집")
+        let sessions = SQLiteSessionStore(database)
         let (cookie, session) = try await sessions.start(user: user.id)
         #expect(session.membership?.familyID == family.id && session.membership?.role == .owner)
         // Used every 13 days, it lives until the absolute end.

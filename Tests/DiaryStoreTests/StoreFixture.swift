@@ -14,21 +14,21 @@ struct StoreFixture {
     init() async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("saessak-store-\(UUID().uuidString)")
         database = try DiaryDatabase(folder: folder)
-        family = try await AccountStore(database).createUser(username: "kim", passwordHash: "x", familyName: "김씨네").1.id
+        family = try await SQLiteAccountStore(database).createUser(username: "kim", passwordHash: "x", familyName: "김씨네").1.id
     }
 
     func otherFamily() async throws -> FamilyID {
-        try await AccountStore(database).createUser(username: "lee-\(UUID())", passwordHash: "x", familyName: "이씨네-\(UUID())").1.id
+        try await SQLiteAccountStore(database).createUser(username: "lee-\(UUID())", passwordHash: "x", familyName: "이씨네-\(UUID())").1.id
     }
 
     func child(_ name: String = "하늘", in family: FamilyID? = nil) async throws -> Child {
-        try await ChildStore(database).create(
+        try await SQLiteChildStore(database).create(
             family: family ?? self.family,
             profile: try ChildProfile(name: name, birthDate: .solar(try SolarDate(iso: "2025-03-01"))))
     }
 
     func entry(_ title: String, at date: String, children: [ChildID], tags: [String] = []) async throws -> Entry {
-        try await EntryStore(database).create(
+        try await SQLiteEntryStore(database).create(
             family: family,
             content: try EntryContent(title: title, body: "", date: try LocalDateTime(iso: date), childIDs: children, tags: tags))
     }

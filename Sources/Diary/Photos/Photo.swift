@@ -1,3 +1,4 @@
+import Diary
 import Foundation
 
 /// A photo's metadata row; the files live in the photo library, named by `sha256`.
@@ -48,4 +49,15 @@ public struct Photo: Hashable, Sendable {
 
     /// ISO 8601 capture time, with the offset when the camera recorded one.
     public var takenAt: String? { takenLocal.map { $0 + (takenOffset ?? "") } }
+}
+
+/// A photo file whose last row is gone: its original and thumbnails can be deleted.
+public struct ReleasedPhotoFile: Hashable, Sendable {
+    public let sha256: String
+    public let mimeType: String
+
+    public init(sha256: String, mimeType: String) {
+        self.sha256 = sha256
+        self.mimeType = mimeType
+    }
 }

@@ -3,13 +3,12 @@ import Foundation
 import GRDB
 import Secrets
 
-/// Families, users, memberships and API tokens.
-public struct AccountStore: Sendable {
+/// `AccountStore` over the SQLite database (`DiaryDatabase`).
+public struct SQLiteAccountStore: AccountStore {
     let database: DiaryDatabase
 
     public init(_ database: DiaryDatabase) { self.database = database }
 
-    /// Creates a user with a new family they own, in one transaction: either both exist afterwards or neither.
     public func createUser(username: String, passwordHash: String, familyName: String) async throws -> (User, Family) {
         let now = database.clock.now()
         let user = try User(username: username, createdAt: now)
@@ -33,12 +32,10 @@ public struct AccountStore: Sendable {
         return (user, family)
     }
 
-    /// Whether anybody can sign in yet (a fresh data folder offers the owner's setup link until then).
     public func hasUsers() async throws -> Bool {
         try await database.writer.read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users)") ?? false }
     }
 
-    /// The user and stored password hash for a username (compared without regard to case), or nil.
     public func credentials(username: String) async throws -> (user: UserID, passwordHash: String)? {
         try await database.writer.read { db in
             guard let row = try Row.fetchOne(db, sql: "SELECT id, passwordHash FROM users WHERE username = ?", arguments: [username])
@@ -61,8 +58,6 @@ public struct AccountStore: Sendable {
         }
     }
 
-    /// Signs a user out everywhere, API tokens included: every session and every token of theirs, in every family,
-    /// ends at once. With `passwordHash`, sets it in the same transaction (a password reset).
     public func signOutEverywhere(_ user: UserID, passwordHash: String? = nil) async throws {
         try await database.writer.write { db in
             if let passwordHash {
@@ -73,7 +68,6 @@ public struct AccountStore: Sendable {
         }
     }
 
-    /// The user of a name (the command line's password reset).
     public func user(named username: String) async throws -> UserID {
         try await database.writer.read { db in
             guard let id = try String.fetchOne(db, sql: "SELECT id FROM users WHERE username = ?", arguments: [username]),
@@ -83,7 +77,6 @@ public struct AccountStore: Sendable {
         }
     }
 
-    /// The user's name and families with their role in each, oldest membership first.
     public func account(_ user: UserID) async throws -> (username: String, families: [(family: Family, role: Role)]) {
         try await database.writer.read { db in
             guard let username = try String.fetchOne(db, sql: "SELECT username FROM users WHERE id = ?", arguments: [user.sql])
@@ -105,7 +98,6 @@ public struct AccountStore: Sendable {
         }
     }
 
-    /// The members of a family and their roles, owners first, then by name.
     public func members(family: FamilyID) async throws -> [(username: String, role: Role)] {
         try await database.writer.read { db in
             try Row.fetchAll(
@@ -164,9 +156,6 @@ public struct AccountStore: Sendable {
         }
     }
 
-    /// Issues an API token acting for `username` in a family they belong to, limited to `role` when given.
-    /// Returns the token (shown once).
-    /// - Parameter familyName: nil picks the user's only family.
     public func createToken(username: String, familyName: String?, name: String = "cli", role: Role? = nil) async throws
         -> (String, APIToken)
     {
@@ -198,8 +187,6 @@ public struct AccountStore: Sendable {
         return (token, record)
     }
 
-    /// Issues a token for the member a request acts for (`member.role` is already limited by the token that asks),
-    /// limited to `role` (which must not exceed theirs) or, without one, to theirs.
     public func createToken(for member: Membership, name: String, role: Role?) async throws -> (String, APIToken) {
         let name = try Validate.requiredText(name, field: "name", maxLength: APIToken.maxNameLength)
         if let role, !member.role.includes(role) {
@@ -220,7 +207,6 @@ public struct AccountStore: Sendable {
             arguments: [token.id.sql, token.familyID.sql, token.userID.sql, digest, token.name, token.role?.rawValue, token.createdAt.stored])
     }
 
-    /// The member's own tokens in their family, newest first.
     public func tokens(of member: Membership) async throws -> [APIToken] {
         try await database.writer.read { db in
             try Row.fetchAll(
@@ -231,7 +217,6 @@ public struct AccountStore: Sendable {
         }
     }
 
-    /// Revokes a token at once. Members revoke their own; an owner any of the family's.
     public func revokeToken(_ id: APITokenID, by member: Membership) async throws {
         try await database.writer.write { db in
             try db.execute(
@@ -241,7 +226,6 @@ public struct AccountStore: Sendable {
         }
     }
 
-    /// Revokes a user's tokens with the given label (the command line's way); returns how many there were.
     public func revokeTokens(username: String, familyName: String?, name: String) async throws -> Int {
         try await database.writer.write { db in
             guard let userID = try String.fetchOne(db, sql: "SELECT id FROM users WHERE username = ?", arguments: [username])
@@ -268,8 +252,6 @@ public struct AccountStore: Sendable {
         }
     }
 
-    /// Who a bearer token acts for, or nil for an unknown (or revoked) token. Looked up on every request, so that a
-    /// revocation or a change of role takes effect at once.
     public func membership(forToken token: String) async throws -> Membership? {
         let digest = TokenGenerator.digest(of: token)
         return try await database.writer.read { db -> Membership? in
@@ -287,7 +269,6 @@ public struct AccountStore: Sendable {
         }
     }
 
-    /// The family named, or the only family in the data folder when no name is given.
     public func family(named name: String?) async throws -> Family {
         try await database.writer.read { db in
             let rows = try Row.fetchAll(

@@ -3,19 +3,8 @@ import Foundation
 import GRDB
 import Secrets
 
-/// A signed-in browser: who, which of their families it acts for, and the token its forms must send back.
-public struct Session: Hashable, Sendable {
-    public let id: String
-    public let userID: UserID
-    /// The family the browser acts for, with the user's role in it; nil for a user in no family yet.
-    public let membership: Membership?
-    /// Sent back by every form and script write (CSRF): a page of another site cannot know it.
-    public let csrfToken: String
-    public let expiresAt: Date
-}
-
-/// Web sessions in SQLite. The cookie holds 256 random bits; only their SHA-256 is stored, like API tokens.
-public struct SessionStore: Sendable {
+/// `SessionStore` over the SQLite database (`DiaryDatabase`).
+public struct SQLiteSessionStore: SessionStore {
     let database: DiaryDatabase
 
     /// A session ends after this long without a request…
@@ -27,8 +16,6 @@ public struct SessionStore: Sendable {
 
     public init(_ database: DiaryDatabase) { self.database = database }
 
-    /// Starts a session for a user (acting for their first family), replacing `previous` (a login rotates the
-    /// cookie). Returns the cookie's value, shown to nobody but the browser.
     public func start(user: UserID, replacing previous: String? = nil) async throws -> (cookie: String, session: Session) {
         let (cookie, digest) = TokenGenerator.make()
         let csrf = TokenGenerator.make().token
@@ -53,7 +40,6 @@ public struct SessionStore: Sendable {
         return (cookie, session)
     }
 
-    /// The live session a cookie names, or nil (unknown, idle too long, or past its absolute end; such rows go).
     public func session(forCookie cookie: String) async throws -> Session? {
         let digest = TokenGenerator.digest(of: cookie)
         let now = database.clock.now()
@@ -91,12 +77,10 @@ public struct SessionStore: Sendable {
         return session
     }
 
-    /// Signs a browser out.
     public func end(_ id: String) async throws {
         try await database.writer.write { db in try db.execute(sql: "DELETE FROM sessions WHERE id = ?", arguments: [id]) }
     }
 
-    /// Signs a user out everywhere but `keeping` (after a password change).
     public func endAll(user: UserID, keeping: String? = nil) async throws {
         try await database.writer.write { db in
             try db.execute(
@@ -104,7 +88,6 @@ public struct SessionStore: Sendable {
         }
     }
 
-    /// Makes the session act for another of the user's families.
     public func switchFamily(_ session: Session, to family: FamilyID) async throws {
         try await database.writer.write { db in
             guard try Bool.fetchOne(

@@ -3,8 +3,8 @@ import Foundation
 import GRDB
 import Secrets
 
-/// Invitations into a family and read-only share links. Their secrets are shown once; only hashes are stored.
-public struct SharingStore: Sendable {
+/// `SharingStore` over the SQLite database (`DiaryDatabase`).
+public struct SQLiteSharingStore: SharingStore {
     let database: DiaryDatabase
 
     public init(_ database: DiaryDatabase) { self.database = database }
@@ -42,7 +42,6 @@ public struct SharingStore: Sendable {
         }
     }
 
-    /// The open invitation a link names, with its family's name; nil when unknown, used, expired or revoked.
     public func openInvitation(token: String) async throws -> (invitation: Invitation, familyName: String)? {
         let now = database.clock.now()
         return try await database.writer.read { db in
@@ -59,8 +58,6 @@ public struct SharingStore: Sendable {
         }
     }
 
-    /// Uses an invitation for `user` (or for a new user made here from `newUser`), in one transaction: the
-    /// invitation can be used once even when two browsers race. A user already in the family keeps their role.
     public func accept(token: String, user: UserID?, newUser: (username: String, passwordHash: String)?) async throws
         -> (user: UserID, membership: Membership)
     {
@@ -145,7 +142,6 @@ public struct SharingStore: Sendable {
         }
     }
 
-    /// Revokes a link: it stops working at once.
     public func revokeShareLink(_ id: ShareLinkID, family: FamilyID) async throws {
         try await database.writer.write { db in
             try db.execute(sql: "DELETE FROM shareLinks WHERE id = ? AND familyId = ?", arguments: [id.sql, family.sql])
@@ -153,7 +149,6 @@ public struct SharingStore: Sendable {
         }
     }
 
-    /// The live link a token names (unknown, expired and revoked links are nil); entries deleted since drop out.
     public func openShareLink(token: String) async throws -> ShareLink? {
         let now = database.clock.now()
         return try await database.writer.read { db in
@@ -196,9 +191,6 @@ public struct SharingStore: Sendable {
         }
     }
 
-    /// Revokes a feed: its URL is 404 at once.
-    /// Revokes a feed of the member's family: one they made, or any if they are an owner (issue 17: a viewer could
-    /// stop the owner's). Another member's feed is 404 to anyone else, as if it were not there.
     public func revokeFeed(_ id: CalendarFeedID, by member: Membership) async throws {
         try await database.writer.write { db in
             try db.execute(

@@ -3,13 +3,12 @@ import Foundation
 import GRDB
 import KoreanCalendar
 
-/// Children of a family. Every call is scoped to one family: an ID from another family is simply not found.
-public struct ChildStore: Sendable {
+/// `ChildStore` over the SQLite database (`DiaryDatabase`).
+public struct SQLiteChildStore: ChildStore {
     let database: DiaryDatabase
 
     public init(_ database: DiaryDatabase) { self.database = database }
 
-    /// Children in the order they were added.
     public func list(family: FamilyID, after cursor: PageCursor?, limit: Int) async throws -> Page<Child> {
         let paging = KeysetPage(sortKey: "createdAt", descending: false, cursor: cursor, limit: limit)
         return try await database.writer.read { db in
@@ -42,7 +41,6 @@ public struct ChildStore: Sendable {
                 + [child.photoID?.sql, child.createdAt.stored, child.modifiedAt.stored])
     }
 
-    /// Replaces the whole profile.
     public func update(family: FamilyID, id: ChildID, profile: ChildProfile) async throws -> Child {
         let now = database.clock.now()
         let sealed = try seal(profile.residentNumber)
@@ -63,7 +61,7 @@ public struct ChildStore: Sendable {
     /// events (with theirs), the child's anniversaries, measurements and profile photo. Entries shared with a sibling stay, without
     /// this child. Returns the photo files whose last row went.
     @discardableResult
-    public func delete(family: FamilyID, id: ChildID) async throws -> [PhotoStore.ReleasedFile] {
+    public func delete(family: FamilyID, id: ChildID) async throws -> [ReleasedPhotoFile] {
         try await database.writer.write { db in
             let child = try FamilyTable.children.row(db, family: family, id: id)
             let onlyThisChild = """
@@ -78,8 +76,8 @@ public struct ChildStore: Sendable {
                 arguments: [id.sql])
             try db.execute(sql: "DELETE FROM entries WHERE familyId = ?2 AND id IN (\(onlyThisChild))", arguments: [id.sql, family.sql])
             try FamilyTable.children.delete(db, family: family, id: id)
-            try EntryStore.deleteUnusedTags(db, family: family)
-            return try PhotoStore.deleteUnreferenced(db, candidates: photos)
+            try SQLiteEntryStore.deleteUnusedTags(db, family: family)
+            return try SQLitePhotoStore.deleteUnreferenced(db, candidates: photos)
         }
     }
 

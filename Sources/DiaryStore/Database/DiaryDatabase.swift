@@ -1,3 +1,4 @@
+import Diary
 import Foundation
 import GRDB
 import Secrets
@@ -97,4 +98,16 @@ public struct Clock: Sendable {
     /// The system clock, truncated to whole milliseconds (what the database keeps), so an object returned
     /// from a write equals the same object read back.
     public static let live = Clock { StoredTime.truncated(Date()) }
+}
+
+extension DiaryDatabase {
+    /// Every store, over this database.
+    public var stores: DiaryStores {
+        DiaryStores(
+            accounts: SQLiteAccountStore(self), sessions: SQLiteSessionStore(self), sharing: SQLiteSharingStore(self),
+            children: SQLiteChildStore(self), entries: SQLiteEntryStore(self), memos: SQLiteMemoStore(self),
+            anniversaries: SQLiteAnniversaryStore(self), events: SQLiteEventStore(self), photos: SQLitePhotoStore(self),
+            search: SQLiteSearchStore(self), imports: SQLiteImportStore(self), growth: SQLiteGrowthStore(self),
+            vaccinations: SQLiteVaccinationStore(self))
+    }
 }

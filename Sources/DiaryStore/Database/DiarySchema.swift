@@ -58,7 +58,19 @@ enum DiarySchema {
                 VALUES (new.id, new.family, new.title, new.body, new.tags, new.place);
             END;
             """)
-        try SearchIndex.refreshAll(db)
+        // The documents of what was written before this version: SQL as of this version, frozen here (a migration
+        // never calls application code, which goes on changing after it). The triggers fill the index.
+        try db.execute(sql: """
+            INSERT INTO searchDocuments (familyId, family, entryId, title, body, tags, place)
+            SELECT familyId, replace(familyId, '-', ''), id, title, body,
+                coalesce((SELECT group_concat(name, ' ') FROM (
+                    SELECT tags.name FROM entryTags JOIN tags ON tags.id = entryTags.tagId
+                    WHERE entryTags.entryId = entries.id ORDER BY entryTags.position)), ''),
+                coalesce(placeName, '')
+            FROM entries;
+            INSERT INTO searchDocuments (familyId, family, memoId, title, body, tags, place)
+            SELECT familyId, replace(familyId, '-', ''), id, title, body, '', '' FROM memos;
+            """)
     }
 
     /// What the photo pipeline keeps: EXIF capture time (local wall clock and offset as the camera wrote them),

@@ -1,3 +1,4 @@
+import Diary
 import Foundation
 import GRDB
 import KoreanCalendar

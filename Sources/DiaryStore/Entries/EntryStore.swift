@@ -3,13 +3,12 @@ import Foundation
 import GRDB
 import KoreanCalendar
 
-/// Diary entries of a family, with their children and tags, and the timeline over them.
-public struct EntryStore: Sendable {
+/// `EntryStore` over the SQLite database (`DiaryDatabase`).
+public struct SQLiteEntryStore: EntryStore {
     let database: DiaryDatabase
 
     public init(_ database: DiaryDatabase) { self.database = database }
 
-    /// Entries newest first (by local date-time), narrowed by `filter`, one keyset page at a time.
     public func list(family: FamilyID, filter: TimelineFilter = TimelineFilter(), after cursor: PageCursor?, limit: Int)
         async throws -> Page<Entry>
     {
@@ -37,7 +36,6 @@ public struct EntryStore: Sendable {
         }
     }
 
-    /// The same page as `list`, grouped into month sections ("2026년 11월") for the timeline.
     public func timeline(family: FamilyID, filter: TimelineFilter = TimelineFilter(), after cursor: PageCursor?, limit: Int)
         async throws -> (sections: [MonthSection<Entry>], next: PageCursor?)
     {
@@ -45,8 +43,6 @@ public struct EntryStore: Sendable {
         return (MonthSection.group(page.items) { YearMonth($0.content.date.date) }, page.next)
     }
 
-    /// What a calendar shows of each day from `first` through `last`: how many entries, and the first photo of the
-    /// day's earliest entry that has one. One grouped query, however many entries the days hold.
     public func days(family: FamilyID, from first: SolarDate, through last: SolarDate) async throws -> [SolarDate: DaySummary] {
         let before = (try? last.adding(days: 1))?.iso ?? last.iso + "U"
         let rows = try await database.writer.read { db in
@@ -73,7 +69,6 @@ public struct EntryStore: Sendable {
         return days
     }
 
-    /// Entries of earlier years on the same day (solar, and lunar when asked), newest first.
     public func onThisDay(family: FamilyID, _ day: OnThisDay, limit: Int = 100) async throws -> [Entry] {
         try await database.writer.read { db in
             var conditions = ["substr(localDateTime, 6, 5) IN (\(databaseQuestionMarks(count: day.solarMonthDays.count)))"]
@@ -97,7 +92,6 @@ public struct EntryStore: Sendable {
         try await database.writer.read { db in try fetch(db, family: family, id: id) }
     }
 
-    /// A new entry; `photos` (already uploaded by this family) become its photos in that order.
     public func create(family: FamilyID, content: EntryContent, photos: [PhotoID] = []) async throws -> Entry {
         let now = database.clock.now()
         return try await database.writer.write { db in try insert(db, family: family, content: content, photos: photos, now: now) }
@@ -107,57 +101,41 @@ public struct EntryStore: Sendable {
     func insert(_ db: Database, family: FamilyID, content: EntryContent, photos: [PhotoID], now: Date) throws -> Entry {
         let entry = Entry(familyID: family, content: content, createdAt: now, modifiedAt: now)
         try checkChildren(db, family: family, content.childIDs)
-        try db.execute(
-            sql: """
-                INSERT INTO entries (id, familyId, title, body, localDateTime, timeZone, weather, placeName, latitude,
-                    longitude, createdAt, modifiedAt)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [entry.id.sql, family.sql] + contentArguments(content) + [now.stored, now.stored])
+        try EntryRecord(id: entry.id, family: family, content: content, createdAt: now, modifiedAt: now).insert(db)
         try link(db, entry: entry.id, family: family, content: content)
-        try PhotoStore.link(db, photos, to: .entry(entry.id), family: family)
+        try SQLitePhotoStore.link(db, photos, to: .entry(entry.id), family: family)
         try SearchIndex.refresh(db, entry: entry.id)
         return try fetch(db, family: family, id: entry.id)
     }
 
-    /// Replaces the whole content, children and tags included; `photos`, when given, replaces the photos too
-    /// (and returns the files whose last row went with them).
     public func update(family: FamilyID, id: EntryID, content: EntryContent, photos: [PhotoID]? = nil) async throws
-        -> (entry: Entry, released: [PhotoStore.ReleasedFile])
+        -> (entry: Entry, released: [ReleasedPhotoFile])
     {
         let now = database.clock.now()
         return try await database.writer.write { db in
             try checkChildren(db, family: family, content.childIDs)
-            try db.execute(
-                sql: """
-                    UPDATE entries SET title = ?, body = ?, localDateTime = ?, timeZone = ?, weather = ?, placeName = ?,
-                        latitude = ?, longitude = ?, modifiedAt = ?
-                    WHERE id = ? AND familyId = ?
-                    """,
-                arguments: contentArguments(content) + [now.stored, id.sql, family.sql])
-            try FamilyTable.entries.requireChanged(db, id: id)
+            let stored = try EntryRecord(row: try FamilyTable.entries.row(db, family: family, id: id))
+            try EntryRecord(id: id, family: family, content: content, createdAt: stored.createdAt, modifiedAt: now.stored).update(db)
             try db.execute(sql: "DELETE FROM entryChildren WHERE entryId = ?", arguments: [id.sql])
             try db.execute(sql: "DELETE FROM entryTags WHERE entryId = ?", arguments: [id.sql])
             try link(db, entry: id, family: family, content: content)
             try Self.deleteUnusedTags(db, family: family)
             try SearchIndex.refresh(db, entry: id)
-            var released: [PhotoStore.ReleasedFile] = []
-            if let photos { released = try PhotoStore.replace(db, photos: photos, of: .entry(id), family: family) }
+            var released: [ReleasedPhotoFile] = []
+            if let photos { released = try SQLitePhotoStore.replace(db, photos: photos, of: .entry(id), family: family) }
             return (try fetch(db, family: family, id: id), released)
         }
     }
 
-    /// Deletes the entry, its photos that nothing else uses, and tags left unused; returns the photo files to delete.
-    public func delete(family: FamilyID, id: EntryID) async throws -> [PhotoStore.ReleasedFile] {
+    public func delete(family: FamilyID, id: EntryID) async throws -> [ReleasedPhotoFile] {
         try await database.writer.write { db in
-            let photos = try PhotoStore.photos(db, entry: id).map { try $0.decode(String.self, forColumn: "id") }
+            let photos = try SQLitePhotoStore.photos(db, entry: id).map { try $0.decode(String.self, forColumn: "id") }
             try FamilyTable.entries.delete(db, family: family, id: id)
             try Self.deleteUnusedTags(db, family: family)
-            return try PhotoStore.deleteUnreferenced(db, candidates: photos)
+            return try SQLitePhotoStore.deleteUnreferenced(db, candidates: photos)
         }
     }
 
-    /// The tags the family's entries use, by name.
     public func tags(family: FamilyID) async throws -> [String] {
         // The tags table holds only tags in use (unused ones go with their last entry): no need to count uses,
         // which would read every entry's tags.
@@ -174,7 +152,7 @@ public struct EntryStore: Sendable {
     }
 
     private func checkChildren(_ db: Database, family: FamilyID, _ ids: [ChildID]) throws {
-        if let missing = try ChildStore.missing(ids, family: family, in: db).first {
+        if let missing = try SQLiteChildStore.missing(ids, family: family, in: db).first {
             throw StoreError.unknownReference(field: "childIds", id: missing.description)
         }
     }
@@ -196,13 +174,6 @@ public struct EntryStore: Sendable {
                     """,
                 arguments: [entry.sql, position, family.sql, name])
         }
-    }
-
-    private func contentArguments(_ content: EntryContent) -> StatementArguments {
-        [
-            content.title, content.body, content.date.iso, content.timeZone, content.weather, content.place?.name,
-            content.place?.latitude, content.place?.longitude,
-        ]
     }
 
     private func fetch(_ db: Database, family: FamilyID, id: EntryID) throws -> Entry {
@@ -241,30 +212,61 @@ public struct EntryStore: Sendable {
         }
         return try rows.map { row in
             try readBack("entry") {
-                let id: String = try row.decode(forColumn: "id")
-                let placeName: String? = try row.decode(forColumn: "placeName")
-                let latitude: Double? = try row.decode(forColumn: "latitude")
-                let longitude: Double? = try row.decode(forColumn: "longitude")
-                let place = placeName == nil && latitude == nil ? nil : try Place(name: placeName, latitude: latitude, longitude: longitude)
-                let content = try EntryContent(
-                    title: try row.decode(forColumn: "title"),
-                    body: try row.decode(forColumn: "body"),
-                    date: try LocalDateTime(iso: try row.decode(String.self, forColumn: "localDateTime")),
-                    timeZone: try row.decode(forColumn: "timeZone"),
-                    childIDs: children[id] ?? [],
-                    tags: tags[id] ?? [],
-                    place: place,
-                    weather: try row.decode(forColumn: "weather"))
-                return Entry(
-                    id: try row.id("id"), familyID: try row.id("familyId"), content: content, photoIDs: photos[id] ?? [],
-                    createdAt: try row.timestamp("createdAt"), modifiedAt: try row.timestamp("modifiedAt"))
+                let record = try EntryRecord(row: row)
+                return try record.entry(children: children[record.id] ?? [], tags: tags[record.id] ?? [], photos: photos[record.id] ?? [])
             }
         }
     }
 }
 
-/// A day of the calendar as the family's diary fills it.
-public struct DaySummary: Hashable, Sendable {
-    public let entries: Int
-    public let firstPhoto: PhotoID?
+/// A row of `entries`, its columns named once (children, tags and photos are rows of their own tables).
+struct EntryRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "entries"
+
+    var id: String
+    var familyId: String
+    var title: String
+    var body: String
+    var localDateTime: String
+    var timeZone: String
+    var weather: String?
+    var placeName: String?
+    var latitude: Double?
+    var longitude: Double?
+    var createdAt: String
+    var modifiedAt: String
+
+    init(id: EntryID, family: FamilyID, content: EntryContent, createdAt: Date, modifiedAt: Date) {
+        self.init(id: id, family: family, content: content, createdAt: createdAt.stored, modifiedAt: modifiedAt.stored)
+    }
+
+    init(id: EntryID, family: FamilyID, content: EntryContent, createdAt: String, modifiedAt: String) {
+        self.id = id.sql
+        familyId = family.sql
+        title = content.title
+        body = content.body
+        localDateTime = content.date.iso
+        timeZone = content.timeZone
+        weather = content.weather
+        placeName = content.place?.name
+        latitude = content.place?.latitude
+        longitude = content.place?.longitude
+        self.createdAt = createdAt
+        self.modifiedAt = modifiedAt
+    }
+
+    /// The entry, checked again on the way out (a restored backup's rows were never through the domain's checks).
+    func entry(children: [ChildID], tags: [String], photos: [PhotoID]) throws -> Entry {
+        let place = placeName == nil && latitude == nil ? nil : try Place(name: placeName, latitude: latitude, longitude: longitude)
+        let content = try EntryContent(
+            title: title, body: body, date: try LocalDateTime(iso: localDateTime), timeZone: timeZone, childIDs: children,
+            tags: tags, place: place, weather: weather)
+        guard let entryID = EntryID(id), let family = FamilyID(familyId) else {
+            throw StoreError.unreadable("entry '\(id)' of family '\(familyId)': not UUIDs")
+        }
+        guard let created = StoredTime.date(createdAt), let modified = StoredTime.date(modifiedAt) else {
+            throw StoreError.unreadable("entry \(id): '\(createdAt)' or '\(modifiedAt)' is not a timestamp")
+        }
+        return Entry(id: entryID, familyID: family, content: content, photoIDs: photos, createdAt: created, modifiedAt: modified)
+    }
 }

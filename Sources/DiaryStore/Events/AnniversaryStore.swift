@@ -2,8 +2,8 @@ import Diary
 import Foundation
 import GRDB
 
-/// A family's yearly anniversaries, in month/day order.
-public struct AnniversaryStore: Sendable {
+/// `AnniversaryStore` over the SQLite database (`DiaryDatabase`).
+public struct SQLiteAnniversaryStore: AnniversaryStore {
     let database: DiaryDatabase
 
     public init(_ database: DiaryDatabase) { self.database = database }

@@ -3,8 +3,8 @@ import Foundation
 import GRDB
 import KoreanCalendar
 
-/// One-off events of a family's children, newest first.
-public struct EventStore: Sendable {
+/// `EventStore` over the SQLite database (`DiaryDatabase`).
+public struct SQLiteEventStore: EventStore {
     let database: DiaryDatabase
 
     public init(_ database: DiaryDatabase) { self.database = database }
@@ -23,7 +23,6 @@ public struct EventStore: Sendable {
         try await database.writer.read { db in try fetch(db, family: family, id: id) }
     }
 
-    /// A new event; `photos` (already uploaded by this family) are kept with it in that order.
     public func create(family: FamilyID, details: EventDetails, photos: [PhotoID] = []) async throws -> Event {
         let now = database.clock.now()
         return try await database.writer.write { db in try insert(db, family: family, details: details, photos: photos, now: now) }
@@ -40,14 +39,12 @@ public struct EventStore: Sendable {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [event.id.sql, family.sql] + detailArguments(details) + [now.stored, now.stored])
-        try PhotoStore.link(db, photos, to: .event(event.id), family: family)
+        try SQLitePhotoStore.link(db, photos, to: .event(event.id), family: family)
         return try fetch(db, family: family, id: event.id)
     }
 
-    /// Replaces the details; `photos`, when given, replaces the photos too (and returns the files whose last row
-    /// went with them).
     public func update(family: FamilyID, id: EventID, details: EventDetails, photos: [PhotoID]? = nil) async throws
-        -> (event: Event, released: [PhotoStore.ReleasedFile])
+        -> (event: Event, released: [ReleasedPhotoFile])
     {
         let now = database.clock.now()
         return try await database.writer.write { db in
@@ -60,18 +57,18 @@ public struct EventStore: Sendable {
                     """,
                 arguments: detailArguments(details) + [now.stored, id.sql, family.sql])
             try FamilyTable.events.requireChanged(db, id: id)
-            let released = try photos.map { try PhotoStore.replace(db, photos: $0, of: .event(id), family: family) } ?? []
+            let released = try photos.map { try SQLitePhotoStore.replace(db, photos: $0, of: .event(id), family: family) } ?? []
             return (try fetch(db, family: family, id: id), released)
         }
     }
 
     /// Deletes the event and its photos that nothing else uses; returns the photo files to delete.
     @discardableResult
-    public func delete(family: FamilyID, id: EventID) async throws -> [PhotoStore.ReleasedFile] {
+    public func delete(family: FamilyID, id: EventID) async throws -> [ReleasedPhotoFile] {
         try await database.writer.write { db in
-            let photos = try PhotoStore.photoIDs(db, of: .event(id))
+            let photos = try SQLitePhotoStore.photoIDs(db, of: .event(id))
             try FamilyTable.events.delete(db, family: family, id: id)
-            return try PhotoStore.deleteUnreferenced(db, candidates: photos)
+            return try SQLitePhotoStore.deleteUnreferenced(db, candidates: photos)
         }
     }
 
@@ -103,7 +100,7 @@ public struct EventStore: Sendable {
             let id: EventID = try row.id("id")
             return Event(
                 id: id, familyID: try row.id("familyId"), details: details,
-                photoIDs: try PhotoStore.photoIDs(db, of: .event(id)).compactMap(PhotoID.init),
+                photoIDs: try SQLitePhotoStore.photoIDs(db, of: .event(id)).compactMap(PhotoID.init),
                 createdAt: try row.timestamp("createdAt"), modifiedAt: try row.timestamp("modifiedAt"))
         }
     }

@@ -3,8 +3,8 @@ import Foundation
 import GRDB
 import KoreanCalendar
 
-/// A child's measurements (height/length, weight, head circumference), oldest first.
-public struct GrowthStore: Sendable {
+/// `GrowthStore` over the SQLite database (`DiaryDatabase`).
+public struct SQLiteGrowthStore: GrowthStore {
     let database: DiaryDatabase
 
     public init(_ database: DiaryDatabase) { self.database = database }

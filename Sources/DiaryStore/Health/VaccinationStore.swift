@@ -3,42 +3,11 @@ import Foundation
 import GRDB
 import KoreanCalendar
 
-public typealias VaccinationID = Identifier<VaccinationShot>
-
-/// A shot as recorded: the product, the day, and where and which lot, when the parents know.
-public struct VaccinationShot: Hashable, Sendable {
-    public let id: VaccinationID
-    public let childID: ChildID
-    public let record: VaccinationRecord
-    public let place: String?
-    public let lot: String?
-    /// The brand name on the certificate (e.g. 인판릭스-IPV).
-    public let productName: String?
-
-    public init(
-        id: VaccinationID = VaccinationID(), childID: ChildID, record: VaccinationRecord, place: String?, lot: String?,
-        productName: String?
-    ) throws(ValidationError) {
-        self.id = id
-        self.childID = childID
-        self.record = record
-        self.place = try Validate.optionalText(place, field: "place", maxLength: ChildProfile.maxPlaceLength)
-        self.lot = try Validate.optionalText(lot, field: "lot", maxLength: 100)
-        self.productName = try Validate.optionalText(productName, field: "productName", maxLength: 100)
-    }
-}
-
-/// A child's shots, chosen alternatives and skipped doses.
-public struct VaccinationStore: Sendable {
+/// `VaccinationStore` over the SQLite database (`DiaryDatabase`).
+public struct SQLiteVaccinationStore: VaccinationStore {
     let database: DiaryDatabase
 
     public init(_ database: DiaryDatabase) { self.database = database }
-
-    public struct ChildVaccinations: Sendable {
-        public let shots: [VaccinationShot]
-        public let choices: [Vaccine.Choice: Vaccine]
-        public let skipped: Set<DoseKey>
-    }
 
     public func vaccinations(family: FamilyID, child: ChildID) async throws -> ChildVaccinations {
         try await database.writer.read { db in
@@ -83,7 +52,6 @@ public struct VaccinationStore: Sendable {
         }
     }
 
-    /// Sets (or with nil clears) the alternative chosen for a child.
     public func choose(family: FamilyID, child: ChildID, _ choice: Vaccine.Choice, _ vaccine: Vaccine?) async throws {
         if let vaccine, vaccine.choice != choice {
             throw ValidationError(field: choice.rawValue, "\(vaccine.rawValue) is not one of \(choice.options.map(\.rawValue))")
@@ -99,7 +67,6 @@ public struct VaccinationStore: Sendable {
         }
     }
 
-    /// Marks a dose as not to be given, or clears the mark.
     public func setSkipped(family: FamilyID, child: ChildID, _ dose: DoseKey, _ skipped: Bool) async throws {
         try await database.writer.write { db in
             _ = try FamilyTable.children.row(db, family: family, id: child)

@@ -2,89 +2,13 @@ import Diary
 import Foundation
 import GRDB
 
-/// Writes what an importer read, all or nothing, remembering each record by its source so that importing the same
-/// source again adds nothing twice. A dry run does the very same writes and rolls them back.
-///
-/// An importer proposes IDs for the children and photos it read; records refer to them by those IDs. When a child
-/// was already imported from the same source, its records go to that child instead; a photo whose content the
-/// family already has is that photo.
-public struct ImportStore: Sendable {
+/// `ImportStore` over the SQLite database (`DiaryDatabase`).
+public struct SQLiteImportStore: ImportStore {
     let database: DiaryDatabase
 
     public init(_ database: DiaryDatabase) { self.database = database }
 
-    /// Everything one import read.
-    public struct Batch: Sendable {
-        public var children: [ChildItem] = []
-        public var entries: [EntryItem] = []
-        public var events: [EventItem] = []
-        public var anniversaries: [AnniversaryItem] = []
-        /// The photos records refer to, their files already stored (not for a dry run). Only the photos of records
-        /// actually added become rows.
-        public var photos: [Photo] = []
-
-        public init() {}
-    }
-
-    public struct ChildItem: Sendable {
-        public let sourceKey: String
-        public let child: Child
-        /// Written only when the child is new (its birth height and weight).
-        public let measurements: [GrowthMeasurement]
-
-        public init(sourceKey: String, child: Child, measurements: [GrowthMeasurement] = []) {
-            self.sourceKey = sourceKey
-            self.child = child
-            self.measurements = measurements
-        }
-    }
-
-    /// An entry an importer made, with the key that identifies it in its source.
-    public struct EntryItem: Sendable {
-        public let sourceKey: String
-        public let content: EntryContent
-        public let photos: [PhotoID]
-
-        public init(sourceKey: String, content: EntryContent, photos: [PhotoID] = []) {
-            self.sourceKey = sourceKey
-            self.content = content
-            self.photos = photos
-        }
-    }
-
-    public struct EventItem: Sendable {
-        public let sourceKey: String
-        public let details: EventDetails
-        public let photos: [PhotoID]
-
-        public init(sourceKey: String, details: EventDetails, photos: [PhotoID] = []) {
-            self.sourceKey = sourceKey
-            self.details = details
-            self.photos = photos
-        }
-    }
-
-    public struct AnniversaryItem: Sendable {
-        public let sourceKey: String
-        public let details: AnniversaryDetails
-
-        public init(sourceKey: String, details: AnniversaryDetails) {
-            self.sourceKey = sourceKey
-            self.details = details
-        }
-    }
-
-    /// What was written (or, in a dry run, would have been), per kind: children, entries, events, anniversaries,
-    /// photos, measurements.
-    public struct Outcome: Sendable, Equatable {
-        public var added: [String: Int] = [:]
-        /// Records this family already imported from the same source.
-        public var duplicates: [String: Int] = [:]
-        /// Records that could not be written, with the reason.
-        public var skipped: [String] = []
-    }
-
-    public func importBatch(_ batch: Batch, family: FamilyID, source: String, dryRun: Bool) async throws -> Outcome {
+    public func importBatch(_ batch: ImportBatch, family: FamilyID, source: String, dryRun: Bool) async throws -> ImportOutcome {
         let now = database.clock.now()
         return try await database.writer.writeWithoutTransaction { db in
             var writer = BatchWriter(db: db, family: family, source: source, now: now, store: self, batch: batch)
@@ -102,14 +26,14 @@ public struct ImportStore: Sendable {
         let family: FamilyID
         let source: String
         let now: Date
-        let store: ImportStore
-        let batch: Batch
-        var outcome = Outcome()
+        let store: SQLiteImportStore
+        let batch: ImportBatch
+        var outcome = ImportOutcome()
         /// Proposed child ID → the child records go to (nil: it was imported before and deleted since).
         var children: [ChildID: ChildID?] = [:]
         var photos: [PhotoID: PhotoID] = [:]
 
-        init(db: Database, family: FamilyID, source: String, now: Date, store: ImportStore, batch: Batch) {
+        init(db: Database, family: FamilyID, source: String, now: Date, store: SQLiteImportStore, batch: ImportBatch) {
             self.db = db
             self.family = family
             self.source = source
@@ -130,7 +54,7 @@ public struct ImportStore: Sendable {
                     continue
                 }
                 let photoIDs = try item.photos.map { try photo($0, from: proposed) }
-                let entry = try EntryStore(store.database).insert(db, family: family, content: content, photos: photoIDs, now: now)
+                let entry = try SQLiteEntryStore(store.database).insert(db, family: family, content: content, photos: photoIDs, now: now)
                 try remember(item.sourceKey, column: "entryId", id: entry.id.sql)
                 outcome.added["entries", default: 0] += 1
             }
@@ -143,7 +67,7 @@ public struct ImportStore: Sendable {
                 }
                 details.childID = childID
                 let photoIDs = try item.photos.map { try photo($0, from: proposed) }
-                let event = try EventStore(store.database).insert(db, family: family, details: details, photos: photoIDs, now: now)
+                let event = try SQLiteEventStore(store.database).insert(db, family: family, details: details, photos: photoIDs, now: now)
                 try remember(item.sourceKey, column: "eventId", id: event.id.sql)
                 outcome.added["events", default: 0] += 1
             }
@@ -151,13 +75,13 @@ public struct ImportStore: Sendable {
                 guard try isNew(item.sourceKey, kind: "anniversaries") else { continue }
                 var details = item.details
                 if let proposedChild = details.childID { details.childID = child(proposedChild) }
-                let anniversary = try AnniversaryStore(store.database).insert(db, family: family, details: details, now: now)
+                let anniversary = try SQLiteAnniversaryStore(store.database).insert(db, family: family, details: details, now: now)
                 try remember(item.sourceKey, column: "anniversaryId", id: anniversary.id.sql)
                 outcome.added["anniversaries", default: 0] += 1
             }
         }
 
-        private mutating func writeChild(_ item: ChildItem, photos proposed: [PhotoID: Photo]) throws {
+        private mutating func writeChild(_ item: ImportBatch.ChildItem, photos proposed: [PhotoID: Photo]) throws {
             if let known = try imported(item.sourceKey) {
                 let id: String? = known["childId"]
                 children[item.child.id] = .some(id.flatMap(ChildID.init))
@@ -166,9 +90,9 @@ public struct ImportStore: Sendable {
             }
             var child = item.child
             child.photoID = try child.photoID.map { try photo($0, from: proposed) }
-            try ChildStore(store.database).insert(db, child)
+            try SQLiteChildStore(store.database).insert(db, child)
             for measurement in item.measurements {
-                try GrowthStore.insert(db, measurement, now: now)
+                try SQLiteGrowthStore.insert(db, measurement, now: now)
                 outcome.added["measurements", default: 0] += 1
             }
             try remember(item.sourceKey, column: "childId", id: child.id.sql)
@@ -192,7 +116,7 @@ public struct ImportStore: Sendable {
                 self.photos[proposed] = existing
                 return existing
             }
-            try PhotoStore.insert(db, photo, family: family)
+            try SQLitePhotoStore.insert(db, photo, family: family)
             outcome.added["photos", default: 0] += 1
             self.photos[proposed] = photo.id
             return photo.id

@@ -2,8 +2,8 @@ import Diary
 import Foundation
 import GRDB
 
-/// A family's memos, most recently changed first.
-public struct MemoStore: Sendable {
+/// `MemoStore` over the SQLite database (`DiaryDatabase`).
+public struct SQLiteMemoStore: MemoStore {
     let database: DiaryDatabase
 
     public init(_ database: DiaryDatabase) { self.database = database }

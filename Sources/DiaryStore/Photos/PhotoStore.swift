@@ -2,21 +2,12 @@ import Diary
 import Foundation
 import GRDB
 
-/// Photo rows, their order in entries and events, and a child's profile photo. Files are the photo library's; when the last
-/// row of a content hash goes, the store says so and the caller deletes the files (after the commit).
-public struct PhotoStore: Sendable {
+/// `PhotoStore` over the SQLite database (`DiaryDatabase`).
+public struct SQLitePhotoStore: PhotoStore {
     let database: DiaryDatabase
 
     public init(_ database: DiaryDatabase) { self.database = database }
 
-    /// A file whose last row is gone: its original and thumbnails can be deleted.
-    public struct ReleasedFile: Hashable, Sendable {
-        public let sha256: String
-        public let mimeType: String
-    }
-
-    /// Adds uploaded photos in one transaction, appended to `entry` when given. The same content uploaded again by
-    /// the same family is the same photo (and is not linked twice).
     public func add(_ photos: [Photo], family: FamilyID, entry: EntryID?) async throws -> [Photo] {
         try await database.writer.write { db in
             if let entry { _ = try FamilyTable.entries.row(db, family: family, id: entry) }
@@ -61,7 +52,6 @@ public struct PhotoStore: Sendable {
         try await database.writer.read { db in try decodePhoto(try FamilyTable.photos.row(db, family: family, id: id)) }
     }
 
-    /// The photos of an entry in their order.
     public func photos(family: FamilyID, entry: EntryID) async throws -> [Photo] {
         try await database.writer.read { db in
             _ = try FamilyTable.entries.row(db, family: family, id: entry)
@@ -69,9 +59,7 @@ public struct PhotoStore: Sendable {
         }
     }
 
-    /// Replaces an entry's photos with `ids` in that order (reorder, add already uploaded photos, drop others);
-    /// photos dropped and used nowhere else are deleted.
-    public func setPhotos(_ ids: [PhotoID], family: FamilyID, entry: EntryID) async throws -> (photos: [Photo], released: [ReleasedFile]) {
+    public func setPhotos(_ ids: [PhotoID], family: FamilyID, entry: EntryID) async throws -> (photos: [Photo], released: [ReleasedPhotoFile]) {
         try await database.writer.write { db in
             _ = try FamilyTable.entries.row(db, family: family, id: entry)
             var seen = Set<PhotoID>()
@@ -89,8 +77,7 @@ public struct PhotoStore: Sendable {
         }
     }
 
-    /// Takes a photo off an entry; deletes it when nothing else uses it.
-    public func remove(_ photo: PhotoID, family: FamilyID, entry: EntryID) async throws -> [ReleasedFile] {
+    public func remove(_ photo: PhotoID, family: FamilyID, entry: EntryID) async throws -> [ReleasedPhotoFile] {
         try await database.writer.write { db in
             _ = try FamilyTable.entries.row(db, family: family, id: entry)
             try db.execute(sql: "DELETE FROM entryPhotos WHERE entryId = ? AND photoId = ?", arguments: [entry.sql, photo.sql])
@@ -105,8 +92,7 @@ public struct PhotoStore: Sendable {
         }
     }
 
-    /// Makes `photo` the child's profile photo (nil clears it).
-    public func setProfilePhoto(_ photo: PhotoID?, family: FamilyID, child: ChildID) async throws -> [ReleasedFile] {
+    public func setProfilePhoto(_ photo: PhotoID?, family: FamilyID, child: ChildID) async throws -> [ReleasedPhotoFile] {
         try await database.writer.write { db in
             let row = try FamilyTable.children.row(db, family: family, id: child)
             let previous: String? = try row.decode(forColumn: "photoId")
@@ -117,7 +103,6 @@ public struct PhotoStore: Sendable {
         }
     }
 
-    /// The profile photo of a child, if set.
     public func profilePhoto(family: FamilyID, child: ChildID) async throws -> Photo? {
         try await database.writer.read { db in
             let row = try FamilyTable.children.row(db, family: family, id: child)
@@ -128,7 +113,6 @@ public struct PhotoStore: Sendable {
         }
     }
 
-    /// Photos whose thumbnails are still to be made (after an upload, or left by a restart).
     public func pending() async throws -> [Photo] {
         try await database.writer.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM photos WHERE thumbnails = 'pending' ORDER BY createdAt").map(decodePhoto)
@@ -141,8 +125,7 @@ public struct PhotoStore: Sendable {
         }
     }
 
-    /// Uploads never attached to an entry or a child within `age` are deleted (a parent who closed the editor).
-    public func deleteUnattached(olderThan age: TimeInterval) async throws -> [ReleasedFile] {
+    public func deleteUnattached(olderThan age: TimeInterval) async throws -> [ReleasedPhotoFile] {
         let cutoff = database.clock.now().addingTimeInterval(-age).stored
         return try await database.writer.write { db in
             let ids = try String.fetchAll(db, sql: "SELECT id FROM photos WHERE createdAt < ?", arguments: [cutoff])
@@ -150,7 +133,6 @@ public struct PhotoStore: Sendable {
         }
     }
 
-    /// Every content hash some row still refers to (to find files a crash left without a row).
     public func referencedHashes() async throws -> Set<String> {
         try await database.writer.read { db in try Set(String.fetchAll(db, sql: "SELECT DISTINCT sha256 FROM photos")) }
     }
@@ -206,7 +188,7 @@ public struct PhotoStore: Sendable {
     }
 
     /// Replaces an owner's photos with `photos`; returns the files whose last row went with the dropped ones.
-    static func replace(_ db: Database, photos: [PhotoID], of owner: Owner, family: FamilyID) throws -> [ReleasedFile] {
+    static func replace(_ db: Database, photos: [PhotoID], of owner: Owner, family: FamilyID) throws -> [ReleasedPhotoFile] {
         let before = try photoIDs(db, of: owner)
         try db.execute(sql: "DELETE FROM \(owner.table) WHERE \(owner.column) = ?", arguments: [owner.id])
         try link(db, photos, to: owner, family: family)
@@ -214,8 +196,8 @@ public struct PhotoStore: Sendable {
     }
 
     /// Deletes those of `candidates` that no entry, event or child uses, and reports the files whose last row went.
-    static func deleteUnreferenced(_ db: Database, candidates: [String]) throws -> [ReleasedFile] {
-        var released: [ReleasedFile] = []
+    static func deleteUnreferenced(_ db: Database, candidates: [String]) throws -> [ReleasedPhotoFile] {
+        var released: [ReleasedPhotoFile] = []
         for id in candidates {
             guard let row = try Row.fetchOne(
                 db,
@@ -230,7 +212,7 @@ public struct PhotoStore: Sendable {
             let sha: String = try row.decode(forColumn: "sha256")
             try db.execute(sql: "DELETE FROM photos WHERE id = ?", arguments: [id])
             if try Row.fetchOne(db, sql: "SELECT 1 FROM photos WHERE sha256 = ?", arguments: [sha]) == nil {
-                released.append(ReleasedFile(sha256: sha, mimeType: try row.decode(forColumn: "mimeType")))
+                released.append(ReleasedPhotoFile(sha256: sha, mimeType: try row.decode(forColumn: "mimeType")))
             }
         }
         return released

@@ -1,8 +1,8 @@
 import Diary
 import GRDB
 
-/// Korean full-text search over a family's entries (title, body, tags, place) and memos, best match first.
-public struct SearchStore: Sendable {
+/// `SearchStore` over the SQLite database (`DiaryDatabase`).
+public struct SQLiteSearchStore: SearchStore {
     let database: DiaryDatabase
     /// How many matches are ranked together: the newest `window` matches first, then the next newest, and so on.
     /// A query matching fewer is ranked exactly; one matching a large part of a long diary (아기 in 40 % of
@@ -19,7 +19,6 @@ public struct SearchStore: Sendable {
     /// in a title or a tag says more than one in a long body; the family column only filters.
     static let rank = "saessak_rank(searchIndex, 0.0, 4.0, 1.0, 3.0, 2.0)"  // family, title, body, tags, place
 
-    /// One page of hits, best first. The cursor carries the window and the position in it.
     public func search(
         family: FamilyID, _ query: SearchQuery, filter: SearchFilter = try! SearchFilter(), after cursor: PageCursor?,
         limit: Int
@@ -70,13 +69,13 @@ public struct SearchStore: Sendable {
                 return
             }
             let parts = cursor.sortKey.split(separator: ":", omittingEmptySubsequences: false)
-            guard cursor.id == SearchStore.cursorID, parts.count == 2, let before = Int64(parts[0]), before >= 0,
+            guard cursor.id == SQLiteSearchStore.cursorID, parts.count == 2, let before = Int64(parts[0]), before >= 0,
                 let offset = Int(parts[1]), offset >= 0
             else { throw ValidationError(field: "cursor", "is not a search cursor this server gave out") }
             self.init(before: before == 0 ? nil : before, offset: offset)
         }
 
-        var cursor: PageCursor { PageCursor(sortKey: "\(before ?? 0):\(offset)", id: SearchStore.cursorID) }
+        var cursor: PageCursor { PageCursor(sortKey: "\(before ?? 0):\(offset)", id: SQLiteSearchStore.cursorID) }
     }
 
     /// The SQL that finds a family's matches, narrowed by the filter.
@@ -100,7 +99,7 @@ public struct SearchStore: Sendable {
             let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT searchIndex.rowid AS id, \(SearchStore.rank) AS score FROM searchIndex \(join)
+                    SELECT searchIndex.rowid AS id, \(SQLiteSearchStore.rank) AS score FROM searchIndex \(join)
                     WHERE \(conditions.joined(separator: " AND "))
                     ORDER BY searchIndex.rowid DESC LIMIT \(size)
                     """,
@@ -148,7 +147,6 @@ public struct SearchStore: Sendable {
         return Matches(join: join, conditions: conditions, arguments: arguments, size: window)
     }
 
-    /// Rebuilds every document and the index (`saessak admin reindex`); returns how many entries and memos it holds.
     public func reindex() async throws -> (entries: Int, memos: Int) {
         try await database.writer.write { db in
             try SearchIndex.refreshAll(db)

@@ -15,7 +15,7 @@ public enum DayOneImport {
     public static func read(
         export url: URL, children: [ChildID], family: FamilyID, intake: PhotoIntake, report: inout ImportReport,
         progress: (Int) -> TerminalProgress? = { _ in nil }
-    ) throws -> ImportStore.Batch {
+    ) throws -> ImportBatch {
         let file = url.lastPathComponent
         let archive = try ImportArchive.open(url)
         var journals: [SourceArchive.Member] = []
@@ -29,7 +29,7 @@ public enum DayOneImport {
             }
         }
         guard !journals.isEmpty else { throw ImportFailure("\(file): no journal in the export (expected Journal.json)") }
-        var batch = ImportStore.Batch()
+        var batch = ImportBatch()
         for journal in journals.sorted(by: { $0.path < $1.path }) {
             let entries = try decode(journal, in: archive, file: file)
             report.files += 1
@@ -82,7 +82,7 @@ public enum DayOneImport {
     static func item(
         _ entry: DayOneEntry, place: String, children: [ChildID], archive: SourceArchive, photoFiles: [String: SourceArchive.Member],
         intake: PhotoIntake, report: inout ImportReport
-    ) throws -> ImportStore.EntryItem? {
+    ) throws -> ImportBatch.EntryItem? {
         guard let uuid = entry.uuid, !uuid.isEmpty else {
             report.skipped.append("\(place): no uuid, so a second import could not tell it apart")
             return nil

@@ -7,7 +7,7 @@ import KoreanCalendar
 /// `{date, name, lunar: ON|OFF, holy: ON|OFF|1}`. Children's birthdays (`holy = 1`) and the public holidays the app
 /// shipped pre-filled are left out: Saessak has both already.
 enum AnnData {
-    static func items(from url: URL, report: inout ImportReport) throws -> [ImportStore.AnniversaryItem] {
+    static func items(from url: URL, report: inout ImportReport) throws -> [ImportBatch.AnniversaryItem] {
         let file = url.lastPathComponent
         let root: [String: Any]
         do {
@@ -21,7 +21,7 @@ enum AnnData {
         } catch {
             throw ImportFailure("\(file): not a property list (\(error.localizedDescription))")
         }
-        var items: [ImportStore.AnniversaryItem] = []
+        var items: [ImportBatch.AnniversaryItem] = []
         for dateKey in root.keys.sorted() where dateKey != "AnnData" {
             guard let names = root[dateKey] as? [String: Any] else {
                 report.skipped.append("\(file): '\(dateKey)' is not a dictionary of anniversaries")

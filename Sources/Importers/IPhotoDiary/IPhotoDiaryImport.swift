@@ -14,7 +14,7 @@ public enum IPhotoDiaryImport {
     public static func read(
         store url: URL, anniversaries plist: URL?, existing: [Child], family: FamilyID, now: Date, intake: PhotoIntake,
         report: inout ImportReport, progress: (Int) -> TerminalProgress? = { _ in nil }
-    ) throws -> ImportStore.Batch {
+    ) throws -> ImportBatch {
         let store = try CoreDataStore(url: url)
         var reader = Reader(store: store, existing: existing, family: family, now: now, intake: intake, report: report)
         try reader.readChildren()
@@ -40,7 +40,7 @@ public enum IPhotoDiaryImport {
         let family: FamilyID
         let now: Date
         let intake: PhotoIntake
-        var batch = ImportStore.Batch()
+        var batch = ImportBatch()
         var report: ImportReport
         /// Z_PK of ChildData → the child's ID and name.
         var children: [Int64: (id: ChildID, name: String)] = [:]

@@ -1,4 +1,4 @@
-import DiaryStore
+import Diary
 
 /// What an import found and did, for people and (`--json`) scripts. Kinds are children, entries, events,
 /// anniversaries, photos and measurements.
@@ -25,7 +25,7 @@ public struct ImportReport: Codable, Sendable, Equatable {
 
     mutating func count(_ kind: String, _ number: Int = 1) { found[kind, default: 0] += number }
 
-    mutating func record(_ outcome: ImportStore.Outcome) {
+    mutating func record(_ outcome: ImportOutcome) {
         added.merge(outcome.added, uniquingKeysWith: +)
         duplicates.merge(outcome.duplicates, uniquingKeysWith: +)
         skipped += outcome.skipped

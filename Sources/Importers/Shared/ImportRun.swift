@@ -9,14 +9,14 @@ import Photos
 /// large export — runs on a thread of its own, never on the concurrency pool's few threads that serve requests.
 public enum ImportRun {
     public static func run(
-        source: String, database: DiaryDatabase, photos: any PhotoStorage, family: FamilyID, dryRun: Bool,
-        read: @escaping @Sendable (PhotoIntake, inout ImportReport) throws -> ImportStore.Batch
+        source: String, stores: DiaryStores, photos: any PhotoStorage, family: FamilyID, now: Date, dryRun: Bool,
+        read: @escaping @Sendable (PhotoIntake, inout ImportReport) throws -> ImportBatch
     ) async throws -> ImportReport {
-        let intake = try PhotoIntake(storage: photos, family: family, now: database.clock.now(), dryRun: dryRun)
+        let intake = try PhotoIntake(storage: photos, family: family, now: now, dryRun: dryRun)
         var failure: (any Error)?
         var report = ImportReport(source: source, dryRun: dryRun)
         do {
-            var batch: ImportStore.Batch
+            var batch: ImportBatch
             (batch, report) = try await onOwnThread { [report] in
                 var report = report
                 let batch = try read(intake, &report)
@@ -24,11 +24,11 @@ public enum ImportRun {
             }
             batch.photos = intake.photos
             try await intake.place()
-            report.record(try await ImportStore(database).importBatch(batch, family: family, source: source, dryRun: dryRun))
+            report.record(try await stores.imports.importBatch(batch, family: family, source: source, dryRun: dryRun))
         } catch {
             failure = error
         }
-        await intake.settle(referenced: try? await PhotoStore(database).referencedHashes())
+        await intake.settle(referenced: try? await stores.photos.referencedHashes())
         if let failure { throw failure }
         return report
     }

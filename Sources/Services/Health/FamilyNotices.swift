@@ -8,8 +8,8 @@ import KoreanCalendar
 public enum FamilyNotices {
     /// The notices of a family on a day and the `days` after it (the API's answer, the home page's and the calendar's).
     public static func notices(
-        family: FamilyID, on day: SolarDate, days: Int, children: ChildStore, anniversaries: AnniversaryStore,
-        vaccinations: VaccinationStore
+        family: FamilyID, on day: SolarDate, days: Int, children: any ChildStore, anniversaries: any AnniversaryStore,
+        vaccinations: any VaccinationStore
     ) async throws -> [Notice] {
         let inputs = try await VaccinationPlans.children(family: family, on: day, children: children, vaccinations: vaccinations)
         let remembered = try await Page.all { try await anniversaries.list(family: family, after: $0, limit: $1) }

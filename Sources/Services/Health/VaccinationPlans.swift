@@ -54,7 +54,7 @@ public enum VaccinationPlans {
 
 
     /// The child's doses on a day, or nil for a birth date without a solar date in the supported range.
-    public static func doses(for child: Child, _ recorded: VaccinationStore.ChildVaccinations, on day: SolarDate) -> [PlannedDose]? {
+    public static func doses(for child: Child, _ recorded: ChildVaccinations, on day: SolarDate) -> [PlannedDose]? {
         guard let birth = ChildFacts(birthDate: child.profile.birthDate, today: day).solarBirthDate else { return nil }
         return VaccinationPlan.plan(
             birthDate: birth, sex: child.profile.sex, records: recorded.shots.map(\.record), choices: recorded.choices,
@@ -63,7 +63,7 @@ public enum VaccinationPlans {
 
     /// Every child of a family with their doses on a day: what notices and the calendar feed are made from.
     public static func children(
-        family: FamilyID, on day: SolarDate, children: ChildStore, vaccinations: VaccinationStore
+        family: FamilyID, on day: SolarDate, children: any ChildStore, vaccinations: any VaccinationStore
     ) async throws -> [Notices.ChildInput] {
         var inputs: [Notices.ChildInput] = []
         for child in try await Page.all({ try await children.list(family: family, after: $0, limit: $1) }) {
@@ -75,7 +75,7 @@ public enum VaccinationPlans {
     }
 
     /// The plan of a child on a day: what the API answers and `saessak vaccines --json` prints.
-    public static func plan(for child: Child, _ recorded: VaccinationStore.ChildVaccinations, on day: SolarDate) throws
+    public static func plan(for child: Child, _ recorded: ChildVaccinations, on day: SolarDate) throws
         -> PlanResponse
     {
         guard let plan = doses(for: child, recorded, on: day) else {

@@ -10,7 +10,7 @@ import Photos
 /// runs on NIO's thread pool, off the request threads.
 public struct PhotoService: Sendable {
     public let storage: any PhotoStorage
-    public let store: PhotoStore
+    public let store: any PhotoStore
     public let worker: ThumbnailWorker
     public let limits: PhotoLimits
     /// Held shared for the server's life; start-up's sweep of orphan files needs it alone.
@@ -20,18 +20,18 @@ public struct PhotoService: Sendable {
     /// Photos one request may carry.
     public static let maxFilesPerRequest = 50
 
-    public init(storage: any PhotoStorage, database: DiaryDatabase, limits: PhotoLimits = .standard, logger: Logger) throws {
+    public init(storage: any PhotoStorage, store: any PhotoStore, limits: PhotoLimits = .standard, logger: Logger) throws {
         try PhotoFolder.startImageLibrary()
         self.storage = storage
         writing = try storage.writerLock()
-        store = PhotoStore(database)
+        self.store = store
         worker = ThumbnailWorker(storage: storage, store: store, logger: logger)
         self.limits = limits
     }
 
     /// The photos of a data folder (`photos/` beside the database).
     public init(dataFolder: URL, database: DiaryDatabase, limits: PhotoLimits = .standard, logger: Logger) throws {
-        try self.init(storage: try PhotoFolder(dataFolder: dataFolder), database: database, limits: limits, logger: logger)
+        try self.init(storage: try PhotoFolder(dataFolder: dataFolder), store: database.stores.photos, limits: limits, logger: logger)
     }
 
     /// Start-up: drops old unattached uploads and — when no other process is writing photos (an import from the
@@ -70,7 +70,7 @@ public struct PhotoService: Sendable {
     }
 
     /// Deletes the files whose last row is gone.
-    public func release(_ files: [PhotoStore.ReleasedFile]) async {
+    public func release(_ files: [ReleasedPhotoFile]) async {
         for file in files {
             guard let format = storage.format(mimeType: file.mimeType) else { continue }
             await storage.delete(sha256: file.sha256, format: format)

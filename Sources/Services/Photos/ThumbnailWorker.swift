@@ -11,13 +11,13 @@ import ServiceLifecycle
 /// database (`photos.thumbnails = 'pending'`), so photos left pending by a restart are finished on the next start.
 public final class ThumbnailWorker: Service, Sendable {
     private let storage: any PhotoStorage
-    private let store: PhotoStore
+    private let store: any PhotoStore
     private let logger: Logger
     private let jobs: AsyncStream<Photo>
     private let continuation: AsyncStream<Photo>.Continuation
     static let concurrency = 1
 
-    init(storage: any PhotoStorage, store: PhotoStore, logger: Logger) {
+    init(storage: any PhotoStorage, store: any PhotoStore, logger: Logger) {
         self.storage = storage
         self.store = store
         self.logger = logger

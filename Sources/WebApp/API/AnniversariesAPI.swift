@@ -4,7 +4,7 @@ import Foundation
 
 /// `/api/v1/anniversaries`: yearly days on a solar or lunar month/day, in month/day order.
 struct AnniversariesAPI {
-    let store: AnniversaryStore
+    let store: any AnniversaryStore
 
     var routes: CollectionRoutes<Anniversary, Anniversary, AnniversaryPayload, AnniversaryResource> {
         let store = store

@@ -6,7 +6,7 @@ import KoreanCalendar
 
 /// `/api/v1/children`: profiles, with the facts derived from the birth date.
 struct ChildrenAPI {
-    let store: ChildStore
+    let store: any ChildStore
     let photos: PhotoService
     let today: Today
 

@@ -7,7 +7,7 @@ import KoreanCalendar
 
 /// `/api/v1/entries` and the month-sectioned `/api/v1/timeline`.
 struct EntriesAPI {
-    let store: EntryStore
+    let store: any EntryStore
     let photos: PhotoService
 
     var routes: CollectionRoutes<Entry, Entry, EntryPayload, EntryResource> {
@@ -77,7 +77,7 @@ struct EntryPayload: Decodable {
     let weather: String?
     let photoIds: [PhotoID]?
 
-    func firstPhoto(family: FamilyID, photos: PhotoStore) async throws -> Photo? {
+    func firstPhoto(family: FamilyID, photos: any PhotoStore) async throws -> Photo? {
         guard date == nil || place == nil, let first = photoIds?.first else { return nil }
         do { return try await photos.get(family: family, id: first) } catch StoreError.notFound {
             throw StoreError.unknownReference(field: "photoIds", id: first.description)

@@ -7,7 +7,7 @@ import KoreanCalendar
 /// `/api/v1/events`: one-off events of a child, newest first; `?child=ID` narrows to one child. `photoIds` (uploaded
 /// with `POST /photos`) are kept with the event in order (a prescription); left out on a replace, they stay.
 struct EventsAPI {
-    let store: EventStore
+    let store: any EventStore
     let photos: PhotoService
 
     var routes: CollectionRoutes<Event, Event, EventPayload, EventResource> {

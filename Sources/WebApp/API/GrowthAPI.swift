@@ -7,8 +7,8 @@ import Services
 
 /// `/api/v1/children/{id}/measurements` and `/growth`: measurements with their WHO percentile and z-score.
 struct GrowthAPI {
-    let store: GrowthStore
-    let children: ChildStore
+    let store: any GrowthStore
+    let children: any ChildStore
 
     struct Payload: Decodable {
         let kind: GrowthMeasurement.Kind

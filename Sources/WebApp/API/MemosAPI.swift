@@ -5,7 +5,7 @@ import Services
 
 /// `/api/v1/memos`, most recently changed first.
 struct MemosAPI {
-    let store: MemoStore
+    let store: any MemoStore
 
     var routes: CollectionRoutes<Memo, Memo, MemoPayload, MemoResource> {
         let store = store

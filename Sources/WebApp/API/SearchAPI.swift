@@ -8,7 +8,7 @@ import Services
 /// `GET /api/v1/search?q=…[&child=ID][&from=YYYY-MM-DD][&to=YYYY-MM-DD]`: the family's entries and memos that
 /// match, best first, each with a passage whose matches are marked.
 struct SearchAPI {
-    let store: SearchStore
+    let store: any SearchStore
 
     func register(on api: SecureRoutes) {
         api.get("search", .viewer) { [store] request, context in

@@ -7,7 +7,7 @@ import Services
 /// `/api/v1/invitations` (owners) and `/api/v1/share-links` (owners and editors). The link's URL is in the
 /// answer that made it, and nowhere else: only its hash is kept.
 struct SharingAPI {
-    let store: SharingStore
+    let store: any SharingStore
 
     struct InvitationRequest: Decodable {
         let role: Role

@@ -9,9 +9,9 @@ import Services
 /// and the N days after it (default 7): milestones (삼칠일, 백일, 200일, 첫돌, 1000일), birthdays (solar, or lunar for a
 /// lunar-born child), anniversaries, vaccinations due or overdue, public holidays.
 struct TodayAPI {
-    let children: ChildStore
-    let anniversaries: AnniversaryStore
-    let vaccinations: VaccinationStore
+    let children: any ChildStore
+    let anniversaries: any AnniversaryStore
+    let vaccinations: any VaccinationStore
     let today: Today
 
     struct NoticeResource: Encodable {

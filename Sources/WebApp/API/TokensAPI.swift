@@ -7,7 +7,7 @@ import Services
 /// `/api/v1/tokens`: the caller's own API tokens in the family. A token is shown once, when it is made; revoking
 /// one stops it at once. Any member may make tokens, never with more than their own role.
 struct TokensAPI {
-    let accounts: AccountStore
+    let accounts: any AccountStore
 
     struct Payload: Decodable {
         let name: String

@@ -8,8 +8,8 @@ import Services
 /// `/api/v1/children/{id}/vaccinations`: the child's national-schedule plan on a day (default today in Seoul), the
 /// shots recorded, and the family's choices. Reading is for every member; recording for owners and editors.
 struct VaccinationsAPI {
-    let store: VaccinationStore
-    let children: ChildStore
+    let store: any VaccinationStore
+    let children: any ChildStore
     let today: Today
 
     struct ShotPayload: Decodable {

@@ -40,6 +40,7 @@ public func buildApplication(_ configuration: AppConfiguration, logger: Logger =
 func buildRouter(database: DiaryDatabase, dataFolder: URL, photos: PhotoService, signIn: SignIn, staticFolder: URL? = nil)
     -> (router: Router<AppRequestContext>, access: AccessTable)
 {
+    let stores = database.stores
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: RequestLogMiddleware())
@@ -49,53 +50,53 @@ func buildRouter(database: DiaryDatabase, dataFolder: URL, photos: PhotoService,
         router.add(middleware: FileMiddleware(
             staticFolder.path, urlBasePath: "/static", cacheControl: .init([(MediaType(type: .any), [.maxAge(3600)])])))
     }
-    let authenticator = Authenticator(accounts: AccountStore(database), sessions: SessionStore(database))
+    let authenticator = Authenticator(accounts: stores.accounts, sessions: stores.sessions)
     let access = AccessTable()
     let root = SecureRoutes(router: router, prefix: "", table: access, authenticator: authenticator)
     root.get("healthz", .anyone) { _, _ in HTTPResponse.Status.ok }
     let pages = SecureRoutes(router: router, prefix: "", table: access, authenticator: authenticator, pages: true)
     Assets().register(on: root)
     AccountPages(signIn: signIn).register(on: pages)
-    let stores = WebStores(database: database, dataFolder: dataFolder, photos: photos, signIn: signIn)
-    HomePage(stores: stores).register(on: pages)
-    EntryPages(stores: stores).register(on: pages)
-    CalendarPages(stores: stores).register(on: pages)
-    ChildrenPages(stores: stores).register(on: pages)
-    NotebookPages(stores: stores).register(on: pages)
-    SettingsPages(stores: stores).register(on: pages)
-    ImportPages(stores: stores).register(on: pages)
-    HealthPages(stores: stores).register(on: pages)
-    SharingPages(sharing: SharingStore(database), entries: EntryStore(database), photos: photos, signIn: signIn).register(on: pages)
-    GrowthChart(store: GrowthStore(database), children: ChildStore(database)).register(on: pages)
+    let web = WebStores(database: database, dataFolder: dataFolder, photos: photos, signIn: signIn)
+    HomePage(stores: web).register(on: pages)
+    EntryPages(stores: web).register(on: pages)
+    CalendarPages(stores: web).register(on: pages)
+    ChildrenPages(stores: web).register(on: pages)
+    NotebookPages(stores: web).register(on: pages)
+    SettingsPages(stores: web).register(on: pages)
+    ImportPages(stores: web).register(on: pages)
+    HealthPages(stores: web).register(on: pages)
+    SharingPages(sharing: stores.sharing, entries: stores.entries, photos: photos, signIn: signIn).register(on: pages)
+    GrowthChart(store: stores.growth, children: stores.children).register(on: pages)
 
     let api = SecureRoutes(router: router, prefix: "api/v1", table: access, authenticator: authenticator)
     api.get("openapi.json", .anyone) { _, _ in try OpenAPIDocument.response() }
     let today = Today(clock: database.clock)
-    let children = ChildrenAPI(store: ChildStore(database), photos: photos, today: today)
+    let children = ChildrenAPI(store: stores.children, photos: photos, today: today)
     children.routes.register(on: api)
     children.registerReveal(on: api)
-    VaccinationsAPI(store: VaccinationStore(database), children: ChildStore(database), today: today).register(on: api)
-    GrowthAPI(store: GrowthStore(database), children: ChildStore(database)).register(on: api)
+    VaccinationsAPI(store: stores.vaccinations, children: stores.children, today: today).register(on: api)
+    GrowthAPI(store: stores.growth, children: stores.children).register(on: api)
     TodayAPI(
-        children: ChildStore(database), anniversaries: AnniversaryStore(database), vaccinations: VaccinationStore(database),
+        children: stores.children, anniversaries: stores.anniversaries, vaccinations: stores.vaccinations,
         today: today
     ).register(on: api)
     FeedsAPI(
-        sharing: SharingStore(database), children: ChildStore(database), anniversaries: AnniversaryStore(database),
-        events: EventStore(database), vaccinations: VaccinationStore(database), today: today, clock: database.clock
+        sharing: stores.sharing, children: stores.children, anniversaries: stores.anniversaries,
+        events: stores.events, vaccinations: stores.vaccinations, today: today, clock: database.clock
     ).register(api: api, pages: pages)
-    let entries = EntriesAPI(store: EntryStore(database), photos: photos)
+    let entries = EntriesAPI(store: stores.entries, photos: photos)
     entries.routes.register(on: api)
     entries.registerTimeline(on: api)
     entries.registerOnThisDay(on: api, today: today)
-    MemosAPI(store: MemoStore(database)).routes.register(on: api)
-    SearchAPI(store: SearchStore(database)).register(on: api)
-    EventsAPI(store: EventStore(database), photos: photos).routes.register(on: api)
-    AnniversariesAPI(store: AnniversaryStore(database)).routes.register(on: api)
+    MemosAPI(store: stores.memos).routes.register(on: api)
+    SearchAPI(store: stores.search).register(on: api)
+    EventsAPI(store: stores.events, photos: photos).routes.register(on: api)
+    AnniversariesAPI(store: stores.anniversaries).routes.register(on: api)
     PhotosAPI(service: photos, clock: database.clock).register(on: api)
     CalculatorAPI().register(on: api)
-    TokensAPI(accounts: AccountStore(database)).register(on: api)
+    TokensAPI(accounts: stores.accounts).register(on: api)
     AccountAPI(signIn: signIn).register(on: api)
-    SharingAPI(store: SharingStore(database)).register(on: api)
+    SharingAPI(store: stores.sharing).register(on: api)
     return (router, access)
 }

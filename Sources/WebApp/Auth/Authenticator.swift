@@ -1,3 +1,4 @@
+import Diary
 import DiaryStore
 import Foundation
 import Hummingbird
@@ -9,8 +10,8 @@ import Hummingbird
 /// `SecureRoutes` runs it for every route but the public machine ones (health, the OpenAPI document), which ignore
 /// credentials: a health check with a token need not cost a database read.
 struct Authenticator: Sendable {
-    let accounts: AccountStore
-    let sessions: SessionStore
+    let accounts: any AccountStore
+    let sessions: any SessionStore
 
     func authenticate(_ request: Request, _ context: inout AppRequestContext) async throws {
         if let header = request.headers[.authorization] {

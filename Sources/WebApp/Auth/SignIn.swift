@@ -8,16 +8,16 @@ import Synchronization
 /// Passwords and sessions, shared by the pages and the API: sign-in with throttling, password change, first-run
 /// setup. bcrypt runs on NIO's thread pool, off the threads that serve requests.
 struct SignIn: Sendable {
-    let accounts: AccountStore
-    let sessions: SessionStore
+    let accounts: any AccountStore
+    let sessions: any SessionStore
     let throttle: LoginThrottle
     let setup: SetupLink
     let clock: Clock
     let hasher = PasswordHasher()
 
     init(_ database: DiaryDatabase) {
-        accounts = AccountStore(database)
-        sessions = SessionStore(database)
+        accounts = database.stores.accounts
+        sessions = database.stores.sessions
         throttle = LoginThrottle()
         setup = SetupLink()
         clock = database.clock

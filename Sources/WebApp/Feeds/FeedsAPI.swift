@@ -8,11 +8,11 @@ import Services
 /// Calendar feeds: `POST/GET /api/v1/feeds`, `DELETE /api/v1/feeds/{id}` (members), the feed itself at its secret
 /// URL `/feeds/{token}.ics` (the link is the credential), and a one-off download `GET /api/v1/calendar.ics`.
 struct FeedsAPI {
-    let sharing: SharingStore
-    let children: ChildStore
-    let anniversaries: AnniversaryStore
-    let events: EventStore
-    let vaccinations: VaccinationStore
+    let sharing: any SharingStore
+    let children: any ChildStore
+    let anniversaries: any AnniversaryStore
+    let events: any EventStore
+    let vaccinations: any VaccinationStore
     let today: Today
     let clock: Clock
 

@@ -8,8 +8,8 @@ import Services
 /// `/children/{id}/growth.svg?kind=weight|height|head`: the WHO 3rd/15th/50th/85th/97th percentile curves for the
 /// child's sex from birth to the child's age (at least two years, at most five), and the child's measurements.
 struct GrowthChart {
-    let store: GrowthStore
-    let children: ChildStore
+    let store: any GrowthStore
+    let children: any ChildStore
 
     /// z of the 3rd, 15th, 50th, 85th and 97th percentiles.
     static let curves: [(label: String, z: Double)] = [

@@ -10,8 +10,8 @@ import Secrets
 /// What link holders see: an invitation to join a family, and the entries a share link shows (with their photos,
 /// and nothing else of the family: no other entry, no child's profile).
 struct SharingPages {
-    let sharing: SharingStore
-    let entries: EntryStore
+    let sharing: any SharingStore
+    let entries: any EntryStore
     let photos: PhotoService
     let signIn: SignIn
 

@@ -110,9 +110,10 @@ struct ImportPages {
         do {
             if staged.kind != .iphotodiary && chosen.isEmpty { throw ImportFailure(words["importNeedsChild"]!) }
             report = try await ImportRun.run(
-                source: staged.kind.rawValue, database: stores.database, photos: stores.photos.storage, family: family, dryRun: dryRun
+                source: staged.kind.rawValue, stores: stores.database.stores, photos: stores.photos.storage, family: family,
+                now: stores.today.clock.now(), dryRun: dryRun
             ) { intake, report in
-                var batch = ImportStore.Batch()
+                var batch = ImportBatch()
                 switch staged.kind {
                 case .text:
                     // A ZIP of diaries was unpacked beside the upload when it arrived.

@@ -6,15 +6,15 @@ import KoreanCalendar
 
 /// The stores the pages read and write, made once for the whole web app.
 struct WebStores: Sendable {
-    let entries: EntryStore
-    let children: ChildStore
-    let memos: MemoStore
-    let anniversaries: AnniversaryStore
-    let events: EventStore
-    let vaccinations: VaccinationStore
-    let growth: GrowthStore
-    let search: SearchStore
-    let sharing: SharingStore
+    let entries: any EntryStore
+    let children: any ChildStore
+    let memos: any MemoStore
+    let anniversaries: any AnniversaryStore
+    let events: any EventStore
+    let vaccinations: any VaccinationStore
+    let growth: any GrowthStore
+    let search: any SearchStore
+    let sharing: any SharingStore
     let photos: PhotoService
     let signIn: SignIn
     let today: Today
@@ -25,15 +25,16 @@ struct WebStores: Sendable {
     init(database: DiaryDatabase, dataFolder: URL, photos: PhotoService, signIn: SignIn) {
         self.database = database
         self.dataFolder = dataFolder
-        entries = EntryStore(database)
-        children = ChildStore(database)
-        memos = MemoStore(database)
-        anniversaries = AnniversaryStore(database)
-        events = EventStore(database)
-        vaccinations = VaccinationStore(database)
-        growth = GrowthStore(database)
-        search = SearchStore(database)
-        sharing = SharingStore(database)
+        let stores = database.stores
+        entries = stores.entries
+        children = stores.children
+        memos = stores.memos
+        anniversaries = stores.anniversaries
+        events = stores.events
+        vaccinations = stores.vaccinations
+        growth = stores.growth
+        search = stores.search
+        sharing = stores.sharing
         self.photos = photos
         self.signIn = signIn
         today = Today(clock: database.clock)

@@ -34,7 +34,7 @@ struct CreateUser: AsyncParsableCommand {
     func run() async throws {
         let password = try password.read()
         let database = try data.openOrCreate()
-        let (user, family) = try await AccountStore(database).createUser(
+        let (user, family) = try await database.stores.accounts.createUser(
             username: username, passwordHash: PasswordHasher().hash(password), familyName: family ?? username)
         print("created user '\(user.username)', owner of family '\(family.name)'")
     }
@@ -57,7 +57,7 @@ struct ResetPassword: AsyncParsableCommand {
 
     func run() async throws {
         let password = try password.read()
-        let accounts = AccountStore(try data.openExisting())
+        let accounts = try data.openExisting().stores.accounts
         let user = try await accounts.user(named: username)
         try await accounts.signOutEverywhere(user, passwordHash: PasswordHasher().hash(password))
         print("set a new password for '\(username)'; their sessions and API tokens have ended")
@@ -104,7 +104,7 @@ struct AddMember: AsyncParsableCommand {
 
     func run() async throws {
         let database = try data.openExisting()
-        let existed = try await AccountStore(database).addMember(username: username, familyName: family, role: role)
+        let existed = try await database.stores.accounts.addMember(username: username, familyName: family, role: role)
         print(existed ? "'\(username)' is now \(role.rawValue) of '\(family)'" : "added '\(username)' to '\(family)' as \(role.rawValue)")
     }
 }
@@ -130,7 +130,7 @@ struct CreateToken: AsyncParsableCommand {
 
     func run() async throws {
         let database = try data.openExisting()
-        let (token, _) = try await AccountStore(database).createToken(
+        let (token, _) = try await database.stores.accounts.createToken(
             username: username, familyName: family.family, name: name, role: role)
         print(token)
     }
@@ -153,7 +153,7 @@ struct RevokeToken: AsyncParsableCommand {
 
     func run() async throws {
         let database = try data.openExisting()
-        let count = try await AccountStore(database).revokeTokens(username: username, familyName: family, name: name)
+        let count = try await database.stores.accounts.revokeTokens(username: username, familyName: family, name: name)
         guard count > 0 else { throw CLIError("'\(username)' has no token named '\(name)'") }
         print("revoked \(count) token\(count == 1 ? "" : "s") named '\(name)'")
     }
@@ -171,7 +171,7 @@ struct Reindex: AsyncParsableCommand {
 
     func run() async throws {
         let database = try data.openExisting()
-        let counts = try await SearchStore(database).reindex()
+        let counts = try await database.stores.search.reindex()
         print("search index rebuilt: \(counts.entries) entries, \(counts.memos) memos")
     }
 }

@@ -29,14 +29,14 @@ struct VaccinesCommand: AsyncParsableCommand {
 
     func run() async throws {
         let database = try data.openExisting()
-        let familyID = try await AccountStore(database).family(named: family.family).id
-        let store = ChildStore(database)
+        let familyID = try await database.stores.accounts.family(named: family.family).id
+        let store = database.stores.children
         let children = try await Page.all { try await store.list(family: familyID, after: $0, limit: $1) }
         let matches = children.filter { $0.id.description == child.lowercased() || $0.profile.name == child }
         guard let found = matches.first else { throw CLIError("no child named or numbered '\(child)' in this family") }
         guard matches.count == 1 else { throw CLIError("several children are named '\(child)': give the ID (saessak children list)") }
         let day = try date.map { try SolarDate(iso: $0) } ?? Today(clock: database.clock).date()
-        let plan = try VaccinationPlans.plan(for: found, try await VaccinationStore(database).vaccinations(family: familyID, child: found.id), on: day)
+        let plan = try VaccinationPlans.plan(for: found, try await database.stores.vaccinations.vaccinations(family: familyID, child: found.id), on: day)
         if output.json {
             print(try JSONShapes.text(plan))
             return

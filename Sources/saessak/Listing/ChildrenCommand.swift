@@ -18,8 +18,8 @@ struct ListChildren: AsyncParsableCommand {
 
     func run() async throws {
         let database = try data.openExisting()
-        let familyID = try await AccountStore(database).family(named: family.family).id
-        let store = ChildStore(database)
+        let familyID = try await database.stores.accounts.family(named: family.family).id
+        let store = database.stores.children
         let children = try await Page.all { try await store.list(family: familyID, after: $0, limit: $1) }
         let today = Today(clock: database.clock).date()
         if output.json {

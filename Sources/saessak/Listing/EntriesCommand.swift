@@ -42,9 +42,9 @@ struct ListEntries: AsyncParsableCommand {
 
     func run() async throws {
         let database = try data.openExisting()
-        let familyID = try await AccountStore(database).family(named: family.family).id
+        let familyID = try await database.stores.accounts.family(named: family.family).id
         let filter = try TimelineFilter(childID: child.flatMap { ChildID($0) }, tag: tag, month: month, year: nil)
-        let page = try await EntryStore(database).list(family: familyID, filter: filter, after: nil, limit: limit)
+        let page = try await database.stores.entries.list(family: familyID, filter: filter, after: nil, limit: limit)
         if output.json {
             let list = ListResponse(items: page.items.map(EntryResource.init), next: page.next?.description)
             print(try JSONShapes.text(list))

@@ -17,7 +17,7 @@ struct MemoOptions: ParsableArguments {
 
     func open() async throws -> (MemoStore, FamilyID) {
         let database = try data.openExisting()
-        return (MemoStore(database), try await AccountStore(database).family(named: family.family).id)
+        return (database.stores.memos, try await database.stores.accounts.family(named: family.family).id)
     }
 
     func show(_ memo: Memo) throws {

@@ -1,0 +1,20 @@
+import Foundation
+
+/// A signed-in browser: who, which of their families it acts for, and the token its forms must send back.
+public struct Session: Hashable, Sendable {
+    public let id: String
+    public let userID: UserID
+    /// The family the browser acts for, with the user's role in it; nil for a user in no family yet.
+    public let membership: Membership?
+    /// Sent back by every form and script write (CSRF): a page of another site cannot know it.
+    public let csrfToken: String
+    public let expiresAt: Date
+
+    public init(id: String, userID: UserID, membership: Membership?, csrfToken: String, expiresAt: Date) {
+        self.id = id
+        self.userID = userID
+        self.membership = membership
+        self.csrfToken = csrfToken
+        self.expiresAt = expiresAt
+    }
+}

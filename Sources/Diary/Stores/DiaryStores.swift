@@ -1,0 +1,190 @@
+import Diary
+import Foundation
+import KoreanCalendar
+
+// The diary's records: children, entries, memos, anniversaries, events, photos, search, imports. Each is implemented for SQLite by `SQLite…Store` (DiaryStore);
+// everything else — routes, pages, services, backup, importers — speaks only these protocols and domain types.
+
+/// Children of a family. Every call is scoped to one family: an ID from another family is simply not found.
+public protocol ChildStore: Sendable {
+    /// Children in the order they were added.
+    func list(family: FamilyID, after cursor: PageCursor?, limit: Int) async throws -> Page<Child>
+
+    func get(family: FamilyID, id: ChildID) async throws -> Child
+
+    func create(family: FamilyID, profile: ChildProfile) async throws -> Child
+
+    /// Replaces the whole profile.
+    func update(family: FamilyID, id: ChildID, profile: ChildProfile) async throws -> Child
+
+    func delete(family: FamilyID, id: ChildID) async throws -> [ReleasedPhotoFile]
+}
+
+/// Diary entries of a family, with their children and tags, and the timeline over them.
+public protocol EntryStore: Sendable {
+    /// Entries newest first (by local date-time), narrowed by `filter`, one keyset page at a time.
+    func list(family: FamilyID, filter: TimelineFilter, after cursor: PageCursor?, limit: Int) async throws -> Page<Entry>
+
+    /// The same page as `list`, grouped into month sections ("2026년 11월") for the timeline.
+    func timeline(family: FamilyID, filter: TimelineFilter, after cursor: PageCursor?, limit: Int) async throws -> (sections: [MonthSection<Entry>], next: PageCursor?)
+
+    /// What a calendar shows of each day from `first` through `last`: how many entries, and the first photo of the
+    /// day's earliest entry that has one. One grouped query, however many entries the days hold.
+    func days(family: FamilyID, from first: SolarDate, through last: SolarDate) async throws -> [SolarDate: DaySummary]
+
+    /// Entries of earlier years on the same day (solar, and lunar when asked), newest first.
+    func onThisDay(family: FamilyID, _ day: OnThisDay, limit: Int) async throws -> [Entry]
+
+    func get(family: FamilyID, id: EntryID) async throws -> Entry
+
+    /// A new entry; `photos` (already uploaded by this family) become its photos in that order.
+    func create(family: FamilyID, content: EntryContent, photos: [PhotoID]) async throws -> Entry
+
+    /// Replaces the whole content, children and tags included; `photos`, when given, replaces the photos too
+    /// (and returns the files whose last row went with them).
+    func update(family: FamilyID, id: EntryID, content: EntryContent, photos: [PhotoID]?) async throws -> (entry: Entry, released: [ReleasedPhotoFile])
+
+    /// Deletes the entry, its photos that nothing else uses, and tags left unused; returns the photo files to delete.
+    func delete(family: FamilyID, id: EntryID) async throws -> [ReleasedPhotoFile]
+
+    /// The tags the family's entries use, by name.
+    func tags(family: FamilyID) async throws -> [String]
+}
+
+/// A family's memos, most recently changed first.
+public protocol MemoStore: Sendable {
+    func list(family: FamilyID, after cursor: PageCursor?, limit: Int) async throws -> Page<Memo>
+
+    func get(family: FamilyID, id: MemoID) async throws -> Memo
+
+    func create(family: FamilyID, content: MemoContent) async throws -> Memo
+
+    func update(family: FamilyID, id: MemoID, content: MemoContent) async throws -> Memo
+
+    func delete(family: FamilyID, id: MemoID) async throws
+}
+
+/// A family's yearly anniversaries, in month/day order.
+public protocol AnniversaryStore: Sendable {
+    func list(family: FamilyID, after cursor: PageCursor?, limit: Int) async throws -> Page<Anniversary>
+
+    func get(family: FamilyID, id: AnniversaryID) async throws -> Anniversary
+
+    func create(family: FamilyID, details: AnniversaryDetails) async throws -> Anniversary
+
+    func update(family: FamilyID, id: AnniversaryID, details: AnniversaryDetails) async throws -> Anniversary
+
+    func delete(family: FamilyID, id: AnniversaryID) async throws
+}
+
+/// One-off events of a family's children, newest first.
+public protocol EventStore: Sendable {
+    func list(family: FamilyID, child: ChildID?, after cursor: PageCursor?, limit: Int) async throws -> Page<Event>
+
+    func get(family: FamilyID, id: EventID) async throws -> Event
+
+    /// A new event; `photos` (already uploaded by this family) are kept with it in that order.
+    func create(family: FamilyID, details: EventDetails, photos: [PhotoID]) async throws -> Event
+
+    /// Replaces the details; `photos`, when given, replaces the photos too (and returns the files whose last row
+    /// went with them).
+    func update(family: FamilyID, id: EventID, details: EventDetails, photos: [PhotoID]?) async throws -> (event: Event, released: [ReleasedPhotoFile])
+
+    func delete(family: FamilyID, id: EventID) async throws -> [ReleasedPhotoFile]
+}
+
+/// Photo rows, their order in entries and events, and a child's profile photo. Files are the photo library's; when the last
+/// row of a content hash goes, the store says so and the caller deletes the files (after the commit).
+public protocol PhotoStore: Sendable {
+    /// Adds uploaded photos in one transaction, appended to `entry` when given. The same content uploaded again by
+    /// the same family is the same photo (and is not linked twice).
+    func add(_ photos: [Photo], family: FamilyID, entry: EntryID?) async throws -> [Photo]
+
+    func get(family: FamilyID, id: PhotoID) async throws -> Photo
+
+    /// The photos of an entry in their order.
+    func photos(family: FamilyID, entry: EntryID) async throws -> [Photo]
+
+    /// Replaces an entry's photos with `ids` in that order (reorder, add already uploaded photos, drop others);
+    /// photos dropped and used nowhere else are deleted.
+    func setPhotos(_ ids: [PhotoID], family: FamilyID, entry: EntryID) async throws -> (photos: [Photo], released: [ReleasedPhotoFile])
+
+    /// Takes a photo off an entry; deletes it when nothing else uses it.
+    func remove(_ photo: PhotoID, family: FamilyID, entry: EntryID) async throws -> [ReleasedPhotoFile]
+
+    /// Makes `photo` the child's profile photo (nil clears it).
+    func setProfilePhoto(_ photo: PhotoID?, family: FamilyID, child: ChildID) async throws -> [ReleasedPhotoFile]
+
+    /// The profile photo of a child, if set.
+    func profilePhoto(family: FamilyID, child: ChildID) async throws -> Photo?
+
+    /// Photos whose thumbnails are still to be made (after an upload, or left by a restart).
+    func pending() async throws -> [Photo]
+
+    func markThumbnails(_ id: PhotoID, ready: Bool) async throws
+
+    /// Uploads never attached to an entry or a child within `age` are deleted (a parent who closed the editor).
+    func deleteUnattached(olderThan age: TimeInterval) async throws -> [ReleasedPhotoFile]
+
+    /// Every content hash some row still refers to (to find files a crash left without a row).
+    func referencedHashes() async throws -> Set<String>
+}
+
+/// Korean full-text search over a family's entries (title, body, tags, place) and memos, best match first.
+public protocol SearchStore: Sendable {
+    /// One page of hits, best first. The cursor carries the window and the position in it.
+    func search(family: FamilyID, _ query: SearchQuery, filter: SearchFilter, after cursor: PageCursor?, limit: Int) async throws -> Page<SearchHit>
+
+    /// Rebuilds every document and the index (`saessak admin reindex`); returns how many entries and memos it holds.
+    func reindex() async throws -> (entries: Int, memos: Int)
+}
+
+/// Writes what an importer read, all or nothing, remembering each record by its source so that importing the same
+/// source again adds nothing twice. A dry run does the very same writes and rolls them back.
+///
+/// An importer proposes IDs for the children and photos it read; records refer to them by those IDs. When a child
+/// was already imported from the same source, its records go to that child instead; a photo whose content the
+/// family already has is that photo.
+public protocol ImportStore: Sendable {
+    func importBatch(_ batch: ImportBatch, family: FamilyID, source: String, dryRun: Bool) async throws -> ImportOutcome
+}
+
+// The arguments most callers leave out.
+
+extension EntryStore {
+    public func list(family: FamilyID, after cursor: PageCursor?, limit: Int) async throws -> Page<Entry> {
+        try await list(family: family, filter: TimelineFilter(), after: cursor, limit: limit)
+    }
+
+    public func onThisDay(family: FamilyID, _ day: OnThisDay) async throws -> [Entry] {
+        try await onThisDay(family: family, day, limit: 100)
+    }
+
+    public func create(family: FamilyID, content: EntryContent) async throws -> Entry {
+        try await create(family: family, content: content, photos: [])
+    }
+
+    public func update(family: FamilyID, id: EntryID, content: EntryContent) async throws -> (entry: Entry, released: [ReleasedPhotoFile]) {
+        try await update(family: family, id: id, content: content, photos: nil)
+    }
+}
+
+extension EventStore {
+    public func list(family: FamilyID, after cursor: PageCursor?, limit: Int) async throws -> Page<Event> {
+        try await list(family: family, child: nil, after: cursor, limit: limit)
+    }
+
+    public func create(family: FamilyID, details: EventDetails) async throws -> Event {
+        try await create(family: family, details: details, photos: [])
+    }
+
+    public func update(family: FamilyID, id: EventID, details: EventDetails) async throws -> (event: Event, released: [ReleasedPhotoFile]) {
+        try await update(family: family, id: id, details: details, photos: nil)
+    }
+}
+
+extension SearchStore {
+    public func search(family: FamilyID, _ query: SearchQuery, after cursor: PageCursor?, limit: Int) async throws -> Page<SearchHit> {
+        try await search(family: family, query, filter: SearchFilter(), after: cursor, limit: limit)
+    }
+}

@@ -1,0 +1,39 @@
+/// Every store of one database, as the interfaces the rest of Saessak speaks. The composition roots (`saessak serve`,
+/// the command line, tests) make one from a database engine — `DiaryDatabase.stores` for SQLite — and hand out its
+/// parts; nothing past them names an engine.
+public struct DiaryStores: Sendable {
+    public let accounts: any AccountStore
+    public let sessions: any SessionStore
+    public let sharing: any SharingStore
+    public let children: any ChildStore
+    public let entries: any EntryStore
+    public let memos: any MemoStore
+    public let anniversaries: any AnniversaryStore
+    public let events: any EventStore
+    public let photos: any PhotoStore
+    public let search: any SearchStore
+    public let imports: any ImportStore
+    public let growth: any GrowthStore
+    public let vaccinations: any VaccinationStore
+
+    public init(
+        accounts: any AccountStore, sessions: any SessionStore, sharing: any SharingStore, children: any ChildStore,
+        entries: any EntryStore, memos: any MemoStore, anniversaries: any AnniversaryStore, events: any EventStore,
+        photos: any PhotoStore, search: any SearchStore, imports: any ImportStore, growth: any GrowthStore,
+        vaccinations: any VaccinationStore
+    ) {
+        self.accounts = accounts
+        self.sessions = sessions
+        self.sharing = sharing
+        self.children = children
+        self.entries = entries
+        self.memos = memos
+        self.anniversaries = anniversaries
+        self.events = events
+        self.photos = photos
+        self.search = search
+        self.imports = imports
+        self.growth = growth
+        self.vaccinations = vaccinations
+    }
+}
