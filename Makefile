@@ -13,9 +13,9 @@ deps:
 
 venv: $(VENV)/.installed
 
-$(VENV)/.installed: tests/requirements.txt
+$(VENV)/.installed: blackbox/requirements.txt
 	python3 -m venv $(VENV)
-	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r tests/requirements.txt
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r blackbox/requirements.txt
 	touch $@
 
 ## Build an optimised server and run it on ./saessak-data (created on first run).
@@ -27,7 +27,7 @@ run: deps
 test: deps venv
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
-	SAESSAK_BIN="$$($(SWIFT) build --show-bin-path)/saessak" $(VENV)/bin/python -m pytest -q tests
+	SAESSAK_BIN="$$($(SWIFT) build --show-bin-path)/saessak" $(VENV)/bin/python -m pytest -q blackbox
 
 ## Benchmarks (never part of `make test`): one table, with ratios against references measured in the same run.
 bench: deps venv

@@ -225,7 +225,7 @@ def import_rows(binary, rng, seed, entries=10_000, photos=1_000):
     import shutil
     import sys
     import zipfile
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "blackbox"))
     from dayone_export import entry, export
 
     folder = Path(tempfile.mkdtemp(prefix="saessak-import-bench-"))

@@ -4,7 +4,7 @@
 Run after a migration changes a backed-up table:
     python3 scripts/generate_backup_schema.py .build/debug/saessak > docs/backup-schema.json
 It makes a fresh data folder with the given binary and reads each table's columns (PRAGMA table_info); a test
-(tests/test_backup.py) validates every file of a real backup against the result, so the two cannot drift apart.
+(blackbox/test_backup.py) validates every file of a real backup against the result, so the two cannot drift apart.
 """
 import json
 import sqlite3

@@ -1,9 +1,9 @@
-"""Writes a backup with an earlier Saessak build, for tests/fixtures/backups/ (issue 16: every schema version's
+"""Writes a backup with an earlier Saessak build, for blackbox/fixtures/backups/ (issue 16: every schema version's
 backup must restore for ever). Build the commit that last had that schema, then, from the project root:
 
-    SAESSAK_BIN=/path/to/old/.build/debug/saessak .venv/bin/python scripts/make_backup_fixture.py tests/fixtures/backups/schema-v7.zip
+    SAESSAK_BIN=/path/to/old/.build/debug/saessak .venv/bin/python scripts/make_backup_fixture.py blackbox/fixtures/backups/schema-v7.zip
 
-The family is the one `tests/test_backup.py` fills (every kind of table that schema has, a child with a profile
+The family is the one `blackbox/test_backup.py` fills (every kind of table that schema has, a child with a profile
 photo, a resident number), made through that build's own API, and backed up with --include-sensitive.
 """
 import shutil
@@ -11,7 +11,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "blackbox"))
 
 from conftest import Server, make_family, saessak  # noqa: E402
 from test_backup import fill  # noqa: E402

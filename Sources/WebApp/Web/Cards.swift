@@ -4,47 +4,7 @@ import Foundation
 import Services
 import KoreanCalendar
 
-/// The stores the pages read and write, made once for the whole web app.
-struct WebStores: Sendable {
-    let entries: any EntryStore
-    let children: any ChildStore
-    let memos: any MemoStore
-    let anniversaries: any AnniversaryStore
-    let events: any EventStore
-    let vaccinations: any VaccinationStore
-    let growth: any GrowthStore
-    let search: any SearchStore
-    let sharing: any SharingStore
-    let photos: PhotoService
-    let signIn: SignIn
-    let today: Today
-    let database: DiaryDatabase
-    /// The data folder, for what stays local whatever the storage: staged imports and made backups.
-    let dataFolder: URL
-
-    init(database: DiaryDatabase, dataFolder: URL, photos: PhotoService, signIn: SignIn) {
-        self.database = database
-        self.dataFolder = dataFolder
-        let stores = database.stores
-        entries = stores.entries
-        children = stores.children
-        memos = stores.memos
-        anniversaries = stores.anniversaries
-        events = stores.events
-        vaccinations = stores.vaccinations
-        growth = stores.growth
-        search = stores.search
-        sharing = stores.sharing
-        self.photos = photos
-        self.signIn = signIn
-        today = Today(clock: database.clock)
-    }
-
-    /// Every child of the family, oldest first as the store lists them.
-    func allChildren(_ family: FamilyID) async throws -> [Child] {
-        try await Page.all { try await children.list(family: family, after: $0, limit: $1) }
-    }
-}
+// What the pages show of each kind of record: cards and lines, made from domain values in the reader's language.
 
 /// Addresses of the pictures the pages show (served by the photo routes, which check the family).
 enum PhotoLinks {
@@ -151,13 +111,5 @@ struct NoticeLine {
         when = "\(language.daysAway(days)) · \(language.shortDate(notice.date))"
         kind = notice.kind.rawValue
         isToday = days == 0
-    }
-}
-
-extension String {
-    /// The text without surrounding white space, or nil when nothing is left: what a blank form field means.
-    var nonBlank: String? {
-        let trimmed = trimmingCharacters(in: .whitespacesAndNewlines)
-        return trimmed.isEmpty ? nil : trimmed
     }
 }
