@@ -1,3 +1,4 @@
+import Diary
 import Foundation
 import KoreanCalendar
 import Testing
@@ -41,15 +42,20 @@ import Testing
             used.formUnion(try Self.matches(#"\{\{[#^/]?t\.([A-Za-z_]+)\}\}"#, in: text))
         }
         for (_, text) in try Self.files("Web", ending: ".swift") {
-            used.formUnion(try Self.matches(#"words\["([A-Za-z_]+)"\]"#, in: text))
             used.formUnion(try Self.matches(#"\("(new[A-Za-z]+Once)""#, in: text))
         }
+        // Words named at run time: a kind, a role, an import's source.
+        used.formUnion(GrowthMeasurement.Kind.allCases.map { "growth_\($0.rawValue)" })
+        used.formUnion(EventDetails.Kind.allCases.map { "event_\($0.rawValue)" })
+        used.formUnion(Role.allCases.map { "role_\($0.rawValue)" })
+        used.formUnion(ImportPages.Kind.allCases.map { "import_\($0.rawValue)" })
+        used.formUnion(["children", "entries", "events", "anniversaries", "photos", "measurements"].map { "importKind_\($0)" })
         #expect(used.count > 100)
-        for key in used.sorted() {
-            #expect(Words.korean[key]?.isEmpty == false, "\(key) has no Korean")
-            #expect(Words.english[key]?.isEmpty == false, "\(key) has no English")
+        for key in used.sorted() { #expect(Word(rawValue: key) != nil, "\(key) is not a word") }
+        for word in Word.allCases {
+            #expect(!word.text(.korean).isEmpty, "\(word) has no Korean")
+            #expect(!word.text(.english).isEmpty, "\(word) has no English")
         }
-        #expect(Set(Words.korean.keys) == Set(Words.english.keys))
     }
 
     @Test func datesReadTheKoreanWay() throws {

@@ -96,7 +96,7 @@ struct AccountPages {
     }
 
     private static func loginPage(
-        _ request: Request, context: AppRequestContext, error: Phrase?, username: String = "",
+        _ request: Request, context: AppRequestContext, error: Word?, username: String = "",
         status: HTTPResponse.Status = .ok
     ) -> Response {
         let language = Language(request)
@@ -104,25 +104,25 @@ struct AccountPages {
         let next = context.form["next"] ?? request.uri.queryParameters["next"].map(String.init) ?? "/"
         let fields = """
             <input type="hidden" name="next" value="\(HTML.escape(WebCredentials.safeRedirect(next)))">
-            \(HTMLPage.field("username", label: Phrase.username.text(language), value: username, autocomplete: "username"))
-            \(HTMLPage.field("password", label: Phrase.password.text(language), type: "password", autocomplete: "current-password"))
+            \(HTMLPage.field("username", label: Word.username.text(language), value: username, autocomplete: "username"))
+            \(HTMLPage.field("password", label: Word.password.text(language), type: "password", autocomplete: "current-password"))
             """
         let body = (error.map { HTMLPage.message($0.text(language)) } ?? "")
-            + HTMLPage.form(action: "/login", csrf: token, fields: fields, submit: Phrase.signIn.text(language))
-        return HTMLPage(language: language, title: Phrase.signIn.text(language), body: body, status: status)
+            + HTMLPage.form(action: "/login", csrf: token, fields: fields, submit: Word.signIn.text(language))
+        return HTMLPage(language: language, title: Word.signIn.text(language), body: body, status: status)
             .response(setting: cookie.map { [$0] } ?? [])
     }
 
-    private static func passwordPage(_ request: Request, context: AppRequestContext, error: Phrase?) -> Response {
+    private static func passwordPage(_ request: Request, context: AppRequestContext, error: Word?) -> Response {
         let language = Language(request)
         let fields = """
-            \(HTMLPage.field("currentPassword", label: Phrase.currentPassword.text(language), type: "password", autocomplete: "current-password"))
-            \(HTMLPage.field("newPassword", label: Phrase.newPassword.text(language), type: "password", autocomplete: "new-password"))
+            \(HTMLPage.field("currentPassword", label: Word.currentPassword.text(language), type: "password", autocomplete: "current-password"))
+            \(HTMLPage.field("newPassword", label: Word.newPassword.text(language), type: "password", autocomplete: "new-password"))
             """
         let body = (error.map { HTMLPage.message($0.text(language)) } ?? "")
             + HTMLPage.form(action: "/account/password", csrf: context.session?.csrfToken ?? "", fields: fields,
-                submit: Phrase.changePassword.text(language))
-        return HTMLPage(language: language, title: Phrase.changePassword.text(language), body: body,
+                submit: Word.changePassword.text(language))
+        return HTMLPage(language: language, title: Word.changePassword.text(language), body: body,
             status: error == nil ? .ok : .unprocessableContent).response()
     }
 
@@ -131,13 +131,13 @@ struct AccountPages {
         let (csrf, cookie) = csrf(request, context: context)
         let fields = """
             <input type="hidden" name="token" value="\(HTML.escape(token))">
-            \(HTMLPage.field("username", label: Phrase.username.text(language), value: context.form["username"] ?? "", autocomplete: "username"))
-            \(HTMLPage.field("password", label: Phrase.password.text(language), type: "password", autocomplete: "new-password"))
-            \(HTMLPage.field("family", label: Phrase.familyName.text(language), value: context.form["family"] ?? "", autocomplete: "off"))
+            \(HTMLPage.field("username", label: Word.username.text(language), value: context.form["username"] ?? "", autocomplete: "username"))
+            \(HTMLPage.field("password", label: Word.password.text(language), type: "password", autocomplete: "new-password"))
+            \(HTMLPage.field("family", label: Word.familyName.text(language), value: context.form["family"] ?? "", autocomplete: "off"))
             """
-        let body = HTMLPage.message(Phrase.setUpIntro.text(language), role: "note") + (error.map { HTMLPage.message($0) } ?? "")
-            + HTMLPage.form(action: "/setup", csrf: csrf, fields: fields, submit: Phrase.create.text(language))
-        return HTMLPage(language: language, title: Phrase.setUp.text(language), body: body,
+        let body = HTMLPage.message(Word.setUpIntro.text(language), role: "note") + (error.map { HTMLPage.message($0) } ?? "")
+            + HTMLPage.form(action: "/setup", csrf: csrf, fields: fields, submit: Word.create.text(language))
+        return HTMLPage(language: language, title: Word.setUp.text(language), body: body,
             status: error == nil ? .ok : .unprocessableContent).response(setting: cookie.map { [$0] } ?? [])
     }
 }

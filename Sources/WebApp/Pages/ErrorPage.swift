@@ -5,7 +5,7 @@ import Services
 enum ErrorPage {
     static func response(_ problem: Problem, request: Request, context: AppRequestContext) -> Response {
         let language = Language(request)
-        let title: Phrase =
+        let title: Word =
             switch problem.status.code {
             case 404: .errorNotFound
             case 403: .errorForbidden
@@ -17,7 +17,7 @@ enum ErrorPage {
             context.logger.error("page \(request.method.rawValue) failed: \(problem.detail)")
         }
         let detail = problem.status.code >= 500 ? "" : HTMLPage.message(problem.detail, role: "note")
-        let body = detail + "<p><a href=\"/\">\(HTML.escape(Phrase.appName.text(language)))</a></p>"
+        let body = detail + "<p><a href=\"/\">\(HTML.escape(Word.appName.text(language)))</a></p>"
         var response = HTMLPage(language: language, title: title.text(language), body: body, status: problem.status).response()
         for field in problem.headers where field.name != .contentType { response.headers.append(field) }
         return response

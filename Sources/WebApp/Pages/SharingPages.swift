@@ -32,7 +32,7 @@ struct SharingPages {
             let address = context.remoteAddress ?? "unknown", throttleKey = "invitation " + token
             if context.userID == nil, let wait = signIn.throttle.wait(account: throttleKey, address: address, now: Date()) {
                 var response = Self.invitationPage(request, context: context, token: token, role: invitation.role,
-                    familyName: familyName, error: Phrase.tryLater.text(Language(request)), status: .tooManyRequests)
+                    familyName: familyName, error: Word.tryLater.text(Language(request)), status: .tooManyRequests)
                 response.headers[.retryAfter] = String(wait)
                 return response
             }
@@ -40,7 +40,7 @@ struct SharingPages {
                 let password = context.form["password"] ?? ""
                 if let problem = PasswordHasher.problem(with: password) {
                     return Self.invitationPage(request, context: context, token: token, role: invitation.role,
-                        familyName: familyName, error: "\(Phrase.password.text(Language(request))): \(problem)")
+                        familyName: familyName, error: "\(Word.password.text(Language(request))): \(problem)")
                 }
                 newUser = (context.form["username"] ?? "", try await signIn.hash(password))
             }
@@ -52,7 +52,7 @@ struct SharingPages {
             } catch StoreError.conflict(field: "username", _) {
                 signIn.throttle.recordFailure(account: throttleKey, address: address, now: Date())
                 return Self.invitationPage(request, context: context, token: token, role: invitation.role, familyName: familyName,
-                    error: Phrase.usernameUnavailable.text(Language(request)))
+                    error: Word.usernameUnavailable.text(Language(request)))
             } catch StoreError.conflict(_, let message) {
                 return Self.invitationPage(request, context: context, token: token, role: invitation.role, familyName: familyName, error: message)
             }
@@ -82,7 +82,7 @@ struct SharingPages {
                 }
                 body += "<p>\(HTML.escape(entry.content.body).replacingOccurrences(of: "\n", with: "<br>"))</p></article>"
             }
-            return HTMLPage(language: language, title: Phrase.sharedDiary.text(language), body: body).response()
+            return HTMLPage(language: language, title: Word.sharedDiary.text(language), body: body).response()
         }
         pages.get("s/:token/photos/:photo", .link) { [sharing, entries, photos] request, context in
             guard let link = try await sharing.openShareLink(token: context.parameters.get("token") ?? "") else {
@@ -106,7 +106,7 @@ struct SharingPages {
 
     /// 404: an unknown, expired, used or revoked link looks the same from outside.
     static func gone(_ request: Request) -> Problem {
-        Problem(status: .notFound, detail: Phrase.linkGone.text(Language(request)))
+        Problem(status: .notFound, detail: Word.linkGone.text(Language(request)))
     }
 
     private static func invitationPage(
@@ -115,18 +115,18 @@ struct SharingPages {
     ) -> Response {
         let language = Language(request)
         let (csrf, cookie) = AccountPages.csrf(request, context: context)
-        var body = "<p>\(HTML.escape(Phrase.family.text(language))): <strong>\(HTML.escape(familyName))</strong> · "
-            + "\(HTML.escape(Phrase.joinAs.text(language))): \(role.rawValue)</p>"
+        var body = "<p>\(HTML.escape(Word.family.text(language))): <strong>\(HTML.escape(familyName))</strong> · "
+            + "\(HTML.escape(Word.joinAs.text(language))): \(role.rawValue)</p>"
         if let error { body += HTMLPage.message(error) }
         var fields = ""
         if context.userID == nil {
             let next = "/invite/\(token)".addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "/"
-            body += "<p><a href=\"/login?next=\(next)\">\(HTML.escape(Phrase.orSignIn.text(language)))</a></p>"
-            fields = HTMLPage.field("username", label: Phrase.username.text(language), value: context.form["username"] ?? "", autocomplete: "username")
-                + HTMLPage.field("password", label: Phrase.password.text(language), type: "password", autocomplete: "new-password")
+            body += "<p><a href=\"/login?next=\(next)\">\(HTML.escape(Word.orSignIn.text(language)))</a></p>"
+            fields = HTMLPage.field("username", label: Word.username.text(language), value: context.form["username"] ?? "", autocomplete: "username")
+                + HTMLPage.field("password", label: Word.password.text(language), type: "password", autocomplete: "new-password")
         }
-        body += HTMLPage.form(action: "/invite/\(token)", csrf: csrf, fields: fields, submit: Phrase.join.text(language))
-        return HTMLPage(language: language, title: Phrase.joinFamily.text(language), body: body,
+        body += HTMLPage.form(action: "/invite/\(token)", csrf: csrf, fields: fields, submit: Word.join.text(language))
+        return HTMLPage(language: language, title: Word.joinFamily.text(language), body: body,
             status: status ?? (error == nil ? .ok : .unprocessableContent)).response(setting: cookie.map { [$0] } ?? [])
     }
 }

@@ -129,7 +129,7 @@ struct CalendarPages {
             "nextDay": ((try? date.adding(days: 1)) ?? date).iso,
             "entries": entries.reversed().map { EntryCard($0, language: language, names: names) },
             "notices": days.notices[date] ?? [],
-            "events": (days.events[date] ?? []).map { ["title": $0.details.title, "kind": words["event_\($0.details.kind.rawValue)"] ?? $0.details.kind.rawValue] },
+            "events": (days.events[date] ?? []).map { ["title": $0.details.title, "kind": words.named("event_\($0.details.kind.rawValue)") ?? $0.details.kind.rawValue] },
             "holidays": ((try? KoreanHolidays.holidays(in: date.year)) ?? []).filter { $0.date == date }.map {
                 language == .korean ? $0.name : $0.nameEn
             },

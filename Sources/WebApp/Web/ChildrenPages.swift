@@ -16,7 +16,7 @@ struct ChildrenPages {
             let today = stores.today.date()
             let children = try await stores.allChildren(try context.member().familyID)
             return WebPage(
-                "children", title: Words.table(language)["children"]!, tab: .more,
+                "children", title: Words.table(language)[.children], tab: .more,
                 data: ["children": children.map { ChildCard($0, today: today, language: language) }]
             ).response(request, context: context)
         }
@@ -46,7 +46,7 @@ struct ChildrenPages {
                 : ["\(only) entries about \(name) alone, with their photos", "\(name)'s visits, anniversaries, vaccinations and growth records",
                     "the profile photo", "\(entries.count - only) entries shared with a sibling stay, without \(name)."]
             return WebPage(
-                "confirm-delete", title: Words.table(language)["deleteChild"]!, tab: .more,
+                "confirm-delete", title: Words.table(language)[.deleteChild], tab: .more,
                 data: ["name": name, "action": "/children/\(child.id)/delete", "back": "/children", "consequences": consequences]
             ).response(request, context: context)
         }
@@ -71,7 +71,7 @@ struct ChildrenPages {
         }
         if let error { data["error"] = error }
         return WebPage(
-            "child-editor", title: words[child == nil ? "addChild" : "editChild"]!, tab: .more, data: data,
+            "child-editor", title: words[child == nil ? .addChild : .editChild], tab: .more, data: data,
             status: error == nil ? .ok : .unprocessableContent
         ).response(request, context: context)
     }

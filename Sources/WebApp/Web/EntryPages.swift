@@ -34,10 +34,10 @@ struct EntryPages {
             let entry = try await stores.entries.get(family: try context.member().familyID, id: try context.id(of: "entry"))
             let language = Language(request)
             return WebPage(
-                "confirm-delete", title: Words.table(language)["deleteEntry"]!, tab: .timeline,
+                "confirm-delete", title: Words.table(language)[.deleteEntry], tab: .timeline,
                 data: [
                     "name": entry.content.title, "action": "/entries/\(entry.id)/delete", "back": "/entries/\(entry.id)",
-                    "consequences": [Words.table(language)["deleteEntryWarning"]!],
+                    "consequences": [Words.table(language)[.deleteEntryWarning]],
                 ]
             ).response(request, context: context)
         }
@@ -98,7 +98,7 @@ struct EntryPages {
         data["year"] = query.string("year") ?? ""
         data["month"] = query.string("month") ?? ""
         data["filtered"] = filter != TimelineFilter()
-        return WebPage("timeline", title: words["timeline"]!, tab: .timeline, data: data).response(request, context: context)
+        return WebPage("timeline", title: words[.timeline], tab: .timeline, data: data).response(request, context: context)
     }
 
     /// The same address with the next page's cursor.
@@ -134,7 +134,7 @@ struct EntryPages {
             "photos": entry.photoIDs.enumerated().map { index, photo in
                 [
                     "large": PhotoLinks.thumbnail(photo, large: true), "original": PhotoLinks.original(photo),
-                    "alt": "\(content.title) – \(words["photo"]!) \(index + 1)/\(count)", "number": index + 1,
+                    "alt": "\(content.title) – \(words[.photo]) \(index + 1)/\(count)", "number": index + 1,
                 ] as [String: Any]
             },
         ]
@@ -172,7 +172,7 @@ struct EntryPages {
         ]
         if let error { data["error"] = error }
         return WebPage(
-            "entry-editor", title: words[entry == nil ? "newEntry" : "editEntry"]!, tab: entry == nil ? .write : .timeline,
+            "entry-editor", title: words[entry == nil ? .newEntry : .editEntry], tab: entry == nil ? .write : .timeline,
             data: data, status: error == nil ? .ok : .unprocessableContent
         ).response(request, context: context)
     }

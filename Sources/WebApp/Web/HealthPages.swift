@@ -98,13 +98,13 @@ struct HealthPages {
     }
 
     /// What the visit form shows for an event (or, with none, today's blank visit).
-    static func visitFields(_ event: Event?, today: SolarDate, words: [String: String]) -> [String: Any] {
+    static func visitFields(_ event: Event?, today: SolarDate, words: Words) -> [String: Any] {
         guard let event else { return ["date": today.iso, "hospitalKind": true] }
         let details = event.details
         var fields: [String: Any] = [
             "date": details.date.iso, "title": details.title, "\(details.kind.rawValue)Kind": true,
             "photos": event.photoIDs.enumerated().map { index, photo in
-                ["id": photo.description, "thumbnail": PhotoLinks.thumbnail(photo), "alt": "\(details.title) – \(words["photo"]!) \(index + 1)"]
+                ["id": photo.description, "thumbnail": PhotoLinks.thumbnail(photo), "alt": "\(details.title) – \(words[.photo]) \(index + 1)"]
             },
         ]
         if let hospital = details.hospital { fields["hospital"] = hospital }
@@ -120,7 +120,7 @@ struct HealthPages {
             "action": "/health/events/\(event.id)/edit", "back": "/health?child=\(event.details.childID)",
         ]
         if let error { data["error"] = error }
-        return WebPage("event-editor", title: words["editEvent"]!, tab: .more, data: data, status: error == nil ? .ok : .unprocessableContent)
+        return WebPage("event-editor", title: words[.editEvent], tab: .more, data: data, status: error == nil ? .ok : .unprocessableContent)
             .response(request, context: context)
     }
 
@@ -130,9 +130,9 @@ struct HealthPages {
             let words = Words.table(Language(request))
             let back = "/health?child=\(event.details.childID)"
             var consequences: [String] = []
-            if !event.photoIDs.isEmpty { consequences.append("\(words["photos"]!): \(event.photoIDs.count)") }
+            if !event.photoIDs.isEmpty { consequences.append("\(words[.photos]): \(event.photoIDs.count)") }
             return WebPage(
-                "confirm-delete", title: words["deleteEvent"]!, tab: .more,
+                "confirm-delete", title: words[.deleteEvent], tab: .more,
                 data: ["name": event.details.title, "action": "/health/events/\(event.id)/delete", "back": back, "consequences": consequences]
             ).response(request, context: context)
         }
@@ -172,7 +172,7 @@ struct HealthPages {
         ]
         if let error { data["error"] = error }
         guard let child = children.first(where: { $0.id == asked }) ?? children.first else {
-            return WebPage("health", title: words["health"]!, tab: .more, data: data).response(request, context: context)
+            return WebPage("health", title: words[.health], tab: .more, data: data).response(request, context: context)
         }
         let today = stores.today.date()
         data["child"] = ["id": child.id.description, "name": child.profile.name]
@@ -202,7 +202,7 @@ struct HealthPages {
         let measurements = try await stores.growth.measurements(family: family, child: child.id)
         data["measurements"] = MeasurementResource.list(measurements, child: child).reversed().map { item in
             var row: [String: Any] = [
-                "kind": words["growth_\(item.kind.rawValue)"] ?? item.kind.rawValue,
+                "kind": words.named("growth_\(item.kind.rawValue)") ?? item.kind.rawValue,
                 "value": "\(Self.number(item.value)) \(item.unit.rawValue)", "date": item.date,
             ]
             if let percentile = item.percentile { row["percentile"] = language == .korean ? "백분위 \(Self.number(percentile))" : "percentile \(Self.number(percentile))" }
@@ -214,19 +214,19 @@ struct HealthPages {
         data["events"] = events.map { event in
             var row: [String: Any] = [
                 "id": event.id.description, "title": event.details.title, "date": language.longDate(event.details.date),
-                "kind": words["event_\(event.details.kind.rawValue)"] ?? event.details.kind.rawValue,
+                "kind": words.named("event_\(event.details.kind.rawValue)") ?? event.details.kind.rawValue,
             ]
             if let hospital = event.details.hospital { row["hospital"] = hospital }
             if let notes = event.details.notes { row["notes"] = notes }
             row["photos"] = event.photoIDs.enumerated().map { index, photo in
                 [
                     "thumbnail": PhotoLinks.thumbnail(photo), "original": PhotoLinks.original(photo),
-                    "alt": "\(event.details.title) – \(words["photo"]!) \(index + 1)",
+                    "alt": "\(event.details.title) – \(words[.photo]) \(index + 1)",
                 ]
             }
             return row
         }
-        return WebPage("health", title: "\(words["health"]!) · \(child.profile.name)", tab: .more, data: data,
+        return WebPage("health", title: "\(words[.health]) · \(child.profile.name)", tab: .more, data: data,
             status: error == nil ? .ok : .unprocessableContent).response(request, context: context)
     }
 

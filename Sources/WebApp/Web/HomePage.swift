@@ -17,7 +17,7 @@ struct HomePage {
             var data: [String: Any] = ["username": account.username]
             guard let member = context.membership else {
                 data["noFamily"] = true
-                return WebPage("home", title: words["home"]!, tab: .home, data: data).response(request, context: context)
+                return WebPage("home", title: words[.home], tab: .home, data: data).response(request, context: context)
             }
             data["familyName"] = account.families.first { $0.family.id == member.familyID }?.family.name ?? ""
             let today = stores.today.date()
@@ -40,7 +40,7 @@ struct HomePage {
             data["onThisDay"] = earlier.map { entry in
                 ["card": EntryCard(entry, language: language, names: names), "year": String(entry.content.date.date.year)]
             }
-            return WebPage("home", title: words["home"]!, tab: .home, data: data).response(request, context: context)
+            return WebPage("home", title: words[.home], tab: .home, data: data).response(request, context: context)
         }
     }
 }

@@ -42,12 +42,12 @@ struct ImportPages {
         let words = Words.table(Language(request))
         let children = try await stores.allChildren(try context.member().familyID)
         var data: [String: Any] = [
-            "kinds": Kind.allCases.map { ["value": $0.rawValue, "name": words["import_\($0.rawValue)"]!] },
+            "kinds": Kind.allCases.map { ["value": $0.rawValue, "name": (words.named("import_\($0.rawValue)") ?? "")] },
             "children": children.map { ["id": $0.id.description, "name": $0.profile.name] },
             "encodings": TextImport.Encoding.allCases.map { ["value": $0.rawValue] },
         ]
         if let error { data["error"] = error }
-        return WebPage("import", title: words["importTitle"]!, tab: .more, data: data, status: error == nil ? .ok : .unprocessableContent)
+        return WebPage("import", title: words[.importTitle], tab: .more, data: data, status: error == nil ? .ok : .unprocessableContent)
             .response(request, context: context)
     }
 
@@ -60,10 +60,10 @@ struct ImportPages {
         defer { form.uploads.forEach { $0.abandon() } }
         let words = Words.table(Language(request))
         guard let kind = form.field("kind").flatMap(Kind.init(rawValue:)) else {
-            return try await self.form(request, context: context, error: words["importChooseKind"])
+            return try await self.form(request, context: context, error: words[.importChooseKind])
         }
         guard let main = form.uploadFields.firstIndex(of: "file") else {
-            return try await self.form(request, context: context, error: words["importChooseFile"])
+            return try await self.form(request, context: context, error: words[.importChooseFile])
         }
         let token = (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
         let folder = stagingRoot.appendingPathComponent(token, isDirectory: true)
@@ -108,7 +108,7 @@ struct ImportPages {
         let chosen = staged.children.isEmpty ? children.map(\.id) : staged.children.filter { id in children.contains { $0.id == id } }
         let report: ImportReport
         do {
-            if staged.kind != .iphotodiary && chosen.isEmpty { throw ImportFailure(words["importNeedsChild"]!) }
+            if staged.kind != .iphotodiary && chosen.isEmpty { throw ImportFailure(words[.importNeedsChild]) }
             report = try await ImportRun.run(
                 source: staged.kind.rawValue, stores: stores.database.stores, photos: stores.photos.storage, family: family,
                 now: stores.today.clock.now(), dryRun: dryRun
@@ -137,12 +137,12 @@ struct ImportPages {
             "dryRun": dryRun,
             "fileName": staged.fileName,
             "counts": report.rows.map {
-                ["name": words["importKind_\($0.kind)"]!, "found": $0.found, "added": $0.added, "duplicates": $0.duplicates]
+                ["name": (words.named("importKind_\($0.kind)") ?? ""), "found": $0.found, "added": $0.added, "duplicates": $0.duplicates]
             },
             "skipped": report.skipped,
             "warnings": report.warnings,
         ]
-        return WebPage("import-report", title: words[dryRun ? "importPreview" : "importDone"]!, tab: .more, data: data)
+        return WebPage("import-report", title: words[dryRun ? .importPreview : .importDone], tab: .more, data: data)
             .response(request, context: context)
     }
 

@@ -12,7 +12,7 @@ struct NotebookPages {
 
     func register(on pages: SecureRoutes) {
         pages.get("more", .viewer) { request, context in
-            WebPage("more", title: Words.table(Language(request))["more"]!, tab: .more).response(request, context: context)
+            WebPage("more", title: Words.table(Language(request))[.more], tab: .more).response(request, context: context)
         }
         registerMemos(on: pages)
         registerAnniversaries(on: pages)
@@ -48,7 +48,7 @@ struct NotebookPages {
                 }
                 if let next = page.next { data["next"] = "/memos?cursor=\(next.description.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }
             }
-            return WebPage("memos", title: Words.table(language)["memos"]!, tab: .more, data: data).response(request, context: context)
+            return WebPage("memos", title: Words.table(language)[.memos], tab: .more, data: data).response(request, context: context)
         }
         pages.get("memos/new", .editor) { request, context in
             memoForm(request, context: context, title: "", body: "", id: nil, error: nil)
@@ -83,7 +83,7 @@ struct NotebookPages {
         pages.get("memos/:id/delete", .editor) { request, context in
             let memo = try await stores.memos.get(family: try context.member().familyID, id: try context.id(of: "memo"))
             return WebPage(
-                "confirm-delete", title: Words.table(Language(request))["deleteMemo"]!, tab: .more,
+                "confirm-delete", title: Words.table(Language(request))[.deleteMemo], tab: .more,
                 data: ["name": memo.content.title, "action": "/memos/\(memo.id)/delete", "back": "/memos/\(memo.id)", "consequences": []]
             ).response(request, context: context)
         }
@@ -103,7 +103,7 @@ struct NotebookPages {
         if let id { data["deleteLink"] = "/memos/\(id)/delete" }
         if let error { data["error"] = error }
         return WebPage(
-            "memo", title: id == nil ? words["newMemo"]! : (title.isEmpty ? words["memo"]! : title), tab: .more, data: data,
+            "memo", title: id == nil ? words[.newMemo] : (title.isEmpty ? words[.memo] : title), tab: .more, data: data,
             status: error == nil ? .ok : .unprocessableContent
         ).response(request, context: context)
     }
@@ -129,7 +129,7 @@ struct NotebookPages {
                 if let child = details.childID.flatMap({ names[$0] }) { row["child"] = child }
                 return row
             }
-            return WebPage("anniversaries", title: Words.table(language)["anniversaries"]!, tab: .more, data: ["anniversaries": rows])
+            return WebPage("anniversaries", title: Words.table(language)[.anniversaries], tab: .more, data: ["anniversaries": rows])
                 .response(request, context: context)
         }
         pages.get("anniversaries/new", .editor) { request, context in
@@ -152,7 +152,7 @@ struct NotebookPages {
         pages.get("anniversaries/:id/delete", .editor) { request, context in
             let anniversary = try await stores.anniversaries.get(family: try context.member().familyID, id: try context.id(of: "anniversary"))
             return WebPage(
-                "confirm-delete", title: Words.table(Language(request))["deleteAnniversary"]!, tab: .more,
+                "confirm-delete", title: Words.table(Language(request))[.deleteAnniversary], tab: .more,
                 data: ["name": anniversary.details.name, "action": "/anniversaries/\(anniversary.id)/delete", "back": "/anniversaries",
                     "consequences": []]
             ).response(request, context: context)
@@ -189,7 +189,7 @@ struct NotebookPages {
         if let id { data["deleteLink"] = "/anniversaries/\(id)/delete" }
         if let error { data["error"] = error }
         return WebPage(
-            "anniversary-editor", title: words[id == nil ? "newAnniversary" : "editAnniversary"]!, tab: .more, data: data,
+            "anniversary-editor", title: words[id == nil ? .newAnniversary : .editAnniversary], tab: .more, data: data,
             status: error == nil ? .ok : .unprocessableContent
         ).response(request, context: context)
     }
@@ -254,7 +254,7 @@ struct NotebookPages {
             return ["key": key, "kind": kind + (key == "C" ? " span3" : key == "0" ? " span2" : "")]
         }
         return WebPage(
-            "calculator", title: Words.table(Language(request))["calculator"]!, tab: .more,
+            "calculator", title: Words.table(Language(request))[.calculator], tab: .more,
             data: ["display": calculator.display, "state": state, "keys": keys]
         ).response(request, context: context)
     }

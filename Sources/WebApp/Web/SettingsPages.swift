@@ -78,7 +78,7 @@ struct SettingsPages {
         let words = Words.table(language)
         let accounts = stores.signIn.accounts
         let account = try await accounts.account(try context.user())
-        let roleName = { (role: Role) in words["role_\(role.rawValue)"] ?? role.rawValue }
+        let roleName = { (role: Role) in words.named("role_\(role.rawValue)") ?? role.rawValue }
         var data: [String: Any] = [
             "username": account.username,
             "otherFamilies": account.families.filter { $0.family.id != context.membership?.familyID }.map {
@@ -89,8 +89,8 @@ struct SettingsPages {
                 ["code": "en", "name": "English", "current": language == .english],
             ],
         ]
-        if let notice { data["notice"] = words[notice] ?? notice }
-        if let secret { data["secret"] = ["label": words[secret.label] ?? "", "value": secret.value] }
+        if let notice { data["notice"] = words.named(notice) ?? notice }
+        if let secret { data["secret"] = ["label": words.named(secret.label) ?? "", "value": secret.value] }
         if let member = context.membership {
             let family = account.families.first { $0.family.id == member.familyID }
             data["family"] = ["name": family?.family.name ?? "", "role": roleName(member.role)]
@@ -105,19 +105,19 @@ struct SettingsPages {
                 data["shareLinks"] = try await stores.sharing.shareLinks(family: member.familyID)
                     .filter { $0.expiresAt > now }
                     .map { link in
-                        ["id": link.id.description, "label": link.label ?? words["shareLink"]!, "count": link.entryIDs.count,
+                        ["id": link.id.description, "label": link.label ?? words[.shareLink], "count": link.entryIDs.count,
                             "until": Self.day(link.expiresAt, language)] as [String: Any]
                     }
             }
             data["feeds"] = try await stores.sharing.feeds(family: member.familyID).map {
-                ["id": $0.id.description, "label": $0.label ?? words["calendarFeed"]!]
+                ["id": $0.id.description, "label": $0.label ?? words[.calendarFeed]]
             }
             data["tokens"] = try await accounts.tokens(of: member).map {
                 ["id": $0.id.description, "name": $0.name, "role": roleName($0.role ?? member.role)]
             }
             data["roles"] = Role.allCases.filter { member.role.includes($0) }.map { ["value": $0.rawValue, "name": roleName($0)] }
         }
-        return WebPage("settings", title: words["settings"]!, tab: .more, data: data).response(request, context: context)
+        return WebPage("settings", title: words[.settings], tab: .more, data: data).response(request, context: context)
     }
 
     /// The owner's family as a backup ZIP (docs/backup.md): its members' accounts and everything it owns, never

@@ -85,7 +85,7 @@ struct WebPage {
         let words = Words.table(language)
         let other: Language = language == .korean ? .english : .korean
         return [
-            "lang": language.rawValue, "t": words, "title": title, "appName": words["appName"] ?? "",
+            "lang": language.rawValue, "t": words.dictionary, "title": title, "appName": words[.appName],
             "assetVersion": Templates.assetVersion,
             "otherLanguage": ["code": other.rawValue, "name": other == .korean ? "한국어" : "English"],
         ]
