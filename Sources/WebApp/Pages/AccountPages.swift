@@ -99,45 +99,61 @@ struct AccountPages {
         _ request: Request, context: AppRequestContext, error: Word?, username: String = "",
         status: HTTPResponse.Status = .ok
     ) -> Response {
-        let language = Language(request)
+        let words = Words.table(Language(request))
         let (token, cookie) = csrf(request, context: context)
         let next = context.form["next"] ?? request.uri.queryParameters["next"].map(String.init) ?? "/"
-        let fields = """
-            <input type="hidden" name="next" value="\(HTML.escape(WebCredentials.safeRedirect(next)))">
-            \(HTMLPage.field("username", label: Word.username.text(language), value: username, autocomplete: "username"))
-            \(HTMLPage.field("password", label: Word.password.text(language), type: "password", autocomplete: "current-password"))
-            """
-        let body = (error.map { HTMLPage.message($0.text(language)) } ?? "")
-            + HTMLPage.form(action: "/login", csrf: token, fields: fields, submit: Word.signIn.text(language))
-        return HTMLPage(language: language, title: Word.signIn.text(language), body: body, status: status)
-            .response(setting: cookie.map { [$0] } ?? [])
+        return form(
+            request, context: context, title: words[.signIn], action: "/login", csrf: token, submit: words[.signIn],
+            hidden: ["next": WebCredentials.safeRedirect(next)],
+            fields: [
+                FormField(name: "username", label: words[.username], value: username, autocomplete: "username"),
+                FormField(name: "password", label: words[.password], type: "password", autocomplete: "current-password"),
+            ],
+            error: error.map { words[$0] }, status: status, cookie: cookie)
     }
 
     private static func passwordPage(_ request: Request, context: AppRequestContext, error: Word?) -> Response {
-        let language = Language(request)
-        let fields = """
-            \(HTMLPage.field("currentPassword", label: Word.currentPassword.text(language), type: "password", autocomplete: "current-password"))
-            \(HTMLPage.field("newPassword", label: Word.newPassword.text(language), type: "password", autocomplete: "new-password"))
-            """
-        let body = (error.map { HTMLPage.message($0.text(language)) } ?? "")
-            + HTMLPage.form(action: "/account/password", csrf: context.session?.csrfToken ?? "", fields: fields,
-                submit: Word.changePassword.text(language))
-        return HTMLPage(language: language, title: Word.changePassword.text(language), body: body,
-            status: error == nil ? .ok : .unprocessableContent).response()
+        let words = Words.table(Language(request))
+        return form(
+            request, context: context, title: words[.changePassword], action: "/account/password",
+            csrf: context.session?.csrfToken ?? "", submit: words[.changePassword],
+            fields: [
+                FormField(name: "currentPassword", label: words[.currentPassword], type: "password", autocomplete: "current-password"),
+                FormField(name: "newPassword", label: words[.newPassword], type: "password", autocomplete: "new-password"),
+            ],
+            error: error.map { words[$0] }, status: error == nil ? .ok : .unprocessableContent)
     }
 
     private static func setupPage(_ request: Request, context: AppRequestContext, token: String, error: String?) -> Response {
-        let language = Language(request)
+        let words = Words.table(Language(request))
         let (csrf, cookie) = csrf(request, context: context)
-        let fields = """
-            <input type="hidden" name="token" value="\(HTML.escape(token))">
-            \(HTMLPage.field("username", label: Word.username.text(language), value: context.form["username"] ?? "", autocomplete: "username"))
-            \(HTMLPage.field("password", label: Word.password.text(language), type: "password", autocomplete: "new-password"))
-            \(HTMLPage.field("family", label: Word.familyName.text(language), value: context.form["family"] ?? "", autocomplete: "off"))
-            """
-        let body = HTMLPage.message(Word.setUpIntro.text(language), role: "note") + (error.map { HTMLPage.message($0) } ?? "")
-            + HTMLPage.form(action: "/setup", csrf: csrf, fields: fields, submit: Word.create.text(language))
-        return HTMLPage(language: language, title: Word.setUp.text(language), body: body,
-            status: error == nil ? .ok : .unprocessableContent).response(setting: cookie.map { [$0] } ?? [])
+        return form(
+            request, context: context, title: words[.setUp], action: "/setup", csrf: csrf, submit: words[.create],
+            hidden: ["token": token],
+            fields: [
+                FormField(name: "username", label: words[.username], value: context.form["username"] ?? "", autocomplete: "username"),
+                FormField(name: "password", label: words[.password], type: "password", autocomplete: "new-password"),
+                FormField(name: "family", label: words[.familyName], value: context.form["family"] ?? "", autocomplete: "off"),
+            ],
+            note: words[.setUpIntro], error: error, status: error == nil ? .ok : .unprocessableContent,
+            cookie: cookie)
+    }
+
+    /// A bare page with one form posting back with the CSRF token (`account-form.mustache`).
+    static func form(
+        _ request: Request, context: AppRequestContext, title: String, action: String, csrf: String, submit: String,
+        hidden: [String: String] = [:], fields: [FormField], note: String? = nil, error: String? = nil, extra: [String: Any] = [:],
+        status: HTTPResponse.Status = .ok, cookie: String? = nil
+    ) -> Response {
+        var values = extra
+        if let note { values["note"] = note }
+        if let error { values["error"] = error }
+        values["action"] = action
+        values["csrf"] = csrf
+        values["submit"] = submit
+        values["hidden"] = hidden.sorted { $0.key < $1.key }.map { ["name": $0.key, "value": $0.value] }
+        values["fields"] = fields.map(\.values)
+        return WebPage("account-form", title: title, data: values, status: status, bare: true)
+            .response(request, context: context, setting: cookie.map { [$0] } ?? [])
     }
 }

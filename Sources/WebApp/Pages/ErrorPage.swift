@@ -16,9 +16,9 @@ enum ErrorPage {
         if problem.status.code >= 500 {
             context.logger.error("page \(request.method.rawValue) failed: \(problem.detail)")
         }
-        let detail = problem.status.code >= 500 ? "" : HTMLPage.message(problem.detail, role: "note")
-        let body = detail + "<p><a href=\"/\">\(HTML.escape(Word.appName.text(language)))</a></p>"
-        var response = HTMLPage(language: language, title: title.text(language), body: body, status: problem.status).response()
+        let data: [String: Any] = problem.status.code >= 500 ? [:] : ["detail": problem.detail]
+        var response = WebPage("error", title: title.text(language), data: data, status: problem.status, bare: true)
+            .response(request, context: context)
         for field in problem.headers where field.name != .contentType { response.headers.append(field) }
         return response
     }

@@ -72,17 +72,17 @@ struct SharingPages {
             }
             let language = Language(request)
             let token = context.parameters.get("token") ?? ""
-            var body = link.label.map { "<p>\(HTML.escape($0))</p>" } ?? ""
+            var shown: [[String: Any]] = []
             for id in link.entryIDs {
                 guard let entry = try? await entries.get(family: link.familyID, id: id) else { continue }
-                body += "<article><h2>\(HTML.escape(entry.content.title))</h2>"
-                body += "<p><time datetime=\"\(entry.content.date.iso)\">\(HTML.escape(language.longDate(entry.content.date.date)))</time></p>"
-                for photo in entry.photoIDs {
-                    body += "<p><img src=\"/s/\(HTML.escape(token))/photos/\(photo)\" alt=\"\" loading=\"lazy\"></p>"
-                }
-                body += "<p>\(HTML.escape(entry.content.body).replacingOccurrences(of: "\n", with: "<br>"))</p></article>"
+                shown.append([
+                    "title": entry.content.title, "iso": entry.content.date.iso, "date": language.longDate(entry.content.date.date),
+                    "photos": entry.photoIDs.map { "/s/\(token)/photos/\($0)" }, "body": entry.content.body,
+                ])
             }
-            return HTMLPage(language: language, title: Word.sharedDiary.text(language), body: body).response()
+            var data: [String: Any] = ["entries": shown]
+            if let label = link.label { data["label"] = label }
+            return WebPage("shared", title: Word.sharedDiary.text(language), data: data, bare: true).response(request, context: context)
         }
         pages.get("s/:token/photos/:photo", .link) { [sharing, entries, photos] request, context in
             guard let link = try await sharing.openShareLink(token: context.parameters.get("token") ?? "") else {
@@ -113,20 +113,20 @@ struct SharingPages {
         _ request: Request, context: AppRequestContext, token: String, role: Role, familyName: String, error: String?,
         status: HTTPResponse.Status? = nil
     ) -> Response {
-        let language = Language(request)
+        let words = Words.table(Language(request))
         let (csrf, cookie) = AccountPages.csrf(request, context: context)
-        var body = "<p>\(HTML.escape(Word.family.text(language))): <strong>\(HTML.escape(familyName))</strong> · "
-            + "\(HTML.escape(Word.joinAs.text(language))): \(role.rawValue)</p>"
-        if let error { body += HTMLPage.message(error) }
-        var fields = ""
+        var fields: [FormField] = []
+        var extra: [String: Any] = ["invitation": ["familyName": familyName, "role": role.rawValue]]
         if context.userID == nil {
             let next = "/invite/\(token)".addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "/"
-            body += "<p><a href=\"/login?next=\(next)\">\(HTML.escape(Word.orSignIn.text(language)))</a></p>"
-            fields = HTMLPage.field("username", label: Word.username.text(language), value: context.form["username"] ?? "", autocomplete: "username")
-                + HTMLPage.field("password", label: Word.password.text(language), type: "password", autocomplete: "new-password")
+            extra["signInFirst"] = "/login?next=\(next)"
+            fields = [
+                FormField(name: "username", label: words[.username], value: context.form["username"] ?? "", autocomplete: "username"),
+                FormField(name: "password", label: words[.password], type: "password", autocomplete: "new-password"),
+            ]
         }
-        body += HTMLPage.form(action: "/invite/\(token)", csrf: csrf, fields: fields, submit: Word.join.text(language))
-        return HTMLPage(language: language, title: Word.joinFamily.text(language), body: body,
-            status: status ?? (error == nil ? .ok : .unprocessableContent)).response(setting: cookie.map { [$0] } ?? [])
+        return AccountPages.form(
+            request, context: context, title: words[.joinFamily], action: "/invite/\(token)", csrf: csrf, submit: words[.join],
+            fields: fields, error: error, extra: extra, status: status ?? (error == nil ? .ok : .unprocessableContent), cookie: cookie)
     }
 }

@@ -57,6 +57,17 @@ enum Templates {
     }
 }
 
+/// One field of a bare page's form (`account-form.mustache`).
+struct FormField {
+    let name: String
+    let label: String
+    var type = "text"
+    var value = ""
+    let autocomplete: String
+
+    var values: [String: Any] { ["name": name, "label": label, "type": type, "value": value, "autocomplete": autocomplete] }
+}
+
 /// The tab of the bottom navigation a page belongs to.
 enum Tab: String {
     case home, timeline, write, calendar, more
@@ -71,13 +82,20 @@ struct WebPage {
     var tab: Tab?
     var data: [String: Any] = [:]
     var status: HTTPResponse.Status = .ok
+    /// Without the signed-in header and tabs, whoever asks: sign-in, setup, password, invitations, share links,
+    /// errors. Such a page's form brings its own `csrf` in `data`.
+    var bare = false
 
-    init(_ template: String, title: String, tab: Tab? = nil, data: [String: Any] = [:], status: HTTPResponse.Status = .ok) {
+    init(
+        _ template: String, title: String, tab: Tab? = nil, data: [String: Any] = [:], status: HTTPResponse.Status = .ok,
+        bare: Bool = false
+    ) {
         self.template = template
         self.title = title
         self.tab = tab
         self.data = data
         self.status = status
+        self.bare = bare
     }
 
     /// What the layout needs on every page, signed in or not.
@@ -94,11 +112,13 @@ struct WebPage {
     func response(_ request: Request, context: AppRequestContext, setting cookies: [String] = []) -> Response {
         let language = Language(request)
         var values = data.merging(Self.common(language, title: title)) { own, _ in own }
-        values["csrf"] = context.session?.csrfToken ?? ""
-        values["signedIn"] = context.userID != nil
-        values["member"] = context.membership != nil
-        values["canEdit"] = context.membership?.role.includes(.editor) == true
-        values["isOwner"] = context.membership?.role == .owner
+        if !bare {
+            values["csrf"] = context.session?.csrfToken ?? ""
+            values["signedIn"] = context.userID != nil
+            values["member"] = context.membership != nil
+            values["canEdit"] = context.membership?.role.includes(.editor) == true
+            values["isOwner"] = context.membership?.role == .owner
+        }
         if let tab { values["tab"] = [tab.rawValue: true] }
         let html = Templates.library.render(values, withTemplate: template) ?? "template \(template) is missing"
         var response = Response(
