@@ -40,14 +40,14 @@ struct AccountAPI {
         }
         // A token (perhaps a read-only one on a photo frame) never changes the password: a signed-in person does.
         api.put("account/password", .session) { [signIn] request, context in
-            let change = try await JSONBody.decode(PasswordChange.self, from: request, context: context)
+            let change = try await request.decode(as: PasswordChange.self, context: context)
             try await signIn.changePassword(
                 user: try context.user(), current: change.currentPassword, new: change.newPassword, keeping: context.session,
                 address: context.remoteAddress)
             return Response(status: .noContent)
         }
         api.put("account/family", .signedIn) { [signIn] request, context in
-            let choice = try await JSONBody.decode(FamilyChoice.self, from: request, context: context)
+            let choice = try await request.decode(as: FamilyChoice.self, context: context)
             guard let session = context.session else {
                 throw Problem(status: .conflict, detail: "an API token acts for the family it was made for: make one for the other family")
             }

@@ -16,7 +16,7 @@ struct CalculatorAPI {
 
     func register(on api: SecureRoutes) {
         api.post("calculator", .viewer) { request, context in
-            let press = try await JSONBody.decode(Press.self, from: request, context: context)
+            let press = try await request.decode(as: Press.self, context: context)
             guard let key = Calculator.Key(press.key) else {
                 throw ValidationError(field: "key", "'\(press.key)' is not a key: 0–9, ., +, -, *, ×, /, ÷, = or C")
             }

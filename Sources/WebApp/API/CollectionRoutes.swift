@@ -22,7 +22,7 @@ struct CollectionRoutes<Owner, Item: Sendable, Payload: Decodable, Resource: Enc
         }
         group.post(path, .editor) { request, context in
             let family = try context.member().familyID
-            let payload = try await JSONBody.decode(Payload.self, from: request, context: context)
+            let payload = try await request.decode(as: Payload.self, context: context)
             return try JSONBody.response(resource(try await create(family, payload)), status: .created)
         }
         group.get("\(path)/:id", .viewer) { _, context in
@@ -32,7 +32,7 @@ struct CollectionRoutes<Owner, Item: Sendable, Payload: Decodable, Resource: Enc
         group.put("\(path)/:id", .editor) { request, context in
             let family = try context.member().familyID
             let id: Identifier<Owner> = try context.id(of: path)
-            let payload = try await JSONBody.decode(Payload.self, from: request, context: context)
+            let payload = try await request.decode(as: Payload.self, context: context)
             return try JSONBody.response(resource(try await update(family, id, payload)))
         }
         group.delete("\(path)/:id", .editor) { _, context in

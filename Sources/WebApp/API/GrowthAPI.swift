@@ -28,7 +28,7 @@ struct GrowthAPI {
         api.post("children/:id/measurements", .editor) { [store, children] request, context in
             let family = try context.member().familyID
             let child = try await children.get(family: family, id: try context.id(of: "child"))
-            let payload = try await JSONBody.decode(Payload.self, from: request, context: context)
+            let payload = try await request.decode(as: Payload.self, context: context)
             var value = payload.value
             let unit: GrowthMeasurement.Unit
             switch (payload.kind, payload.unit) {

@@ -4,16 +4,16 @@ import Hummingbird
 import KoreanCalendar
 import Services
 
-/// Reading JSON requests and writing JSON responses the same way on every route.
-enum JSONBody {
-    /// Decodes a JSON request body of at most `context.maxUploadSize` bytes.
-    static func decode<T: Decodable>(_ type: T.Type, from request: Request, context: AppRequestContext) async throws -> T {
+/// How every route reads a JSON body: the request context's decoder (`request.decode(as:context:)`), with the
+/// API's rules — `application/json` only (415), at most `maxUploadSize` bytes (413, refused before reading a
+/// declared oversize body), and well-formed JSON of the wrong shape is the client's 422, not a 400.
+public struct APIRequestDecoder: RequestDecoder {
+    public func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws -> T {
         if let contentType = request.headers[.contentType],
             !contentType.lowercased().hasPrefix("application/json")
         {
             throw Problem(status: .unsupportedMediaType, detail: "send the body as application/json (got \(contentType))")
         }
-        // Refuse a declared oversize body before reading any of it.
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > context.maxUploadSize {
             throw Problem.tooLarge(limit: context.maxUploadSize)
         }
@@ -26,15 +26,26 @@ enum JSONBody {
         do {
             return try JSONDecoder().decode(T.self, from: data)
         } catch let error as DecodingError {
-            // Foundation reports some type errors (1.5 for an integer) without a path, like broken JSON:
-            // well-formed JSON of the wrong shape is the client's 422, not a 400.
+            // Foundation reports some type errors (1.5 for an integer) without a path, like broken JSON.
+            // Mapped here, to the field it names: `Request.decode` would make any DecodingError a bare 400.
             guard case .dataCorrupted(let context) = error, context.codingPath.isEmpty,
                 (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil
-            else { throw error }
+            else { throw Problem(error) }
             throw Problem(status: .unprocessableContent, detail: "the body does not have the fields this route expects")
         }
     }
+}
 
+/// How JSON leaves: the shapes' one encoder (`JSONShapes.encoder`), also the request context's response encoder.
+public struct APIResponseEncoder: ResponseEncoder {
+    public func encode(_ value: some Encodable, from request: Request, context: some RequestContext) throws -> Response {
+        try JSONBody.response(value)
+    }
+}
+
+/// Writing a JSON response with a status. Routes build their `Response` here rather than returning encodable
+/// values: `SecureRoutes` handlers return one type, and many routes answer 201 or 204.
+enum JSONBody {
     static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
         let data = try JSONShapes.encoder.encode(value)
         return Response(

@@ -58,7 +58,7 @@ struct SharingAPI {
 
     func register(on api: SecureRoutes) {
         api.post("invitations", .owner) { [store] request, context in
-            let body = try await JSONBody.decode(InvitationRequest.self, from: request, context: context)
+            let body = try await request.decode(as: InvitationRequest.self, context: context)
             let (token, invitation) = try await store.invite(
                 by: try context.member(), role: body.role, days: try Invitation.lifetime.checked(body.expiresInDays))
             return try JSONBody.response(
@@ -73,7 +73,7 @@ struct SharingAPI {
             return Response(status: .noContent)
         }
         api.post("share-links", .editor) { [store] request, context in
-            let body = try await JSONBody.decode(ShareRequest.self, from: request, context: context)
+            let body = try await request.decode(as: ShareRequest.self, context: context)
             let label = try Validate.optionalText(body.label, field: "label", maxLength: EntryContent.maxTitleLength)
             let (token, link) = try await store.share(
                 by: try context.member(), entries: try ShareLink.entries(body.entryIds), label: label,

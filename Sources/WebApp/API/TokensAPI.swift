@@ -37,7 +37,7 @@ struct TokensAPI {
             return try JSONBody.response(ListResponse(items: tokens.map { TokenResource($0) }, next: nil))
         }
         api.post("tokens", .viewer) { [accounts] request, context in
-            let payload = try await JSONBody.decode(Payload.self, from: request, context: context)
+            let payload = try await request.decode(as: Payload.self, context: context)
             let (token, record) = try await accounts.createToken(for: try context.member(), name: payload.name, role: payload.role)
             return try JSONBody.response(TokenResource(record, token: token), status: .created)
         }

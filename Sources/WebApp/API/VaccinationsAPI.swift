@@ -42,7 +42,7 @@ struct VaccinationsAPI {
         api.post("children/:id/vaccinations", .editor) { [store] request, context in
             let family = try context.member().familyID
             let child: ChildID = try context.id(of: "child")
-            let payload = try await JSONBody.decode(ShotPayload.self, from: request, context: context)
+            let payload = try await request.decode(as: ShotPayload.self, context: context)
             let date = try Validate.field("date") { try SolarDate(iso: payload.date) }
             let shot = try VaccinationShot(
                 childID: child, record: VaccinationRecord(product: payload.product, date: date), place: payload.place,
@@ -56,12 +56,12 @@ struct VaccinationsAPI {
             return Response(status: .noContent)
         }
         api.put("children/:id/vaccinations/choices", .editor) { [store] request, context in
-            let payload = try await JSONBody.decode(ChoicePayload.self, from: request, context: context)
+            let payload = try await request.decode(as: ChoicePayload.self, context: context)
             try await store.choose(family: try context.member().familyID, child: try context.id(of: "child"), payload.choice, payload.vaccine)
             return Response(status: .noContent)
         }
         api.put("children/:id/vaccinations/skips", .editor) { [store] request, context in
-            let payload = try await JSONBody.decode(SkipPayload.self, from: request, context: context)
+            let payload = try await request.decode(as: SkipPayload.self, context: context)
             guard VaccinationSchedule.korea2023.doses.contains(where: { $0.vaccine == payload.vaccine && $0.number == payload.number }) else {
                 throw ValidationError(field: "number", "\(payload.vaccine.rawValue) has no dose \(payload.number) in the schedule")
             }

@@ -28,6 +28,9 @@ public struct AppRequestContext: RequestContext {
     /// JSON request bodies are small: text only (photos arrive by their own streamed route).
     public var maxUploadSize: Int { 1024 * 1024 }
 
+    public var requestDecoder: APIRequestDecoder { APIRequestDecoder() }
+    public var responseEncoder: APIResponseEncoder { APIResponseEncoder() }
+
     /// The membership of an authenticated request (401 without one); `Access.check` has already checked its role.
     func member() throws -> Membership {
         guard let membership else {

@@ -27,7 +27,7 @@ enum WebCredentials {
     static func expired(_ name: String, secure: Bool) -> String { cookie(name, "", maxAge: 0, secure: secure) }
 
     static func cookie(_ name: String, _ value: String, maxAge: Int, secure: Bool) -> String {
-        "\(name)=\(value); Path=/; Max-Age=\(maxAge); HttpOnly; SameSite=Lax" + (secure ? "; Secure" : "")
+        Cookie(name: name, value: value, maxAge: maxAge, path: "/", secure: secure, httpOnly: true, sameSite: .lax).description
     }
 
     /// Whether the browser reached us over TLS (through a reverse proxy that says so).
@@ -65,7 +65,9 @@ enum WebCredentials {
     }
 
     /// The fields of an `application/x-www-form-urlencoded` body (at most 1 MiB: a memo's text fits), each with
-    /// its values in order.
+    /// its values in order. Not Hummingbird's `URLEncodedFormDecoder`: it refuses a repeated plain key
+    /// (`childId=a&childId=b`, what every group of checkboxes sends) with `duplicateKeys`, and our forms are read
+    /// by field name, not decoded into one type (`FormFields`, fuzzed as the `form` target).
     static func form(_ request: inout Request, context: AppRequestContext) async throws -> FormFields {
         guard request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true
         else { return FormFields() }

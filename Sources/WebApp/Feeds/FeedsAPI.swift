@@ -40,7 +40,7 @@ struct FeedsAPI {
     func register(api: SecureRoutes, pages: SecureRoutes) {
         let feedsAPI = self
         api.post("feeds", .viewer) { [sharing] request, context in
-            let payload = try await JSONBody.decode(Payload.self, from: request, context: context)
+            let payload = try await request.decode(as: Payload.self, context: context)
             let label = try Validate.optionalText(payload.label, field: "label", maxLength: EntryContent.maxTitleLength)
             let (token, feed) = try await sharing.makeFeed(by: try context.member(), label: label, includesHolidays: payload.holidays ?? false)
             return try JSONBody.response(FeedResource(feed, url: Links.absolute(request, "/feeds/\(token).ics")), status: .created)

@@ -4,6 +4,10 @@ import Photos
 
 /// Serves a stored file the way browsers and phones cache it: a strong ETag (content-addressed files never
 /// change), private long-lived caching, single byte ranges, and no content sniffing.
+///
+/// Not Hummingbird's `FileMiddleware`: it serves a folder by URL path to anyone, with ETags from size and time,
+/// while photos are served by routes that check the family first, come from `PhotoStorage` (a folder today,
+/// object storage next), and take their ETag from the content hash or, for share links, from the link.
 enum FileResponse {
     /// How long a cache may keep a file: a member's own photos for a year; what a share link shows only briefly,
     /// because the link can be revoked and the photo taken out of it (issue 17).

@@ -30,7 +30,7 @@ struct PhotosAPI {
         api.put("entries/:id/photos", .editor) { request, context in
             let family = try context.member().familyID
             let entry = try context.id(of: "entry") as EntryID
-            let body = try await JSONBody.decode(PhotoOrder.self, from: request, context: context)
+            let body = try await request.decode(as: PhotoOrder.self, context: context)
             let (photos, released) = try await service.store.setPhotos(body.photoIds, family: family, entry: entry)
             await service.release(released)
             return try JSONBody.response(ListResponse(items: photos.map(PhotoResource.init), next: nil))
@@ -45,7 +45,7 @@ struct PhotosAPI {
         api.put("children/:id/photo", .editor) { request, context in
             let family = try context.member().familyID
             let child = try context.id(of: "child") as ChildID
-            let body = try await JSONBody.decode(ProfilePhoto.self, from: request, context: context)
+            let body = try await request.decode(as: ProfilePhoto.self, context: context)
             await service.release(try await service.store.setProfilePhoto(body.photoId, family: family, child: child))
             if let photoID = body.photoId {
                 _ = try await service.thumbnail(try await service.store.get(family: family, id: photoID), size: .square)

@@ -142,7 +142,7 @@ struct LanguageMiddleware: RouterMiddleware {
         if let asked = request.uri.queryParameters["lang"].flatMap({ Language(rawValue: String($0)) }),
             request.cookies[Language.cookie]?.value != asked.rawValue
         {
-            response.headers[values: .setCookie].append("\(Language.cookie)=\(asked.rawValue); Path=/; Max-Age=31536000; SameSite=Lax")
+            response.setCookie(Cookie(name: Language.cookie, value: asked.rawValue, maxAge: 31_536_000, path: "/", httpOnly: false, sameSite: .lax))
         }
         return response
     }
