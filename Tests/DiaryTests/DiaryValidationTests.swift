@@ -62,6 +62,17 @@ import Testing
         }
     }
 
+    /// Regression (schemathesis, issue 18): a child named "\u{0}…" passed validation, then SQLite's CHECK saw an empty
+    /// name and the API answered 500.
+    @Test func textWithNULIsRefusedNamingTheField() throws {
+        #expect(throws: ValidationError(field: "name", "must not contain the NUL character")) {
+            try ChildProfile(name: "\u{0}\u{8e}", birthDate: .solar(try SolarDate(iso: "2020-01-03")))
+        }
+        #expect(throws: ValidationError(field: "title", "must not contain the NUL character")) {
+            try EntryContent(title: "a\u{0}b", body: "", date: noon, childIDs: [child])
+        }
+    }
+
     @Test func places() throws {
         #expect(try Place(name: "집", latitude: nil, longitude: nil).name == "집")
         #expect(throws: ValidationError(field: "place.longitude", "latitude and longitude go together")) {

@@ -15,7 +15,10 @@ public struct ValidationError: Error, Equatable, Sendable, CustomStringConvertib
 /// Small checks shared by every kind of record.
 public enum Validate {
     /// Trims surrounding white space and requires 1…`maxLength` characters.
+    /// No NUL: SQLite's text functions stop at one, so its checks would see `"\u{0}x"` as empty and refuse the row
+    /// with a 500 (found by schemathesis, issue 18).
     public static func requiredText(_ text: String, field: String, maxLength: Int) throws(ValidationError) -> String {
+        guard !text.unicodeScalars.contains("\u{0}") else { throw ValidationError(field: field, "must not contain the NUL character") }
         let trimmed = text.trimmingWhitespace()
         guard !trimmed.isEmpty else { throw ValidationError(field: field, "must not be empty") }
         guard trimmed.count <= maxLength else {
