@@ -19,6 +19,17 @@ for target in Multipart Diary Files Photos Importers Backup; do
 done
 bin="$(swift build --scratch-path "$scratch" "${flags[@]}" --show-bin-path)"
 
+# SwiftPM leaves the object of a source file that was deleted or moved; linking it would pull in symbols that no
+# longer exist. Drop every object of our own modules whose source is gone.
+for module in Sources/*/; do
+    module="$(basename "$module")"
+    [ -d "$bin/$module.build" ] || continue
+    while read -r object; do
+        source="$(basename "$object" .o)"
+        [ -n "$(find "Sources/$module" -name "$source" -print -quit)" ] || rm -f "$object"
+    done < <(find "$bin/$module.build" -name '*.swift.o')
+done
+
 # Every object of the package's library targets: not executables, tests or benchmarks.
 mapfile -t objects < <(find "$bin" -name '*.o' -path '*.build/*' \
     ! -path '*/saessak.build/*' ! -path '*Tests.build/*' ! -path '*-benchmark.build/*' ! -path '*PackageTests*' \
