@@ -137,6 +137,7 @@ let package = Package(
         .testTarget(name: "DiaryStoreTests", dependencies: ["DiaryStore"], swiftSettings: swiftSettings),
         .testTarget(name: "PhotosTests", dependencies: ["Photos", "Diary"], swiftSettings: swiftSettings),
         .testTarget(name: "BackupTests", dependencies: ["Backup"], swiftSettings: swiftSettings),
+        .testTarget(name: "ServicesTests", dependencies: ["Services"], swiftSettings: swiftSettings),
         .testTarget(name: "ImportersTests", dependencies: ["Importers"], swiftSettings: swiftSettings),
         .testTarget(
             name: "WebAppTests",
