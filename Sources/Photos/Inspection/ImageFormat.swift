@@ -20,6 +20,17 @@ public enum ImageFormat: String, CaseIterable, Sendable {
         }
     }
 
+    /// The format stored under this MIME type (a photo row's) or file extension (a stored file's name), if any.
+    public init?(mimeType: String) {
+        guard let format = Self.allCases.first(where: { $0.mimeType == mimeType }) else { return nil }
+        self = format
+    }
+
+    public init?(fileExtension: some StringProtocol) {
+        guard let format = Self.allCases.first(where: { $0.fileExtension == fileExtension }) else { return nil }
+        self = format
+    }
+
     /// The class of the libvips file loader that must agree with the sniffed type.
     var loader: String {
         switch self {

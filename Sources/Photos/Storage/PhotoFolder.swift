@@ -78,7 +78,7 @@ public struct PhotoFolder: PhotoStorage {
         return enumerator.compactMap { item in
             let name = (item as? String).map { URL(fileURLWithPath: $0).lastPathComponent } ?? ""
             let parts = name.split(separator: ".")
-            guard parts.count == 2, parts[0].count == 64, let format = ImageFormat.allCases.first(where: { $0.fileExtension == parts[1] })
+            guard parts.count == 2, parts[0].count == 64, let format = ImageFormat(fileExtension: parts[1])
             else { return nil }
             return StoredOriginal(sha256: String(parts[0]), format: format)
         }

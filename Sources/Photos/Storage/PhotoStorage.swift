@@ -59,7 +59,4 @@ public protocol StoredPhotoFile: Sendable {
 extension PhotoStorage {
     /// Libvips' start-up, before any request can race to do it.
     public static func startImageLibrary() throws(PhotoError) { try Vips.start() }
-
-    /// The original of a stored photo row, by its MIME type.
-    public func format(mimeType: String) -> ImageFormat? { ImageFormat.allCases.first { $0.mimeType == mimeType } }
 }

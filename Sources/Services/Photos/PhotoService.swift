@@ -72,21 +72,21 @@ public struct PhotoService: Sendable {
     /// Deletes the files whose last row is gone.
     public func release(_ files: [ReleasedPhotoFile]) async {
         for file in files {
-            guard let format = storage.format(mimeType: file.mimeType) else { continue }
+            guard let format = ImageFormat(mimeType: file.mimeType) else { continue }
             await storage.delete(sha256: file.sha256, format: format)
         }
     }
 
     /// The stored original of a photo row.
     public func original(_ photo: Photo) async throws -> (any StoredPhotoFile)? {
-        guard let format = storage.format(mimeType: photo.mimeType) else { return nil }
+        guard let format = ImageFormat(mimeType: photo.mimeType) else { return nil }
         return try await storage.openOriginal(sha256: photo.sha256, format: format)
     }
 
     /// A thumbnail, made now if the worker has not got to it yet (the square one is made when first asked for).
     public func thumbnail(_ photo: Photo, size: ThumbnailSize) async throws -> any StoredPhotoFile {
         if let stored = try await storage.openThumbnail(sha256: photo.sha256, size: size) { return stored }
-        guard let format = storage.format(mimeType: photo.mimeType),
+        guard let format = ImageFormat(mimeType: photo.mimeType),
             let original = try await storage.originalFile(sha256: photo.sha256, format: format)
         else { throw PhotoError.internal("the original of photo \(photo.id) is missing") }
         let data = try await NIOThreadPool.singleton.runIfActive { try Thumbnailer.thumbnail(of: original, size: size) }

@@ -43,7 +43,7 @@ public final class ThumbnailWorker: Service, Sendable {
 
     private func process(_ photo: Photo) async {
         do {
-            guard let format = storage.format(mimeType: photo.mimeType),
+            guard let format = ImageFormat(mimeType: photo.mimeType),
                 let original = try await storage.originalFile(sha256: photo.sha256, format: format)
             else { throw PhotoError.internal("the original is missing") }
             for size in [ThumbnailSize.small, .large] {
