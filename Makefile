@@ -23,11 +23,12 @@ run: deps
 	$(SWIFT) build -c release --product saessak
 	.build/release/saessak serve --data $(DATA) --host $(HOST) --port $(PORT)
 
-## Every test: the Swift test targets, then the black-box tests of the built binary (API, CLI, crash safety).
+## Every test: the Swift test targets, then the black-box tests of the built binary (API, CLI, crash safety), each
+## with a throwaway PostgreSQL cluster for the suites that run on both engines.
 test: deps venv
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
-	SAESSAK_BIN="$$($(SWIFT) build --show-bin-path)/saessak" $(VENV)/bin/python -m pytest -q blackbox
+	scripts/with-postgres.sh $(SWIFT) test --skip-build
+	SAESSAK_BIN="$$($(SWIFT) build --show-bin-path)/saessak" scripts/with-postgres.sh $(VENV)/bin/python -m pytest -q blackbox
 
 ## Benchmarks (never part of `make test`): one table, with ratios against references measured in the same run.
 bench: deps venv

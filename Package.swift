@@ -23,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
         .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         // Pure core: no I/O.
@@ -61,6 +62,16 @@ let package = Package(
             dependencies: [
                 "Diary", "Secrets", "CSearchTokenizer",
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The same stores over PostgreSQL (a host with many families and several servers).
+        .target(
+            name: "PostgresStore",
+            dependencies: [
+                "Diary", "DiaryStore", "Secrets", "CSearchTokenizer",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -135,6 +146,9 @@ let package = Package(
         .testTarget(name: "FilesTests", dependencies: ["Files"], swiftSettings: swiftSettings),
         .testTarget(name: "SecretsTests", dependencies: ["Secrets"], swiftSettings: swiftSettings),
         .testTarget(name: "DiaryStoreTests", dependencies: ["DiaryStore"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "StoreTests", dependencies: ["Diary", "DiaryStore", "PostgresStore", "Secrets", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings),
         .testTarget(name: "PhotosTests", dependencies: ["Photos", "Diary"], swiftSettings: swiftSettings),
         .testTarget(name: "BackupTests", dependencies: ["Backup"], swiftSettings: swiftSettings),
         .testTarget(name: "ServicesTests", dependencies: ["Services"], swiftSettings: swiftSettings),

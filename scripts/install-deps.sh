@@ -17,6 +17,7 @@ packages=(
     fonts-noto-color-emoji   # tests: the pages' emoji icons in the screenshots
     default-jre-headless     # tests: runs the Nu HTML Checker (vnu.jar)
     systemd                  # tests: systemd-analyze checks deploy/saessak.service
+    postgresql               # tests: a throwaway PostgreSQL cluster (scripts/postgres-cluster.sh) for the second engine
 )
 
 if ! command -v swift >/dev/null 2>&1; then

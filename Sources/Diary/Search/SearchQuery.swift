@@ -55,6 +55,9 @@ public struct SearchQuery: Hashable, Sendable {
         self.terms = terms
     }
 
+    /// Whether the index takes this character as a syllable (Hangul, Han, kana): the tokenizer's own ranges.
+    public static func isSyllable(_ scalar: Unicode.Scalar) -> Bool { Kind(scalar) == .syllable }
+
     /// The classes the index knows; the same ranges as the FTS5 tokenizer (CModules/CSearchTokenizer).
     enum Kind {
         case syllable, letter, emoji, separator

@@ -10,6 +10,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case familyNeeded(String)
     /// A stored value could not be read back (a damaged row or a wrong encryption key).
     case unreadable(String)
+    /// The database cannot be reached or did not answer in time (PostgreSQL down or restarting): try again later.
+    case unavailable(String)
 
     public var description: String {
         switch self {
@@ -18,6 +20,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .conflict(let field, let message): "\(field): \(message)"
         case .familyNeeded(let message): message
         case .unreadable(let message): "stored data could not be read: \(message)"
+        case .unavailable(let message): "the database is unavailable: \(message)"
         }
     }
 }

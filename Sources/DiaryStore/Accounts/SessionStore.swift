@@ -12,7 +12,7 @@ public struct SQLiteSessionStore: SessionStore {
     /// …and after this long in any case.
     public static let absoluteLifetime: TimeInterval = 60 * 24 * 3600
     /// `lastSeenAt` is written at most this often, so reading pages does not mean writing the database.
-    static let touchInterval: TimeInterval = 60
+    public static let touchInterval: TimeInterval = 60
 
     public init(_ database: DiaryDatabase) { self.database = database }
 

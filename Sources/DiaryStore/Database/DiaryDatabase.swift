@@ -52,7 +52,7 @@ public final class DiaryDatabase: Sendable {
     public func migrateToLatest() throws { try DiarySchema.migrator.migrate(writer) }
 
     /// Columns holding values sealed with the field cipher: every field marked sensitive.
-    static let sealedColumns: [(table: String, column: String)] = [("children", "residentNumberSealed")]
+    package static let sealedColumns: [(table: String, column: String)] = [("children", "residentNumberSealed")]
 
     /// One sealed value, to tell which key a half-done rotation left the data under.
     public func sampleSealedValue() async throws -> Data? {

@@ -35,7 +35,7 @@ struct KeysetPage {
 
 extension Identifier {
     /// For SQL arguments: the same lowercase text the rows store.
-    var sql: String { description }
+    package var sql: String { description }
 }
 
 extension Row {
@@ -55,7 +55,7 @@ extension Row {
 }
 
 /// Rows were validated on the way in; a failure reading them back means damage, not bad input.
-func readBack<T>(_ what: String, _ make: () throws -> T) throws -> T {
+package func readBack<T>(_ what: String, _ make: () throws -> T) throws -> T {
     do {
         return try make()
     } catch let error as StoreError {

@@ -214,7 +214,7 @@ extension DiaryDatabase {
     }
 
     /// `residentNumberSealed` → `residentNumber`.
-    static func plainColumn(_ sealed: String) -> String {
+    package static func plainColumn(_ sealed: String) -> String {
         sealed.hasSuffix("Sealed") ? String(sealed.dropLast("Sealed".count)) : sealed + "Plain"
     }
 }

@@ -20,7 +20,7 @@ struct Problem: Error, HTTPResponseError, Encodable {
         self.field = field
     }
 
-    /// 429 with `Retry-After`.
+    /// 429 or 503 with `Retry-After`.
     init(status: HTTPResponse.Status, detail: String, retryAfter seconds: Int) {
         self.init(status: status, detail: detail)
         headers[.retryAfter] = String(seconds)
@@ -82,6 +82,7 @@ struct Problem: Error, HTTPResponseError, Encodable {
             case .conflict(let field, _): self.init(status: .conflict, detail: error.description, field: field)
             case .familyNeeded: self.init(status: .conflict, detail: error.description)
             case .unreadable: self.init(status: .internalServerError, detail: "the server could not read stored data")
+            case .unavailable: self.init(status: .serviceUnavailable, detail: "the database is unavailable: try again shortly", retryAfter: 5)
             }
         case let error as any HTTPResponseError:
             self.init(

@@ -3,7 +3,7 @@ import Foundation
 import KoreanCalendar
 import Testing
 
-@testable import DiaryStore
+import DiaryStore
 
 /// Photos kept with a hospital visit: in order, in the family only, and gone (with their files) when the visit or
 /// the child goes, while a photo an entry shares stays.
@@ -18,11 +18,11 @@ import Testing
         try EventDetails(childID: child, kind: .hospital, title: "감기 진료", date: try SolarDate(iso: "2026-11-20"))
     }
 
-    @Test func photosStayWithTheirVisitInOrderAndGoWithIt() async throws {
-        let fixture = try await StoreFixture()
+    @Test(arguments: Engine.available) func photosStayWithTheirVisitInOrderAndGoWithIt(engine: Engine) async throws {
+        let fixture = try await StoreFixture(engine)
         let child = try await fixture.child()
-        let photos = SQLitePhotoStore(fixture.database)
-        let events = SQLiteEventStore(fixture.database)
+        let photos = fixture.stores.photos
+        let events = fixture.stores.events
         let old = Date().addingTimeInterval(-3 * 86_400)
         let stored = try await photos.add([photo(fixture, 1, createdAt: old), photo(fixture, 2, createdAt: old)], family: fixture.family, entry: nil)
         let event = try await events.create(family: fixture.family, details: try details(child: child.id), photos: [stored[1].id, stored[0].id])
@@ -42,21 +42,21 @@ import Testing
         #expect(try await photos.get(family: fixture.family, id: stored[0].id).id == stored[0].id)
     }
 
-    @Test func aChildsVisitsTakeTheirPhotosAlong() async throws {
-        let fixture = try await StoreFixture()
+    @Test(arguments: Engine.available) func aChildsVisitsTakeTheirPhotosAlong(engine: Engine) async throws {
+        let fixture = try await StoreFixture(engine)
         let child = try await fixture.child()
-        let stored = try await SQLitePhotoStore(fixture.database).add([photo(fixture, 3)], family: fixture.family, entry: nil)
-        _ = try await SQLiteEventStore(fixture.database).create(family: fixture.family, details: try details(child: child.id), photos: stored.map(\.id))
-        let released = try await SQLiteChildStore(fixture.database).delete(family: fixture.family, id: child.id)
+        let stored = try await fixture.stores.photos.add([photo(fixture, 3)], family: fixture.family, entry: nil)
+        _ = try await fixture.stores.events.create(family: fixture.family, details: try details(child: child.id), photos: stored.map(\.id))
+        let released = try await fixture.stores.children.delete(family: fixture.family, id: child.id)
         #expect(released.map(\.sha256) == [stored[0].sha256])
     }
 
-    @Test func anotherFamilysPhotoCannotBeKeptWithAVisit() async throws {
-        let fixture = try await StoreFixture()
+    @Test(arguments: Engine.available) func anotherFamilysPhotoCannotBeKeptWithAVisit(engine: Engine) async throws {
+        let fixture = try await StoreFixture(engine)
         let child = try await fixture.child()
         let other = try await fixture.otherFamily()
-        let theirs = try await SQLitePhotoStore(fixture.database).add([photo(fixture, 4, family: other)], family: other, entry: nil)
-        let events = SQLiteEventStore(fixture.database)
+        let theirs = try await fixture.stores.photos.add([photo(fixture, 4, family: other)], family: other, entry: nil)
+        let events = fixture.stores.events
         await #expect(throws: StoreError.self) {
             try await events.create(family: fixture.family, details: try details(child: child.id), photos: theirs.map(\.id))
         }

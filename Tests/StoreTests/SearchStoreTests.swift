@@ -1,10 +1,10 @@
 import Diary
 import Foundation
-import GRDB
 import KoreanCalendar
 import Testing
 
-@testable import DiaryStore
+import DiaryStore
+import PostgresStore
 
 /// Korean search over a corpus built here: particles, spacing variants, one- and two-syllable queries, English,
 /// mixed text and emoji.
@@ -16,11 +16,11 @@ import Testing
         let sea: Child
         let store: any SearchStore
 
-        init() async throws {
-            fixture = try await StoreFixture()
+        init(_ engine: Engine) async throws {
+            fixture = try await StoreFixture(engine)
             sky = try await fixture.child("하늘")
             sea = try await fixture.child("바다")
-            store = SQLiteSearchStore(fixture.database)
+            store = fixture.stores.search
             let entries: [(String, String, String, [ChildID], [String], String?)] = [
                 ("웃음", "아기가 처음으로 소리 내어 웃었다.", "2025-04-01T09:00", [sky.id], [], nil),
                 ("목욕", "아기를 목욕시키고 재웠다", "2025-05-01T20:00", [sky.id], [], nil),
@@ -36,13 +36,13 @@ import Testing
                 ("아이", "아이가 잠들었다", "2026-09-02T21:00", [sky.id], [], nil),
             ]
             for (title, body, date, children, tags, place) in entries {
-                _ = try await SQLiteEntryStore(fixture.database).create(
+                _ = try await fixture.stores.entries.create(
                     family: fixture.family,
                     content: try EntryContent(
                         title: title, body: body, date: try LocalDateTime(iso: date), childIDs: children, tags: tags,
                         place: try place.map { try Place(name: $0, latitude: nil, longitude: nil) }))
             }
-            _ = try await SQLiteMemoStore(fixture.database).create(
+            _ = try await fixture.stores.memos.create(
                 family: fixture.family, content: try MemoContent(title: "장보기 목록", body: "기저귀, 물티슈, 아기 로션"))
         }
 
@@ -51,14 +51,22 @@ import Testing
                 .items.map(\.title)
         }
 
+        /// SQLite: FTS5's own check of the index against its documents. PostgreSQL: every token row belongs to a
+        /// document (its foreign key), and every document has its tokens.
         func integrityCheck() async throws {
-            try await fixture.database.writer.write { db in
-                try db.execute(sql: "INSERT INTO searchIndex (searchIndex, rank) VALUES ('integrity-check', 1)")
+            if let sqlite = fixture.sqlite {
+                try await sqlite.writer.write { db in
+                    try db.execute(sql: "INSERT INTO searchIndex (searchIndex, rank) VALUES ('integrity-check', 1)")
+                }
+            } else {
+                let bare = try await fixture.count(
+                    "SELECT count(*) FROM searchDocuments WHERE NOT EXISTS (SELECT 1 FROM searchTokens WHERE documentId = searchDocuments.id)")
+                #expect(bare == 0)
             }
         }
     }
 
-    @Test(arguments: [
+    static let examples: [(String, [String])] = [
         // Particles: the bare noun finds every form, and nothing else.
         ("아기", ["목욕", "산책", "웃음", "장보기 목록"]),
         ("아기가", ["웃음"]),
@@ -88,14 +96,33 @@ import Testing
         ("올림픽", ["산책"]),
         // Memos.
         ("기저귀", ["장보기 목록"]),
-    ])
-    func findsKoreanAndEnglish(query: String, expected: [String]) async throws {
-        let corpus = try await Corpus()
-        #expect(try await corpus.titles(query).sorted() == expected.sorted())
+    ]
+
+    @Test(arguments: Engine.available, SearchStoreTests.examples)
+    func findsKoreanAndEnglish(engine: Engine, example: (query: String, expected: [String])) async throws {
+        let corpus = try await Corpus(engine)
+        #expect(try await corpus.titles(example.query).sorted() == example.expected.sorted())
     }
 
-    @Test func titleMatchesRankAboveBodyMatchesAndSnippetsMarkTheMatch() async throws {
-        let corpus = try await Corpus()
+    /// The contract between the engines: every query of the suite finds the same hits, in the same order, with the
+    /// same passages, on PostgreSQL as on SQLite.
+    @Test(.enabled(if: Engine.available.contains(.postgres)))
+    func bothEnginesGiveTheSameHitsInTheSameOrder() async throws {
+        let sqlite = try await Corpus(.sqlite)
+        let postgres = try await Corpus(.postgres)
+        let queries = Self.examples.map(\.0) + ["아기 공원", "할머니", "준비", "축하 사랑", "We", "연필 돌잡이", "처음"]
+        for query in queries {
+            func hits(_ corpus: Corpus) async throws -> [String] {
+                try await corpus.store.search(family: corpus.fixture.family, try SearchQuery(query), after: nil, limit: 50).items
+                    .map { "\($0.title) | \($0.snippet.text) | \($0.snippet.parts.filter(\.isMatch).map(\.text))" }
+            }
+            let (expected, found) = (try await hits(sqlite), try await hits(postgres))
+            #expect(found == expected, "\(query): \(found) ≠ \(expected)")
+        }
+    }
+
+    @Test(arguments: Engine.available) func titleMatchesRankAboveBodyMatchesAndSnippetsMarkTheMatch(engine: Engine) async throws {
+        let corpus = try await Corpus(engine)
         let page = try await corpus.store.search(family: corpus.fixture.family, try SearchQuery("백일"), after: nil, limit: 10)
         #expect(page.items.first?.title == "백일")
         let hit = try #require(page.items.first { $0.title == "띄어쓰기" })
@@ -112,8 +139,8 @@ import Testing
         #expect(memo.items.map(\.kind) == [.memo])
     }
 
-    @Test func filtersByChildAndDatesFindEntriesOnly() async throws {
-        let corpus = try await Corpus()
+    @Test(arguments: Engine.available) func filtersByChildAndDatesFindEntriesOnly(engine: Engine) async throws {
+        let corpus = try await Corpus(engine)
         #expect(try await corpus.titles("아기", filter: try SearchFilter(childID: corpus.sky.id)).sorted() == ["목욕", "웃음"])
         #expect(try await corpus.titles("아기", filter: try SearchFilter(childID: corpus.sea.id)) == ["산책"])
         let may = try SearchFilter(from: try SolarDate(iso: "2025-05-01"), to: try SolarDate(iso: "2025-06-01"))
@@ -124,17 +151,17 @@ import Testing
         }
     }
 
-    @Test func anotherFamilySeesNothing() async throws {
-        let corpus = try await Corpus()
+    @Test(arguments: Engine.available) func anotherFamilySeesNothing(engine: Engine) async throws {
+        let corpus = try await Corpus(engine)
         let other = try await corpus.fixture.otherFamily()
         let page = try await corpus.store.search(family: other, try SearchQuery("아기"), after: nil, limit: 50)
         #expect(page.items.isEmpty)
     }
 
-    @Test func writesKeepTheIndexInStepInTheSameTransaction() async throws {
-        let corpus = try await Corpus()
-        let entries = SQLiteEntryStore(corpus.fixture.database)
-        let memos = SQLiteMemoStore(corpus.fixture.database)
+    @Test(arguments: Engine.available) func writesKeepTheIndexInStepInTheSameTransaction(engine: Engine) async throws {
+        let corpus = try await Corpus(engine)
+        let entries = corpus.fixture.stores.entries
+        let memos = corpus.fixture.stores.memos
         let walk = try #require(try await entries.list(family: corpus.fixture.family, after: nil, limit: 50).items.first {
             $0.content.title == "산책"
         })
@@ -166,28 +193,32 @@ import Testing
         try await corpus.integrityCheck()
 
         // Deleting the whole family cascades through the documents and out of the index.
-        try await corpus.fixture.database.writer.write { db in
-            try db.execute(sql: "DELETE FROM families WHERE id = ?", arguments: [corpus.fixture.family.description])
-            #expect(try Int.fetchOne(db, sql: "SELECT count(*) FROM searchIndex WHERE searchIndex MATCH '\"아기\"'") == 0)
+        try await corpus.fixture.execute("DELETE FROM families WHERE id = ?", [corpus.fixture.family.description])
+        #expect(try await corpus.fixture.count("SELECT count(*) FROM searchDocuments") == 0)
+        if engine == .sqlite {
+            #expect(try await corpus.fixture.count("SELECT count(*) FROM searchIndex WHERE searchIndex MATCH '\"아기\"'") == 0)
+        } else {
+            #expect(try await corpus.fixture.count("SELECT count(*) FROM searchTokens") == 0)
         }
         try await corpus.integrityCheck()
     }
 
-    @Test(arguments: [4_096, 1, 3, 5, 7])
-    func pagesVisitEveryHitOnceWindowByWindow(window: Int) async throws {
-        let fixture = try await StoreFixture()
+    @Test(arguments: Engine.available, [4_096, 1, 3, 5, 7])
+    func pagesVisitEveryHitOnceWindowByWindow(engine: Engine, window: Int) async throws {
+        let fixture = try await StoreFixture(engine)
         let child = try await fixture.child()
         for index in 0..<23 {
             // Every fifth entry says 아기 in its title too, and ranks above the others of its window.
             let title = index % 5 == 0 ? "아기 \(index)" : "\(index)"
-            _ = try await SQLiteEntryStore(fixture.database).create(
+            _ = try await fixture.stores.entries.create(
                 family: fixture.family,
                 content: try EntryContent(
                     title: title, body: "아기와 산책", date: try LocalDateTime(iso: "2026-01-\(10 + index % 10)T09:00"),
                     childIDs: [child.id]))
         }
         _ = try await fixture.entry("산책만", at: "2026-01-01T09:00", children: [child.id])
-        let store = SQLiteSearchStore(fixture.database, window: window)
+        let store: any SearchStore =
+            if let sqlite = fixture.sqlite { SQLiteSearchStore(sqlite, window: window) } else { PostgresSearchStore(fixture.postgres!, window: window) }
         var titles: [String] = []
         var cursor: PageCursor?
         var pages = 0
@@ -210,35 +241,14 @@ import Testing
         }
     }
 
-    @Test func reindexRebuildsFromEntriesAndMemos() async throws {
-        let corpus = try await Corpus()
-        try await corpus.fixture.database.writer.write { db in
-            try db.execute(sql: "DELETE FROM searchDocuments")
-        }
+    @Test(arguments: Engine.available) func reindexRebuildsFromEntriesAndMemos(engine: Engine) async throws {
+        let corpus = try await Corpus(engine)
+        try await corpus.fixture.execute("DELETE FROM searchDocuments", [])
         #expect(try await corpus.titles("아기") == [])
         let counts = try await corpus.store.reindex()
         #expect(counts.entries == 12)
         #expect(counts.memos == 1)
         #expect(try await corpus.titles("아기").count == 4)
         try await corpus.integrityCheck()
-    }
-
-    /// The tokenizer itself: every syllable at its position, with the pair it starts at the same position; syllables
-    /// apart only by spaces pair up; words and emoji are their own tokens.
-    @Test func tokenizerEmitsSyllablesPairsWordsAndEmoji() async throws {
-        let fixture = try await StoreFixture()
-        let tokens = try await fixture.database.writer.write { db in
-            try db.execute(sql: """
-                CREATE VIRTUAL TABLE temp.sample USING fts5(text, tokenize = 'saessak');
-                CREATE VIRTUAL TABLE temp.sampleTokens USING fts5vocab(temp, sample, instance);
-                INSERT INTO sample (text) VALUES ('백일 잔치를, Café 3월🎂');
-                """)
-            return try Row.fetchAll(db, sql: "SELECT term, offset FROM sampleTokens ORDER BY offset, length(term), term")
-                .map { "\($0["offset"] as Int):\($0["term"] as String)" }
-        }
-        #expect(tokens == [
-            "0:백", "0:백일", "1:일", "1:일잔", "2:잔", "2:잔치", "3:치", "3:치를", "4:를",
-            "5:cafe", "6:3", "7:월", "8:🎂",
-        ])
     }
 }

@@ -4,7 +4,7 @@ import Secrets
 import Synchronization
 import Testing
 
-@testable import DiaryStore
+import DiaryStore
 
 /// Sessions end after 14 idle days or 60 days in any case, and a sign-in replaces the previous cookie.
 @Suite struct SessionStoreTests {
@@ -13,16 +13,12 @@ import Testing
         func advance(days: Double) { now.withLock { $0 += days * 86_400 } }
     }
 
-    func database(_ time: FakeTime) throws -> DiaryDatabase {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("saessak-sessions-\(UUID().uuidString)")
-        return try DiaryDatabase(folder: folder, clock: Clock { time.now.withLock { $0 } })
-    }
 
-    @Test func idleAndAbsoluteExpiry() async throws {
+    @Test(arguments: Engine.available) func idleAndAbsoluteExpiry(engine: Engine) async throws {
         let time = FakeTime()
-        let database = try database(time)
-        let (user, family) = try await SQLiteAccountStore(database).createUser(username: "mom", passwordHash: "x", familyName: "우리집")
-        let sessions = SQLiteSessionStore(database)
+        let fixture = try await StoreFixture(engine, clock: Clock { time.now.withLock { $0 } })
+        let (user, family) = try await fixture.stores.accounts.createUser(username: "mom", passwordHash: "x", familyName: "우리집")
+        let sessions = fixture.stores.sessions
         let (cookie, session) = try await sessions.start(user: user.id)
         #expect(session.membership?.familyID == family.id && session.membership?.role == .owner)
         // Used every 13 days, it lives until the absolute end.

@@ -3,11 +3,11 @@ import Foundation
 import KoreanCalendar
 import Testing
 
-@testable import DiaryStore
+import DiaryStore
 
 @Suite struct EntryStoreTests {
-    @Test func keysetPagingVisitsEveryEntryOnceNewestFirst() async throws {
-        let fixture = try await StoreFixture()
+    @Test(arguments: Engine.available) func keysetPagingVisitsEveryEntryOnceNewestFirst(engine: Engine) async throws {
+        let fixture = try await StoreFixture(engine)
         let child = try await fixture.child()
         // Several entries share a minute, so the id must break ties.
         var created: [Entry] = []
@@ -18,7 +18,7 @@ import Testing
         var seen: [Entry] = []
         var cursor: PageCursor?
         repeat {
-            let page = try await SQLiteEntryStore(fixture.database).list(family: fixture.family, after: cursor, limit: 7)
+            let page = try await fixture.stores.entries.list(family: fixture.family, after: cursor, limit: 7)
             seen += page.items
             cursor = page.next
         } while cursor != nil
@@ -28,15 +28,15 @@ import Testing
         #expect(zip(keys, keys.dropFirst()).allSatisfy { $0 > $1 })
     }
 
-    @Test func filtersByChildTagAndPeriod() async throws {
-        let fixture = try await StoreFixture()
+    @Test(arguments: Engine.available) func filtersByChildTagAndPeriod(engine: Engine) async throws {
+        let fixture = try await StoreFixture(engine)
         let sky = try await fixture.child("하늘")
         let sea = try await fixture.child("바다")
         _ = try await fixture.entry("a", at: "2026-11-22T08:00", children: [sky.id], tags: ["산책"])
         _ = try await fixture.entry("b", at: "2026-11-01T08:00", children: [sea.id], tags: ["산책", "공원"])
         _ = try await fixture.entry("c", at: "2026-10-31T23:59", children: [sky.id, sea.id], tags: ["공원"])
         _ = try await fixture.entry("d", at: "2025-12-31T23:59", children: [sky.id])
-        let store = SQLiteEntryStore(fixture.database)
+        let store = fixture.stores.entries
         func titles(_ filter: TimelineFilter) async throws -> [String] {
             try await store.list(family: fixture.family, filter: filter, after: nil, limit: 50).items.map(\.content.title)
         }
@@ -48,17 +48,17 @@ import Testing
         #expect(try await titles(TimelineFilter(period: .year(2025))) == ["d"])
         #expect(try await titles(TimelineFilter(tag: "없는태그")) == [])
 
-        let (sections, next) = try await store.timeline(family: fixture.family, after: nil, limit: 50)
+        let (sections, next) = try await store.timeline(family: fixture.family, filter: TimelineFilter(), after: nil, limit: 50)
         #expect(sections.map(\.month.iso) == ["2026-11", "2026-10", "2025-12"])
         #expect(next == nil)
     }
 
-    @Test func updatesReplaceChildrenAndTagsAndDropUnusedTags() async throws {
-        let fixture = try await StoreFixture()
+    @Test(arguments: Engine.available) func updatesReplaceChildrenAndTagsAndDropUnusedTags(engine: Engine) async throws {
+        let fixture = try await StoreFixture(engine)
         let sky = try await fixture.child("하늘")
         let sea = try await fixture.child("바다")
         let entry = try await fixture.entry("a", at: "2026-11-22T08:00", children: [sky.id], tags: ["옛태그"])
-        let store = SQLiteEntryStore(fixture.database)
+        let store = fixture.stores.entries
         var content = entry.content
         content.childIDs = [sea.id, sky.id]
         content.tags = ["새태그"]
@@ -71,23 +71,23 @@ import Testing
         #expect(try await store.tags(family: fixture.family).isEmpty)
     }
 
-    @Test func aFailedWriteLeavesNothingHalfDone() async throws {
-        let fixture = try await StoreFixture()
+    @Test(arguments: Engine.available) func aFailedWriteLeavesNothingHalfDone(engine: Engine) async throws {
+        let fixture = try await StoreFixture(engine)
         let sky = try await fixture.child()
         let entry = try await fixture.entry("a", at: "2026-11-22T08:00", children: [sky.id], tags: ["유지"])
         var content = entry.content
         content.tags = ["바뀐태그"]
         content.childIDs = [sky.id, ChildID()]
         await #expect(throws: StoreError.self) {
-            try await SQLiteEntryStore(fixture.database).update(family: fixture.family, id: entry.id, content: content)
+            try await fixture.stores.entries.update(family: fixture.family, id: entry.id, content: content)
         }
-        #expect(try await SQLiteEntryStore(fixture.database).get(family: fixture.family, id: entry.id) == entry)
+        #expect(try await fixture.stores.entries.get(family: fixture.family, id: entry.id) == entry)
     }
 }
 
 @Suite struct OnThisDayStoreTests {
-    @Test func calendarDaysCountEntriesAndShowTheDaysFirstPhoto() async throws {
-        let fixture = try await StoreFixture()
+    @Test(arguments: Engine.available) func calendarDaysCountEntriesAndShowTheDaysFirstPhoto(engine: Engine) async throws {
+        let fixture = try await StoreFixture(engine)
         let child = try await fixture.child()
         let photo = { (n: Int) in
             Photo(familyID: fixture.family, sha256: String(repeating: String(n), count: 64), mimeType: "image/jpeg", byteCount: 1,
@@ -97,31 +97,31 @@ import Testing
         let noon = try await fixture.entry("점심", at: "2026-11-01T12:00", children: [child.id])
         let evening = try await fixture.entry("저녁", at: "2026-11-01T19:00", children: [child.id])
         let (second, first, later) = (photo(2), photo(1), photo(3))
-        _ = try await SQLitePhotoStore(fixture.database).add([second, first], family: fixture.family, entry: noon.id)
-        _ = try await SQLitePhotoStore(fixture.database).add([later], family: fixture.family, entry: evening.id)
+        _ = try await fixture.stores.photos.add([second, first], family: fixture.family, entry: noon.id)
+        _ = try await fixture.stores.photos.add([later], family: fixture.family, entry: evening.id)
         _ = try await fixture.entry("다음 날", at: "2026-11-02T23:59", children: [child.id])
         _ = try await fixture.entry("전날", at: "2026-10-31T23:59", children: [child.id])
         _ = try await fixture.entry("12월", at: "2026-12-01T00:00", children: [child.id])
-        let days = try await SQLiteEntryStore(fixture.database).days(
+        let days = try await fixture.stores.entries.days(
             family: fixture.family, from: try SolarDate(iso: "2026-11-01"), through: try SolarDate(iso: "2026-11-30"))
         #expect(days.count == 2)
         #expect(days[try SolarDate(iso: "2026-11-01")] == DaySummary(entries: 3, firstPhoto: second.id))
         #expect(days[try SolarDate(iso: "2026-11-02")] == DaySummary(entries: 1, firstPhoto: nil))
         // Another family's diary is not counted.
-        let other = try await SQLiteEntryStore(fixture.database).days(
+        let other = try await fixture.stores.entries.days(
             family: FamilyID(), from: try SolarDate(iso: "2026-11-01"), through: try SolarDate(iso: "2026-11-30"))
         #expect(other.isEmpty)
     }
 
-    @Test func earlierYearsOnTheSameSolarOrLunarDay() async throws {
-        let fixture = try await StoreFixture()
+    @Test(arguments: Engine.available) func earlierYearsOnTheSameSolarOrLunarDay(engine: Engine) async throws {
+        let fixture = try await StoreFixture(engine)
         let child = try await fixture.child()
         _ = try await fixture.entry("작년 오늘", at: "2025-11-22T09:00", children: [child.id])
         _ = try await fixture.entry("재작년 오늘", at: "2024-11-22T20:00", children: [child.id])
         _ = try await fixture.entry("올해 오늘", at: "2026-11-22T08:00", children: [child.id])
         _ = try await fixture.entry("다른 날", at: "2025-11-23T09:00", children: [child.id])
         _ = try await fixture.entry("작년 설날", at: "2025-01-29T10:00", children: [child.id])
-        let store = SQLiteEntryStore(fixture.database)
+        let store = fixture.stores.entries
         let solar = try await store.onThisDay(family: fixture.family, OnThisDay(date: try SolarDate(iso: "2026-11-22"), includeLunar: false))
         #expect(solar.map(\.content.title) == ["작년 오늘", "재작년 오늘"])
         let seollal = try await store.onThisDay(family: fixture.family, OnThisDay(date: try SolarDate(iso: "2026-02-17"), includeLunar: true))

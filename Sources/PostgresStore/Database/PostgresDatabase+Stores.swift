@@ -1,0 +1,13 @@
+import Diary
+
+extension PostgresDatabase {
+    /// Every store, over this database.
+    public var stores: DiaryStores {
+        DiaryStores(
+            accounts: PostgresAccountStore(self), sessions: PostgresSessionStore(self), sharing: PostgresSharingStore(self),
+            children: PostgresChildStore(self), entries: PostgresEntryStore(self), memos: PostgresMemoStore(self),
+            anniversaries: PostgresAnniversaryStore(self), events: PostgresEventStore(self), photos: PostgresPhotoStore(self),
+            search: PostgresSearchStore(self), imports: PostgresImportStore(self), growth: PostgresGrowthStore(self),
+            vaccinations: PostgresVaccinationStore(self))
+    }
+}

@@ -1,0 +1,229 @@
+import Diary
+import DiaryStore
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+import Secrets
+
+/// The family diary in PostgreSQL: a pool of connections to one database, migrated on open. Several Saessak servers
+/// may open the same database at once; everything they share lives in it.
+///
+/// Writes run in `SERIALIZABLE` transactions, retried when PostgreSQL reports a conflict with another transaction:
+/// each write sees the database as if it were alone, as SQLite's single writer does, so a check followed by an insert
+/// (a username still free, an invitation not yet used) holds across servers too.
+public final class PostgresDatabase: Sendable {
+    let client: PostgresClient
+    private let runner: Task<Void, Never>
+    public let cipher: FieldCipher
+    public let clock: Clock
+    let logger: Logger
+    /// How long a statement may wait for a connection or an answer before the caller hears the database is unavailable.
+    let timeout: Duration
+    let schema: String?
+
+    /// Connects to `settings` and runs the migrations this database still lacks (one server at a time: the first takes
+    /// an advisory lock, the others wait for it and find nothing left to do).
+    public static func open(
+        _ settings: PostgresSettings, cipher: FieldCipher, clock: Clock = .live, logger: Logger = Logger(label: "saessak.postgres"),
+        timeout: Duration = .seconds(15)
+    ) async throws -> PostgresDatabase {
+        let database = PostgresDatabase(settings, cipher: cipher, clock: clock, logger: logger, timeout: timeout)
+        do {
+            try await database.migrate()
+        } catch {
+            database.close()
+            throw error
+        }
+        return database
+    }
+
+    private init(_ settings: PostgresSettings, cipher: FieldCipher, clock: Clock, logger: Logger, timeout: Duration) {
+        var configuration = PostgresClient.Configuration(
+            host: settings.host, port: settings.port, username: settings.user, password: settings.password,
+            database: settings.database, tls: settings.tls.client)
+        configuration.options.connectTimeout = .seconds(5)
+        configuration.options.maximumConnections = settings.maximumConnections
+        if let schema = settings.schema {
+            configuration.options.additionalStartupParameters = [("search_path", schema)]
+        }
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.client = client
+        runner = Task { await client.run() }
+        self.cipher = cipher
+        self.clock = clock
+        self.logger = logger
+        self.timeout = timeout
+        schema = settings.schema
+    }
+
+    /// Closes the pool's connections.
+    public func close() { runner.cancel() }
+
+    deinit { runner.cancel() }
+
+    /// A write: one serializable transaction, retried from the start (up to 20 times) when it conflicts with another.
+    public func write<T: Sendable>(_ body: @escaping @Sendable (PostgresTransaction) async throws -> T) async throws -> T {
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                return try await transaction("BEGIN ISOLATION LEVEL SERIALIZABLE", body)
+            } catch let error as PSQLError where Self.isRetryable(error) && attempt < 20 {
+                try await Task.sleep(for: .milliseconds(Int.random(in: 1...(5 * attempt))))
+            }
+        }
+    }
+
+    /// A read: one consistent snapshot.
+    public func read<T: Sendable>(_ body: @escaping @Sendable (PostgresTransaction) async throws -> T) async throws -> T {
+        try await transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
+    }
+
+    /// Runs `body` in a transaction that a dry run rolls back (an import's preview).
+    func write<T: Sendable>(rollingBack: Bool, _ body: @escaping @Sendable (PostgresTransaction) async throws -> T) async throws -> T {
+        guard rollingBack else { return try await write(body) }
+        return try await transaction("BEGIN ISOLATION LEVEL SERIALIZABLE", commit: false, body)
+    }
+
+    private func transaction<T: Sendable>(
+        _ begin: String, commit: Bool = true, _ body: @escaping @Sendable (PostgresTransaction) async throws -> T
+    ) async throws -> T {
+        let logger = logger
+        return try await withDeadline {
+            try await self.client.withConnection { connection in
+                let transaction = PostgresTransaction(connection: connection, logger: logger)
+                try await transaction.execute(begin)
+                do {
+                    let result = try await body(transaction)
+                    try await transaction.execute(commit ? "COMMIT" : "ROLLBACK")
+                    return result
+                } catch {
+                    _ = try? await transaction.execute("ROLLBACK")
+                    throw Self.storeError(error)
+                }
+            }
+        }
+    }
+
+    /// Runs `operation`, or throws `StoreError.unavailable` when the database has not answered within `timeout`
+    /// (it is down, or unreachable): the caller answers 503 instead of hanging.
+    private func withDeadline<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+        let timeout = timeout
+        do {
+            return try await withThrowingTaskGroup(of: T?.self) { group in
+                group.addTask { try await operation() }
+                group.addTask {
+                    try await Task.sleep(for: timeout)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next(), let result = first else {
+                    throw StoreError.unavailable("the database did not answer within \(timeout)")
+                }
+                return result
+            }
+        } catch let error as PSQLError where Self.isConnectionFailure(error) {
+            logger.warning("database unavailable", metadata: ["code": "\(error.code)"])
+            throw StoreError.unavailable("the database cannot be reached")
+        }
+    }
+
+    /// Serialization failures and deadlocks: the transaction did nothing and can run again.
+    static func isRetryable(_ error: PSQLError) -> Bool {
+        guard let state = error.serverInfo?[.sqlState] else { return false }
+        return state == "40001" || state == "40P01"
+    }
+
+    static func isConnectionFailure(_ error: PSQLError) -> Bool {
+        switch error.code {
+        case .connectionError, .serverClosedConnection, .clientClosedConnection, .poolClosed, .uncleanShutdown: true
+        default: false
+        }
+    }
+
+    /// A constraint the database enforced, as the store error SQLite's stores give for the same row; other errors as they are.
+    static func storeError(_ error: any Error) -> any Error {
+        guard let error = error as? PSQLError, let state = error.serverInfo?[.sqlState] else { return error }
+        let constraint = error.serverInfo?[.constraintName] ?? "a constraint"
+        switch state {
+        case "23505": return StoreError.conflict(field: constraint, message: "is already taken")
+        case "23503": return StoreError.unknownReference(field: constraint, id: "a row that does not exist")
+        case "23514", "23502", "22001": return StoreError.conflict(field: constraint, message: "refused by the database")
+        default: return error
+        }
+    }
+
+    // MARK: Migrations
+
+    /// The migrations this database has, oldest first.
+    public func appliedMigrations() async throws -> [String] {
+        try await read { transaction in
+            try await transaction.strings("SELECT name FROM saessakMigrations ORDER BY position")
+        }
+    }
+
+    private func migrate() async throws {
+        try await write { [schema] transaction in
+            // One migrating server at a time; the lock goes with the transaction.
+            try await transaction.execute("SELECT pg_advisory_xact_lock(5935073)")
+            if let schema {
+                // A plain name (PostgresSettings checked it): safe to write into the statement.
+                try await transaction.execute("CREATE SCHEMA IF NOT EXISTS \(schema)")
+            }
+            try await transaction.execute(
+                """
+                CREATE TABLE IF NOT EXISTS saessakMigrations (
+                    position integer PRIMARY KEY, name text NOT NULL UNIQUE, appliedAt text NOT NULL)
+                """)
+            let applied = try await transaction.strings("SELECT name FROM saessakMigrations ORDER BY position")
+            let known = PostgresSchema.migrations.map(\.name)
+            guard applied.count <= known.count, Array(known.prefix(applied.count)) == applied else {
+                throw StoreError.conflict(
+                    field: "database",
+                    message: "it was migrated by another version of Saessak (\(applied.last ?? "?")): use that version or a newer one")
+            }
+            for (position, migration) in PostgresSchema.migrations.enumerated().dropFirst(applied.count) {
+                for statement in PostgresSchema.statements(migration.sql) { try await transaction.execute(statement) }
+                try await transaction.execute(
+                    "INSERT INTO saessakMigrations (position, name, appliedAt) VALUES (?, ?, ?)",
+                    [position + 1, migration.name, self.clock.now().stored])
+            }
+        }
+    }
+}
+
+extension PostgresSchema {
+    /// A migration's statements, one by one (the extended protocol takes one statement per query).
+    static func statements(_ sql: String) -> [String] {
+        var statements: [String] = []
+        var current = ""
+        var quote: Character?
+        var comment = false
+        var previous: Character = " "
+        for character in sql {
+            if comment {
+                if character == "\n" { comment = false; current.append(character) }
+                continue
+            }
+            if let open = quote {
+                if character == open { quote = nil }
+                current.append(character)
+            } else if character == "-", previous == "-" {
+                current.removeLast()
+                comment = true
+            } else if character == "'" || character == "\"" {
+                quote = character
+                current.append(character)
+            } else if character == ";" {
+                statements.append(current)
+                current = ""
+            } else {
+                current.append(character)
+            }
+            previous = character
+        }
+        statements.append(current)
+        return statements.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+    }
+}
