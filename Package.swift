@@ -121,7 +121,7 @@ let package = Package(
         .executableTarget(
             name: "saessak",
             dependencies: [
-                "Diary", "DiaryStore", "Files", "Secrets", "Photos", "Services", "WebApp", "Backup", "Importers",
+                "Diary", "DiaryStore", "PostgresStore", "Files", "Secrets", "Photos", "Services", "WebApp", "Backup", "Importers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

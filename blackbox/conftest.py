@@ -1,4 +1,7 @@
-"""Black-box tests of the built `saessak` binary: the real server on a free loopback port, real SQLite files."""
+"""Black-box tests of the built `saessak` binary: the real server on a free loopback port, real SQLite files — or,
+with SAESSAK_BLACKBOX_ENGINE=postgres, a real PostgreSQL database (SAESSAK_TEST_POSTGRES_URL), one schema per data
+folder, for the modules that `make test` runs a second time on that engine."""
+import hashlib
 import json
 import os
 import socket
@@ -15,10 +18,75 @@ ROOT = Path(__file__).resolve().parent.parent
 BIN = os.environ.get("SAESSAK_BIN", str(ROOT / ".build" / "debug" / "saessak"))
 
 
-def saessak(*args, data=None, stdin=None, check=True):
+ENGINE = os.environ.get("SAESSAK_BLACKBOX_ENGINE", "sqlite")
+
+
+def engine_environment(data, engine=None):
+    """The environment a command or server on `data` runs with: on PostgreSQL, the database URL of the data
+    folder's own schema (so every data folder is a database of its own, as on SQLite). `engine` overrides the run's."""
+    environment = dict(os.environ)
+    environment.pop("SAESSAK_DATABASE_URL", None)
+    if (engine or ENGINE) == "postgres" and data is not None:
+        schema = "bb_" + hashlib.sha256(str(Path(data).resolve()).encode()).hexdigest()[:24]
+        base = os.environ["SAESSAK_TEST_POSTGRES_URL"]
+        environment["SAESSAK_DATABASE_URL"] = base + ("&" if "?" in base else "?") + "schema=" + schema
+    return environment
+
+
+def execute_sql(data, statement, *parameters):
+    """Runs one SQL statement on the data folder's database (SQLite, or its PostgreSQL schema through psql): for
+    what no interface does, such as making a link expire."""
+    if ENGINE != "postgres":
+        import sqlite3
+        with sqlite3.connect(Path(data) / "saessak.sqlite") as db:
+            db.execute(statement, parameters)
+        return
+    for value in parameters:
+        text = str(value)
+        assert "'" not in text and "\\" not in text, "a test parameter must not need escaping"
+        statement = statement.replace("?", f"'{text}'", 1)
+    _psql(data, statement)
+
+
+def _psql(data, statement):
+    environment = engine_environment(data, "postgres")
+    url, _, query = environment["SAESSAK_DATABASE_URL"].partition("?")
+    schema = urllib.parse.parse_qs(query)["schema"][0]
+    environment["PGOPTIONS"] = f"-c search_path={schema}"
+    result = subprocess.run(["psql", url, "-v", "ON_ERROR_STOP=1", "-q", "-At", "-c", statement], env=environment, check=True,
+                            capture_output=True, text=True)
+    return schema, result.stdout
+
+
+def drop_database(data, engine=None):
+    """Forgets a data folder's database: its PostgreSQL schema (SQLite's file goes with the folder)."""
+    if (engine or ENGINE) == "postgres":
+        schema, _ = _psql(data, "SELECT 1")
+        _psql(data, f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+
+
+def stored_bytes(data):
+    """What the database keeps, as bytes to search for a secret in: SQLite's files, or every row of PostgreSQL's
+    tables as text (bytes as they are)."""
+    if ENGINE != "postgres":
+        return b"".join(p.read_bytes() for p in Path(data).glob("saessak.sqlite*"))
+    tables = ("children", "entries", "memos", "users", "apiTokens", "sessions", "events", "searchDocuments")
+    return "".join(_psql(data, f"SELECT t::text FROM {table} t")[1] for table in tables).encode() + b"".join(
+        bytes.fromhex(line[2:]) for line in _psql(data, "SELECT residentNumberSealed FROM children WHERE residentNumberSealed IS NOT NULL")[1].split())
+
+
+def database_snapshot(data):
+    """Something that changes whenever the database's rows do."""
+    if ENGINE != "postgres":
+        return (Path(data) / "saessak.sqlite").read_bytes()
+    tables = ("families", "users", "memberships", "children", "entries", "photos", "memos", "events", "anniversaries")
+    return _psql(data, " UNION ALL ".join(f"SELECT '{t}', md5(coalesce(string_agg(x::text, ',' ORDER BY x::text), '')) FROM {t} x" for t in tables))[1]
+
+
+def saessak(*args, data=None, stdin=None, check=True, engine=None):
     """Runs the CLI; returns the CompletedProcess (text mode)."""
     command = [BIN, *args] + (["--data", str(data)] if data is not None else [])
-    result = subprocess.run(command, input=stdin, capture_output=True, text=True, timeout=120)
+    result = subprocess.run(command, input=stdin, capture_output=True, text=True, timeout=120, env=engine_environment(data, engine))
     if check and result.returncode != 0:
         raise AssertionError(f"{command} failed ({result.returncode}): {result.stderr}")
     return result
@@ -47,8 +115,9 @@ class Response:
 class Server:
     """A running `saessak serve` on a data folder, and an HTTP client for it."""
 
-    def __init__(self, data):
+    def __init__(self, data, engine=None):
         self.data = data
+        self.engine = engine
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.process = None
@@ -57,7 +126,8 @@ class Server:
     def start(self):
         self.log = open(self.data.parent / f"server-{self.port}.log", "ab")
         self.process = subprocess.Popen(
-            [BIN, "serve", "--data", str(self.data), "--port", str(self.port), *self.extra_args], stdout=self.log, stderr=self.log
+            [BIN, "serve", "--data", str(self.data), "--port", str(self.port), *self.extra_args], stdout=self.log, stderr=self.log,
+            env=engine_environment(self.data, self.engine),
         )
         deadline = time.time() + 30
         while time.time() < deadline:

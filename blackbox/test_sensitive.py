@@ -74,8 +74,7 @@ def test_rotating_the_key_keeps_the_numbers(tmp_path):
 def test_rotating_a_key_from_the_environment_prints_the_new_one(tmp_path, monkeypatch):
     import base64
     import os
-    import subprocess
-    from conftest import BIN
+
     key = base64.b64encode(os.urandom(32)).decode()
     monkeypatch.setenv("SAESSAK_SECRET_KEY", key)
     data = tmp_path / "data"
@@ -86,7 +85,7 @@ def test_rotating_a_key_from_the_environment_prints_the_new_one(tmp_path, monkey
     finally:
         running.stop()
     assert not (data / "secret.key").exists()
-    out = subprocess.run([BIN, "admin", "rotate-key", "--data", str(data)], capture_output=True, text=True, check=True)
+    out = saessak("admin", "rotate-key", data=data)
     new_key = out.stdout.strip().splitlines()[-1]
     assert new_key != key and len(base64.b64decode(new_key)) == 32
     monkeypatch.setenv("SAESSAK_SECRET_KEY", new_key)

@@ -1,11 +1,10 @@
 """Invitations into a family and read-only share links, through the real server."""
 import re
-import sqlite3
 
 import pytest
 
 from browser import Browser
-from conftest import Server, make_family, saessak
+from conftest import Server, execute_sql, make_family, saessak
 from images import image
 from test_api_contract import call
 from test_photos import upload
@@ -28,8 +27,7 @@ def family(tmp_path_factory):
 
 
 def expire(server, table, item_id):
-    with sqlite3.connect(server.data / "saessak.sqlite") as db:
-        db.execute(f"UPDATE {table} SET expiresAt = '2000-01-01 00:00:00.000' WHERE id = ?", (item_id,))
+    execute_sql(server.data, f"UPDATE {table} SET expiresAt = '2000-01-01 00:00:00.000' WHERE id = ?", item_id)
 
 
 def test_an_invitation_adds_one_person_once(family):

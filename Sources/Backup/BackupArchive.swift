@@ -39,7 +39,7 @@ public enum BackupArchive {
             switch self {
             case .unreadable(let detail): "the backup cannot be read: \(detail)"
             case .damaged(let detail): "the backup is damaged: \(detail)"
-            case .notEmpty(let path): "'\(path)' is not empty: restore into a new, empty folder"
+            case .notEmpty(let path): "'\(path)' is not empty: restore into a new, empty folder (and database)"
             case .incompatible(let detail): "the backup does not fit this version of Saessak: \(detail)"
             case .photoMissing(let sha): "photo \(sha) went away while the backup was made"
             }
@@ -58,7 +58,7 @@ public enum BackupArchive {
     /// A photo deleted while the backup runs makes this attempt fail; it is tried again, three times in all.
     @discardableResult
     public static func write(
-        _ database: DiaryDatabase, photos: any PhotoStorage, to destination: URL, includeSensitive: Bool, family: FamilyID? = nil,
+        _ database: any DiaryEngine, photos: any PhotoStorage, to destination: URL, includeSensitive: Bool, family: FamilyID? = nil,
         credentialsOf: UserID? = nil, app: String, now: Date = Date()
     ) async throws -> Manifest {
         var attempt = 0
@@ -76,7 +76,7 @@ public enum BackupArchive {
     }
 
     private static func writeOnce(
-        _ database: DiaryDatabase, photos: any PhotoStorage, to destination: URL, includeSensitive: Bool, family: FamilyID?,
+        _ database: any DiaryEngine, photos: any PhotoStorage, to destination: URL, includeSensitive: Bool, family: FamilyID?,
         credentialsOf: UserID?, app: String, now: Date
     ) async throws -> Manifest {
         let tables = try await database.dump(includeSensitive: includeSensitive, family: family, credentialsOf: credentialsOf)
@@ -164,9 +164,13 @@ public enum BackupArchive {
     }
 
     /// Restores a verified backup into `folder`, which must be new or empty; on any failure the folder is left as
-    /// it was found (empty).
+    /// it was found (empty). The data goes into the folder's SQLite database, or into `database` (PostgreSQL), which
+    /// must hold no diary yet and is written in one transaction; the photos go into the folder either way.
     @discardableResult
-    public static func restore(_ source: URL, into folder: URL) async throws -> Manifest {
+    /// `database` opens the target when the checks have passed (it may make the data folder and its key).
+    public static func restore(
+        _ source: URL, into folder: URL, database: (@Sendable () async throws -> any DiaryEngine)? = nil
+    ) async throws -> Manifest {
         let (archive, manifest) = try verify(source)
         let existing = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         guard existing.isEmpty else { throw Failure.notEmpty(folder.path) }
@@ -175,8 +179,18 @@ public enum BackupArchive {
             throw Failure.incompatible(
                 "it was made with schema \(manifest.schema.last ?? "?"), which this Saessak (\(DiaryDatabase.migrations.last ?? "?")) does not know")
         }
+        // Another engine takes this version's tables: the backup goes through a scratch SQLite database of its own
+        // schema first, migrated forward there, and comes out with its sensitive values in plain text for the target
+        // to seal with its own key.
+        let scratch = database == nil ? nil : FileManager.default.temporaryDirectory.appendingPathComponent("saessak-restore-\(UUID().uuidString)")
+        defer { if let scratch { try? FileManager.default.removeItem(at: scratch) } }
+        var target: (any DiaryEngine)?
+        defer { target?.close() }
         do {
-            let database = try DiaryDatabase(folder: folder, schema: last)
+            target = try await database?()
+            if let target, try await !target.isEmpty() { throw Failure.notEmpty(target.location) }
+            let database = try DiaryDatabase(folder: scratch ?? folder, schema: last)
+            defer { if scratch != nil { database.close() } }
             var tables: [TableDump] = []
             // Every table of the backup's own schema, parents first.
             for name in try await database.backedUpTables() {
@@ -206,6 +220,9 @@ public enum BackupArchive {
             }
             try await database.load(tables)
             try database.migrateToLatest()
+            if let target {
+                try await target.load(try await database.dump(includeSensitive: true))
+            }
             return manifest
         } catch {
             // Leave the folder as it was found: empty.

@@ -29,7 +29,7 @@ struct BackupCommand: AsyncParsableCommand {
     var family: String?
 
     func run() async throws {
-        let database = try data.openExisting()
+        let database = try await data.openExisting()
         var familyID: FamilyID?
         if let family { familyID = try await database.stores.accounts.family(named: family).id }
         let manifest = try await BackupArchive.write(
@@ -53,8 +53,14 @@ struct RestoreCommand: AsyncParsableCommand {
 
     func run() async throws {
         do {
-            let manifest = try await BackupArchive.restore(URL(fileURLWithPath: input), into: data.url)
-            print("Restored \(manifest.counts["entries"] ?? 0) entries from a backup of \(manifest.createdAt) into \(data.folder).")
+            // PostgreSQL takes the rows; the data folder takes the photos (and keeps its key) either way.
+            let postgres = try data.postgres()
+            let data = data
+            var opener: (@Sendable () async throws -> any DiaryEngine)?
+            if postgres != nil { opener = { try await data.openOrCreate() } }
+            let manifest = try await BackupArchive.restore(URL(fileURLWithPath: input), into: data.url, database: opener)
+            print(
+                "Restored \(manifest.counts["entries"] ?? 0) entries from a backup of \(manifest.createdAt) into \(postgres.map(\.description) ?? data.folder).")
         } catch let failure as BackupArchive.Failure {
             throw CLIError(failure.description)
         }

@@ -25,8 +25,8 @@ struct ImportOptions: ParsableArguments {
     var json = false
 
     /// Opens the data folder and finds the family and its children.
-    func open() async throws -> (database: DiaryDatabase, family: FamilyID, children: [Child]) {
-        let database = try data.openExisting()
+    func open() async throws -> (database: any DiaryEngine, family: FamilyID, children: [Child]) {
+        let database = try await data.openExisting()
         let familyID = try await database.stores.accounts.family(named: family.family).id
         let children = try await Page.all { try await database.stores.children.list(family: familyID, after: $0, limit: $1) }
         return (database, familyID, children)
@@ -45,7 +45,7 @@ struct ImportOptions: ParsableArguments {
     }
 
     func run(
-        source: String, read: @escaping @Sendable (DiaryDatabase, FamilyID, [Child], PhotoIntake, inout ImportReport) throws -> ImportBatch
+        source: String, read: @escaping @Sendable (any DiaryEngine, FamilyID, [Child], PhotoIntake, inout ImportReport) throws -> ImportBatch
     ) async throws {
         let (database, familyID, children) = try await open()
         let report: ImportReport

@@ -50,13 +50,16 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "saessak")
         logger.logLevel = .info
+        // PostgreSQL when a database URL is given; otherwise buildApplication opens the data folder's SQLite.
+        let database = try data.postgres() == nil ? nil : try await data.openOrCreate()
+        if let database { logger.info("database", metadata: ["engine": "\(database.location)"]) }
         let app = try await buildApplication(
             AppConfiguration(
                 host: host, port: port, dataFolder: data.url, staticFolder: staticFolder.map { URL(fileURLWithPath: $0) },
                 connectionLimits: ConnectionLimits(
                     headerTimeout: .seconds(Int64(headerTimeout)), bodyStallTimeout: .seconds(Int64(bodyTimeout)),
                     maxConnectionsPerAddress: maxConnectionsPerAddress)),
-            logger: logger)
+            database: database, logger: logger)
         try await app.runService()
     }
 }

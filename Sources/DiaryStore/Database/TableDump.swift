@@ -1,6 +1,7 @@
 import Diary
 import Foundation
 import GRDB
+import Secrets
 
 /// One table's rows as plain values: what a backup holds and a restore writes back.
 public struct TableDump: Sendable, Equatable {
@@ -122,34 +123,20 @@ extension DiaryDatabase {
     /// A family backup carries one password hash only: that of `credentialsOf`, who takes it (issue 17: it carried
     /// every member's, and a member may own another family on the same server). The others' become
     /// `noPassword`; after a restore they sign in once `saessak admin reset-password` has given them one.
-    public func dump(includeSensitive: Bool, family: FamilyID? = nil, credentialsOf: UserID? = nil) async throws -> [TableDump] {
+    public func dump(includeSensitive: Bool, family: FamilyID?, credentialsOf: UserID?) async throws -> [TableDump] {
         let cipher = cipher
         return try await writer.read { db in
             var members: Set<String>?
             if let family {
                 members = Set(try String.fetchAll(db, sql: "SELECT userId FROM memberships WHERE familyId = ?", arguments: [family.sql]))
             }
+            let rules = DumpRules(includeSensitive: includeSensitive, members: members, credentialsOf: credentialsOf, cipher: cipher)
             return try Self.backupTables.map { table in
                 let (filter, arguments) = try Self.scope(db, table: table, family: family)
                 let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(table) \(filter) ORDER BY rowid", arguments: arguments).map { row in
                     var values: [String: DumpValue] = [:]
                     for column in row.columnNames { values[column] = DumpValue(row[column] as DatabaseValue) }
-                    if table == "photos" { values["thumbnails"] = nil }
-                    if family != nil, table == "users", values["id"] != credentialsOf.map({ .text($0.sql) }) {
-                        values["passwordHash"] = .text(Self.noPassword)
-                    }
-                    for sealed in Self.sealedColumns where sealed.table == table {
-                        guard case .blob(let data) = values.removeValue(forKey: sealed.column) ?? .null else { continue }
-                        if includeSensitive {
-                            values[Self.plainColumn(sealed.column)] = .text(try cipher.open(data))
-                        }
-                    }
-                    if let members, table != "users", table != "memberships", table != "apiTokens" {
-                        for column in ["createdBy", "acceptedBy"] {
-                            if case .text(let user) = values[column] ?? .null, !members.contains(user) { values[column] = .null }
-                        }
-                    }
-                    return values
+                    return try rules.dumped(values, table: table)
                 }
                 return TableDump(name: table, rows: rows)
             }
@@ -188,13 +175,8 @@ extension DiaryDatabase {
                 }
                 // Column names go into SQL: only the table's own.
                 let known = Set(try Row.fetchAll(db, sql: "PRAGMA table_info(\(table.name))").map { $0["name"] as String })
-                for var row in table.rows {
-                    if table.name == "photos" { row["thumbnails"] = .text("pending") }
-                    for sealed in Self.sealedColumns where sealed.table == table.name {
-                        if case .text(let plain) = row.removeValue(forKey: Self.plainColumn(sealed.column)) ?? .null {
-                            row[sealed.column] = .blob(try cipher.seal(plain))
-                        }
-                    }
+                for row in table.rows {
+                    let row = try DumpRules.toLoad(row, table: table.name, cipher: cipher)
                     let columns = row.keys.sorted()
                     if let unknown = columns.first(where: { !known.contains($0) }) {
                         throw StoreError.conflict(field: "data", message: "\(table.name) has no column '\(unknown)'")
@@ -214,7 +196,57 @@ extension DiaryDatabase {
     }
 
     /// `residentNumberSealed` → `residentNumber`.
-    package static func plainColumn(_ sealed: String) -> String {
+    static func plainColumn(_ sealed: String) -> String {
         sealed.hasSuffix("Sealed") ? String(sealed.dropLast("Sealed".count)) : sealed + "Plain"
+    }
+}
+
+/// What a backup changes in a row on the way out and back in, the same for every engine: sensitive values leave
+/// as plain text only when asked (the key stays behind) and are sealed again with the receiving database's key;
+/// thumbnail state is not data; a family backup carries one password hash and no references to outsiders.
+package struct DumpRules: Sendable {
+    let includeSensitive: Bool
+    /// The family's members, for a family backup (nil: the whole database).
+    let members: Set<String>?
+    let credentialsOf: UserID?
+    let cipher: FieldCipher
+
+    package init(includeSensitive: Bool, members: Set<String>?, credentialsOf: UserID?, cipher: FieldCipher) {
+        self.includeSensitive = includeSensitive
+        self.members = members
+        self.credentialsOf = credentialsOf
+        self.cipher = cipher
+    }
+
+    package func dumped(_ row: [String: DumpValue], table: String) throws -> [String: DumpValue] {
+        var values = row
+        if table == "photos" { values["thumbnails"] = nil }
+        if members != nil, table == "users", values["id"] != credentialsOf.map({ .text($0.sql) }) {
+            values["passwordHash"] = .text(DiaryDatabase.noPassword)
+        }
+        for sealed in DiaryDatabase.sealedColumns where sealed.table == table {
+            guard case .blob(let data) = values.removeValue(forKey: sealed.column) ?? .null else { continue }
+            if includeSensitive {
+                values[DiaryDatabase.plainColumn(sealed.column)] = .text(try cipher.open(data))
+            }
+        }
+        if let members, table != "users", table != "memberships", table != "apiTokens" {
+            for column in ["createdBy", "acceptedBy"] {
+                if case .text(let user) = values[column] ?? .null, !members.contains(user) { values[column] = .null }
+            }
+        }
+        return values
+    }
+
+    /// A backed-up row as it is written back: thumbnails to be made again, plain sensitive values sealed with `cipher`.
+    package static func toLoad(_ row: [String: DumpValue], table: String, cipher: FieldCipher) throws -> [String: DumpValue] {
+        var row = row
+        if table == "photos" { row["thumbnails"] = .text("pending") }
+        for sealed in DiaryDatabase.sealedColumns where sealed.table == table {
+            if case .text(let plain) = row.removeValue(forKey: DiaryDatabase.plainColumn(sealed.column)) ?? .null {
+                row[sealed.column] = .blob(try cipher.seal(plain))
+            }
+        }
+        return row
     }
 }

@@ -3,6 +3,7 @@ import DiaryStore
 import Foundation
 import Logging
 import NIOCore
+import NIOSSL
 import PostgresNIO
 import Secrets
 
@@ -21,15 +22,20 @@ public final class PostgresDatabase: Sendable {
     /// How long a statement may wait for a connection or an answer before the caller hears the database is unavailable.
     let timeout: Duration
     let schema: String?
+    let settingsDescription: String
 
     /// Connects to `settings` and runs the migrations this database still lacks (one server at a time: the first takes
     /// an advisory lock, the others wait for it and find nothing left to do).
     public static func open(
         _ settings: PostgresSettings, cipher: FieldCipher, clock: Clock = .live, logger: Logger = Logger(label: "saessak.postgres"),
-        timeout: Duration = .seconds(15)
+        timeout: Duration = .seconds(15), create: Bool = true
     ) async throws -> PostgresDatabase {
+        try await probe(settings, logger: logger)
         let database = PostgresDatabase(settings, cipher: cipher, clock: clock, logger: logger, timeout: timeout)
         do {
+            if !create, try await !database.holdsSaessak() {
+                throw Unreachable(description: "no Saessak data in \(settings): start with 'saessak admin create-user --database …'")
+            }
             try await database.migrate()
         } catch {
             database.close()
@@ -55,6 +61,42 @@ public final class PostgresDatabase: Sendable {
         self.logger = logger
         self.timeout = timeout
         schema = settings.schema
+        settingsDescription = settings.description
+    }
+
+    /// Why the database cannot be used, said plainly (a wrong password, a missing database, nothing listening).
+    public struct Unreachable: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// One connection, made and closed before the pool starts: the pool would retry a wrong password or a missing
+    /// database quietly forever, and a command should say at once what is wrong.
+    static func probe(_ settings: PostgresSettings, logger: Logger) async throws {
+        let tls: PostgresConnection.Configuration.TLS
+        do {
+            switch settings.tls {
+            case .disable: tls = .disable
+            case .prefer: tls = .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            case .require: tls = .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            }
+        } catch {
+            throw Unreachable(description: "cannot set up TLS for \(settings): \(error)")
+        }
+        var configuration = PostgresConnection.Configuration(
+            host: settings.host, port: settings.port, username: settings.user, password: settings.password,
+            database: settings.database, tls: tls)
+        configuration.options.connectTimeout = .seconds(10)
+        do {
+            let connection = try await PostgresConnection.connect(
+                on: PostgresClient.defaultEventLoopGroup.any(), configuration: configuration, id: 0, logger: logger
+            ).get()
+            try await connection.close()
+        } catch let error as PSQLError {
+            let reason = error.serverInfo?[.message] ?? error.underlying.map { "\($0)" } ?? "\(error.code)"
+            throw Unreachable(description: "cannot connect to \(settings): \(reason)")
+        } catch {
+            throw Unreachable(description: "cannot connect to \(settings): \(error)")
+        }
     }
 
     /// Closes the pool's connections.
@@ -148,7 +190,7 @@ public final class PostgresDatabase: Sendable {
         let constraint = error.serverInfo?[.constraintName] ?? "a constraint"
         switch state {
         case "23505": return StoreError.conflict(field: constraint, message: "is already taken")
-        case "23503": return StoreError.unknownReference(field: constraint, id: "a row that does not exist")
+        case "23503": return StoreError.conflict(field: constraint, message: "refers to a row that does not exist")
         case "23514", "23502", "22001": return StoreError.conflict(field: constraint, message: "refused by the database")
         default: return error
         }
@@ -161,6 +203,11 @@ public final class PostgresDatabase: Sendable {
         try await read { transaction in
             try await transaction.strings("SELECT name FROM saessakMigrations ORDER BY position")
         }
+    }
+
+    /// Whether Saessak has made its tables here.
+    func holdsSaessak() async throws -> Bool {
+        try await read { db in try await db.string("SELECT to_regclass('saessakMigrations')::text") != nil }
     }
 
     private func migrate() async throws {

@@ -144,7 +144,8 @@ enum PostgresSchema {
         CREATE INDEX photos_sha256 ON photos(sha256);
         CREATE UNIQUE INDEX photos_family_content ON photos(familyId, sha256);
         CREATE INDEX photos_pending ON photos(createdAt) WHERE thumbnails = 'pending';
-        ALTER TABLE children ADD FOREIGN KEY (photoId) REFERENCES photos(id) ON DELETE SET NULL;
+        -- Deferrable: a restore writes children before the photos their profile photo is one of.
+        ALTER TABLE children ADD FOREIGN KEY (photoId) REFERENCES photos(id) ON DELETE SET NULL DEFERRABLE INITIALLY IMMEDIATE;
         CREATE TABLE entryPhotos (
             entryId text COLLATE "C" NOT NULL,
             photoId text COLLATE "C" NOT NULL,

@@ -30,7 +30,7 @@ public struct PhotoService: Sendable {
     }
 
     /// The photos of a data folder (`photos/` beside the database).
-    public init(dataFolder: URL, database: DiaryDatabase, limits: PhotoLimits = .standard, logger: Logger) throws {
+    public init(dataFolder: URL, database: any DiaryEngine, limits: PhotoLimits = .standard, logger: Logger) throws {
         try self.init(storage: try PhotoFolder(dataFolder: dataFolder), store: database.stores.photos, limits: limits, logger: logger)
     }
 

@@ -5,10 +5,11 @@ import Logging
 import Services
 
 /// Builds the application that `saessak serve` runs; tests build the very same one.
-public func buildApplication(_ configuration: AppConfiguration, logger: Logger = Logger(label: "saessak"))
-    async throws -> some ApplicationProtocol
-{
-    let database = try DiaryDatabase(folder: configuration.dataFolder)
+/// `database`: the engine `saessak serve --database` opened; nil opens the data folder's SQLite database.
+public func buildApplication(
+    _ configuration: AppConfiguration, database: (any DiaryEngine)? = nil, logger: Logger = Logger(label: "saessak")
+) async throws -> some ApplicationProtocol {
+    let database = try database ?? DiaryDatabase(folder: configuration.dataFolder)
     let photos = try PhotoService(dataFolder: configuration.dataFolder, database: database, logger: logger)
     if try await !photos.tidy() {
         logger.notice("another process is writing photos (an import?): files a crash left behind are swept at the next start")
@@ -37,7 +38,7 @@ public func buildApplication(_ configuration: AppConfiguration, logger: Logger =
 }
 
 /// Every route of the server, each with the access it declares (`AccessTable`).
-func buildRouter(database: DiaryDatabase, dataFolder: URL, photos: PhotoService, signIn: SignIn, staticFolder: URL? = nil)
+func buildRouter(database: any DiaryEngine, dataFolder: URL, photos: PhotoService, signIn: SignIn, staticFolder: URL? = nil)
     -> (router: Router<AppRequestContext>, access: AccessTable)
 {
     let stores = database.stores

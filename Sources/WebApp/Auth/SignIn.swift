@@ -15,7 +15,7 @@ struct SignIn: Sendable {
     let clock: Clock
     let hasher = PasswordHasher()
 
-    init(_ database: DiaryDatabase) {
+    init(_ database: any DiaryEngine) {
         accounts = database.stores.accounts
         sessions = database.stores.sessions
         throttle = LoginThrottle()

@@ -18,11 +18,11 @@ struct WebStores: Sendable {
     let photos: PhotoService
     let signIn: SignIn
     let today: Today
-    let database: DiaryDatabase
+    let database: any DiaryEngine
     /// The data folder, for what stays local whatever the storage: staged imports and made backups.
     let dataFolder: URL
 
-    init(database: DiaryDatabase, dataFolder: URL, photos: PhotoService, signIn: SignIn) {
+    init(database: any DiaryEngine, dataFolder: URL, photos: PhotoService, signIn: SignIn) {
         self.database = database
         self.dataFolder = dataFolder
         let stores = database.stores

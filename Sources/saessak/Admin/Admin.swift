@@ -1,6 +1,7 @@
 import ArgumentParser
 import Diary
 import DiaryStore
+import PostgresStore
 import Files
 import Foundation
 import Secrets
@@ -33,7 +34,7 @@ struct CreateUser: AsyncParsableCommand {
 
     func run() async throws {
         let password = try password.read()
-        let database = try data.openOrCreate()
+        let database = try await data.openOrCreate()
         let (user, family) = try await database.stores.accounts.createUser(
             username: username, passwordHash: PasswordHasher().hash(password), familyName: family ?? username)
         print("created user '\(user.username)', owner of family '\(family.name)'")
@@ -57,7 +58,7 @@ struct ResetPassword: AsyncParsableCommand {
 
     func run() async throws {
         let password = try password.read()
-        let accounts = try data.openExisting().stores.accounts
+        let accounts = try await data.openExisting().stores.accounts
         let user = try await accounts.user(named: username)
         try await accounts.signOutEverywhere(user, passwordHash: PasswordHasher().hash(password))
         print("set a new password for '\(username)'; their sessions and API tokens have ended")
@@ -103,7 +104,7 @@ struct AddMember: AsyncParsableCommand {
     var role: Role
 
     func run() async throws {
-        let database = try data.openExisting()
+        let database = try await data.openExisting()
         let existed = try await database.stores.accounts.addMember(username: username, familyName: family, role: role)
         print(existed ? "'\(username)' is now \(role.rawValue) of '\(family)'" : "added '\(username)' to '\(family)' as \(role.rawValue)")
     }
@@ -129,7 +130,7 @@ struct CreateToken: AsyncParsableCommand {
     var role: Role?
 
     func run() async throws {
-        let database = try data.openExisting()
+        let database = try await data.openExisting()
         let (token, _) = try await database.stores.accounts.createToken(
             username: username, familyName: family.family, name: name, role: role)
         print(token)
@@ -152,7 +153,7 @@ struct RevokeToken: AsyncParsableCommand {
     var name: String
 
     func run() async throws {
-        let database = try data.openExisting()
+        let database = try await data.openExisting()
         let count = try await database.stores.accounts.revokeTokens(username: username, familyName: family, name: name)
         guard count > 0 else { throw CLIError("'\(username)' has no token named '\(name)'") }
         print("revoked \(count) token\(count == 1 ? "" : "s") named '\(name)'")
@@ -170,7 +171,7 @@ struct Reindex: AsyncParsableCommand {
     @OptionGroup var data: DataOptions
 
     func run() async throws {
-        let database = try data.openExisting()
+        let database = try await data.openExisting()
         let counts = try await database.stores.search.reindex()
         print("search index rebuilt: \(counts.entries) entries, \(counts.memos) memos")
     }
@@ -191,14 +192,23 @@ struct RotateKey: AsyncParsableCommand {
 
     func run() async throws {
         let folder = data.url
-        guard FileManager.default.fileExists(atPath: folder.appendingPathComponent(DiaryDatabase.fileName).path) else {
+        let postgres = try data.postgres()
+        let path = folder.appendingPathComponent(DiaryDatabase.fileName).path
+        guard postgres != nil || FileManager.default.fileExists(atPath: path) else {
             throw CLIError("no Saessak data in '\(data.folder)'")
         }
-        let path = folder.appendingPathComponent(DiaryDatabase.fileName).path
+        func open(_ cipher: FieldCipher) async throws -> any DiaryEngine {
+            guard let postgres else { return try DiaryDatabase(path: path, cipher: cipher) }
+            do {
+                return try await PostgresDatabase.open(postgres, cipher: cipher)
+            } catch let error as PostgresDatabase.Unreachable {
+                throw CLIError(error.description)
+            }
+        }
         let new = FieldCipher.random()
         if ProcessInfo.processInfo.environment[FieldCipher.environmentVariable] != nil {
             let old = try FieldCipher.forDataFolder(folder)
-            let count = try await DiaryDatabase(path: path, cipher: old).reseal(from: old, to: new)
+            let count = try await open(old).reseal(from: old, to: new)
             print("re-encrypted \(count) value\(count == 1 ? "" : "s"); set \(FieldCipher.environmentVariable) to this new key before the next start:")
             print(new.keyData.base64EncodedString())
             return
@@ -206,7 +216,7 @@ struct RotateKey: AsyncParsableCommand {
         let keyFile = folder.appendingPathComponent(FieldCipher.keyFileName)
         let nextFile = folder.appendingPathComponent(FieldCipher.nextKeyFileName)
         let old = try FieldCipher.fromFile(keyFile)
-        let database = try DiaryDatabase(path: path, cipher: old)
+        let database = try await open(old)
         if FileManager.default.fileExists(atPath: nextFile.path) {
             // An interrupted rotation: if the data is already under the next key, only the rename is left.
             let next = try FieldCipher.fromFile(nextFile)

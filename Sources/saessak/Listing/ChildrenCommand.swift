@@ -17,7 +17,7 @@ struct ListChildren: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
-        let database = try data.openExisting()
+        let database = try await data.openExisting()
         let familyID = try await database.stores.accounts.family(named: family.family).id
         let store = database.stores.children
         let children = try await Page.all { try await store.list(family: familyID, after: $0, limit: $1) }

@@ -41,7 +41,7 @@ struct ListEntries: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let database = try data.openExisting()
+        let database = try await data.openExisting()
         let familyID = try await database.stores.accounts.family(named: family.family).id
         let filter = try TimelineFilter(childID: child.flatMap { ChildID($0) }, tag: tag, month: month, year: nil)
         let page = try await database.stores.entries.list(family: familyID, filter: filter, after: nil, limit: limit)

@@ -16,7 +16,7 @@ struct MemoOptions: ParsableArguments {
     @OptionGroup var output: OutputOptions
 
     func open() async throws -> (MemoStore, FamilyID) {
-        let database = try data.openExisting()
+        let database = try await data.openExisting()
         return (database.stores.memos, try await database.stores.accounts.family(named: family.family).id)
     }
 

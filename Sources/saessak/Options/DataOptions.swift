@@ -1,24 +1,65 @@
 import ArgumentParser
 import DiaryStore
 import Foundation
+import PostgresStore
+import Secrets
 
-/// `--data DIR`, on every command that touches data.
+/// `--data DIR` and `--database URL`, on every command that touches data.
 struct DataOptions: ParsableArguments {
     @Option(name: .customLong("data"), help: "The data folder (saessak.sqlite, secret.key, photos/).")
     var folder: String = DiaryDatabase.defaultFolder
 
+    @Option(
+        name: .customLong("database"),
+        help: ArgumentHelp(
+            "PostgreSQL instead of the data folder's SQLite: postgres://USER@HOST:PORT/DATABASE (also SAESSAK_DATABASE_URL).",
+            discussion: "The password comes from SAESSAK_DATABASE_PASSWORD or a file named by SAESSAK_DATABASE_PASSWORD_FILE, never the URL."
+        ))
+    var database: String?
+
+    static let urlVariable = "SAESSAK_DATABASE_URL"
+
     var url: URL { URL(fileURLWithPath: folder, isDirectory: true) }
 
-    /// Opens the database of an existing data folder; commands that read never create one by mistake.
-    func openExisting() throws -> DiaryDatabase {
+    /// The PostgreSQL settings when a database URL is given (the option, or the environment), checked.
+    func postgres() throws -> PostgresSettings? {
+        guard let text = database ?? ProcessInfo.processInfo.environment[Self.urlVariable], !text.isEmpty else { return nil }
+        do {
+            return try PostgresSettings(url: text)
+        } catch {
+            throw CLIError("--database: \(error.description)")
+        }
+    }
+
+    /// Opens the database of an existing data folder (or the PostgreSQL database); commands that read never create a
+    /// data folder by mistake.
+    func openExisting() async throws -> any DiaryEngine {
+        if let settings = try postgres() { return try await open(settings, create: false) }
         guard FileManager.default.fileExists(atPath: url.appendingPathComponent(DiaryDatabase.fileName).path) else {
             throw CLIError("no Saessak data in '\(folder)': start with 'saessak admin create-user --data \(folder) …'")
         }
         return try DiaryDatabase(folder: url)
     }
 
-    /// Opens the data folder, creating it on first use.
-    func openOrCreate() throws -> DiaryDatabase { try DiaryDatabase(folder: url) }
+    /// Opens the data folder (or the PostgreSQL database), creating it on first use.
+    func openOrCreate() async throws -> any DiaryEngine {
+        if let settings = try postgres() { return try await open(settings, create: true) }
+        return try DiaryDatabase(folder: url)
+    }
+
+    /// PostgreSQL holds the rows; the data folder still holds the photos and the field-encryption key (unless
+    /// SAESSAK_SECRET_KEY gives it), which every server of one database must share.
+    private func open(_ settings: PostgresSettings, create: Bool) async throws -> any DiaryEngine {
+        if !create, !FileManager.default.fileExists(atPath: url.path) {
+            throw CLIError("no Saessak data folder '\(folder)' (it holds the photos and the key beside \(settings))")
+        }
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        do {
+            return try await PostgresDatabase.open(settings, cipher: try FieldCipher.forDataFolder(url), create: create)
+        } catch let error as PostgresDatabase.Unreachable {
+            throw CLIError(error.description)
+        }
+    }
 }
 
 /// `--family NAME`, on commands that act on one family.

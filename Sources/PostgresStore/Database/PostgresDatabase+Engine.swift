@@ -1,0 +1,224 @@
+import Diary
+import DiaryStore
+import Foundation
+import PostgresNIO
+import Secrets
+
+extension PostgresSchema {
+    /// The SQLite migration whose tables the latest PostgreSQL migration holds, column for column: a backup from here
+    /// carries SQLite's migration names up to this one, and restores into either engine. A SQLite migration that
+    /// changes a backed-up table needs its PostgreSQL twin, and this moves on with it (StoreTests check the columns).
+    static let dataSchema = "v9 imported records"
+}
+
+extension PostgresDatabase: DiaryEngine {
+    public var location: String { "PostgreSQL \(settingsDescription)" }
+
+    public func schemaVersion() async throws -> [String] {
+        let all = DiaryDatabase.migrations
+        guard let last = all.firstIndex(of: PostgresSchema.dataSchema) else {
+            throw StoreError.unreadable("this Saessak's SQLite schema has no migration '\(PostgresSchema.dataSchema)'")
+        }
+        return Array(all.prefix(through: last))
+    }
+
+    public func isEmpty() async throws -> Bool {
+        try await read { db in try await db.int("SELECT count(*) FROM families") ?? 0 } == 0
+    }
+
+    /// PostgreSQL checks every constraint on every statement; this checks that the database answers and that its
+    /// schema is the one this Saessak writes.
+    public func integrityCheck() async throws -> String {
+        let applied = try await appliedMigrations()
+        let known = PostgresSchema.migrations.map(\.name)
+        return applied == known ? "ok" : "the schema is at \(applied.last ?? "nothing"), this Saessak at \(known.last ?? "?")"
+    }
+
+    public func sampleSealedValue() async throws -> Data? {
+        try await read { db in
+            for (table, column) in DiaryDatabase.sealedColumns {
+                if let value = try await db.row("SELECT \(column) FROM \(table) WHERE \(column) IS NOT NULL LIMIT 1")?.optionalData(at: 0) {
+                    return value
+                }
+            }
+            return nil
+        }
+    }
+
+    public func reseal(from old: FieldCipher, to new: FieldCipher) async throws -> Int {
+        try await write { db in
+            var count = 0
+            for (table, column) in DiaryDatabase.sealedColumns {
+                for row in try await db.rows("SELECT id, \(column) AS sealed FROM \(table) WHERE \(column) IS NOT NULL") {
+                    guard let sealed = try row.optionalData("sealed") else { continue }
+                    let plain = try old.open(sealed)
+                    try await db.execute("UPDATE \(table) SET \(column) = ? WHERE id = ?", [try new.seal(plain), try row.string("id")])
+                    count += 1
+                }
+            }
+            return count
+        }
+    }
+
+    // MARK: Backup
+
+    public func dump(includeSensitive: Bool, family: FamilyID?, credentialsOf: UserID?) async throws -> [TableDump] {
+        let cipher = cipher
+        return try await read { db in
+            var members: Set<String>?
+            if let family {
+                members = Set(try await db.strings("SELECT userId FROM memberships WHERE familyId = ?", [family.sql]))
+            }
+            let rules = DumpRules(includeSensitive: includeSensitive, members: members, credentialsOf: credentialsOf, cipher: cipher)
+            var tables: [TableDump] = []
+            for table in DiaryDatabase.backupTables {
+                guard let columns = DiaryDatabase.backupColumns[table]?.map(\.name), !columns.isEmpty else {
+                    throw StoreError.unreadable("no columns known for \(table)")
+                }
+                let (filter, arguments) = try Self.scope(table: table, columns: columns, family: family)
+                let order = columns.prefix(4).filter { $0 != "digest" }.joined(separator: ", ")
+                let rows = try await db.rows(
+                    "SELECT \(columns.joined(separator: ", ")) FROM \(table) \(filter) ORDER BY \(order)", arguments)
+                var dumped: [[String: DumpValue]] = []
+                for row in rows {
+                    var values: [String: DumpValue] = [:]
+                    for (name, cell) in zip(columns, row.columns) { values[name] = try Self.dumpValue(cell) }
+                    dumped.append(try rules.dumped(values, table: table))
+                }
+                tables.append(TableDump(name: table, rows: dumped))
+            }
+            return tables
+        }
+    }
+
+    /// The WHERE clause that keeps one family's rows of a table (none without a family), as for SQLite.
+    static func scope(table: String, columns: [String], family: FamilyID?) throws -> (String, [SQLArgument]) {
+        guard let family else { return ("", []) }
+        switch table {
+        case "families": return ("WHERE id = ?", [family.sql])
+        case "users": return ("WHERE id IN (SELECT userId FROM memberships WHERE familyId = ?)", [family.sql])
+        case "growthMeasurements": return ("WHERE childId IN (SELECT id FROM children WHERE familyId = ?)", [family.sql])
+        default:
+            guard columns.contains("familyId") else {
+                throw StoreError.conflict(field: table, message: "has no family to scope a backup by")
+            }
+            return ("WHERE familyId = ?", [family.sql])
+        }
+    }
+
+    /// A cell as SQLite would give it: booleans as 0 and 1, integers, reals, bytes, text.
+    static func dumpValue(_ cell: PostgresCell) throws -> DumpValue {
+        guard cell.bytes != nil else { return .null }
+        do {
+            switch cell.dataType {
+            case .bool: return .integer(try cell.decode(Bool.self) ? 1 : 0)
+            case .int2, .int4, .int8: return .integer(try cell.decode(Int64.self))
+            case .float4, .float8: return .real(try cell.decode(Double.self))
+            case .bytea: return .blob(try cell.decode(Data.self))
+            default: return .text(try cell.decode(String.self))
+            }
+        } catch {
+            throw StoreError.unreadable("\(cell.columnName): \(error)")
+        }
+    }
+
+    public func load(_ tables: [TableDump]) async throws {
+        let cipher = cipher
+        try await write { db in
+            guard try await db.int("SELECT count(*) FROM families") ?? 0 == 0 else {
+                throw StoreError.conflict(field: "data", message: "the database already holds a diary")
+            }
+            // A child's profile photo is a photo of the family the child belongs to: no table order satisfies every
+            // key row by row, so the keys are checked at the commit.
+            try await db.execute("SET CONSTRAINTS ALL DEFERRED")
+            for table in tables {
+                guard DiaryDatabase.backupTables.contains(table.name), let known = DiaryDatabase.backupColumns[table.name] else {
+                    throw StoreError.conflict(field: "data", message: "'\(table.name)' is not a table a backup holds")
+                }
+                let types = try await Self.columnTypes(db, table: table.name)
+                let names = Set(known.map(\.name))
+                var batch: [(columns: [String], values: [SQLArgument])] = []
+                for row in table.rows {
+                    let row = try DumpRules.toLoad(row, table: table.name, cipher: cipher)
+                    let columns = row.keys.sorted()
+                    if let unknown = columns.first(where: { !names.contains($0) }) {
+                        throw StoreError.conflict(field: "data", message: "\(table.name) has no column '\(unknown)'")
+                    }
+                    var values: [SQLArgument] = []
+                    for column in columns {
+                        values.append(try Self.argument(row[column] ?? .null, type: types[column.lowercased()] ?? "text", at: "\(table.name).\(column)"))
+                    }
+                    batch.append((columns, values))
+                }
+                try await Self.insert(db, table: table.name, rows: batch)
+            }
+            try await PostgresSearchIndex.refreshAll(db)
+        }
+    }
+
+    /// Rows of one table, as few statements as the bind limit allows (rows with the same columns together).
+    private static func insert(_ db: PostgresTransaction, table: String, rows: [(columns: [String], values: [SQLArgument])]) async throws {
+        var index = 0
+        while index < rows.count {
+            let columns = rows[index].columns
+            let perRow = max(columns.count, 1)
+            var end = index
+            while end < rows.count, rows[end].columns == columns, (end - index + 1) * perRow <= 30_000 { end += 1 }
+            let marks = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+            let values = Array(repeating: marks, count: end - index).joined(separator: ", ")
+            try await db.execute(
+                "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES \(values)", rows[index..<end].flatMap(\.values))
+            index = end
+        }
+    }
+
+    private static func columnTypes(_ db: PostgresTransaction, table: String) async throws -> [String: String] {
+        var types: [String: String] = [:]
+        for row in try await db.rows(
+            "SELECT column_name::text AS name, data_type::text AS type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ?",
+            [table.lowercased()])
+        {
+            types[try row.string("name")] = try row.string("type")
+        }
+        return types
+    }
+
+    /// A backed-up value for a column of `type`, converted as SQLite's column affinity would take it; anything
+    /// else is refused naming the column.
+    static func argument(_ value: DumpValue, type: String, at column: String) throws -> SQLArgument {
+        func refuse() -> StoreError { .conflict(field: "data", message: "\(column) cannot hold \(value)") }
+        /// A whole number in the range of the column's type.
+        func whole(_ exact: Int?) throws -> Int {
+            let range: ClosedRange<Int> =
+                switch type {
+                case "smallint": Int(Int16.min)...Int(Int16.max)
+                case "integer": Int(Int32.min)...Int(Int32.max)
+                default: Int.min...Int.max
+                }
+            guard let exact, range.contains(exact) else { throw refuse() }
+            return exact
+        }
+        switch (value, type) {
+        case (.null, _): return nil
+        case (.text(let text), "text"): return text
+        case (.integer(let number), "text"): return String(number)
+        case (.real(let number), "text"): return String(number)
+        case (.integer(let number), "integer"), (.integer(let number), "bigint"), (.integer(let number), "smallint"):
+            return try whole(Int(exactly: number))
+        case (.real(let number), "integer"), (.real(let number), "bigint"), (.real(let number), "smallint"):
+            return try whole(Int(exactly: number))
+        case (.text(let text), "integer"), (.text(let text), "bigint"), (.text(let text), "smallint"):
+            return try whole(Int(text))
+        case (.integer(let number), "double precision"): return Double(number)
+        case (.real(let number), "double precision"): return number
+        case (.text(let text), "double precision"):
+            guard let value = Double(text), value.isFinite else { throw refuse() }
+            return value
+        case (.integer(let number), "boolean"):
+            guard number == 0 || number == 1 else { throw refuse() }
+            return number == 1
+        case (.blob(let data), "bytea"): return data
+        default: throw refuse()
+        }
+    }
+}
