@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from conftest import family_with_children, saessak
+from conftest import engine_environment, family_with_children, saessak
 
 
 @pytest.fixture()
@@ -99,7 +99,7 @@ def test_progress_shows_on_a_terminal_only(family, tmp_path):
     main, terminal = pty.openpty()
     try:
         done = subprocess.run([BIN, "import", "text", str(folder), "--dry-run", "--data", str(family)],
-                              stdout=subprocess.PIPE, stderr=terminal, timeout=60)
+                              stdout=subprocess.PIPE, stderr=terminal, timeout=60, env=engine_environment(family))
         os.close(terminal)
         terminal = None
         shown = b""

@@ -116,6 +116,18 @@ public protocol SharingStore: Sendable {
     func openFeed(token: String) async throws -> CalendarFeedLink?
 }
 
+/// Recent wrong passwords, by key ("account:mina", "address:203.0.113.9"): sign-in throttling that every server of
+/// one database sees.
+public protocol LoginFailureStore: Sendable {
+    /// The times of each key's failures at or after `since`, oldest first (older ones are deleted on the way).
+    func failures(keys: [String], since: Date) async throws -> [String: [Date]]
+
+    func recordFailure(keys: [String], at time: Date) async throws
+
+    /// Forgets a key's failures (a right password clears its account's).
+    func clear(key: String) async throws
+}
+
 // The arguments most callers leave out.
 
 extension AccountStore {

@@ -118,9 +118,12 @@ public protocol PhotoStore: Sendable {
     /// The profile photo of a child, if set.
     func profilePhoto(family: FamilyID, child: ChildID) async throws -> Photo?
 
-    /// Photos whose thumbnails are still to be made (after an upload, or left by a restart).
-    func pending() async throws -> [Photo]
+    /// Claims up to `limit` photos whose thumbnails are still to be made and that no worker holds, for `worker`,
+    /// until `lease` has passed: on one database, two servers never make the same photo's thumbnails, and the jobs of
+    /// a server that dies mid-job are claimed again once its lease runs out.
+    func claimThumbnailJobs(worker: String, lease: TimeInterval, limit: Int) async throws -> [Photo]
 
+    /// Records the thumbnails made (or failed for good), and lets go of the claim.
     func markThumbnails(_ id: PhotoID, ready: Bool) async throws
 
     /// Uploads never attached to an entry or a child within `age` are deleted (a parent who closed the editor).

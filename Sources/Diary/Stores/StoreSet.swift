@@ -15,12 +15,13 @@ public struct DiaryStores: Sendable {
     public let imports: any ImportStore
     public let growth: any GrowthStore
     public let vaccinations: any VaccinationStore
+    public let loginFailures: any LoginFailureStore
 
     public init(
         accounts: any AccountStore, sessions: any SessionStore, sharing: any SharingStore, children: any ChildStore,
         entries: any EntryStore, memos: any MemoStore, anniversaries: any AnniversaryStore, events: any EventStore,
         photos: any PhotoStore, search: any SearchStore, imports: any ImportStore, growth: any GrowthStore,
-        vaccinations: any VaccinationStore
+        vaccinations: any VaccinationStore, loginFailures: any LoginFailureStore
     ) {
         self.accounts = accounts
         self.sessions = sessions
@@ -35,5 +36,6 @@ public struct DiaryStores: Sendable {
         self.imports = imports
         self.growth = growth
         self.vaccinations = vaccinations
+        self.loginFailures = loginFailures
     }
 }

@@ -3,6 +3,24 @@ import GRDB
 /// The migrations after the first three (v4 accounts onwards), newest first; `DiarySchema.migrator` lists them in
 /// order. Shipped migrations are never edited.
 extension DiarySchema {
+    /// What several servers on one database share, kept in the database for SQLite too (one way to do it): who holds
+    /// which thumbnail job until when (a server that dies mid-job lets its claim run out), and recent wrong passwords
+    /// per account and per address (sign-in throttling). Neither is backed up.
+    static func sharedState(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE thumbnailClaims (
+                photoId TEXT PRIMARY KEY NOT NULL REFERENCES photos(id) ON DELETE CASCADE,
+                worker TEXT NOT NULL,
+                claimedUntil DATETIME NOT NULL
+            );
+            CREATE TABLE loginFailures (
+                key TEXT NOT NULL,
+                failedAt DATETIME NOT NULL
+            );
+            CREATE INDEX loginFailures_key ON loginFailures(key, failedAt);
+            """)
+    }
+
     /// Imports bring children, events and anniversaries too (the legacy iPhone app): each is remembered by its
     /// source key like an entry, so a second import finds the child it made the first time.
     static func importedRecords(_ db: Database) throws {

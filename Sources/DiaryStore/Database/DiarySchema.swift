@@ -18,6 +18,7 @@ enum DiarySchema {
         migrator.registerMigration("v7 event photos", migrate: eventPhotos)
         migrator.registerMigration("v8 imports", migrate: imports)
         migrator.registerMigration("v9 imported records", migrate: importedRecords)
+        migrator.registerMigration("v10 shared state", migrate: sharedState)
         return migrator
     }
 

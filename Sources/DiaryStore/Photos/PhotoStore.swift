@@ -113,15 +113,33 @@ public struct SQLitePhotoStore: PhotoStore {
         }
     }
 
-    public func pending() async throws -> [Photo] {
-        try await database.writer.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM photos WHERE thumbnails = 'pending' ORDER BY createdAt").map(decodePhoto)
+    public func claimThumbnailJobs(worker: String, lease: TimeInterval, limit: Int) async throws -> [Photo] {
+        let now = database.clock.now()
+        return try await database.writer.write { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT photos.* FROM photos LEFT JOIN thumbnailClaims ON thumbnailClaims.photoId = photos.id
+                    WHERE photos.thumbnails = 'pending' AND (thumbnailClaims.photoId IS NULL OR thumbnailClaims.claimedUntil < ?)
+                    ORDER BY photos.createdAt, photos.id LIMIT ?
+                    """,
+                arguments: [now.stored, limit])
+            for row in rows {
+                try db.execute(
+                    sql: """
+                        INSERT INTO thumbnailClaims (photoId, worker, claimedUntil) VALUES (?, ?, ?)
+                        ON CONFLICT (photoId) DO UPDATE SET worker = excluded.worker, claimedUntil = excluded.claimedUntil
+                        """,
+                    arguments: [row["id"] as String, worker, now.addingTimeInterval(lease).stored])
+            }
+            return try rows.map(decodePhoto)
         }
     }
 
     public func markThumbnails(_ id: PhotoID, ready: Bool) async throws {
         try await database.writer.write { db in
             try db.execute(sql: "UPDATE photos SET thumbnails = ? WHERE id = ?", arguments: [ready ? "ready" : "failed", id.sql])
+            try db.execute(sql: "DELETE FROM thumbnailClaims WHERE photoId = ?", arguments: [id.sql])
         }
     }
 

@@ -15,7 +15,23 @@ enum PostgresSchema {
     static let migrations: [Migration] = [
         Migration(name: "p1 diary", sql: diary),
         Migration(name: "p2 search", sql: search),
+        Migration(name: "p3 shared state", sql: sharedState),
     ]
+
+    /// As SQLite's "v10 shared state": thumbnail claims (taken with `FOR UPDATE SKIP LOCKED`, so two servers never
+    /// work on one photo) and recent wrong passwords, for every server to see.
+    private static let sharedState = """
+        CREATE TABLE thumbnailClaims (
+            photoId text COLLATE "C" PRIMARY KEY REFERENCES photos(id) ON DELETE CASCADE,
+            worker text COLLATE "C" NOT NULL,
+            claimedUntil text COLLATE "C" NOT NULL
+        );
+        CREATE TABLE loginFailures (
+            key text COLLATE "C" NOT NULL,
+            failedAt text COLLATE "C" NOT NULL
+        );
+        CREATE INDEX loginFailures_key ON loginFailures(key, failedAt);
+        """
 
     private static let diary = """
         CREATE TABLE families (

@@ -113,15 +113,34 @@ public struct PostgresPhotoStore: PhotoStore {
         }.map(Self.decodePhoto)
     }
 
-    public func pending() async throws -> [Photo] {
-        try await database.read { db in
-            try await db.rows("SELECT * FROM photos WHERE thumbnails = 'pending' ORDER BY createdAt")
-        }.map(Self.decodePhoto)
+    /// Rows another server is claiming right now are skipped (`SKIP LOCKED`), not waited for.
+    public func claimThumbnailJobs(worker: String, lease: TimeInterval, limit: Int) async throws -> [Photo] {
+        let now = database.clock.now()
+        return try await database.write { db in
+            let rows = try await db.rows(
+                """
+                SELECT photos.* FROM photos LEFT JOIN thumbnailClaims ON thumbnailClaims.photoId = photos.id
+                WHERE photos.thumbnails = 'pending' AND (thumbnailClaims.photoId IS NULL OR thumbnailClaims.claimedUntil < ?)
+                ORDER BY photos.createdAt, photos.id LIMIT ?
+                FOR UPDATE OF photos SKIP LOCKED
+                """,
+                [now.stored, limit])
+            for row in rows {
+                try await db.execute(
+                    """
+                    INSERT INTO thumbnailClaims (photoId, worker, claimedUntil) VALUES (?, ?, ?)
+                    ON CONFLICT (photoId) DO UPDATE SET worker = excluded.worker, claimedUntil = excluded.claimedUntil
+                    """,
+                    [try row.string("id"), worker, now.addingTimeInterval(lease).stored])
+            }
+            return try rows.map(Self.decodePhoto)
+        }
     }
 
     public func markThumbnails(_ id: PhotoID, ready: Bool) async throws {
         try await database.write { db in
             try await db.execute("UPDATE photos SET thumbnails = ? WHERE id = ?", [ready ? "ready" : "failed", id.sql])
+            try await db.execute("DELETE FROM thumbnailClaims WHERE photoId = ?", [id.sql])
         }
     }
 

@@ -5,38 +5,47 @@ import Logging
 import NIOPosix
 import Photos
 import ServiceLifecycle
+import Synchronization
 
 /// Makes the large thumbnails after uploads, one at a time (uploads themselves decode too; a home server has few
-/// cores and little memory), on NIO's thread pool. Its queue is the
-/// database (`photos.thumbnails = 'pending'`), so photos left pending by a restart are finished on the next start.
+/// cores and little memory), on NIO's thread pool. Its queue is the database: it claims a pending photo
+/// (`PhotoStore.claimThumbnailJobs`), so several servers on one database never make the same thumbnails, photos left
+/// pending by a restart are finished on the next start, and a server that dies mid-job leaves its claim to run out
+/// and the job to another. An upload here wakes it at once; others' uploads are found within `poll`.
 public final class ThumbnailWorker: Service, Sendable {
     private let storage: any PhotoStorage
     private let store: any PhotoStore
     private let logger: Logger
-    private let jobs: AsyncStream<Photo>
-    private let continuation: AsyncStream<Photo>.Continuation
-    static let concurrency = 1
+    private let wakeup = Wakeup()
+    /// Who holds a claim, in the database: this process on this machine.
+    let name = "\(ProcessInfo.processInfo.hostName)/\(ProcessInfo.processInfo.processIdentifier)/\(UUID().uuidString.prefix(8))"
+    /// How long a claim lasts: far longer than any thumbnail takes, short enough for a dead server's jobs to move on.
+    static let lease: TimeInterval = 300
+    static let poll: Duration = .seconds(2)
 
     init(storage: any PhotoStorage, store: any PhotoStore, logger: Logger) {
         self.storage = storage
         self.store = store
         self.logger = logger
-        (jobs, continuation) = AsyncStream.makeStream(of: Photo.self)
     }
 
-    func enqueue(_ photo: Photo) { continuation.yield(photo) }
+    func enqueue(_ photo: Photo) { wakeup.signal() }
 
     public func run() async throws {
-        for photo in try await store.pending() { continuation.yield(photo) }
-        await withTaskGroup(of: Void.self) { group in
-            var running = 0
-            for await photo in jobs.cancelOnGracefulShutdown() {
-                if running >= Self.concurrency {
-                    await group.next()
-                    running -= 1
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                let jobs: [Photo]
+                do {
+                    jobs = try await self.store.claimThumbnailJobs(worker: self.name, lease: Self.lease, limit: 1)
+                } catch {
+                    self.logger.warning("cannot claim thumbnail jobs", metadata: ["error": "\(error)"])
+                    jobs = []
                 }
-                group.addTask { await self.process(photo) }
-                running += 1
+                if jobs.isEmpty {
+                    await self.wakeup.wait(atMost: Self.poll)
+                } else {
+                    for photo in jobs { await self.process(photo) }
+                }
             }
         }
     }
@@ -52,9 +61,58 @@ public final class ThumbnailWorker: Service, Sendable {
                 try await storage.putThumbnail(data, sha256: photo.sha256, size: size)
             }
             try await store.markThumbnails(photo.id, ready: true)
+        } catch is CancellationError {
+            // Shutting down: the claim runs out and the job is done after the restart.
         } catch {
             logger.error("thumbnails failed", metadata: ["photo": "\(photo.id)", "error": "\(error)"])
             try? await store.markThumbnails(photo.id, ready: false)
+        }
+    }
+}
+
+/// A signal one waiter sleeps on, with a time limit: `signal` wakes it, or the next `wait` returns at once.
+final class Wakeup: Sendable {
+    private let state = Mutex<(pending: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+
+    func signal() {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard let waiter = state.waiter else {
+                state.pending = true
+                return nil
+            }
+            state.waiter = nil
+            return waiter
+        }
+        waiter?.resume()
+    }
+
+    func wait(atMost limit: Duration) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.next() }
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                if !Task.isCancelled { self.signal() }
+            }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    private func next() async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let now = state.withLock { state -> Bool in
+                    if state.pending || Task.isCancelled {
+                        state.pending = false
+                        return true
+                    }
+                    state.waiter = continuation
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        } onCancel: {
+            self.signal()
         }
     }
 }

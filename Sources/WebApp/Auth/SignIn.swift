@@ -18,7 +18,7 @@ struct SignIn: Sendable {
     init(_ database: any DiaryEngine) {
         accounts = database.stores.accounts
         sessions = database.stores.sessions
-        throttle = LoginThrottle()
+        throttle = LoginThrottle(store: database.stores.loginFailures)
         setup = SetupLink()
         clock = database.clock
     }
@@ -33,16 +33,16 @@ struct SignIn: Sendable {
     /// replacing `previousCookie`.
     func signIn(username: String, password: String, address: String?, previousCookie: String?) async throws -> Outcome {
         let address = address ?? "unknown"
-        if let wait = throttle.wait(account: username, address: address, now: clock.now()) {
+        if let wait = try await throttle.wait(account: username, address: address, now: clock.now()) {
             return .throttled(retryAfter: wait)
         }
         let credentials = try await accounts.credentials(username: username)
         let matches = try await verify(password, against: credentials?.passwordHash ?? Self.decoyHash)
         guard let credentials, matches else {
-            throttle.recordFailure(account: username, address: address, now: clock.now())
+            try await throttle.recordFailure(account: username, address: address, now: clock.now())
             return .wrongPassword
         }
-        throttle.recordSuccess(account: username)
+        try await throttle.recordSuccess(account: username)
         let (cookie, session) = try await sessions.start(user: credentials.user, replacing: previousCookie)
         return .signedIn(cookie: cookie, session: session)
     }
@@ -51,11 +51,11 @@ struct SignIn: Sendable {
     func changePassword(user: UserID, current: String, new: String, keeping session: Session?, address: String?) async throws {
         let address = address ?? "unknown"
         let username = try await accounts.account(user).username
-        if let wait = throttle.wait(account: username, address: address, now: clock.now()) {
+        if let wait = try await throttle.wait(account: username, address: address, now: clock.now()) {
             throw Problem(status: .tooManyRequests, detail: "too many wrong passwords: try again in \(wait) s", retryAfter: wait)
         }
         guard try await verify(current, against: try await accounts.passwordHash(of: user)) else {
-            throttle.recordFailure(account: username, address: address, now: clock.now())
+            try await throttle.recordFailure(account: username, address: address, now: clock.now())
             throw ValidationError(field: "currentPassword", "is not the current password")
         }
         if let problem = PasswordHasher.problem(with: new) { throw ValidationError(field: "newPassword", problem) }

@@ -30,7 +30,7 @@ struct SharingPages {
             // Choosing a username tells whether it is taken: at most `LoginThrottle.limit` refusals a minute per
             // address and per invitation, so nobody can list the accounts through a link (issue 17).
             let address = context.remoteAddress ?? "unknown", throttleKey = "invitation " + token
-            if context.userID == nil, let wait = signIn.throttle.wait(account: throttleKey, address: address, now: Date()) {
+            if context.userID == nil, let wait = try await signIn.throttle.wait(account: throttleKey, address: address, now: Date()) {
                 var response = Self.invitationPage(request, context: context, token: token, role: invitation.role,
                     familyName: familyName, error: Word.tryLater.text(Language(request)), status: .tooManyRequests)
                 response.headers[.retryAfter] = String(wait)
@@ -50,7 +50,7 @@ struct SharingPages {
             } catch let error as ValidationError {
                 return Self.invitationPage(request, context: context, token: token, role: invitation.role, familyName: familyName, error: error.description)
             } catch StoreError.conflict(field: "username", _) {
-                signIn.throttle.recordFailure(account: throttleKey, address: address, now: Date())
+                try await signIn.throttle.recordFailure(account: throttleKey, address: address, now: Date())
                 return Self.invitationPage(request, context: context, token: token, role: invitation.role, familyName: familyName,
                     error: Word.usernameUnavailable.text(Language(request)))
             } catch StoreError.conflict(_, let message) {

@@ -15,7 +15,7 @@ struct MemoOptions: ParsableArguments {
     @OptionGroup var family: FamilyOption
     @OptionGroup var output: OutputOptions
 
-    func open() async throws -> (MemoStore, FamilyID) {
+    func open() async throws -> (any MemoStore, FamilyID) {
         let database = try await data.openExisting()
         return (database.stores.memos, try await database.stores.accounts.family(named: family.family).id)
     }
