@@ -23,12 +23,21 @@ run: deps
 	$(SWIFT) build -c release --product saessak
 	.build/release/saessak serve --data $(DATA) --host $(HOST) --port $(PORT)
 
-## Every test: the Swift test targets, then the black-box tests of the built binary (API, CLI, crash safety), each
-## with a throwaway PostgreSQL cluster for the suites that run on both engines.
+# The black-box modules that run a second time on PostgreSQL (everything but the browser, calendar-oracle, schema and
+# SQLite-file crash tests, which do not depend on the engine or test SQLite itself), and the multi-server tests.
+POSTGRES_BLACKBOX := test_api_contract test_isolation test_sessions test_tokens test_sharing test_search test_growth \
+	test_vaccinations test_feeds test_photos test_backup test_bad_input test_today test_security_probe test_cli \
+	test_sensitive test_roundtrip_generated test_import_dayone test_import_text test_import_iphotodiary test_multi_server
+
+## Every test: the Swift test targets, then the black-box tests of the built binary (API, CLI, crash safety) — each
+## with a throwaway PostgreSQL cluster: the store suites run on both engines, the black-box suite on SQLite and then
+## its engine-dependent modules on PostgreSQL.
 test: deps venv
 	$(SWIFT) build --build-tests
 	scripts/with-postgres.sh $(SWIFT) test --skip-build
 	SAESSAK_BIN="$$($(SWIFT) build --show-bin-path)/saessak" scripts/with-postgres.sh $(VENV)/bin/python -m pytest -q blackbox
+	SAESSAK_BIN="$$($(SWIFT) build --show-bin-path)/saessak" SAESSAK_BLACKBOX_ENGINE=postgres scripts/with-postgres.sh \
+		$(VENV)/bin/python -m pytest -q $(patsubst %,blackbox/%.py,$(POSTGRES_BLACKBOX))
 
 ## Benchmarks (never part of `make test`): one table, with ratios against references measured in the same run.
 bench: deps venv

@@ -115,9 +115,10 @@ class Response:
 class Server:
     """A running `saessak serve` on a data folder, and an HTTP client for it."""
 
-    def __init__(self, data, engine=None):
+    def __init__(self, data, engine=None, env=None):
         self.data = data
         self.engine = engine
+        self.env = env
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.process = None
@@ -127,7 +128,7 @@ class Server:
         self.log = open(self.data.parent / f"server-{self.port}.log", "ab")
         self.process = subprocess.Popen(
             [BIN, "serve", "--data", str(self.data), "--port", str(self.port), *self.extra_args], stdout=self.log, stderr=self.log,
-            env=engine_environment(self.data, self.engine),
+            env=self.env or engine_environment(self.data, self.engine),
         )
         deadline = time.time() + 30
         while time.time() < deadline:

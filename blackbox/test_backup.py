@@ -303,9 +303,9 @@ def test_a_backup_from_an_older_schema_is_migrated_forward(tmp_path):
     current = tmp_path / "current.zip"
     saessak("backup", str(current), data=data)
 
-    def as_v7(manifest, files):  # before the imports table of schema v8 (and v9's columns in it)
-        assert manifest["schema"][-2:] == ["v8 imports", "v9 imported records"]
-        del manifest["schema"][-2:]
+    def as_v7(manifest, files):  # before the imports table of schema v8 (and v9's columns in it; v10 backs up nothing)
+        assert manifest["schema"][-3:] == ["v8 imports", "v9 imported records", "v10 shared state"]
+        del manifest["schema"][-3:]
         del files["data/importedItems.json"], manifest["files"]["data/importedItems.json"], manifest["counts"]["importedItems"]
 
     old = rewritten(current, tmp_path / "v7.zip", as_v7)

@@ -26,9 +26,16 @@ start)
     port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
     as_owner "$bin/initdb" -D "$dir/data" -U saessak --auth=trust --encoding=UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 \
         || { cat "$dir/initdb.log" >&2; exit 1; }
-    # fsync stays on: the kill -9 tests count on an acknowledged write being on disk.
-    as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-        -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c max_connections=200 -c shared_buffers=128MB" start >/dev/null \
+    # In its configuration file, so that a plain `pg_ctl start` (a test that takes the database away and brings it
+    # back) starts it the same way. fsync stays on: the kill -9 tests count on an acknowledged write being on disk.
+    as_owner tee -a "$dir/data/postgresql.conf" >/dev/null <<CONF
+listen_addresses = '127.0.0.1'
+port = $port
+unix_socket_directories = '$dir'
+max_connections = 200
+shared_buffers = 128MB
+CONF
+    as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start >/dev/null \
         || { cat "$dir/server.log" >&2; exit 1; }
     as_owner "$bin/createdb" -h 127.0.0.1 -p "$port" -U saessak saessak
     echo "postgres://saessak@127.0.0.1:$port/saessak?sslmode=disable"
