@@ -77,13 +77,14 @@ def latencies(client, path, count):
     return samples
 
 
-def throughput(port, token, path, clients=4, seconds=3.0):
-    """Requests per second that `clients` keep-alive connections get through, each asking as fast as it can."""
+def throughput(ports, token, path, clients=4, seconds=3.0):
+    """Requests per second that `clients` keep-alive connections get through, each asking as fast as it can, spread
+    over the servers on `ports` (a load balancer's round robin)."""
     counts = [0] * clients
     stop = time.perf_counter() + seconds
 
     def hammer(index):
-        client = Client(port, token)
+        client = Client(ports[index % len(ports)], token)
         while time.perf_counter() < stop:
             client.call("GET", path)
             counts[index] += 1
@@ -299,6 +300,90 @@ def search_rows(benchmark, entries):
     return rows
 
 
+CASES = [
+    ("timeline page, 50 entries", "/api/v1/timeline?limit=50"),
+    ("timeline page 2, by child", "/api/v1/timeline?limit=50&child={child}&cursor={second}"),
+    ("entries of a month, by tag", "/api/v1/entries?month=2024-05&tag=%EC%82%B0%EC%B1%85"),
+    ("search '백일' page (API)", "/api/v1/search?q=%EB%B0%B1%EC%9D%BC"),
+    ("search '공원 산책' page (API)", "/api/v1/search?q=%EA%B3%B5%EC%9B%90%20%EC%82%B0%EC%B1%85"),
+]
+# The web app's pages (server-rendered HTML).
+PAGES = [
+    ("home page (HTML)", "/"),
+    ("timeline page (HTML, 30 entries)", "/timeline"),
+    ("timeline page 2 (HTML)", "/timeline?cursor={second}"),
+    ("timeline search page (HTML)", "/timeline?q=%EB%B0%B1%EC%9D%BC"),
+    ("calendar month (HTML, ~750 entries)", "/calendar/2024-05"),
+    ("calendar day (HTML)", "/calendar/2024-05-05"),
+]
+
+
+def server_rows(port, token, children, second, requests, prefix="", against=None):
+    """p50/p99 of the API reads and pages on one server, against /healthz on it (or, given `against`, against the
+    same rows' medians on another engine), and requests/s under load from 4 clients. Returns the rows and medians."""
+    client = Client(port, token)
+    health = latencies(client, "/healthz", requests)
+    rows, medians = [], {}
+    if against is None:
+        rows.append(("GET /healthz (reference)", f"p50 {percentile(health, 50)*1e3:.2f} ms", f"p99 {percentile(health, 99)*1e3:.2f} ms", "1.0×"))
+    for (name, path), count in [(case, requests) for case in CASES] + [(page, max(200, requests // 4)) for page in PAGES]:
+        samples = latencies(client, path.format(child=children[0], second=second), count)
+        medians[name] = statistics.median(samples)
+        ratio = (f"{medians[name] / against[name]:.2f}× SQLite" if against else f"{medians[name] / statistics.median(health):.1f}× healthz")
+        rows.append((prefix + name, f"p50 {percentile(samples, 50)*1e3:.2f} ms", f"p99 {percentile(samples, 99)*1e3:.2f} ms (target < 20)", ratio))
+    reference = throughput([port], token, "/healthz")
+    rows.append((prefix + "GET /healthz under load (4 clients)", f"{reference:,.0f} req/s", "", "1.0×"))
+    for name, path in (("timeline page under load", "/timeline"), ("calendar month under load", "/calendar/2024-05")):
+        rate = throughput([port], token, path)
+        medians[name + " rate"] = rate
+        rows.append((prefix + name, f"{rate:,.0f} req/s", "", f"{rate / reference:.2f}× healthz"))
+    return rows, medians
+
+
+def postgres_rows(args, data, token, children, second, sqlite_medians):
+    """The same diary moved into PostgreSQL (backup → restore, timed), the same reads against SQLite's medians, and
+    requests/s with one server and with two on the same database. A throwaway cluster on loopback."""
+    root = Path(__file__).resolve().parent
+    cluster = Path(tempfile.mkdtemp(prefix="saessak-bench-pg-"))
+    url = subprocess.run([str(root / "postgres-cluster.sh"), "start", str(cluster)], check=True, capture_output=True, text=True).stdout.strip()
+    environment = dict(os.environ, SAESSAK_DATABASE_URL=url)
+    rows, servers = [], []
+    try:
+        backup = data.parent / "move.zip"
+        subprocess.run([args.bin, "backup", str(backup), "--include-sensitive", "--data", str(data)], check=True, capture_output=True)
+        moved = data.parent / "on-postgres"
+        began = time.perf_counter()
+        subprocess.run([args.bin, "restore", str(backup), "--data", str(moved)], check=True, capture_output=True, env=environment)
+        rows.append((f"restore into PostgreSQL ({args.entries:,} entries)", f"{time.perf_counter() - began:.1f} s", "", ""))
+        for _ in range(2):
+            port = free_port()
+            process = subprocess.Popen([args.bin, "serve", "--data", str(moved), "--port", str(port)], env=environment,
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            servers.append((process, port))
+        for process, port in servers:
+            deadline = time.time() + 60
+            while True:
+                try:
+                    Client(port).call("GET", "/healthz")
+                    break
+                except (OSError, http.client.HTTPException):
+                    if process.poll() is not None or time.time() > deadline:
+                        raise RuntimeError("PostgreSQL server did not start")
+                    time.sleep(0.05)
+        postgres, _ = server_rows(servers[0][1], token, children, second, args.requests, "PostgreSQL: ", sqlite_medians)
+        rows += postgres
+        for name, path in (("timeline page under load", "/timeline"), ("calendar month under load", "/calendar/2024-05")):
+            one = throughput([servers[0][1]], token, path)
+            two = throughput([port for _, port in servers], token, path)
+            rows.append((f"PostgreSQL: {name}, 2 servers", f"{two:,.0f} req/s", f"1 server {one:,.0f} req/s", f"{two / one:.2f}× one server"))
+    finally:
+        for process, _ in servers:
+            process.terminate()
+            process.wait()
+        subprocess.run([str(root / "postgres-cluster.sh"), "stop", str(cluster)], capture_output=True)
+    return rows
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--bin", required=True)
@@ -349,45 +434,14 @@ def main():
         rows.append(("create entry (API, 4 clients, durable)", f"{rate:,.0f} entries/s", "", ""))
 
         rows += photo_rows(args, data.parent, token, port, server.pid, args.seed)
-        client = Client(port, token)
-        health = latencies(client, "/healthz", args.requests)
-        cases = [
-            ("timeline page, 50 entries", "/api/v1/timeline?limit=50"),
-            ("timeline page 2, by child", f"/api/v1/timeline?limit=50&child={children[0]}"),
-            ("entries of a month, by tag", "/api/v1/entries?month=2024-05&tag=%EC%82%B0%EC%B1%85"),
-            ("search '백일' page (API)", "/api/v1/search?q=%EB%B0%B1%EC%9D%BC"),
-            ("search '공원 산책' page (API)", "/api/v1/search?q=%EA%B3%B5%EC%9B%90%20%EC%82%B0%EC%B1%85"),
-        ]
-        second = client.call("GET", "/api/v1/timeline?limit=50")["next"]
-        cases[1] = (cases[1][0], cases[1][1] + f"&cursor={second}")
-        rows.append(("GET /healthz (reference)", f"p50 {percentile(health, 50)*1e3:.2f} ms", f"p99 {percentile(health, 99)*1e3:.2f} ms", "1.0×"))
-        for name, path in cases:
-            samples = latencies(client, path, args.requests)
-            rows.append((name, f"p50 {percentile(samples, 50)*1e3:.2f} ms", f"p99 {percentile(samples, 99)*1e3:.2f} ms (target < 20)",
-                         f"{statistics.median(samples) / statistics.median(health):.1f}× healthz"))
-
-        # The web app's pages (server-rendered HTML) on the same server, and requests/s under load from 4 clients.
-        pages = [
-            ("home page (HTML)", "/"),
-            ("timeline page (HTML, 30 entries)", "/timeline"),
-            ("timeline page 2 (HTML)", f"/timeline?cursor={second}"),
-            ("timeline search page (HTML)", "/timeline?q=%EB%B0%B1%EC%9D%BC"),
-            ("calendar month (HTML, ~750 entries)", "/calendar/2024-05"),
-            ("calendar day (HTML)", "/calendar/2024-05-05"),
-        ]
-        for name, path in pages:
-            samples = latencies(client, path, max(200, args.requests // 4))
-            rows.append((name, f"p50 {percentile(samples, 50)*1e3:.2f} ms", f"p99 {percentile(samples, 99)*1e3:.2f} ms (target < 20)",
-                         f"{statistics.median(samples) / statistics.median(health):.1f}× healthz"))
-        reference = throughput(port, token, "/healthz")
-        rows.append(("GET /healthz under load (4 clients)", f"{reference:,.0f} req/s", "", "1.0×"))
-        for name, path in (("timeline page under load", "/timeline"), ("calendar month under load", "/calendar/2024-05")):
-            rate = throughput(port, token, path)
-            rows.append((name, f"{rate:,.0f} req/s", "", f"{rate / reference:.2f}× healthz"))
+        second = Client(port, token).call("GET", "/api/v1/timeline?limit=50")["next"]
+        sqlite_rows, sqlite_medians = server_rows(port, token, children, second, args.requests)
+        rows += sqlite_rows
     finally:
         server.terminate()
         server.wait()
 
+    rows += postgres_rows(args, data, token, children, second, sqlite_medians)
     starts = []
     for _ in range(3):
         server, elapsed = start(args.bin, data, free_port())
