@@ -29,15 +29,70 @@ enum PostgresSearchIndex {
             columns: [try row.string("title"), try row.string("body"), "", ""])
     }
 
-    /// Every document made again from the entries and memos.
+    /// Every document made again from the entries and memos, a thousand at a time (two statements a batch), in the
+    /// order they were written: document IDs are the recency search windows go by, as SQLite's rowids are.
     static func refreshAll(_ db: PostgresTransaction) async throws {
         try await db.execute("DELETE FROM searchDocuments")
-        for id in try await db.strings("SELECT id FROM entries ORDER BY createdAt, id") {
-            if let entry = EntryID(id) { try await refresh(db, entry: entry) }
+        for (table, key, select) in [
+            ("entries", "entryId", """
+                SELECT id, familyId, createdAt, title, body, coalesce(placeName, '') AS place,
+                    coalesce((SELECT string_agg(tags.name, ' ' ORDER BY entryTags.position) FROM entryTags
+                        JOIN tags ON tags.id = entryTags.tagId WHERE entryTags.entryId = entries.id), '') AS tags
+                """),
+            ("memos", "memoId", "SELECT id, familyId, createdAt, title, body, '' AS place, '' AS tags"),
+        ] {
+            var after: (createdAt: String, id: String) = ("", "")
+            while true {
+                let rows = try await db.rows(
+                    "\(select) FROM \(table) WHERE (createdAt, id) > (?, ?) ORDER BY createdAt, id LIMIT 1000", [after.createdAt, after.id])
+                guard let last = rows.last else { break }
+                after = (try last.string("createdAt"), try last.string("id"))
+                try await storeBatch(
+                    db, key: key,
+                    documents: try rows.map { row in
+                        (
+                            family: try row.string("familyId"), id: try row.string("id"),
+                            columns: [try row.string("title"), try row.string("body"), try row.string("tags"), try row.string("place")]
+                        )
+                    })
+            }
         }
-        for id in try await db.strings("SELECT id FROM memos ORDER BY createdAt, id") {
-            if let memo = MemoID(id) { try await refresh(db, memo: memo) }
+    }
+
+    /// New documents (their old ones deleted) and their tokens, in two statements.
+    private static func storeBatch(
+        _ db: PostgresTransaction, key: String, documents: [(family: String, id: String, columns: [String])]
+    ) async throws {
+        guard !documents.isEmpty else { return }
+        let inserted = try await db.rows(
+            """
+            INSERT INTO searchDocuments (familyId, \(key), title, body, tags, place)
+            SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[])
+            RETURNING id, \(key) AS owner
+            """,
+            [documents.map(\.family), documents.map(\.id), documents.map { $0.columns[0] }, documents.map { $0.columns[1] },
+                documents.map { $0.columns[2] }, documents.map { $0.columns[3] }])
+        var documentIDs: [String: Int] = [:]
+        for row in inserted { documentIDs[try row.string("owner")] = try row.int("id") }
+        var ids: [Int] = [], families: [String] = [], tokens: [String] = [], fields: [Int16] = [], positions: [String] = []
+        for document in documents {
+            guard let id = documentIDs[document.id] else { throw StoreError.unreadable("a search document just written") }
+            for token in try SearchTokens.document(document.columns) {
+                ids.append(id)
+                families.append(document.family)
+                tokens.append(token.text)
+                fields.append(Int16(token.column + 1))
+                positions.append(token.positions.map(String.init).joined(separator: ","))
+            }
         }
+        guard !tokens.isEmpty else { return }
+        try await db.execute(
+            """
+            INSERT INTO searchTokens (documentId, familyId, token, field, positions)
+            SELECT documentId, familyId, token, field, string_to_array(positions, ',')::integer[]
+            FROM unnest(?::bigint[], ?::text[], ?::text[], ?::smallint[], ?::text[]) AS t(documentId, familyId, token, field, positions)
+            """,
+            [ids, families, tokens, fields, positions])
     }
 
     private static func store(_ db: PostgresTransaction, family: String, key: (column: String, id: String), columns: [String]) async throws {
