@@ -441,7 +441,11 @@ def main():
         server.terminate()
         server.wait()
 
-    rows += postgres_rows(args, data, token, children, second, sqlite_medians)
+    try:
+        rows += postgres_rows(args, data, token, children, second, sqlite_medians)
+    except (subprocess.CalledProcessError, RuntimeError, OSError) as error:
+        detail = getattr(error, "stderr", b"") or b""
+        rows.append(("PostgreSQL rows", "failed", str(error)[:80], detail.decode(errors="replace").strip()[-120:]))
     starts = []
     for _ in range(3):
         server, elapsed = start(args.bin, data, free_port())

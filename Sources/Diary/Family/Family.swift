@@ -89,6 +89,17 @@ public struct APIToken: Hashable, Sendable {
         self.role = role
         self.createdAt = createdAt
     }
+
+    /// A token a member makes for themselves (the API's way), limited to `role`, which must not exceed theirs.
+    /// Never unlimited: a token without a role would act with the user's whole role, so a viewer token could mint an
+    /// owner's (issue 17); it gets the role of whoever made it, as far as they may act now.
+    public init(issuedBy member: Membership, name: String, role: Role?, at time: Date) throws(ValidationError) {
+        let name = try Validate.requiredText(name, field: "name", maxLength: Self.maxNameLength)
+        if let role, !member.role.includes(role) {
+            throw ValidationError(field: "role", "a \(member.role.rawValue) cannot make a token for a \(role.rawValue)")
+        }
+        self.init(userID: member.userID, familyID: member.familyID, name: name, role: role ?? member.role, createdAt: time)
+    }
 }
 
 /// A user's place in a family: who, which family, which role. Requests act as one membership and every store query is scoped by its family.

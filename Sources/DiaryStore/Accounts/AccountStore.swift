@@ -188,15 +188,8 @@ public struct SQLiteAccountStore: AccountStore {
     }
 
     public func createToken(for member: Membership, name: String, role: Role?) async throws -> (String, APIToken) {
-        let name = try Validate.requiredText(name, field: "name", maxLength: APIToken.maxNameLength)
-        if let role, !member.role.includes(role) {
-            throw ValidationError(field: "role", "a \(member.role.rawValue) cannot make a token for a \(role.rawValue)")
-        }
-        // Never unlimited: a token without a role would act with the user's whole role, so a viewer token could mint
-        // an owner's (issue 17). It gets the role of whoever made it, as far as they may act now.
+        let record = try APIToken(issuedBy: member, name: name, role: role, at: database.clock.now())
         let (token, digest) = TokenGenerator.make()
-        let record = APIToken(
-            userID: member.userID, familyID: member.familyID, name: name, role: role ?? member.role, createdAt: database.clock.now())
         try await database.writer.write { db in try Self.insert(db, record, digest: digest) }
         return (token, record)
     }

@@ -1,16 +1,24 @@
 import Diary
 import GRDB
 
-/// Keyset paging over `(sortKey, id)`: fetch one row more than asked to learn whether a next page exists.
-struct KeysetPage {
+/// Keyset paging over `(sortKey, id)`: fetch one row more than asked to learn whether a next page exists. The SQL is
+/// the same on both engines (PostgreSQL's stores wrap this in `PostgresKeysetPage`).
+package struct KeysetPage: Sendable {
     /// The SQL expression the list is ordered by (a column, or an expression over columns).
-    let sortKey: String
-    let descending: Bool
-    let cursor: PageCursor?
-    let limit: Int
+    package let sortKey: String
+    package let descending: Bool
+    package let cursor: PageCursor?
+    package let limit: Int
+
+    package init(sortKey: String, descending: Bool, cursor: PageCursor?, limit: Int) {
+        self.sortKey = sortKey
+        self.descending = descending
+        self.cursor = cursor
+        self.limit = limit
+    }
 
     /// `AND (sortKey, id) < (?, ?)` (or `>`), empty on the first page.
-    var condition: String {
+    package var condition: String {
         guard cursor != nil else { return "" }
         return " AND (\(sortKey), id) \(descending ? "<" : ">") (?, ?)"
     }
@@ -20,7 +28,7 @@ struct KeysetPage {
         return [cursor.sortKey, cursor.id]
     }
 
-    var orderAndLimit: String {
+    package var orderAndLimit: String {
         let direction = descending ? "DESC" : "ASC"
         return " ORDER BY \(sortKey) \(direction), id \(direction) LIMIT \(limit + 1)"
     }

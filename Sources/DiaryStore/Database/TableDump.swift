@@ -132,8 +132,10 @@ extension DiaryDatabase {
             }
             let rules = DumpRules(includeSensitive: includeSensitive, members: members, credentialsOf: credentialsOf, cipher: cipher)
             return try Self.backupTables.map { table in
-                let (filter, arguments) = try Self.scope(db, table: table, family: family)
-                let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(table) \(filter) ORDER BY rowid", arguments: arguments).map { row in
+                let (filter, arguments) = try Self.scope(table: table, columns: try db.columns(in: table).map(\.name), family: family)
+                let rows = try Row.fetchAll(
+                    db, sql: "SELECT * FROM \(table) \(filter) ORDER BY rowid", arguments: StatementArguments(arguments)
+                ).map { row in
                     var values: [String: DumpValue] = [:]
                     for column in row.columnNames { values[column] = DumpValue(row[column] as DatabaseValue) }
                     return try rules.dumped(values, table: table)
@@ -143,15 +145,16 @@ extension DiaryDatabase {
         }
     }
 
-    /// The WHERE clause that keeps one family's rows of a table (none without a family).
-    static func scope(_ db: Database, table: String, family: FamilyID?) throws -> (String, StatementArguments) {
+    /// The WHERE clause that keeps one family's rows of a table (none without a family), for either engine: the
+    /// family itself, its members' accounts, measurements through their children, and every row with its family.
+    package static func scope(table: String, columns: [String], family: FamilyID?) throws -> (filter: String, arguments: [String]) {
         guard let family else { return ("", []) }
         switch table {
         case "families": return ("WHERE id = ?", [family.sql])
         case "users": return ("WHERE id IN (SELECT userId FROM memberships WHERE familyId = ?)", [family.sql])
         case "growthMeasurements": return ("WHERE childId IN (SELECT id FROM children WHERE familyId = ?)", [family.sql])
         default:
-            guard try db.columns(in: table).contains(where: { $0.name == "familyId" }) else {
+            guard columns.contains("familyId") else {
                 throw StoreError.conflict(field: table, message: "has no family to scope a backup by")
             }
             return ("WHERE familyId = ?", [family.sql])

@@ -161,32 +161,7 @@ public struct SQLitePhotoStore: PhotoStore {
             arguments: [entry.sql])
     }
 
-    /// What photos hang on, in order: an entry or an event.
-    enum Owner {
-        case entry(EntryID)
-        case event(EventID)
-
-        var table: String {
-            switch self {
-            case .entry: "entryPhotos"
-            case .event: "eventPhotos"
-            }
-        }
-
-        var column: String {
-            switch self {
-            case .entry: "entryId"
-            case .event: "eventId"
-            }
-        }
-
-        var id: String {
-            switch self {
-            case .entry(let id): id.sql
-            case .event(let id): id.sql
-            }
-        }
-    }
+    typealias Owner = PhotoOwner
 
     /// Links photos (of this family; repeats dropped) to an owner that has none, in the order given.
     static func link(_ db: Database, _ photos: [PhotoID], to owner: Owner, family: FamilyID) throws {
@@ -248,6 +223,33 @@ public struct SQLitePhotoStore: PhotoStore {
                 cameraModel: try row.decode(forColumn: "cameraModel"),
                 thumbnailsReady: (try row.decode(String.self, forColumn: "thumbnails")) == "ready",
                 createdAt: try row.timestamp("createdAt"))
+        }
+    }
+}
+
+/// What photos hang on, in order: an entry or an event — and the link table and column that say so, on both engines.
+package enum PhotoOwner: Sendable {
+    case entry(EntryID)
+    case event(EventID)
+
+    package var table: String {
+        switch self {
+        case .entry: "entryPhotos"
+        case .event: "eventPhotos"
+        }
+    }
+
+    package var column: String {
+        switch self {
+        case .entry: "entryId"
+        case .event: "eventId"
+        }
+    }
+
+    package var id: String {
+        switch self {
+        case .entry(let id): id.sql
+        case .event(let id): id.sql
         }
     }
 }

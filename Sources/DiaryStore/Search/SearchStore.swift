@@ -23,12 +23,12 @@ public struct SQLiteSearchStore: SearchStore {
         family: FamilyID, _ query: SearchQuery, filter: SearchFilter = try! SearchFilter(), after cursor: PageCursor?,
         limit: Int
     ) async throws -> Page<SearchHit> {
-        let start = try Position(cursor)
+        let start = try SearchPosition(cursor)
         return try await database.writer.read { db in
             var position = start
             let matches = Self.matches(family: family, query, filter, window: window)
             var page: [Int64] = []
-            var next: Position?
+            var next: SearchPosition?
             while next == nil {
                 let window = try matches.window(db, before: position.before)
                 for rowID in window.ranked.dropFirst(position.offset) {
@@ -39,7 +39,7 @@ public struct SQLiteSearchStore: SearchStore {
                 if position.offset < window.ranked.count {
                     next = position
                 } else if let following = window.following {
-                    position = Position(before: following, offset: 0)
+                    position = SearchPosition(before: following, offset: 0)
                     if page.count == limit {
                         // Is there anything in the next window at all?
                         if try matches.any(db, before: following) { next = position }
@@ -53,30 +53,6 @@ public struct SQLiteSearchStore: SearchStore {
         }
     }
 
-    /// Where a page starts: the window (matches with a document ID below `before`; all when nil) and the rank in it.
-    struct Position {
-        var before: Int64?
-        var offset: Int
-
-        init(before: Int64?, offset: Int) {
-            self.before = before
-            self.offset = offset
-        }
-
-        init(_ cursor: PageCursor?) throws(ValidationError) {
-            guard let cursor else {
-                self.init(before: nil, offset: 0)
-                return
-            }
-            let parts = cursor.sortKey.split(separator: ":", omittingEmptySubsequences: false)
-            guard cursor.id == SQLiteSearchStore.cursorID, parts.count == 2, let before = Int64(parts[0]), before >= 0,
-                let offset = Int(parts[1]), offset >= 0
-            else { throw ValidationError(field: "cursor", "is not a search cursor this server gave out") }
-            self.init(before: before == 0 ? nil : before, offset: offset)
-        }
-
-        var cursor: PageCursor { PageCursor(sortKey: "\(before ?? 0):\(offset)", id: SQLiteSearchStore.cursorID) }
-    }
 
     /// The SQL that finds a family's matches, narrowed by the filter.
     struct Matches {
@@ -197,5 +173,4 @@ public struct SQLiteSearchStore: SearchStore {
         return rowIDs.compactMap { byRowID[$0] }
     }
 
-    static let cursorID = "search"
 }

@@ -177,14 +177,8 @@ public struct PostgresAccountStore: AccountStore {
     }
 
     public func createToken(for member: Membership, name: String, role: Role?) async throws -> (String, APIToken) {
-        let name = try Validate.requiredText(name, field: "name", maxLength: APIToken.maxNameLength)
-        if let role, !member.role.includes(role) {
-            throw ValidationError(field: "role", "a \(member.role.rawValue) cannot make a token for a \(role.rawValue)")
-        }
-        // Never unlimited (issue 17): a token gets the role of whoever made it, as far as they may act now.
+        let record = try APIToken(issuedBy: member, name: name, role: role, at: database.clock.now())
         let (token, digest) = TokenGenerator.make()
-        let record = APIToken(
-            userID: member.userID, familyID: member.familyID, name: name, role: role ?? member.role, createdAt: database.clock.now())
         try await database.write { db in try await Self.insert(db, record, digest: digest) }
         return (token, record)
     }

@@ -75,10 +75,10 @@ extension PostgresDatabase: DiaryEngine {
                 guard let columns = DiaryDatabase.backupColumns[table]?.map(\.name), !columns.isEmpty else {
                     throw StoreError.unreadable("no columns known for \(table)")
                 }
-                let (filter, arguments) = try Self.scope(table: table, columns: columns, family: family)
+                let (filter, arguments) = try DiaryDatabase.scope(table: table, columns: columns, family: family)
                 let order = columns.prefix(4).filter { $0 != "digest" }.joined(separator: ", ")
                 let rows = try await db.rows(
-                    "SELECT \(columns.joined(separator: ", ")) FROM \(table) \(filter) ORDER BY \(order)", arguments)
+                    "SELECT \(columns.joined(separator: ", ")) FROM \(table) \(filter) ORDER BY \(order)", arguments.map { $0 as SQLArgument })
                 var dumped: [[String: DumpValue]] = []
                 for row in rows {
                     var values: [String: DumpValue] = [:]
@@ -88,21 +88,6 @@ extension PostgresDatabase: DiaryEngine {
                 tables.append(TableDump(name: table, rows: dumped))
             }
             return tables
-        }
-    }
-
-    /// The WHERE clause that keeps one family's rows of a table (none without a family), as for SQLite.
-    static func scope(table: String, columns: [String], family: FamilyID?) throws -> (String, [SQLArgument]) {
-        guard let family else { return ("", []) }
-        switch table {
-        case "families": return ("WHERE id = ?", [family.sql])
-        case "users": return ("WHERE id IN (SELECT userId FROM memberships WHERE familyId = ?)", [family.sql])
-        case "growthMeasurements": return ("WHERE childId IN (SELECT id FROM children WHERE familyId = ?)", [family.sql])
-        default:
-            guard columns.contains("familyId") else {
-                throw StoreError.conflict(field: table, message: "has no family to scope a backup by")
-            }
-            return ("WHERE familyId = ?", [family.sql])
         }
     }
 

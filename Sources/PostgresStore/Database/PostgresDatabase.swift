@@ -6,6 +6,7 @@ import NIOCore
 import NIOSSL
 import PostgresNIO
 import Secrets
+import Synchronization
 
 /// The family diary in PostgreSQL: a pool of connections to one database, migrated on open. Several Saessak servers
 /// may open the same database at once; everything they share lives in it.
@@ -132,8 +133,9 @@ public final class PostgresDatabase: Sendable {
         _ begin: String, commit: Bool = true, _ body: @escaping @Sendable (PostgresTransaction) async throws -> T
     ) async throws -> T {
         let logger = logger
-        return try await withDeadline {
+        return try await withConnectionDeadline { started in
             try await self.client.withConnection { connection in
+                started.set()
                 let transaction = PostgresTransaction(connection: connection, logger: logger)
                 try await transaction.execute(begin)
                 do {
@@ -148,27 +150,49 @@ public final class PostgresDatabase: Sendable {
         }
     }
 
-    /// Runs `operation`, or throws `StoreError.unavailable` when the database has not answered within `timeout`
-    /// (it is down, or unreachable): the caller answers 503 instead of hanging.
-    private func withDeadline<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+    /// Runs `operation`, or throws `StoreError.unavailable` when it has not got a connection within `timeout` (the
+    /// database is down or unreachable, and the pool keeps trying): the caller answers 503 instead of hanging. Once
+    /// connected, the work takes as long as it takes (a restore writes a whole diary in one transaction); a
+    /// connection that breaks fails at once.
+    private func withConnectionDeadline<T: Sendable>(
+        _ operation: @escaping @Sendable (Flag) async throws -> T
+    ) async throws -> T {
         let timeout = timeout
+        let started = Flag()
         do {
-            return try await withThrowingTaskGroup(of: T?.self) { group in
-                group.addTask { try await operation() }
+            return try await withThrowingTaskGroup(of: DeadlineOutcome<T>.self) { group in
+                group.addTask { .done(try await operation(started)) }
                 group.addTask {
                     try await Task.sleep(for: timeout)
-                    return nil
+                    return started.isSet ? .connected : .timedOut
                 }
                 defer { group.cancelAll() }
-                guard let first = try await group.next(), let result = first else {
-                    throw StoreError.unavailable("the database did not answer within \(timeout)")
+                while let outcome = try await group.next() {
+                    switch outcome {
+                    case .done(let result): return result
+                    case .timedOut: throw StoreError.unavailable("no connection to the database within \(timeout)")
+                    case .connected: continue
+                    }
                 }
-                return result
+                throw StoreError.unavailable("the database did not answer")
             }
         } catch let error as PSQLError where Self.isConnectionFailure(error) {
             logger.warning("database unavailable", metadata: ["code": "\(error.code)"])
             throw StoreError.unavailable("the database cannot be reached")
         }
+    }
+
+    /// Set once, read from another task: whether the operation got its connection.
+    final class Flag: Sendable {
+        private let value = Mutex(false)
+        func set() { value.withLock { $0 = true } }
+        var isSet: Bool { value.withLock { $0 } }
+    }
+
+    private enum DeadlineOutcome<T: Sendable>: Sendable {
+        case done(T)
+        case timedOut
+        case connected
     }
 
     /// Serialization failures and deadlocks: the transaction did nothing and can run again.

@@ -45,31 +45,26 @@ struct PostgresFamilyTable: Sendable {
     }
 }
 
-/// Keyset paging over `(sortKey, id)`, as `KeysetPage` for SQLite: one row more than asked tells whether a next page exists.
+/// `KeysetPage`'s SQL with PostgreSQL's arguments and rows.
 struct PostgresKeysetPage {
-    let sortKey: String
-    let descending: Bool
-    let cursor: PageCursor?
-    let limit: Int
+    let keyset: KeysetPage
 
-    var condition: String {
-        guard cursor != nil else { return "" }
-        return " AND (\(sortKey), id) \(descending ? "<" : ">") (?, ?)"
+    init(sortKey: String, descending: Bool, cursor: PageCursor?, limit: Int) {
+        keyset = KeysetPage(sortKey: sortKey, descending: descending, cursor: cursor, limit: limit)
     }
 
+    var sortKey: String { keyset.sortKey }
+    var condition: String { keyset.condition }
+    var orderAndLimit: String { keyset.orderAndLimit }
+
     var arguments: [SQLArgument] {
-        guard let cursor else { return [] }
+        guard let cursor = keyset.cursor else { return [] }
         return [cursor.sortKey, cursor.id]
     }
 
-    var orderAndLimit: String {
-        let direction = descending ? "DESC" : "ASC"
-        return " ORDER BY \(sortKey) \(direction), id \(direction) LIMIT \(limit + 1)"
-    }
-
     func split(_ rows: [PostgresRecord]) throws -> (rows: ArraySlice<PostgresRecord>, next: PageCursor?) {
-        let kept = rows.prefix(limit)
-        guard rows.count > limit, let last = kept.last else { return (kept, nil) }
+        let kept = rows.prefix(keyset.limit)
+        guard rows.count > keyset.limit, let last = kept.last else { return (kept, nil) }
         return (kept, PageCursor(sortKey: try last.string("pageKey"), id: try last.string("id")))
     }
 }

@@ -162,32 +162,7 @@ public struct PostgresPhotoStore: PhotoStore {
             [entry.sql])
     }
 
-    /// What photos hang on, in order: an entry or an event.
-    enum Owner {
-        case entry(EntryID)
-        case event(EventID)
-
-        var table: String {
-            switch self {
-            case .entry: "entryPhotos"
-            case .event: "eventPhotos"
-            }
-        }
-
-        var column: String {
-            switch self {
-            case .entry: "entryId"
-            case .event: "eventId"
-            }
-        }
-
-        var id: String {
-            switch self {
-            case .entry(let id): id.sql
-            case .event(let id): id.sql
-            }
-        }
-    }
+    typealias Owner = PhotoOwner
 
     /// Links photos (of this family; repeats dropped) to an owner that has none, in the order given.
     static func link(_ db: PostgresTransaction, _ photos: [PhotoID], to owner: Owner, family: FamilyID) async throws {

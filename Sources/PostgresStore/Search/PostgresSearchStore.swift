@@ -18,22 +18,21 @@ public struct PostgresSearchStore: SearchStore {
         self.window = window
     }
 
-    static let cursorID = "search"
     static let k1 = 1.2
     static let sample = 2_048
 
     public func search(family: FamilyID, _ query: SearchQuery, filter: SearchFilter, after cursor: PageCursor?, limit: Int) async throws
         -> Page<SearchHit>
     {
-        let start = try Position(cursor)
+        let start = try SearchPosition(cursor)
         let phrases = try query.terms.map(SearchTokens.phrase)
         let window = window
         let (page, next, documents) = try await database.read { db in
             let matches = Matches(family: family, phrases: phrases, filter: filter, size: window)
             let idf = try await Self.inverseFrequencies(db, phrases: phrases)
             var position = start
-            var page: [Int] = []
-            var next: Position?
+            var page: [Int64] = []
+            var next: SearchPosition?
             while next == nil {
                 let found = try await matches.window(db, before: position.before, idf: idf)
                 for id in found.ranked.dropFirst(position.offset) {
@@ -44,7 +43,7 @@ public struct PostgresSearchStore: SearchStore {
                 if position.offset < found.ranked.count {
                     next = position
                 } else if let following = found.following {
-                    position = Position(before: following, offset: 0)
+                    position = SearchPosition(before: following, offset: 0)
                     if page.count == limit {
                         if try await matches.any(db, before: following) { next = position }
                         break
@@ -58,13 +57,13 @@ public struct PostgresSearchStore: SearchStore {
                 [family.sql, page])
             return (page, next, documents)
         }
-        var byID: [Int: SearchHit] = [:]
+        var byID: [Int64: SearchHit] = [:]
         for row in documents {
             let entry = try row.optionalString("entryId")
             let memo = try row.optionalString("memoId")
             guard let id = entry ?? memo else { continue }
             let columns = [try row.string("title"), try row.string("body"), try row.string("tags"), try row.string("place")]
-            byID[try row.int("id")] = SearchHit(
+            byID[Int64(try row.int("id"))] = SearchHit(
                 kind: entry != nil ? .entry : .memo, id: id, title: columns[0], snippet: query.highlight(Self.passage(columns, query)))
         }
         return Page(items: page.compactMap { byID[$0] }, next: next?.cursor)
@@ -79,30 +78,6 @@ public struct PostgresSearchStore: SearchStore {
         }
     }
 
-    /// Where a page starts: the window (documents with an ID below `before`; all when nil) and the rank in it.
-    struct Position {
-        var before: Int?
-        var offset: Int
-
-        init(before: Int?, offset: Int) {
-            self.before = before
-            self.offset = offset
-        }
-
-        init(_ cursor: PageCursor?) throws(ValidationError) {
-            guard let cursor else {
-                self.init(before: nil, offset: 0)
-                return
-            }
-            let parts = cursor.sortKey.split(separator: ":", omittingEmptySubsequences: false)
-            guard cursor.id == PostgresSearchStore.cursorID, parts.count == 2, let before = Int(parts[0]), before >= 0,
-                let offset = Int(parts[1]), offset >= 0
-            else { throw ValidationError(field: "cursor", "is not a search cursor this server gave out") }
-            self.init(before: before == 0 ? nil : before, offset: offset)
-        }
-
-        var cursor: PageCursor { PageCursor(sortKey: "\(before ?? 0):\(offset)", id: PostgresSearchStore.cursorID) }
-    }
 
     /// Each term's IDF, as `saessak_rank` computes it: log((N − n + 0.5) / (n + 0.5)), at least 10⁻⁶.
     static func inverseFrequencies(_ db: PostgresTransaction, phrases: [SearchTokens.Phrase]) async throws -> [Double] {
@@ -164,7 +139,7 @@ public struct PostgresSearchStore: SearchStore {
         let filter: SearchFilter
         let size: Int
 
-        private func sql(before: Int?, select: String, tail: String) -> (String, [SQLArgument]) {
+        private func sql(before: Int64?, select: String, tail: String) -> (String, [SQLArgument]) {
             var arguments: [SQLArgument] = []
             var ctes: [String] = []
             for (index, phrase) in phrases.enumerated() {
@@ -198,11 +173,11 @@ public struct PostgresSearchStore: SearchStore {
         }
 
         /// The newest `size` matches below `before`, ranked; `following` is where the next window starts, if any.
-        func window(_ db: PostgresTransaction, before: Int?, idf: [Double]) async throws -> (ranked: [Int], following: Int?) {
+        func window(_ db: PostgresTransaction, before: Int64?, idf: [Double]) async throws -> (ranked: [Int64], following: Int64?) {
             let frequencies = phrases.indices.map { "t\($0).f AS f\($0)" }.joined(separator: ", ")
             let (sql, arguments) = sql(before: before, select: "t0.d AS id, \(frequencies)", tail: "ORDER BY t0.d DESC LIMIT \(size)")
             let rows = try await db.rows(sql, arguments)
-            var scored: [(id: Int, score: Double)] = []
+            var scored: [(id: Int64, score: Double)] = []
             for row in rows {
                 var score = 0.0
                 for index in phrases.indices {
@@ -210,13 +185,13 @@ public struct PostgresSearchStore: SearchStore {
                     guard frequency > 0 else { continue }
                     score += idf[index] * frequency * (PostgresSearchStore.k1 + 1) / (frequency + PostgresSearchStore.k1)
                 }
-                scored.append((try row.int("id"), score))
+                scored.append((Int64(try row.int("id")), score))
             }
             let ranked = scored.sorted { $0.score != $1.score ? $0.score > $1.score : $0.id > $1.id }.map(\.id)
             return (ranked, rows.count == size ? scored.last?.id : nil)
         }
 
-        func any(_ db: PostgresTransaction, before: Int) async throws -> Bool {
+        func any(_ db: PostgresTransaction, before: Int64) async throws -> Bool {
             let (sql, arguments) = sql(before: before, select: "1", tail: "LIMIT 1")
             return try await db.exists(sql, arguments)
         }

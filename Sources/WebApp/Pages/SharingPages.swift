@@ -29,7 +29,9 @@ struct SharingPages {
             var newUser: (username: String, passwordHash: String)?
             // Choosing a username tells whether it is taken: at most `LoginThrottle.limit` refusals a minute per
             // address and per invitation, so nobody can list the accounts through a link (issue 17).
-            let address = context.remoteAddress ?? "unknown", throttleKey = "invitation " + token
+            // The link's secret never reaches the database: the throttle counts under its hash.
+            let address = context.remoteAddress ?? "unknown"
+            let throttleKey = "invitation " + TokenGenerator.digest(of: token).base64EncodedString()
             if context.userID == nil, let wait = try await signIn.throttle.wait(account: throttleKey, address: address, now: Date()) {
                 var response = Self.invitationPage(request, context: context, token: token, role: invitation.role,
                     familyName: familyName, error: Word.tryLater.text(Language(request)), status: .tooManyRequests)

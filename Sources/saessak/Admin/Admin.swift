@@ -200,7 +200,7 @@ struct RotateKey: AsyncParsableCommand {
         func open(_ cipher: FieldCipher) async throws -> any DiaryEngine {
             guard let postgres else { return try DiaryDatabase(path: path, cipher: cipher) }
             do {
-                return try await PostgresDatabase.open(postgres, cipher: cipher)
+                return try await PostgresDatabase.open(postgres, cipher: cipher, create: false)
             } catch let error as PostgresDatabase.Unreachable {
                 throw CLIError(error.description)
             }
