@@ -83,6 +83,30 @@ import DiaryStore
         }
         #expect(try await fixture.stores.entries.get(family: fixture.family, id: entry.id) == entry)
     }
+
+    /// The calendar's days: how many entries each has, and the first photo of its earliest entry that has one.
+    @Test(arguments: Engine.available) func daysCountEntriesAndShowTheirFirstPhoto(engine: Engine) async throws {
+        let fixture = try await StoreFixture(engine)
+        let child = try await fixture.child()
+        func photo(_ n: Int) -> Photo {
+            Photo(familyID: fixture.family, sha256: String(repeating: String(n), count: 64), mimeType: "image/jpeg", byteCount: 1,
+                width: 1, height: 1, createdAt: Date())
+        }
+        let stored = try await fixture.stores.photos.add([photo(1), photo(2), photo(3)], family: fixture.family, entry: nil)
+        let entries = fixture.stores.entries
+        _ = try await entries.create(family: fixture.family, content: try EntryContent(
+            title: "저녁", body: "", date: try LocalDateTime(iso: "2026-05-05T19:00"), childIDs: [child.id]), photos: [stored[0].id])
+        _ = try await entries.create(family: fixture.family, content: try EntryContent(
+            title: "아침", body: "", date: try LocalDateTime(iso: "2026-05-05T08:00"), childIDs: [child.id]), photos: [stored[2].id, stored[1].id])
+        _ = try await fixture.entry("글만", at: "2026-05-05T07:00", children: [child.id])
+        _ = try await fixture.entry("다음 날", at: "2026-05-06T23:59", children: [child.id])
+        _ = try await fixture.entry("다음 달", at: "2026-06-01T00:00", children: [child.id])
+        let days = try await entries.days(
+            family: fixture.family, from: try SolarDate(iso: "2026-05-01"), through: try SolarDate(iso: "2026-05-31"))
+        #expect(days.count == 2)
+        #expect(days[try SolarDate(iso: "2026-05-05")] == DaySummary(entries: 3, firstPhoto: stored[2].id))
+        #expect(days[try SolarDate(iso: "2026-05-06")] == DaySummary(entries: 1, firstPhoto: nil))
+    }
 }
 
 @Suite struct OnThisDayStoreTests {

@@ -5,7 +5,7 @@ import Foundation
 /// `SearchStore` over PostgreSQL's token table. It finds what SQLite's FTS5 index finds — the same tokens
 /// (`SearchTokens`), every term a phrase of tokens at consecutive positions in one column, words as prefixes — and
 /// ranks it by the same BM25 without length normalisation (`saessak_rank` in CModules/CSearchTokenizer): per column
-/// weights title 4, body 1, tags 3, place 2; an IDF per term over every family's documents, counted (or, for a term in
+/// weights title 4, body 1, tags 3, place 2; an IDF per term over the family's documents, counted (or, for a term in
 /// more than 2,048 documents, estimated from the first 2,048, as SQLite does). Matches are ranked a window at a time,
 /// newest documents first, with the same cursors.
 public struct PostgresSearchStore: SearchStore {
@@ -29,7 +29,7 @@ public struct PostgresSearchStore: SearchStore {
         let window = window
         let (page, next, documents) = try await database.read { db in
             let matches = Matches(family: family, phrases: phrases, filter: filter, size: window)
-            let idf = try await Self.inverseFrequencies(db, phrases: phrases)
+            let idf = try await Self.inverseFrequencies(db, family: family, phrases: phrases)
             var position = start
             var page: [Int64] = []
             var next: SearchPosition?
@@ -79,20 +79,31 @@ public struct PostgresSearchStore: SearchStore {
     }
 
 
-    /// Each term's IDF, as `saessak_rank` computes it: log((N − n + 0.5) / (n + 0.5)), at least 10⁻⁶.
-    static func inverseFrequencies(_ db: PostgresTransaction, phrases: [SearchTokens.Phrase]) async throws -> [Double] {
-        let rows = Double(try await db.int("SELECT count(*) FROM searchDocuments") ?? 0)
+    /// Each term's IDF, as `saessak_rank` computes it: log((N − n + 0.5) / (n + 0.5)), at least 10⁻⁶ — over the
+    /// family's own documents (SQLite's index holds one data folder's, usually one family; here one family's words
+    /// never weigh in another's ranking, nor can a ranking hint at what another family wrote). A term in more than
+    /// 2,048 documents is estimated from the first 2,048, as SQLite does, from the share of the family's documents
+    /// they span.
+    static func inverseFrequencies(_ db: PostgresTransaction, family: FamilyID, phrases: [SearchTokens.Phrase]) async throws -> [Double] {
+        let rows = Double(try await db.int("SELECT count(*) FROM searchDocuments WHERE familyId = ?", [family.sql]) ?? 0)
         var idf: [Double] = []
         for phrase in phrases {
-            var arguments: [SQLArgument] = []
-            let matching = Self.matching(phrase, family: nil, arguments: &arguments)
+            var arguments: [SQLArgument] = [family.sql]
+            let condition = Self.phrase(phrase, alias: "s0", arguments: &arguments)
             guard let row = try await db.row(
-                "SELECT count(*) AS hits, min(d) AS first, max(d) AS last FROM (SELECT DISTINCT d FROM (\(matching)) AS m ORDER BY d LIMIT \(sample)) AS s",
+                """
+                SELECT count(*) AS hits, min(d) AS first, max(d) AS last FROM (
+                    SELECT DISTINCT s0.documentId AS d FROM searchTokens s0 WHERE s0.familyId = ? AND \(condition)
+                    ORDER BY d LIMIT \(sample)) AS s
+                """,
                 arguments)
             else { throw StoreError.unreadable("a search count") }
             var hits = Double(try row.int("hits"))
             if try row.int("hits") >= sample, let first = try row.optionalInt("first"), let last = try row.optionalInt("last") {
-                let covered = Double(last - first + 1) / max(rows, 1)
+                let spanned = Double(
+                    try await db.int(
+                        "SELECT count(*) FROM searchDocuments WHERE familyId = ? AND id BETWEEN ? AND ?", [family.sql, first, last]) ?? 0)
+                let covered = spanned / max(rows, 1)
                 if covered > 0, covered < 1 { hits /= covered }
                 hits = min(hits, rows)
             }
@@ -101,82 +112,126 @@ public struct PostgresSearchStore: SearchStore {
         return idf
     }
 
-    /// The SQL that gives `(d, f)` for every document matching a phrase: its ID and the phrase's instances, each weighted
-    /// by its column's weight. `family` nil counts every family's (for the IDF).
-    static func matching(_ phrase: SearchTokens.Phrase, family: FamilyID?, arguments: inout [SQLArgument]) -> String {
-        func condition(_ alias: String, _ index: Int) -> String {
-            let token = phrase.tokens[index]
+    /// The condition that a token row (`alias`) starts the phrase: its token is the phrase's first (a prefix for a
+    /// one-token word), and the phrase's other tokens follow at the next positions of the same document and column.
+    static func phrase(_ phrase: SearchTokens.Phrase, alias: String, arguments: inout [SQLArgument]) -> String {
+        func token(_ column: String, _ index: Int) -> String {
+            let text = phrase.tokens[index]
             if phrase.prefix, index == phrase.tokens.count - 1 {
-                arguments += [token, token + "\u{10FFFF}"]
-                return "\(alias).token >= ? AND \(alias).token < ?"
+                arguments += [text, text + "\u{10FFFF}"]
+                return "\(column) >= ? AND \(column) < ?"
             }
-            arguments.append(token)
-            return "\(alias).token = ?"
+            arguments.append(text)
+            return "\(column) = ?"
         }
-        var sql = """
-            SELECT s0.documentId AS d, sum(CASE s0.field WHEN 1 THEN 4.0 WHEN 2 THEN 1.0 WHEN 3 THEN 3.0 ELSE 2.0 END)::double precision AS f
-            FROM searchTokens s0 CROSS JOIN LATERAL unnest(s0.positions) AS p(pos) WHERE
-            """
-        if let family {
-            sql += " s0.familyId = ? AND"
-            arguments.append(family.sql)
-        }
-        sql += " " + condition("s0", 0)
+        var sql = token("\(alias).token", 0)
+        guard phrase.tokens.count > 1 else { return sql }
+        sql += " AND EXISTS (SELECT 1 FROM unnest(\(alias).positions) AS p(pos) WHERE true"
         for index in phrase.tokens.indices.dropFirst() {
-            let alias = "s\(index)"
+            let next = "\(alias)n\(index)"
             sql += """
-                 AND EXISTS (SELECT 1 FROM searchTokens \(alias) WHERE \(alias).documentId = s0.documentId
-                    AND \(alias).field = s0.field AND \(condition(alias, index)) AND p.pos + \(index) = ANY(\(alias).positions))
+                 AND EXISTS (SELECT 1 FROM searchTokens \(next) WHERE \(next).documentId = \(alias).documentId
+                    AND \(next).field = \(alias).field AND \(token("\(next).token", index)) AND p.pos + \(index) = ANY(\(next).positions))
                 """
         }
-        return sql + " GROUP BY s0.documentId"
+        return sql + ")"
     }
 
-    /// A family's matches of every term, narrowed by the filter.
+    /// A phrase's weighted instances in document `document` (SQL naming it): each place the phrase starts counts its
+    /// column's weight (title 4, body 1, tags 3, place 2), as `saessak_rank` counts FTS5's instances.
+    static func frequency(_ phrase: SearchTokens.Phrase, document: String, arguments: inout [SQLArgument]) -> String {
+        var starts = "p.pos = p.pos"
+        var inner: [SQLArgument] = []
+        let first: String
+        let text = phrase.tokens[0]
+        if phrase.prefix, phrase.tokens.count == 1 {
+            inner += [text, text + "\u{10FFFF}"]
+            first = "f0.token >= ? AND f0.token < ?"
+        } else {
+            inner.append(text)
+            first = "f0.token = ?"
+        }
+        for index in phrase.tokens.indices.dropFirst() {
+            let next = "f\(index)"
+            let tokenText = phrase.tokens[index]
+            let match: String
+            if phrase.prefix, index == phrase.tokens.count - 1 {
+                inner += [tokenText, tokenText + "\u{10FFFF}"]
+                match = "\(next).token >= ? AND \(next).token < ?"
+            } else {
+                inner.append(tokenText)
+                match = "\(next).token = ?"
+            }
+            starts += """
+                 AND EXISTS (SELECT 1 FROM searchTokens \(next) WHERE \(next).documentId = f0.documentId
+                    AND \(next).field = f0.field AND \(match) AND p.pos + \(index) = ANY(\(next).positions))
+                """
+        }
+        arguments += inner
+        return """
+            (SELECT coalesce(sum(CASE f0.field WHEN 1 THEN 4.0 WHEN 2 THEN 1.0 WHEN 3 THEN 3.0 ELSE 2.0 END), 0)::double precision
+             FROM searchTokens f0 CROSS JOIN LATERAL unnest(f0.positions) AS p(pos)
+             WHERE f0.documentId = \(document) AND \(first) AND \(starts))
+            """
+    }
+
+    /// A family's matches of every term, narrowed by the filter: the newest first, straight off the token index (the
+    /// first term's postings, newest first, each checked for the other terms), so a window costs its own size and
+    /// not the number of matches; then each term's instances in just those documents.
     struct Matches {
         let family: FamilyID
         let phrases: [SearchTokens.Phrase]
         let filter: SearchFilter
         let size: Int
 
-        private func sql(before: Int64?, select: String, tail: String) -> (String, [SQLArgument]) {
-            var arguments: [SQLArgument] = []
-            var ctes: [String] = []
-            for (index, phrase) in phrases.enumerated() {
-                ctes.append("t\(index) AS (\(PostgresSearchStore.matching(phrase, family: family, arguments: &arguments)))")
+        private func candidates(before: Int64?, limit: Int, arguments: inout [SQLArgument]) -> String {
+            arguments.append(family.sql)
+            var conditions = ["s0.familyId = ?", PostgresSearchStore.phrase(phrases[0], alias: "s0", arguments: &arguments)]
+            for (index, phrase) in phrases.enumerated().dropFirst() {
+                let alias = "t\(index)"
+                conditions.append(
+                    "EXISTS (SELECT 1 FROM searchTokens \(alias) WHERE \(alias).documentId = s0.documentId AND "
+                        + PostgresSearchStore.phrase(phrase, alias: alias, arguments: &arguments) + ")")
             }
-            var from = "t0"
-            for index in phrases.indices.dropFirst() { from += " JOIN t\(index) ON t\(index).d = t0.d" }
-            var conditions = ["true"]
-            if filter.narrowsToEntries {
-                from += " JOIN searchDocuments doc ON doc.id = t0.d"
-                conditions.append("doc.entryId IS NOT NULL")
-            }
+            var document: [String] = []
+            if filter.narrowsToEntries { document.append("doc.entryId IS NOT NULL") }
             if let child = filter.childID {
-                conditions.append("EXISTS (SELECT 1 FROM entryChildren WHERE entryId = doc.entryId AND childId = ?)")
+                document.append("EXISTS (SELECT 1 FROM entryChildren WHERE entryId = doc.entryId AND childId = ?)")
                 arguments.append(child.sql)
             }
             if let from = filter.from {
-                conditions.append("(SELECT localDateTime FROM entries WHERE id = doc.entryId) >= ?")
+                document.append("(SELECT localDateTime FROM entries WHERE id = doc.entryId) >= ?")
                 arguments.append(from.iso)
             }
             if let to = filter.to {
-                conditions.append("(SELECT localDateTime FROM entries WHERE id = doc.entryId) <= ?")
+                document.append("(SELECT localDateTime FROM entries WHERE id = doc.entryId) <= ?")
                 arguments.append(to.iso + "T23:59")
             }
+            if !document.isEmpty {
+                conditions.append("EXISTS (SELECT 1 FROM searchDocuments doc WHERE doc.id = s0.documentId AND \(document.joined(separator: " AND ")))")
+            }
             if let before {
-                conditions.append("t0.d < ?")
+                conditions.append("s0.documentId < ?")
                 arguments.append(before)
             }
-            let sql = "WITH \(ctes.joined(separator: ", ")) SELECT \(select) FROM \(from) WHERE \(conditions.joined(separator: " AND ")) \(tail)"
-            return (sql, arguments)
+            return """
+                SELECT DISTINCT s0.documentId AS d FROM searchTokens s0 WHERE \(conditions.joined(separator: " AND "))
+                ORDER BY d DESC LIMIT \(limit)
+                """
         }
 
         /// The newest `size` matches below `before`, ranked; `following` is where the next window starts, if any.
         func window(_ db: PostgresTransaction, before: Int64?, idf: [Double]) async throws -> (ranked: [Int64], following: Int64?) {
-            let frequencies = phrases.indices.map { "t\($0).f AS f\($0)" }.joined(separator: ", ")
-            let (sql, arguments) = sql(before: before, select: "t0.d AS id, \(frequencies)", tail: "ORDER BY t0.d DESC LIMIT \(size)")
-            let rows = try await db.rows(sql, arguments)
+            // The statement's text puts the instances' placeholders before the candidates'.
+            var candidateArguments: [SQLArgument] = []
+            let candidates = candidates(before: before, limit: size, arguments: &candidateArguments)
+            var arguments: [SQLArgument] = []
+            let frequencies = phrases.enumerated().map { index, phrase in
+                PostgresSearchStore.frequency(phrase, document: "c.d", arguments: &arguments) + " AS f\(index)"
+            }
+            let rows = try await db.rows(
+                "SELECT c.d AS id, \(frequencies.joined(separator: ", ")) FROM (\(candidates)) AS c ORDER BY c.d DESC",
+                arguments + candidateArguments)
             var scored: [(id: Int64, score: Double)] = []
             for row in rows {
                 var score = 0.0
@@ -192,8 +247,9 @@ public struct PostgresSearchStore: SearchStore {
         }
 
         func any(_ db: PostgresTransaction, before: Int64) async throws -> Bool {
-            let (sql, arguments) = sql(before: before, select: "1", tail: "LIMIT 1")
-            return try await db.exists(sql, arguments)
+            var arguments: [SQLArgument] = []
+            let candidates = candidates(before: before, limit: 1, arguments: &arguments)
+            return try await db.exists(candidates, arguments)
         }
     }
 
