@@ -110,7 +110,7 @@ import PostgresStore
     func bothEnginesGiveTheSameHitsInTheSameOrder() async throws {
         let sqlite = try await Corpus(.sqlite)
         let postgres = try await Corpus(.postgres)
-        let queries = Self.examples.map(\.0) + ["아기 공원", "할머니", "준비", "축하 사랑", "We", "연필 돌잡이", "처음"]
+        let queries = Self.examples.map(\.0) + ["아기 공원", "할머니", "준비", "축하 사랑", "We", "연필 돌잡이", "처음", "\u{0345}", "아기 \u{0345}"]
         for query in queries {
             func hits(_ corpus: Corpus) async throws -> [String] {
                 try await corpus.store.search(family: corpus.fixture.family, try SearchQuery(query), after: nil, limit: 50).items

@@ -26,10 +26,13 @@ public struct PostgresSearchStore: SearchStore {
     {
         let start = try SearchPosition(cursor)
         let phrases = try query.terms.map(SearchTokens.phrase)
+        // A term the tokenizer keeps nothing of (a lone combining mark) is a phrase FTS5 finds nowhere.
+        guard phrases.allSatisfy({ !$0.tokens.isEmpty }) else { return Page(items: [], next: nil) }
         let window = window
         let (page, next, documents) = try await database.read { db in
             let matches = Matches(family: family, phrases: phrases, filter: filter, size: window)
-            let idf = try await Self.inverseFrequencies(db, family: family, phrases: phrases)
+            // One term ranks by its instances alone (its IDF multiplies every score alike): no counting needed.
+            let idf = phrases.count == 1 ? [1.0] : try await Self.inverseFrequencies(db, family: family, phrases: phrases)
             var position = start
             var page: [Int64] = []
             var next: SearchPosition?
