@@ -9,6 +9,9 @@ set -euo pipefail
 command=${1:?usage: postgres-cluster.sh start|stop DIR}
 dir=${2:?usage: postgres-cluster.sh start|stop DIR}
 
+# The unprivileged owner cannot enter the caller's folder (a root-only temporary clone): work from /.
+dir=$(realpath -m "$dir")
+cd /
 bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
 if [ -z "$bin" ]; then
     echo "PostgreSQL's server is not installed: apt-get install postgresql (make test does it)" >&2

@@ -61,7 +61,7 @@ import DiaryStore
         _ = try await fixture.stores.anniversaries.create(
             family: fixture.family, details: try AnniversaryDetails(name: "하늘 기념일", calendar: .solar, month: 1, day: 1, childID: sky.id))
 
-        try await fixture.stores.children.delete(family: fixture.family, id: sky.id)
+        _ = try await fixture.stores.children.delete(family: fixture.family, id: sky.id)
 
         let entries = fixture.stores.entries
         await #expect(throws: StoreError.self) { try await entries.get(family: fixture.family, id: onlySky.id) }

@@ -67,7 +67,7 @@ import DiaryStore
         #expect(updated.content == content)
         #expect(try await store.get(family: fixture.family, id: entry.id).content.childIDs == [sea.id, sky.id])
         #expect(try await store.tags(family: fixture.family) == ["새태그"])
-        try await store.delete(family: fixture.family, id: entry.id)
+        _ = try await store.delete(family: fixture.family, id: entry.id)
         #expect(try await store.tags(family: fixture.family).isEmpty)
     }
 

@@ -106,6 +106,7 @@ public final class PostgresDatabase: Sendable {
     deinit { runner.cancel() }
 
     /// A write: one serializable transaction, retried from the start (up to 20 times) when it conflicts with another.
+    @discardableResult
     public func write<T: Sendable>(_ body: @escaping @Sendable (PostgresTransaction) async throws -> T) async throws -> T {
         var attempt = 0
         while true {
