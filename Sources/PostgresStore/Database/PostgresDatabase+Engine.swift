@@ -139,6 +139,17 @@ extension PostgresDatabase: DiaryEngine {
             }
             try await PostgresSearchIndex.refreshAll(db)
         }
+        // The planner knows nothing of the rows just written until autovacuum gets round to them: without statistics
+        // a timeline page of the restored diary took 112 ms instead of 8 (make bench).
+        try await analyze()
+    }
+
+    /// Gathers the planner's statistics of every table (outside a transaction, as autovacuum would later).
+    func analyze() async throws {
+        let logger = logger
+        try await client.withConnection { connection in
+            _ = try await connection.query("ANALYZE", logger: logger)
+        }
     }
 
     /// Rows of one table, as few statements as the bind limit allows (rows with the same columns together).

@@ -73,12 +73,14 @@ public struct PostgresSearchStore: SearchStore {
     }
 
     public func reindex() async throws -> (entries: Int, memos: Int) {
-        try await database.write { db in
+        let counts = try await database.write { db in
             try await PostgresSearchIndex.refreshAll(db)
             let entries = try await db.int("SELECT count(*) FROM searchDocuments WHERE entryId IS NOT NULL") ?? 0
             let memos = try await db.int("SELECT count(*) FROM searchDocuments WHERE memoId IS NOT NULL") ?? 0
             return (entries, memos)
         }
+        try await database.analyze()
+        return counts
     }
 
 
