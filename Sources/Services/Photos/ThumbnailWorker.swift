@@ -19,8 +19,10 @@ public final class ThumbnailWorker: Service, Sendable {
     private let wakeup = Wakeup()
     /// Who holds a claim, in the database: this process on this machine.
     let name = "\(ProcessInfo.processInfo.hostName)/\(ProcessInfo.processInfo.processIdentifier)/\(UUID().uuidString.prefix(8))"
-    /// How long a claim lasts: far longer than any thumbnail takes, short enough for a dead server's jobs to move on.
-    static let lease: TimeInterval = 300
+    /// How long a claim lasts: far longer than a thumbnail takes (a 24 MP photo's take a fraction of a second), short
+    /// enough that what a killed server held is done within half a minute by another — or by itself after a restart.
+    /// A job that outlasts it may be done twice, which costs time and nothing else (thumbnails are written atomically).
+    static let lease: TimeInterval = 30
     static let poll: Duration = .seconds(2)
 
     init(storage: any PhotoStorage, store: any PhotoStore, logger: Logger) {
