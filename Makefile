@@ -29,15 +29,26 @@ POSTGRES_BLACKBOX := test_api_contract test_isolation test_sessions test_tokens 
 	test_vaccinations test_feeds test_photos test_backup test_bad_input test_today test_security_probe test_cli \
 	test_sensitive test_roundtrip_generated test_import_dayone test_import_text test_import_iphotodiary test_multi_server
 
+# The black-box modules that run a third time with photos in object storage (SeaweedFS): every module that stores,
+# serves, backs up or imports photos.
+S3_BLACKBOX := test_photos test_backup test_import_dayone test_import_iphotodiary test_import_text test_sharing \
+	test_bad_input test_roundtrip_generated test_cli test_durability test_object_storage
+
 ## Every test: the Swift test targets, then the black-box tests of the built binary (API, CLI, crash safety) — each
-## with a throwaway PostgreSQL cluster: the store suites run on both engines, the black-box suite on SQLite and then
-## its engine-dependent modules on PostgreSQL.
+## with a throwaway PostgreSQL cluster and S3-compatible object store: the store suites run on both engines, the
+## black-box suite on SQLite and the photo folder, then its engine-dependent modules on PostgreSQL, then its photo
+## modules on object storage (and the several-servers test on PostgreSQL and object storage together).
 test: deps venv
 	$(SWIFT) build --build-tests
-	scripts/with-postgres.sh $(SWIFT) test --skip-build
-	SAESSAK_BIN="$$($(SWIFT) build --show-bin-path)/saessak" scripts/with-postgres.sh $(VENV)/bin/python -m pytest -q blackbox
+	SAESSAK_TEST_PYTHON=$(VENV)/bin/python scripts/with-postgres.sh scripts/with-object-store.sh $(SWIFT) test --skip-build
+	SAESSAK_BIN="$$($(SWIFT) build --show-bin-path)/saessak" scripts/with-postgres.sh scripts/with-object-store.sh \
+		$(VENV)/bin/python -m pytest -q blackbox
 	SAESSAK_BIN="$$($(SWIFT) build --show-bin-path)/saessak" SAESSAK_BLACKBOX_ENGINE=postgres scripts/with-postgres.sh \
 		$(VENV)/bin/python -m pytest -q $(patsubst %,blackbox/%.py,$(POSTGRES_BLACKBOX))
+	SAESSAK_BIN="$$($(SWIFT) build --show-bin-path)/saessak" SAESSAK_BLACKBOX_PHOTOS=s3 scripts/with-object-store.sh \
+		$(VENV)/bin/python -m pytest -q $(patsubst %,blackbox/%.py,$(S3_BLACKBOX))
+	SAESSAK_BIN="$$($(SWIFT) build --show-bin-path)/saessak" SAESSAK_BLACKBOX_ENGINE=postgres SAESSAK_BLACKBOX_PHOTOS=s3 \
+		scripts/with-postgres.sh scripts/with-object-store.sh $(VENV)/bin/python -m pytest -q blackbox/test_multi_server.py
 
 ## Benchmarks (never part of `make test`): one table, with ratios against references measured in the same run.
 bench: deps venv

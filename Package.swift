@@ -24,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
         .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
     ],
     targets: [
         // Pure core: no I/O.
@@ -45,6 +46,18 @@ let package = Package(
             dependencies: [
                 "Diary", "CVipsShims", "Files",
                 .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Photos in S3-compatible object storage: a small Signature V4 client over async-http-client, and the
+        // `PhotoStorage` that keeps originals and thumbnails there.
+        .target(
+            name: "ObjectStorage",
+            dependencies: [
+                "Photos", "Files",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -121,8 +134,9 @@ let package = Package(
         .executableTarget(
             name: "saessak",
             dependencies: [
-                "Diary", "DiaryStore", "PostgresStore", "Files", "Secrets", "Photos", "Services", "WebApp", "Backup", "Importers",
+                "Diary", "DiaryStore", "PostgresStore", "ObjectStorage", "Files", "Secrets", "Photos", "Services", "WebApp", "Backup", "Importers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings

@@ -1,6 +1,7 @@
 """Black-box tests of the built `saessak` binary: the real server on a free loopback port, real SQLite files — or,
 with SAESSAK_BLACKBOX_ENGINE=postgres, a real PostgreSQL database (SAESSAK_TEST_POSTGRES_URL), one schema per data
-folder, for the modules that `make test` runs a second time on that engine."""
+folder, for the modules that `make test` runs a second time on that engine. With SAESSAK_BLACKBOX_PHOTOS=s3 the
+photos go to a real S3-compatible store (SeaweedFS, SAESSAK_TEST_S3_URL), one prefix per data folder."""
 import hashlib
 import json
 import os
@@ -19,18 +20,72 @@ BIN = os.environ.get("SAESSAK_BIN", str(ROOT / ".build" / "debug" / "saessak"))
 
 
 ENGINE = os.environ.get("SAESSAK_BLACKBOX_ENGINE", "sqlite")
+PHOTOS = os.environ.get("SAESSAK_BLACKBOX_PHOTOS", "folder")
 
 
-def engine_environment(data, engine=None):
+def engine_environment(data, engine=None, photos=None):
     """The environment a command or server on `data` runs with: on PostgreSQL, the database URL of the data
-    folder's own schema (so every data folder is a database of its own, as on SQLite). `engine` overrides the run's."""
+    folder's own schema (so every data folder is a database of its own, as on SQLite); on object storage, the photo
+    store URL of the data folder's own prefix, and the store's keys. `engine` and `photos` override the run's."""
     environment = dict(os.environ)
     environment.pop("SAESSAK_DATABASE_URL", None)
+    environment.pop("SAESSAK_PHOTOS_URL", None)
     if (engine or ENGINE) == "postgres" and data is not None:
         schema = "bb_" + hashlib.sha256(str(Path(data).resolve()).encode()).hexdigest()[:24]
         base = os.environ["SAESSAK_TEST_POSTGRES_URL"]
         environment["SAESSAK_DATABASE_URL"] = base + ("&" if "?" in base else "?") + "schema=" + schema
+    if (photos or PHOTOS) == "s3" and data is not None:
+        environment |= s3_environment(photo_prefix(data))
     return environment
+
+
+def photo_prefix(data):
+    """The object storage prefix of a data folder's photos in the test bucket."""
+    return "bb_" + hashlib.sha256(str(Path(data).resolve()).encode()).hexdigest()[:24]
+
+
+def s3_url(prefix):
+    """The test bucket's photo store URL with this prefix."""
+    base = urllib.parse.urlsplit(os.environ["SAESSAK_TEST_S3_URL"])
+    return urllib.parse.urlunsplit((base.scheme, base.netloc, "/" + prefix, base.query, ""))
+
+
+def s3_environment(prefix):
+    """What a command needs to keep its photos under `prefix` in the test bucket: the URL and the keys."""
+    return {"SAESSAK_PHOTOS_URL": s3_url(prefix), "SAESSAK_S3_ACCESS_KEY_ID": os.environ["SAESSAK_TEST_S3_ACCESS_KEY_ID"],
+            "SAESSAK_S3_SECRET_ACCESS_KEY": os.environ["SAESSAK_TEST_S3_SECRET_ACCESS_KEY"]}
+
+
+def s3_client():
+    """An independent S3 client (boto3) on the test bucket, and the bucket's name."""
+    import boto3
+    from botocore.config import Config
+    base = urllib.parse.urlsplit(os.environ["SAESSAK_TEST_S3_URL"])
+    endpoint = dict(urllib.parse.parse_qsl(base.query))["endpoint"]
+    client = boto3.client("s3", endpoint_url=endpoint, region_name="us-east-1",
+                          aws_access_key_id=os.environ["SAESSAK_TEST_S3_ACCESS_KEY_ID"],
+                          aws_secret_access_key=os.environ["SAESSAK_TEST_S3_SECRET_ACCESS_KEY"],
+                          config=Config(s3={"addressing_style": "path"}))
+    return client, base.netloc
+
+
+def s3_objects(prefix):
+    """Key (under `prefix`) → bytes of every object there."""
+    client, bucket = s3_client()
+    found = {}
+    for page in client.get_paginator("list_objects_v2").paginate(Bucket=bucket, Prefix=prefix + "/"):
+        for item in page.get("Contents", []):
+            found[item["Key"][len(prefix) + 1:]] = item
+    return found
+
+
+def photo_files(data, folder, photos=None):
+    """The stored files under `folder` of a data folder's photos (`originals`, `thumbnails/large`, …) as relative
+    paths: in the data folder, or in its prefix of the test bucket. `incoming` is always local."""
+    if (photos or PHOTOS) == "s3" and folder != "incoming":
+        return sorted(key for key in s3_objects(photo_prefix(data)) if key.startswith(folder + "/"))
+    root = Path(data) / "photos" / folder
+    return sorted(str(p.relative_to(root.parent)) for p in root.rglob("*") if p.is_file()) if root.exists() else []
 
 
 def execute_sql(data, statement, *parameters):
@@ -186,9 +241,8 @@ def get_once(data, token, path):
 
 
 def stored_originals(data):
-    """The names of the original photo files in a data folder."""
-    originals = data / "photos" / "originals"
-    return sorted(p.name for p in originals.rglob("*") if p.is_file()) if originals.exists() else []
+    """The names of the original photo files of a data folder (in the folder, or its prefix of the test bucket)."""
+    return sorted(Path(path).name for path in photo_files(data, "originals"))
 
 
 def family_with_children(data, *names, birth_date="2019-05-05"):

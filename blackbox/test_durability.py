@@ -3,7 +3,9 @@ import sqlite3
 import threading
 import time
 
-from conftest import Server, make_family, new_child
+import pytest
+
+from conftest import PHOTOS, Server, make_family, new_child
 
 
 def pending_thumbnails(data):
@@ -89,6 +91,7 @@ def test_kill_9_during_a_burst_keeps_every_acknowledged_write(tmp_path):
         server.stop()
 
 
+@pytest.mark.skipif(PHOTOS == "s3", reason="reads the photo folder; object storage's kill -9 test is in test_object_storage.py")
 def test_kill_9_during_photo_uploads_leaves_no_partial_files_and_no_dangling_rows(tmp_path):
     from images import image, multipart
 

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import new_child, new_entry
+from conftest import new_child, new_entry, photo_files
 from images import image, jpeg_with_exif, multipart, png_declaring, size_of
 from openapi_contract import check
 
@@ -23,8 +23,7 @@ def call(server, method, path, body=None, token=None, **kw):
 
 
 def files_in(server, folder):
-    root = server.data / "photos" / folder
-    return sorted(p for p in root.rglob("*") if p.is_file())
+    return photo_files(server.data, folder)
 
 
 @pytest.fixture(scope="module")

@@ -97,8 +97,8 @@ public enum BackupArchive {
             else { throw Failure.damaged("a photo row without its content hash or type") }
             let path = "photos/\(sha).\(format.fileExtension)"
             guard files[path] == nil else { continue }  // the same bytes in two families are one file
-            guard let source = try await photos.originalFile(sha256: sha, format: format) else { throw Failure.photoMissing(sha) }
-            try archive.addEntry(with: path, fileURL: source, compressionMethod: .none)
+            guard let source = try await photos.localOriginal(sha256: sha, format: format) else { throw Failure.photoMissing(sha) }
+            try archive.addEntry(with: path, fileURL: source.url, compressionMethod: .none)
             files[path] = sha
         }
         let manifest = Manifest(
@@ -165,11 +165,13 @@ public enum BackupArchive {
 
     /// Restores a verified backup into `folder`, which must be new or empty; on any failure the folder is left as
     /// it was found (empty). The data goes into the folder's SQLite database, or into `database` (PostgreSQL), which
-    /// must hold no diary yet and is written in one transaction; the photos go into the folder either way.
+    /// must hold no diary yet and is written in one transaction; the photos go into the folder's `photos/`, or into
+    /// the store `photos` opens (object storage: there, a failed restore's photos are orphans for the sweep).
+    /// `database` and `photos` open their targets when the checks have passed (they may make the data folder).
     @discardableResult
-    /// `database` opens the target when the checks have passed (it may make the data folder and its key).
     public static func restore(
-        _ source: URL, into folder: URL, database: (@Sendable () async throws -> any DiaryEngine)? = nil
+        _ source: URL, into folder: URL, database: (@Sendable () async throws -> any DiaryEngine)? = nil,
+        photos openPhotos: (@Sendable () async throws -> any PhotoStorage)? = nil
     ) async throws -> Manifest {
         let (archive, manifest) = try verify(source)
         let existing = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
@@ -201,7 +203,7 @@ public enum BackupArchive {
                     throw Failure.damaged("data/\(name).json is not a table of rows")
                 }
             }
-            let photos = try PhotoFolder(dataFolder: folder)
+            let photos: any PhotoStorage = try await openPhotos?() ?? PhotoFolder(dataFolder: folder)
             let staging = folder.appendingPathComponent("restore-staging")
             try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: staging) }
@@ -216,7 +218,7 @@ public enum BackupArchive {
                 let handle = try FileHandle(forWritingTo: file)
                 defer { try? handle.close() }
                 try archive.read(entry) { bytes in try handle.write(contentsOf: bytes) }
-                _ = try photos.putOriginal(file, sha256: parts[0], format: format)
+                _ = try await photos.putOriginal(file, sha256: parts[0], format: format)
             }
             try await database.load(tables)
             try database.migrateToLatest()

@@ -33,7 +33,7 @@ struct BackupCommand: AsyncParsableCommand {
         var familyID: FamilyID?
         if let family { familyID = try await database.stores.accounts.family(named: family).id }
         let manifest = try await BackupArchive.write(
-            database, photos: try PhotoFolder(dataFolder: data.url), to: URL(fileURLWithPath: output),
+            database, photos: try await data.photoStorage(), to: URL(fileURLWithPath: output),
             includeSensitive: includeSensitive, family: familyID, app: "saessak")
         let photos = manifest.files.keys.filter { $0.hasPrefix("photos/") }.count
         print("Wrote \(output): \(manifest.counts["entries"] ?? 0) entries, \(manifest.counts["children"] ?? 0) children, \(photos) photos.")
@@ -53,12 +53,14 @@ struct RestoreCommand: AsyncParsableCommand {
 
     func run() async throws {
         do {
-            // PostgreSQL takes the rows; the data folder takes the photos (and keeps its key) either way.
+            // PostgreSQL takes the rows, object storage the photos; the data folder takes the rest (and keeps its key).
             let postgres = try data.postgres()
             let data = data
             var opener: (@Sendable () async throws -> any DiaryEngine)?
             if postgres != nil { opener = { try await data.openOrCreate() } }
-            let manifest = try await BackupArchive.restore(URL(fileURLWithPath: input), into: data.url, database: opener)
+            var photos: (@Sendable () async throws -> any PhotoStorage)?
+            if try data.objectStorage() != nil { photos = { try await data.photoStorage() } }
+            let manifest = try await BackupArchive.restore(URL(fileURLWithPath: input), into: data.url, database: opener, photos: photos)
             print(
                 "Restored \(manifest.counts["entries"] ?? 0) entries from a backup of \(manifest.createdAt) into \(postgres.map(\.description) ?? data.folder).")
         } catch let failure as BackupArchive.Failure {

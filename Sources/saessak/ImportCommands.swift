@@ -51,7 +51,7 @@ struct ImportOptions: ParsableArguments {
         let report: ImportReport
         do {
             report = try await ImportRun.run(
-                source: source, stores: database.stores, photos: try PhotoFolder(dataFolder: data.url), family: familyID,
+                source: source, stores: database.stores, photos: try await data.photoStorage(), family: familyID,
                 now: database.clock.now(), dryRun: dryRun
             ) {
                 intake, report in try read(database, familyID, children, intake, &report)

@@ -53,13 +53,16 @@ struct Serve: AsyncParsableCommand {
         // PostgreSQL when a database URL is given; otherwise buildApplication opens the data folder's SQLite.
         let database = try data.postgres() == nil ? nil : try await data.openOrCreate()
         if let database { logger.info("database", metadata: ["engine": "\(database.location)"]) }
+        // Object storage when a photo store URL is given; otherwise the data folder's photos/.
+        let photoStorage = try data.objectStorage() == nil ? nil : try await data.photoStorage()
+        if let photoStorage { logger.info("photos", metadata: ["store": "\(photoStorage.location)"]) }
         let app = try await buildApplication(
             AppConfiguration(
                 host: host, port: port, dataFolder: data.url, staticFolder: staticFolder.map { URL(fileURLWithPath: $0) },
                 connectionLimits: ConnectionLimits(
                     headerTimeout: .seconds(Int64(headerTimeout)), bodyStallTimeout: .seconds(Int64(bodyTimeout)),
                     maxConnectionsPerAddress: maxConnectionsPerAddress)),
-            database: database, logger: logger)
+            database: database, photoStorage: photoStorage, logger: logger)
         try await app.runService()
     }
 }

@@ -11,6 +11,8 @@ import Darwin
 /// modified), `photos/thumbnails/<size>/ab/<sha256>.jpg`, and `photos/incoming/` for bytes on their way in.
 public struct PhotoFolder: PhotoStorage {
     public let root: URL
+    public var isShared: Bool { false }
+    public var location: String { root.path }
 
     public init(dataFolder: URL) throws(PhotoError) {
         root = dataFolder.appendingPathComponent("photos", isDirectory: true)
@@ -48,9 +50,9 @@ public struct PhotoFolder: PhotoStorage {
         LocalPhotoFile(original(sha256: sha256, format: format))
     }
 
-    public func originalFile(sha256: String, format: ImageFormat) -> URL? {
+    public func localOriginal(sha256: String, format: ImageFormat) -> LocalOriginal? {
         let url = original(sha256: sha256, format: format)
-        return FileManager.default.fileExists(atPath: url.path) ? url : nil
+        return FileManager.default.fileExists(atPath: url.path) ? LocalOriginal(url: url, temporary: false) : nil
     }
 
     public func putThumbnail(_ data: Data, sha256: String, size: ThumbnailSize) throws(PhotoError) {
@@ -76,13 +78,24 @@ public struct PhotoFolder: PhotoStorage {
         let folder = root.appendingPathComponent("originals")
         guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return [] }
         return enumerator.compactMap { item in
-            let name = (item as? String).map { URL(fileURLWithPath: $0).lastPathComponent } ?? ""
-            let parts = name.split(separator: ".")
-            guard parts.count == 2, parts[0].count == 64, let format = ImageFormat(fileExtension: parts[1])
-            else { return nil }
-            return StoredOriginal(sha256: String(parts[0]), format: format)
+            guard let relative = item as? String, let stored = StoredOriginal(fileName: URL(fileURLWithPath: relative).lastPathComponent) else { return nil }
+            let modified = (try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(relative).path))?[.modificationDate] as? Date
+            return StoredOriginal(sha256: stored.sha256, format: stored.format, storedAt: modified)
         }
     }
+
+    public func listThumbnails() -> [StoredThumbnail] {
+        ThumbnailSize.allCases.flatMap { size -> [StoredThumbnail] in
+            let folder = root.appendingPathComponent("thumbnails/\(size.rawValue)")
+            guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return [] }
+            return enumerator.compactMap { item in
+                (item as? String).flatMap { StoredThumbnail(sizeName: size.rawValue, fileName: URL(fileURLWithPath: $0).lastPathComponent) }
+            }
+        }
+    }
+
+    /// Nothing: a file in the folder is renamed into place whole.
+    public func abandonUnfinished(before cutoff: Date) -> Int { 0 }
 
     public func clearStaging() {
         let folder = root.appendingPathComponent("incoming")
@@ -96,11 +109,11 @@ public struct PhotoFolder: PhotoStorage {
     }
 
     func original(sha256: String, format: ImageFormat) -> URL {
-        root.appendingPathComponent("originals/\(sha256.prefix(2))/\(sha256).\(format.fileExtension)")
+        root.appendingPathComponent(StoredOriginal(sha256: sha256, format: format).path)
     }
 
     func thumbnail(sha256: String, size: ThumbnailSize) -> URL {
-        root.appendingPathComponent("thumbnails/\(size.rawValue)/\(sha256.prefix(2))/\(sha256).jpg")
+        root.appendingPathComponent(StoredThumbnail(sha256: sha256, size: size).path)
     }
 
     private func makeFolder(for file: URL) throws(PhotoError) {
@@ -113,11 +126,11 @@ public struct PhotoFolder: PhotoStorage {
 }
 
 /// A file of the photo folder, opened: one open and one fstat, cheaper than asking FileManager first.
-struct LocalPhotoFile: StoredPhotoFile {
+public struct LocalPhotoFile: StoredPhotoFile {
     let handle: FileHandle
-    let byteCount: Int
+    public let byteCount: Int
 
-    init?(_ url: URL) {
+    public init?(_ url: URL) {
         let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
@@ -126,7 +139,7 @@ struct LocalPhotoFile: StoredPhotoFile {
         byteCount = size
     }
 
-    func read(_ range: ClosedRange<Int>, chunkSize: Int, _ body: (Data) async throws -> Void) async throws {
+    public func read(_ range: ClosedRange<Int>, chunkSize: Int, _ body: (Data) async throws -> Void) async throws {
         try handle.seek(toOffset: UInt64(range.lowerBound))
         var left = range.count
         while left > 0 {

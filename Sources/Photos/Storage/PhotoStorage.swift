@@ -2,10 +2,18 @@ import Foundation
 
 /// Where photo files are kept: each original at its content address (SHA-256 and format), its thumbnails beside
 /// it, and a local staging area that incoming bytes are streamed to first (they are hashed, inspected and
-/// thumbnailed there, before anything is stored). `PhotoFolder` — the data folder's `photos/` — is the one
-/// implementation today; object storage slots in here. Everything above it (`PhotoIntake`, the server's photo
-/// service, backup and restore) speaks only this interface.
+/// thumbnailed there, before anything is stored). `PhotoFolder` keeps them in the data folder's `photos/`;
+/// `ObjectPhotoStorage` (module ObjectStorage) in an S3-compatible bucket that several servers share. Everything
+/// above it (`PhotoIntake`, the server's photo service, backup and restore, import, `photos migrate`) speaks only
+/// this interface.
 public protocol PhotoStorage: Sendable {
+    /// Shared by several machines (object storage): the orphan sweep cannot know by a local lock that no upload is
+    /// under way elsewhere, so it removes only files older than `PhotoStorageSweep.sharedGrace`.
+    var isShared: Bool { get }
+
+    /// Where the photos are, for messages and listings (never a key or password).
+    var location: String { get }
+
     /// A new staging file for bytes on their way in, refusing more than `limits.maxBytes`.
     func stage(limits: PhotoLimits) throws(PhotoError) -> UploadWriter
 
@@ -16,8 +24,9 @@ public protocol PhotoStorage: Sendable {
     /// The stored original, for reading in ranges; nil when it is not there.
     func openOriginal(sha256: String, format: ImageFormat) async throws(PhotoError) -> (any StoredPhotoFile)?
 
-    /// A local file holding the original, for libvips and for writing backups; nil when it is not there.
-    func originalFile(sha256: String, format: ImageFormat) async throws(PhotoError) -> URL?
+    /// A local file holding the original, for libvips and for writing backups, kept while the returned value
+    /// lives; nil when it is not there.
+    func localOriginal(sha256: String, format: ImageFormat) async throws(PhotoError) -> LocalOriginal?
 
     /// Stores a thumbnail (replacing one there already).
     func putThumbnail(_ data: Data, sha256: String, size: ThumbnailSize) async throws(PhotoError)
@@ -31,6 +40,12 @@ public protocol PhotoStorage: Sendable {
     /// Every stored original: for removing the files no row refers to after a crash.
     func listOriginals() async throws(PhotoError) -> [StoredOriginal]
 
+    /// Every stored thumbnail: for copying them to another store.
+    func listThumbnails() async throws(PhotoError) -> [StoredThumbnail]
+
+    /// Ends uploads cut off before `cutoff` that the store still holds in part (multipart uploads); returns how many.
+    func abandonUnfinished(before cutoff: Date) async throws(PhotoError) -> Int
+
     /// Empties the staging area: uploads cut off by a crash or a restart.
     func clearStaging()
 
@@ -38,14 +53,65 @@ public protocol PhotoStorage: Sendable {
     func writerLock() throws(PhotoError) -> PhotoWriterLock
 }
 
-/// One stored original's content address.
+/// One stored original's content address, and when it was stored (when the store says).
 public struct StoredOriginal: Hashable, Sendable {
     public let sha256: String
     public let format: ImageFormat
+    public let storedAt: Date?
 
-    public init(sha256: String, format: ImageFormat) {
+    public init(sha256: String, format: ImageFormat, storedAt: Date? = nil) {
         self.sha256 = sha256
         self.format = format
+        self.storedAt = storedAt
+    }
+
+    /// The file name in either store: `<sha256>.<ext>`, parsed back; nil for anything else.
+    public init?(fileName: some StringProtocol, storedAt: Date? = nil) {
+        let parts = fileName.split(separator: ".")
+        guard parts.count == 2, parts[0].count == 64, parts[0].allSatisfy({ $0.isHexDigit && !$0.isUppercase }),
+            let format = ImageFormat(fileExtension: parts[1])
+        else { return nil }
+        self.init(sha256: String(parts[0]), format: format, storedAt: storedAt)
+    }
+
+    /// Where it lives under a store's root: `originals/ab/<sha256>.<ext>`.
+    public var path: String { "originals/\(sha256.prefix(2))/\(sha256).\(format.fileExtension)" }
+}
+
+/// One stored thumbnail.
+public struct StoredThumbnail: Hashable, Sendable {
+    public let sha256: String
+    public let size: ThumbnailSize
+
+    public init(sha256: String, size: ThumbnailSize) {
+        self.sha256 = sha256
+        self.size = size
+    }
+
+    /// `thumbnails/<size>/ab/<sha256>.jpg`, parsed back from its parts; nil for anything else.
+    public init?(sizeName: some StringProtocol, fileName: some StringProtocol) {
+        guard let size = ThumbnailSize(rawValue: String(sizeName)), fileName.hasSuffix(".jpg") else { return nil }
+        let sha = fileName.dropLast(4)
+        guard sha.count == 64, sha.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else { return nil }
+        self.init(sha256: String(sha), size: size)
+    }
+
+    public var path: String { "thumbnails/\(size.rawValue)/\(sha256.prefix(2))/\(sha256).jpg" }
+}
+
+/// A local file holding an original: the stored file itself (the folder), or a copy fetched for the caller and
+/// deleted when this goes (object storage).
+public final class LocalOriginal: Sendable {
+    public let url: URL
+    private let temporary: Bool
+
+    public init(url: URL, temporary: Bool) {
+        self.url = url
+        self.temporary = temporary
+    }
+
+    deinit {
+        if temporary { try? FileManager.default.removeItem(at: url) }
     }
 }
 

@@ -20,7 +20,7 @@ public final class UploadWriter: @unchecked Sendable {
     /// The first bytes, for recognising the format.
     public private(set) var head: [UInt8] = []
 
-    init(url: URL, limit: Int) throws(PhotoError) {
+    public init(url: URL, limit: Int) throws(PhotoError) {
         self.url = url
         self.limit = limit
         descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)

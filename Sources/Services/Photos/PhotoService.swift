@@ -5,6 +5,15 @@ import Logging
 import NIOPosix
 import Photos
 
+/// What one orphan sweep removed.
+public struct PhotoSweep: Equatable, Sendable {
+    public var originals = 0
+    public var thumbnails = 0
+    public var unfinishedUploads = 0
+
+    public init() {}
+}
+
 /// Everything the server does with photo files, over the photo storage: taking uploads in (through `PhotoIntake`),
 /// serving originals and thumbnails, deleting files whose last row went, and tidying up after a crash. Image work
 /// runs on NIO's thread pool, off the request threads.
@@ -29,24 +38,65 @@ public struct PhotoService: Sendable {
         self.limits = limits
     }
 
-    /// The photos of a data folder (`photos/` beside the database).
-    public init(dataFolder: URL, database: any DiaryEngine, limits: PhotoLimits = .standard, logger: Logger) throws {
-        try self.init(storage: try PhotoFolder(dataFolder: dataFolder), store: database.stores.photos, limits: limits, logger: logger)
+    /// The photos of a data folder (`photos/` beside the database), or of `storage` (object storage).
+    public init(
+        dataFolder: URL, database: any DiaryEngine, storage: (any PhotoStorage)? = nil, limits: PhotoLimits = .standard, logger: Logger
+    ) throws {
+        try self.init(
+            storage: try storage ?? PhotoFolder(dataFolder: dataFolder), store: database.stores.photos, limits: limits, logger: logger)
     }
 
-    /// Start-up: drops old unattached uploads and — when no other process is writing photos (an import from the
-    /// command line; see `PhotoWriterLock`) — uploads cut off by a crash and files no row refers to. Returns
-    /// whether it could sweep the files.
+    /// Start-up: drops old unattached uploads and — when no other process on this machine is writing photos (an
+    /// import from the command line; see `PhotoWriterLock`) — uploads cut off by a crash and files no row refers to.
+    /// Object storage is shared with other machines, whose uploads no local lock can see: there the sweep takes only
+    /// what is older than `sharedGrace` (`sweep(olderThan:)`). Returns whether it could sweep the local files.
     @discardableResult
-    public func tidy() async throws -> Bool {
+    public func tidy(now: Date = Date()) async throws -> Bool {
         await release(try await store.deleteUnattached(olderThan: Self.unattachedLifetime))
-        let referenced = try await store.referencedHashes()
+        if storage.isShared { try await sweep(olderThan: Self.sharedGrace, now: now) }
         return try await writing.whileAlone {
             storage.clearStaging()
-            for file in try await storage.listOriginals() where !referenced.contains(file.sha256) {
-                await storage.delete(sha256: file.sha256, format: file.format)
-            }
+            if !storage.isShared { try await sweep(olderThan: 0, now: now) }
         }
+    }
+
+    /// How old a file no row refers to must be before the sweep of shared storage takes it: far longer than any
+    /// upload or import takes between storing its files and committing their rows.
+    public static let sharedGrace: TimeInterval = 3600
+
+    /// The orphan sweep: deletes originals no row refers to that were stored before `now - age` (with their
+    /// thumbnails), thumbnails whose original and rows are both gone, and unfinished multipart uploads begun before
+    /// then. Safe beside running servers only with an age longer than any upload takes (`sharedGrace`), or, on the
+    /// folder, under the writer lock held alone.
+    @discardableResult
+    public func sweep(olderThan age: TimeInterval, now: Date = Date()) async throws -> PhotoSweep {
+        let cutoff = now.addingTimeInterval(-age)
+        let originals = try await storage.listOriginals()
+        let thumbnails = try await storage.listThumbnails()
+        // Read after listing: a row committed meanwhile keeps its file.
+        let referenced = try await store.referencedHashes()
+        var result = PhotoSweep()
+        for file in originals where !referenced.contains(file.sha256) && (age <= 0 || (file.storedAt ?? now) < cutoff) {
+            await storage.delete(sha256: file.sha256, format: file.format)
+            result.originals += 1
+        }
+        let stored = Set(originals.map(\.sha256))
+        for sha in Set(thumbnails.map(\.sha256)) where !referenced.contains(sha) && !stored.contains(sha) {
+            // `delete` takes every size; the format only names the original, which is gone.
+            await storage.delete(sha256: sha, format: .jpeg)
+            result.thumbnails += 1
+        }
+        result.unfinishedUploads = try await storage.abandonUnfinished(before: age <= 0 ? now : cutoff)
+        return result
+    }
+
+    /// The sweep `saessak photos sweep` asks for: on object storage at once, in the folder only while no other
+    /// process writes photos there (nil when one does).
+    public func sweepNow(olderThan age: TimeInterval) async throws -> PhotoSweep? {
+        if storage.isShared { return try await sweep(olderThan: age) }
+        var result: PhotoSweep?
+        try await writing.whileAlone { result = try await sweep(olderThan: age) }
+        return result
     }
 
     /// Checks, stores and records the photos of one request (staged by `storage.stage`), all or nothing: any bad
@@ -87,9 +137,9 @@ public struct PhotoService: Sendable {
     public func thumbnail(_ photo: Photo, size: ThumbnailSize) async throws -> any StoredPhotoFile {
         if let stored = try await storage.openThumbnail(sha256: photo.sha256, size: size) { return stored }
         guard let format = ImageFormat(mimeType: photo.mimeType),
-            let original = try await storage.originalFile(sha256: photo.sha256, format: format)
+            let original = try await storage.localOriginal(sha256: photo.sha256, format: format)
         else { throw PhotoError.internal("the original of photo \(photo.id) is missing") }
-        let data = try await NIOThreadPool.singleton.runIfActive { try Thumbnailer.thumbnail(of: original, size: size) }
+        let data = try await NIOThreadPool.singleton.runIfActive { try Thumbnailer.thumbnail(of: original.url, size: size) }
         try await storage.putThumbnail(data, sha256: photo.sha256, size: size)
         guard let stored = try await storage.openThumbnail(sha256: photo.sha256, size: size) else {
             throw PhotoError.internal("the thumbnail of photo \(photo.id) vanished")

@@ -2,15 +2,18 @@ import DiaryStore
 import Foundation
 import Hummingbird
 import Logging
+import Photos
 import Services
 
 /// Builds the application that `saessak serve` runs; tests build the very same one.
 /// `database`: the engine `saessak serve --database` opened; nil opens the data folder's SQLite database.
+/// `photoStorage`: the object storage `saessak serve --photos` opened; nil keeps photos in the data folder.
 public func buildApplication(
-    _ configuration: AppConfiguration, database: (any DiaryEngine)? = nil, logger: Logger = Logger(label: "saessak")
+    _ configuration: AppConfiguration, database: (any DiaryEngine)? = nil, photoStorage: (any PhotoStorage)? = nil,
+    logger: Logger = Logger(label: "saessak")
 ) async throws -> some ApplicationProtocol {
     let database = try database ?? DiaryDatabase(folder: configuration.dataFolder)
-    let photos = try PhotoService(dataFolder: configuration.dataFolder, database: database, logger: logger)
+    let photos = try PhotoService(dataFolder: configuration.dataFolder, database: database, storage: photoStorage, logger: logger)
     if try await !photos.tidy() {
         logger.notice("another process is writing photos (an import?): files a crash left behind are swept at the next start")
     }
@@ -26,7 +29,8 @@ public func buildApplication(
         ).router,
         server: .http1(configuration: .init(additionalChannelHandlers: [ConnectionGuard(limits: limits, counts: counts)])),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Saessak"),
-        services: [photos.worker],
+        // Object storage is swept every hour too (see PhotoSweeper); the folder at start only.
+        services: photos.storage.isShared ? [photos.worker, PhotoSweeper(photos: photos, logger: logger)] : [photos.worker],
         onServerRunning: { channel in
             guard let setupToken, let port = channel.localAddress?.port else { return }
             let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host

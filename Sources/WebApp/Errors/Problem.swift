@@ -74,6 +74,7 @@ struct Problem: Error, HTTPResponseError, Encodable {
             case .tooLarge: self.init(status: .contentTooLarge, detail: error.description)
             case .corrupt: self.init(status: .unprocessableContent, detail: error.description)
             case .internal: self.init(status: .internalServerError, detail: "the server could not store the photo")
+            case .unavailable: self.init(status: .serviceUnavailable, detail: "the photo store is unavailable: try again shortly", retryAfter: 5)
             }
         case let error as StoreError:
             switch error {

@@ -1,6 +1,8 @@
 import ArgumentParser
 import DiaryStore
 import Foundation
+import ObjectStorage
+import Photos
 import PostgresStore
 import Secrets
 
@@ -17,7 +19,16 @@ struct DataOptions: ParsableArguments {
         ))
     var database: String?
 
+    @Option(
+        name: .customLong("photos"),
+        help: ArgumentHelp(
+            "Photos in S3-compatible object storage instead of the data folder: s3://BUCKET/PREFIX?endpoint=https://HOST:PORT&region=REGION (also SAESSAK_PHOTOS_URL).",
+            discussion: "The keys come from SAESSAK_S3_ACCESS_KEY_ID and SAESSAK_S3_SECRET_ACCESS_KEY (or …_FILE), never the URL."
+        ))
+    var photos: String?
+
     static let urlVariable = "SAESSAK_DATABASE_URL"
+    static let photosVariable = "SAESSAK_PHOTOS_URL"
 
     var url: URL { URL(fileURLWithPath: folder, isDirectory: true) }
 
@@ -57,6 +68,37 @@ struct DataOptions: ParsableArguments {
         do {
             return try await PostgresDatabase.open(settings, cipher: try FieldCipher.forDataFolder(url), create: create)
         } catch let error as PostgresDatabase.Unreachable {
+            throw CLIError(error.description)
+        }
+    }
+}
+
+extension DataOptions {
+    /// The object storage settings when a photo store URL is given (the option, or the environment), checked.
+    func objectStorage() throws -> S3Settings? {
+        guard let text = photos ?? ProcessInfo.processInfo.environment[Self.photosVariable], !text.isEmpty else { return nil }
+        return try Self.objectStorage(text, option: "--photos")
+    }
+
+    static func objectStorage(_ text: String, option: String) throws -> S3Settings {
+        do {
+            return try S3Settings(url: text)
+        } catch {
+            throw CLIError("\(option): \(error.description)")
+        }
+    }
+
+    /// Where the photos are: the object store (checked at once: bucket, keys), or the data folder's `photos/`.
+    func photoStorage() async throws -> any PhotoStorage {
+        guard let settings = try objectStorage() else { return try PhotoFolder(dataFolder: url) }
+        return try await Self.open(settings, dataFolder: url)
+    }
+
+    static func open(_ settings: S3Settings, dataFolder: URL) async throws -> ObjectPhotoStorage {
+        do {
+            try FileManager.default.createDirectory(at: dataFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            return try await ObjectPhotoStorage.open(settings, dataFolder: dataFolder)
+        } catch let error as ObjectPhotoStorage.Unusable {
             throw CLIError(error.description)
         }
     }

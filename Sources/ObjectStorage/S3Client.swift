@@ -1,0 +1,412 @@
+import AsyncHTTPClient
+import Crypto
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// The small S3 client Saessak needs, over async-http-client (no maintained Swift S3 library is in the machine's
+/// package list; Soto is not). Every request is signed (`SignatureV4`) with its payload's SHA-256, bodies stream from
+/// local files a quarter MiB at a time (a 24 MP photo never sits in memory), what comes back is checked (an upload's
+/// ETag against the MD5 computed here, a ranged read's length), and 5xx answers, timeouts and dropped connections
+/// are tried again with backoff before the store is called unreachable.
+public struct S3Client: Sendable {
+    public let settings: S3Settings
+    let signer: SignatureV4
+    let http: HTTPClient
+    /// Tries per request, and the first pause between them (×3 each time, plus up to half again at random).
+    let attempts: Int
+    let firstPause: Duration
+    /// Bytes read from a file per piece of a streamed body.
+    static let pieceSize = 256 << 10
+    /// Ranged reads go in windows of at most this many bytes, each a request of its own (retried alone).
+    public static let readWindow = 4 << 20
+
+    /// One HTTP client for the process, never shut down: connect within 5 s, and no 30 s without a byte.
+    /// Redirects are not followed (they would carry the signature elsewhere).
+    static let sharedHTTP = HTTPClient(
+        eventLoopGroupProvider: .singleton,
+        configuration: HTTPClient.Configuration(
+            redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5), read: .seconds(30)), decompression: .disabled))
+
+    public init(settings: S3Settings, attempts: Int = 4, firstPause: Duration = .milliseconds(200)) {
+        self.settings = settings
+        signer = SignatureV4(credentials: settings.credentials, region: settings.region)
+        http = Self.sharedHTTP
+        self.attempts = max(1, attempts)
+        self.firstPause = firstPause
+    }
+
+    /// The full key of a name under the prefix.
+    public func key(_ name: String) -> String { settings.prefix.isEmpty ? name : "\(settings.prefix)/\(name)" }
+
+    // MARK: Objects
+
+    /// Size, ETag and stored SHA-256 (`x-amz-meta-sha256`) of an object; nil when there is none.
+    public func head(_ key: String) async throws(S3Error) -> (size: Int, etag: String, sha256: String?)? {
+        let answer = try await send(method: .HEAD, key: key, expect: [200, 404])
+        guard answer.status == 200 else { return nil }
+        guard let size = answer.headers.first(name: "content-length").flatMap({ Int($0) }), size >= 0 else {
+            throw .malformed("HEAD \(key) gave no size")
+        }
+        return (size, Self.unquote(answer.headers.first(name: "etag") ?? ""), answer.headers.first(name: "x-amz-meta-sha256"))
+    }
+
+    /// The bytes of `range` of an object (one request: keep ranges within `readWindow`); nil when there is none.
+    public func read(_ key: String, range: ClosedRange<Int>) async throws(S3Error) -> Data? {
+        let answer = try await send(
+            method: .GET, key: key, headers: [("range", "bytes=\(range.lowerBound)-\(range.upperBound)")], expect: [206, 200, 404],
+            responseLimit: range.count + 1)
+        guard answer.status != 404 else { return nil }
+        var body = answer.body
+        if answer.status == 200 {
+            // A server that ignores Range sends all of it: take the part asked for, if it is there.
+            guard body.count > range.upperBound else { throw .integrity("GET \(key) ended before byte \(range.upperBound)") }
+            body = body.subdata(in: range.lowerBound..<(range.upperBound + 1))
+        }
+        guard body.count == range.count else { throw .integrity("GET \(key) gave \(body.count) bytes for a range of \(range.count)") }
+        return body
+    }
+
+    /// A whole small object (a thumbnail); nil when there is none.
+    public func read(_ key: String, limit: Int) async throws(S3Error) -> Data? {
+        let answer = try await send(method: .GET, key: key, expect: [200, 404], responseLimit: limit)
+        guard answer.status == 200 else { return nil }
+        if let length = answer.headers.first(name: "content-length").flatMap({ Int($0) }), length != answer.body.count {
+            throw .integrity("GET \(key) gave \(answer.body.count) of its \(length) bytes")
+        }
+        return answer.body
+    }
+
+    /// Copies an object of `size` bytes into a new local file, a window at a time; returns its SHA-256.
+    @discardableResult
+    public func download(_ key: String, size: Int, to file: URL) async throws(S3Error) -> String {
+        guard FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600]),
+            let handle = try? FileHandle(forWritingTo: file)
+        else { throw .local("cannot create \(file.lastPathComponent)") }
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        var offset = 0
+        while offset < size {
+            let upper = min(size, offset + Self.readWindow) - 1
+            guard let data = try await read(key, range: offset...upper) else { throw .refused(status: 404, code: "NoSuchKey", message: key) }
+            hasher.update(data: data)
+            do { try handle.write(contentsOf: data) } catch { throw .local("cannot write \(file.lastPathComponent): \(error)") }
+            offset = upper + 1
+        }
+        do { try handle.synchronize() } catch { throw .local("cannot sync \(file.lastPathComponent): \(error)") }
+        return SignatureV4.hex(hasher.finalize())
+    }
+
+    /// Stores small bytes as an object in one request, checking the ETag against their MD5.
+    public func put(_ key: String, data: Data, contentType: String, metadata: [String: String] = [:]) async throws(S3Error) {
+        let md5 = Data(Insecure.MD5.hash(data: data))
+        let answer = try await send(
+            method: .PUT, key: key, headers: Self.objectHeaders(contentType: contentType, md5: md5, metadata: metadata), body: .data(data),
+            payloadHash: SignatureV4.hex(SHA256.hash(data: data)), expect: [200])
+        try Self.check(etag: answer.headers.first(name: "etag"), equals: SignatureV4.hex(md5), key: key)
+    }
+
+    /// Stores a local file as an object, streaming it: in one request up to the part size, in parts above it (the
+    /// multipart upload is aborted if any part fails, so nothing half-uploaded lingers). `sha256`, when known (a
+    /// photo's identity), is the payload hash and is kept as `x-amz-meta-sha256`.
+    public func upload(_ key: String, file: URL, sha256 known: String?, contentType: String) async throws(S3Error) {
+        let size = try Self.size(of: file)
+        let whole = try Self.digests(file, offset: 0, length: size, sha256: known == nil)
+        guard let sha256 = known ?? whole.sha256 else { throw .local("no SHA-256 for \(file.lastPathComponent)") }
+        if let known, whole.sha256 != nil, whole.sha256 != known { throw .integrity("the local file changed") }
+        let metadata = ["sha256": sha256]
+        if size <= settings.partSize {
+            let answer = try await send(
+                method: .PUT, key: key, headers: Self.objectHeaders(contentType: contentType, md5: whole.md5, metadata: metadata),
+                body: .file(file, offset: 0, length: size), payloadHash: sha256, expect: [200], timeout: Self.timeout(bytes: size))
+            try Self.check(etag: answer.headers.first(name: "etag"), equals: SignatureV4.hex(whole.md5), key: key)
+            return
+        }
+        let created = try await send(
+            method: .POST, key: key, query: [("uploads", "")], headers: Self.objectHeaders(contentType: contentType, md5: nil, metadata: metadata),
+            expect: [200])
+        guard let uploadID = S3XML.text("UploadId", in: String(decoding: created.body, as: UTF8.self)[...]), !uploadID.isEmpty else {
+            throw .malformed("CreateMultipartUpload gave no UploadId")
+        }
+        do {
+            var parts: [(number: Int, etag: String)] = []
+            var md5s = Data()
+            var offset = 0
+            while offset < size {
+                let length = min(settings.partSize, size - offset)
+                let number = parts.count + 1
+                let digests = try Self.digests(file, offset: offset, length: length, sha256: true)
+                let answer = try await send(
+                    method: .PUT, key: key, query: [("partNumber", String(number)), ("uploadId", uploadID)],
+                    headers: [("content-md5", digests.md5.base64EncodedString())], body: .file(file, offset: offset, length: length),
+                    payloadHash: digests.sha256 ?? "", expect: [200], timeout: Self.timeout(bytes: length))
+                let etag = answer.headers.first(name: "etag") ?? ""
+                try Self.check(etag: etag, equals: SignatureV4.hex(digests.md5), key: "\(key) part \(number)")
+                parts.append((number, etag))
+                md5s.append(digests.md5)
+                offset += length
+            }
+            let list = parts.map { "<Part><PartNumber>\($0.number)</PartNumber><ETag>\(Self.escape($0.etag))</ETag></Part>" }.joined()
+            let document = Data("<CompleteMultipartUpload>\(list)</CompleteMultipartUpload>".utf8)
+            let done = try await send(
+                method: .POST, key: key, query: [("uploadId", uploadID)], headers: [("content-type", "application/xml")], body: .data(document),
+                payloadHash: SignatureV4.hex(SHA256.hash(data: document)), expect: [200], timeout: .seconds(300))
+            // S3 may answer 200 and put its error in the body.
+            let text = String(decoding: done.body, as: UTF8.self)
+            if let error = S3XML.error(text) { throw S3Error.refused(status: 200, code: error.code, message: error.message) }
+            let expected = SignatureV4.hex(Insecure.MD5.hash(data: md5s)) + "-\(parts.count)"
+            if let etag = S3XML.text("ETag", in: text[...]) { try Self.check(etag: etag, equals: expected, key: key) }
+            guard let stored = try await head(key), stored.size == size else { throw S3Error.integrity("\(key) is not the \(size) bytes uploaded") }
+        } catch {
+            try? await abort(key, uploadID: uploadID)
+            throw error as? S3Error ?? .local("\(error)")
+        }
+    }
+
+    /// Deletes an object (there or not).
+    public func delete(_ key: String) async throws(S3Error) {
+        _ = try await send(method: .DELETE, key: key, expect: [200, 204, 404])
+    }
+
+    /// Every object under `prefix` (a full key prefix), page by page.
+    public func list(prefix: String) async throws(S3Error) -> [S3Object] {
+        var objects: [S3Object] = []
+        var token: String?
+        repeat {
+            var query = [("list-type", "2"), ("prefix", prefix)]
+            if let token { query.append(("continuation-token", token)) }
+            let answer = try await send(method: .GET, key: nil, query: query, expect: [200])
+            let page = try S3XML.objectPage(String(decoding: answer.body, as: UTF8.self))
+            objects += page.objects
+            token = page.next
+        } while token != nil
+        return objects
+    }
+
+    /// Unfinished multipart uploads under `prefix`.
+    public func unfinishedUploads(prefix: String) async throws(S3Error) -> [S3Upload] {
+        var uploads: [S3Upload] = []
+        var marker: (key: String, uploadID: String)?
+        repeat {
+            var query = [("uploads", ""), ("prefix", prefix)]
+            if let marker { query += [("key-marker", marker.key), ("upload-id-marker", marker.uploadID)] }
+            let answer = try await send(method: .GET, key: nil, query: query, expect: [200])
+            let page = try S3XML.uploadPage(String(decoding: answer.body, as: UTF8.self))
+            uploads += page.uploads
+            marker = page.next
+        } while marker != nil
+        return uploads
+    }
+
+    public func abort(_ key: String, uploadID: String) async throws(S3Error) {
+        _ = try await send(method: .DELETE, key: key, query: [("uploadId", uploadID)], expect: [200, 204, 404])
+    }
+
+    /// Start-up's check that the bucket is there and the keys may list it: names what is wrong.
+    public func checkAccess() async throws(S3Error) {
+        _ = try await send(method: .GET, key: nil, query: [("list-type", "2"), ("max-keys", "1"), ("prefix", key(""))], expect: [200])
+    }
+
+    // MARK: Requests
+
+    enum Body {
+        case none
+        case data(Data)
+        case file(URL, offset: Int, length: Int)
+    }
+
+    struct Answer {
+        let status: Int
+        let headers: HTTPHeaders
+        let body: Data
+    }
+
+    /// Signs and sends one request, trying again on 5xx, timeouts and dropped connections. An answer outside
+    /// `expect` is `.refused` with S3's code and message.
+    func send(
+        method: HTTPMethod, key: String?, query: [(String, String)] = [], headers: [(String, String)] = [], body: Body = .none,
+        payloadHash: String = SignatureV4.emptyPayloadHash, expect: Set<Int>, responseLimit: Int = 1 << 20, timeout: Duration = .seconds(60)
+    ) async throws(S3Error) -> Answer {
+        var pause = firstPause
+        var attempt = 0
+        while true {
+            attempt += 1
+            let failure: S3Error
+            do {
+                let answer = try await sendOnce(
+                    method: method, key: key, query: query, headers: headers, body: body, payloadHash: payloadHash, responseLimit: responseLimit,
+                    timeout: timeout)
+                if expect.contains(answer.status) { return answer }
+                let (code, message) = S3XML.error(String(decoding: answer.body, as: UTF8.self)) ?? (Self.code(for: answer.status), "")
+                let refusal = S3Error.refused(status: answer.status, code: code, message: message)
+                guard answer.status >= 500 || answer.status == 429 || code == "RequestTimeout" || code == "SlowDown" else { throw refusal }
+                failure = .unreachable("\(method) answered \(answer.status) \(code)")
+            } catch let error as S3Error {
+                throw error
+            } catch is CancellationError {
+                throw .unreachable("cancelled")
+            } catch {
+                failure = .unreachable("\(method) failed: \(Self.describe(error))")
+            }
+            guard attempt < attempts else { throw failure }
+            let jitter = Double.random(in: 1...1.5)
+            do { try await Task.sleep(for: pause * jitter) } catch { throw .unreachable("cancelled") }
+            pause *= 3
+        }
+    }
+
+    private func sendOnce(
+        method: HTTPMethod, key: String?, query: [(String, String)], headers: [(String, String)], body: Body, payloadHash: String,
+        responseLimit: Int, timeout: Duration
+    ) async throws -> Answer {
+        let (url, host, path) = address(key: key, query: query)
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        var extra = headers
+        switch body {
+        case .none: break
+        case .data(let data):
+            request.body = .bytes(ByteBuffer(bytes: data))
+            extra.append(("content-length", String(data.count)))
+        case .file(let file, let offset, let length):
+            request.body = .stream(FilePieces(file: file, offset: offset, length: length), length: .known(Int64(length)))
+            extra.append(("content-length", String(length)))
+        }
+        for (name, value) in signer.sign(method: method.rawValue, host: host, path: path, query: query, headers: extra, payloadHash: payloadHash, date: Date()) {
+            request.headers.add(name: name, value: value)
+        }
+        let seconds = Int64(timeout.components.seconds)
+        let response = try await http.execute(request, timeout: .seconds(max(1, seconds)))
+        let status = Int(response.status.code)
+        let data: Data
+        if method == .HEAD {
+            data = Data()
+        } else {
+            // Error bodies are small; a success body is read up to what was asked for.
+            let limit = (200..<300).contains(status) ? responseLimit : 64 << 10
+            let buffer = try await response.body.collect(upTo: max(limit, 1))
+            data = Data(buffer.readableBytesView)
+        }
+        return Answer(status: status, headers: response.headers, body: data)
+    }
+
+    /// The request URL (keys percent-encoded once, as signed), the Host header and the path that is signed.
+    func address(key: String?, query: [(String, String)]) -> (url: String, host: String, path: String) {
+        let endpoint = settings.endpoint
+        let scheme = endpoint.scheme ?? "https"
+        let baseHost = endpoint.host ?? ""
+        let port = endpoint.port.map { ":\($0)" } ?? ""
+        let host: String
+        var path: String
+        switch settings.style {
+        case .path:
+            host = baseHost + port
+            path = "/\(settings.bucket)" + (key.map { "/\($0)" } ?? "")
+        case .virtual:
+            host = "\(settings.bucket).\(baseHost)\(port)"
+            path = "/" + (key ?? "")
+        }
+        if key == nil && settings.style == .path { path += "/" }
+        let queryText = SignatureV4.canonicalQuery(query)
+        return ("\(scheme)://\(host)\(SignatureV4.canonicalPath(path))\(queryText.isEmpty ? "" : "?" + queryText)", host, path)
+    }
+
+    // MARK: Helpers
+
+    static func objectHeaders(contentType: String, md5: Data?, metadata: [String: String]) -> [(String, String)] {
+        var headers = [("content-type", contentType)]
+        if let md5 { headers.append(("content-md5", md5.base64EncodedString())) }
+        for (name, value) in metadata.sorted(by: { $0.key < $1.key }) { headers.append(("x-amz-meta-\(name)", value)) }
+        return headers
+    }
+
+    static func check(etag: String?, equals expected: String, key: String) throws(S3Error) {
+        let got = unquote(etag ?? "").lowercased()
+        // Some stores give other ETags (encrypted objects); a plain MD5 or multipart form must match.
+        let looksLikeMD5 = got.count >= 32 && got.prefix(32).allSatisfy(\.isHexDigit)
+        guard !looksLikeMD5 || got == expected else { throw .integrity("\(key): the store's ETag \(got) is not the MD5 sent, \(expected)") }
+    }
+
+    static func unquote(_ etag: String) -> String { etag.trimmingCharacters(in: CharacterSet(charactersIn: "\" ")) }
+
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+            .replacingOccurrences(of: "\"", with: "&quot;")
+    }
+
+    static func code(for status: Int) -> String {
+        switch status {
+        case 403: "AccessDenied"
+        case 404: "NotFound"
+        default: ""
+        }
+    }
+
+    /// Sixty seconds, plus one for each 256 KiB (a slow home uplink of 2 Mbit/s).
+    static func timeout(bytes: Int) -> Duration { .seconds(60 + bytes / (256 << 10)) }
+
+    static func size(of file: URL) throws(S3Error) -> Int {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: file.path), let size = (attributes[.size] as? NSNumber)?.intValue else {
+            throw .local("cannot read \(file.lastPathComponent)")
+        }
+        return size
+    }
+
+    /// MD5 (for Content-MD5 and the ETag) and, when asked, SHA-256 (the payload hash) of part of a file.
+    static func digests(_ file: URL, offset: Int, length: Int, sha256 wanted: Bool) throws(S3Error) -> (md5: Data, sha256: String?) {
+        var md5 = Insecure.MD5()
+        var sha = SHA256()
+        do {
+            let handle = try FileHandle(forReadingFrom: file)
+            defer { try? handle.close() }
+            try handle.seek(toOffset: UInt64(offset))
+            var left = length
+            while left > 0 {
+                guard let data = try handle.read(upToCount: min(pieceSize, left)), !data.isEmpty else { throw S3Error.local("\(file.lastPathComponent) ended early") }
+                md5.update(data: data)
+                if wanted { sha.update(data: data) }
+                left -= data.count
+            }
+        } catch let error as S3Error {
+            throw error
+        } catch {
+            throw .local("cannot read \(file.lastPathComponent): \(error)")
+        }
+        return (Data(md5.finalize()), wanted ? SignatureV4.hex(sha.finalize()) : nil)
+    }
+
+    /// An error's kind without its noise (async-http-client's errors print as structs).
+    static func describe(_ error: any Error) -> String {
+        let text = String(describing: error)
+        return text.count > 200 ? String(text.prefix(200)) + "…" : text
+    }
+}
+
+/// A range of a file as a sequence of byte buffers, read as the HTTP client asks for them.
+struct FilePieces: AsyncSequence, Sendable {
+    typealias Element = ByteBuffer
+    let file: URL
+    let offset: Int
+    let length: Int
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        let handle: FileHandle?
+        var left: Int
+
+        mutating func next() async throws -> ByteBuffer? {
+            guard left > 0 else { return nil }
+            guard let handle, let data = try handle.read(upToCount: Swift.min(S3Client.pieceSize, left)), !data.isEmpty else {
+                throw S3Error.local("the file being uploaded ended early")
+            }
+            left -= data.count
+            if left == 0 { try? handle.close() }
+            return ByteBuffer(bytes: data)
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator {
+        let handle = try? FileHandle(forReadingFrom: file)
+        do { try handle?.seek(toOffset: UInt64(offset)) } catch { return AsyncIterator(handle: nil, left: length) }
+        return AsyncIterator(handle: handle, left: length)
+    }
+}
