@@ -165,6 +165,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(name: "PhotosTests", dependencies: ["Photos", "Diary"], swiftSettings: swiftSettings),
         .testTarget(name: "BackupTests", dependencies: ["Backup"], swiftSettings: swiftSettings),
+        .testTarget(name: "ObjectStorageTests", dependencies: ["ObjectStorage", "Photos"], exclude: ["sigv4_oracle.py"], swiftSettings: swiftSettings),
         .testTarget(name: "ServicesTests", dependencies: ["Services"], swiftSettings: swiftSettings),
         .testTarget(name: "ImportersTests", dependencies: ["Importers"], swiftSettings: swiftSettings),
         .testTarget(

@@ -111,9 +111,10 @@ public struct S3Client: Sendable {
     /// photo's identity), is the payload hash and is kept as `x-amz-meta-sha256`.
     public func upload(_ key: String, file: URL, sha256 known: String?, contentType: String) async throws(S3Error) {
         let size = try Self.size(of: file)
-        let whole = try Self.digests(file, offset: 0, length: size, sha256: known == nil)
-        guard let sha256 = known ?? whole.sha256 else { throw .local("no SHA-256 for \(file.lastPathComponent)") }
-        if let known, whole.sha256 != nil, whole.sha256 != known { throw .integrity("the local file changed") }
+        // Hashed here whatever the caller knows: what goes up is what hashes to the name it goes under.
+        let whole = try Self.digests(file, offset: 0, length: size, sha256: true)
+        guard let sha256 = whole.sha256 else { throw .local("no SHA-256 for \(file.lastPathComponent)") }
+        if let known, known != sha256 { throw .integrity("\(file.lastPathComponent) does not hash to \(known)") }
         let metadata = ["sha256": sha256]
         if size <= settings.partSize {
             let answer = try await send(
