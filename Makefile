@@ -41,8 +41,7 @@ S3_BLACKBOX := test_photos test_backup test_import_dayone test_import_iphotodiar
 test: deps venv
 	$(SWIFT) build --build-tests
 	SAESSAK_TEST_PYTHON=$(VENV)/bin/python scripts/with-postgres.sh scripts/with-object-store.sh $(SWIFT) test --skip-build
-	SAESSAK_BIN="$$($(SWIFT) build --show-bin-path)/saessak" scripts/with-postgres.sh scripts/with-object-store.sh \
-		$(VENV)/bin/python -m pytest -q blackbox
+	SAESSAK_BIN="$$($(SWIFT) build --show-bin-path)/saessak" scripts/with-postgres.sh $(VENV)/bin/python -m pytest -q blackbox
 	SAESSAK_BIN="$$($(SWIFT) build --show-bin-path)/saessak" SAESSAK_BLACKBOX_ENGINE=postgres scripts/with-postgres.sh \
 		$(VENV)/bin/python -m pytest -q $(patsubst %,blackbox/%.py,$(POSTGRES_BLACKBOX))
 	SAESSAK_BIN="$$($(SWIFT) build --show-bin-path)/saessak" SAESSAK_BLACKBOX_PHOTOS=s3 scripts/with-object-store.sh \

@@ -53,16 +53,29 @@ cd "$dir" && exec "$weed" mini -dir="$dir/data" -ip=127.0.0.1 -ip.bind=127.0.0.1
 RUN
     chmod +x "$dir/run.sh"
     ("$dir/run.sh" >>"$dir/server.log" 2>&1 & echo $! > "$dir/pid")
-    # Ready when the S3 port answers and the bucket is there (an unsigned request is refused with 403, not 404).
-    for _ in $(seq 1 300); do
-        status=$(python3 -c 'import sys, urllib.request, urllib.error
-try: urllib.request.urlopen(sys.argv[1], timeout=2); print(200)
-except urllib.error.HTTPError as e: print(e.code)
-except OSError: print(0)' "http://127.0.0.1:$s3/saessak-test/")
-        [ "$status" = 403 ] && break
-        sleep 0.1
-    done
-    [ "${status:-}" = 403 ] || { cat "$dir/server.log" >&2; echo "the object store did not start" >&2; exit 1; }
+    # Ready when a signed HEAD of the bucket succeeds (the port answers before the bucket is made).
+    if ! "$root/.venv/bin/python" - "$s3" "$access" "$secret" <<'PY'
+import sys, time
+import boto3
+from botocore.config import Config
+port, access, secret = sys.argv[1:]
+client = boto3.client("s3", endpoint_url=f"http://127.0.0.1:{port}", region_name="us-east-1", aws_access_key_id=access,
+                      aws_secret_access_key=secret, config=Config(retries={"max_attempts": 1}, connect_timeout=1, read_timeout=2))
+deadline = time.time() + 60
+while True:
+    try:
+        client.head_bucket(Bucket="saessak-test")
+        break
+    except Exception:
+        if time.time() > deadline:
+            sys.exit(1)
+        time.sleep(0.1)
+PY
+    then
+        cat "$dir/server.log" >&2
+        echo "the object store did not start" >&2
+        exit 1
+    fi
     echo "s3://saessak-test/?endpoint=http://127.0.0.1:$s3&region=us-east-1"
     echo "$access"
     echo "$secret"

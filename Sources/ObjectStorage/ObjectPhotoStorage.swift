@@ -25,6 +25,8 @@ public struct ObjectPhotoStorage: PhotoStorage {
     public let local: URL
     public var isShared: Bool { true }
     public var location: String { client.settings.description }
+    /// Whether thumbnails are read from and kept in the local cache; `photos migrate` checks the bucket itself.
+    public var cachesThumbnails = true
 
     /// Thumbnails are small; anything larger under their names is not one of ours.
     static let thumbnailLimit = 16 << 20
@@ -126,13 +128,13 @@ public struct ObjectPhotoStorage: PhotoStorage {
         } catch {
             throw Self.photoError(error)
         }
-        cache(data, thumbnail)
+        if cachesThumbnails { cache(data, thumbnail) }
     }
 
     /// From the local cache, or fetched into it.
     public func openThumbnail(sha256: String, size: ThumbnailSize) async throws(PhotoError) -> (any StoredPhotoFile)? {
         let thumbnail = StoredThumbnail(sha256: sha256, size: size)
-        if let cached = LocalPhotoFile(cached(thumbnail)) { return cached }
+        if cachesThumbnails, let cached = LocalPhotoFile(cached(thumbnail)) { return cached }
         let data: Data
         do {
             guard let fetched = try await client.read(client.key(thumbnail.path), limit: Self.thumbnailLimit) else { return nil }
@@ -140,6 +142,7 @@ public struct ObjectPhotoStorage: PhotoStorage {
         } catch {
             throw Self.photoError(error)
         }
+        guard cachesThumbnails else { return InMemoryPhotoFile(data: data) }
         cache(data, thumbnail)
         return LocalPhotoFile(cached(thumbnail)) ?? InMemoryPhotoFile(data: data)
     }

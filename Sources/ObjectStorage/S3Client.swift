@@ -103,7 +103,17 @@ public struct S3Client: Sendable {
         let answer = try await send(
             method: .PUT, key: key, headers: Self.objectHeaders(contentType: contentType, md5: md5, metadata: metadata), body: .data(data),
             payloadHash: SignatureV4.hex(SHA256.hash(data: data)), expect: [200])
-        try Self.check(etag: answer.headers.first(name: "etag"), equals: SignatureV4.hex(md5), key: key)
+        try await checkOrDelete(etag: answer.headers.first(name: "etag"), equals: SignatureV4.hex(md5), key: key)
+    }
+
+    /// An object stored with other bytes than were sent must not stay under the name of the bytes that were.
+    private func checkOrDelete(etag: String?, equals expected: String, key: String) async throws(S3Error) {
+        do {
+            try Self.check(etag: etag, equals: expected, key: key)
+        } catch {
+            try? await delete(key)
+            throw error
+        }
     }
 
     /// Stores a local file as an object, streaming it: in one request up to the part size, in parts above it (the
@@ -120,7 +130,7 @@ public struct S3Client: Sendable {
             let answer = try await send(
                 method: .PUT, key: key, headers: Self.objectHeaders(contentType: contentType, md5: whole.md5, metadata: metadata),
                 body: .file(file, offset: 0, length: size), payloadHash: sha256, expect: [200], timeout: Self.timeout(bytes: size))
-            try Self.check(etag: answer.headers.first(name: "etag"), equals: SignatureV4.hex(whole.md5), key: key)
+            try await checkOrDelete(etag: answer.headers.first(name: "etag"), equals: SignatureV4.hex(whole.md5), key: key)
             return
         }
         let created = try await send(
@@ -156,8 +166,11 @@ public struct S3Client: Sendable {
             let text = String(decoding: done.body, as: UTF8.self)
             if let error = S3XML.error(text) { throw S3Error.refused(status: 200, code: error.code, message: error.message) }
             let expected = SignatureV4.hex(Insecure.MD5.hash(data: md5s)) + "-\(parts.count)"
-            if let etag = S3XML.text("ETag", in: text[...]) { try Self.check(etag: etag, equals: expected, key: key) }
-            guard let stored = try await head(key), stored.size == size else { throw S3Error.integrity("\(key) is not the \(size) bytes uploaded") }
+            if let etag = S3XML.text("ETag", in: text[...]) { try await checkOrDelete(etag: etag, equals: expected, key: key) }
+            guard let stored = try await head(key), stored.size == size else {
+                try? await delete(key)
+                throw S3Error.integrity("\(key) is not the \(size) bytes uploaded")
+            }
         } catch {
             try? await abort(key, uploadID: uploadID)
             throw error as? S3Error ?? .local("\(error)")

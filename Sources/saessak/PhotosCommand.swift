@@ -41,7 +41,9 @@ struct PhotosMigrate: AsyncParsableCommand {
         if to == "folder" {
             target = try PhotoFolder(dataFolder: data.url)
         } else {
-            target = try await DataOptions.open(try DataOptions.objectStorage(to, option: "--to"), dataFolder: data.url)
+            var bucket = try await DataOptions.open(try DataOptions.objectStorage(to, option: "--to"), dataFolder: data.url)
+            bucket.cachesThumbnails = false  // what is checked is the bucket, not this machine's cache
+            target = bucket
         }
         guard source.location != target.location else { throw CLIError("--to is where the photos are already (\(source.location))") }
         print("Copying photos from \(source.location) to \(target.location).")
@@ -62,7 +64,7 @@ struct PhotosMigrate: AsyncParsableCommand {
                     report.failures.append("\(thumbnail.path): \(error)")
                 }
             }
-        } catch let error as PhotoError {
+        } catch {
             throw CLIError("cannot list the photos of \(source.location): \(error)")
         }
         print(report.summary)
@@ -72,30 +74,33 @@ struct PhotosMigrate: AsyncParsableCommand {
         }
     }
 
-    /// Copies one original unless the target holds it already, then reads it back and checks its SHA-256.
+    /// Copies one original unless the target holds it already, then reads it back and checks its SHA-256. A copy
+    /// there that does not verify (a run cut off, a damaged object) is replaced.
     private func copy(_ original: StoredOriginal, from source: any PhotoStorage, to target: any PhotoStorage, report: inout MigrationReport) async throws {
-        let there = try await target.openOriginal(sha256: original.sha256, format: original.format)
-        let here = try await source.openOriginal(sha256: original.sha256, format: original.format)
-        guard let here else { return }  // deleted since the listing
-        if let there, there.byteCount == here.byteCount {
-            report.originalsPresent += 1
-        } else {
-            guard let local = try await source.localOriginal(sha256: original.sha256, format: original.format) else { return }
-            // `putOriginal` takes its file away: give it a copy in the target's staging area.
-            let staged = try target.stage(limits: PhotoLimits(maxBytes: Int.max))
-            staged.abandon()
-            try FileManager.default.copyItem(at: local.url, to: staged.url)
-            guard try await target.putOriginal(staged.url, sha256: original.sha256, format: original.format) || there != nil else {
-                throw CLIError("the target kept a different file under this name")
+        guard let here = try await source.openOriginal(sha256: original.sha256, format: original.format) else { return }  // deleted since the listing
+        if let there = try await target.openOriginal(sha256: original.sha256, format: original.format) {
+            if there.byteCount == here.byteCount, await Self.verified(original, in: target) {
+                report.originalsPresent += 1
+                return
             }
-            report.originalsCopied += 1
-            report.bytes += here.byteCount
+            await target.delete(sha256: original.sha256, format: original.format)  // its thumbnails are copied again below
+            report.replaced += 1
         }
-        guard let back = try await target.localOriginal(sha256: original.sha256, format: original.format) else {
-            throw CLIError("not found in the target after copying")
-        }
-        let sha = try Self.sha256(of: back.url)
-        guard sha == original.sha256 else { throw CLIError("the target's copy hashes to \(sha)") }
+        guard let local = try await source.localOriginal(sha256: original.sha256, format: original.format) else { return }
+        // `putOriginal` takes its file away: give it a copy in the target's staging area.
+        let staged = try target.stage(limits: PhotoLimits(maxBytes: Int.max))
+        staged.abandon()
+        try FileManager.default.copyItem(at: local.url, to: staged.url)
+        _ = try await target.putOriginal(staged.url, sha256: original.sha256, format: original.format)
+        guard await Self.verified(original, in: target) else { throw CLIError("the target's copy does not hash to its name") }
+        report.originalsCopied += 1
+        report.bytes += here.byteCount
+    }
+
+    /// Whether the target's original reads back whole and hashes to its name.
+    static func verified(_ original: StoredOriginal, in target: any PhotoStorage) async -> Bool {
+        guard let back = try? await target.localOriginal(sha256: original.sha256, format: original.format) else { return false }
+        return (try? sha256(of: back.url)) == original.sha256
     }
 
     /// Copies one thumbnail unless the target holds the same bytes, then reads it back.
@@ -134,6 +139,8 @@ struct MigrationReport {
     var originalsPresent = 0
     var thumbnailsCopied = 0
     var thumbnailsPresent = 0
+    /// Copies in the target that did not verify, copied again.
+    var replaced = 0
     var bytes = 0
     var failures: [String] = []
 
@@ -143,7 +150,8 @@ struct MigrationReport {
 
     var summary: String {
         let megabytes = String(format: "%.1f", Double(bytes) / 1_048_576)
-        return "Originals: \(originalsCopied) copied (\(megabytes) MB), \(originalsPresent) already there; "
+        return "Originals: \(originalsCopied) copied (\(megabytes) MB), \(originalsPresent) already there"
+            + (replaced > 0 ? ", \(replaced) damaged copies replaced" : "") + "; "
             + "thumbnails: \(thumbnailsCopied) copied, \(thumbnailsPresent) already there. Every copy was read back and verified."
     }
 }
