@@ -4,7 +4,9 @@
 Calendar: the release `calendar-benchmark` binary (Saessak's conversions, Foundation's .chinese calendar on the
 same dates, a year of solar terms) next to the korean-lunar-calendar Python package on the same kind of dates.
 Photos: 20 generated 24 MP JPEGs, thumbnailed by `photo-benchmark` (Saessak's code) and by `vipsthumbnail`, then
-100 uploads of them through the API (peak server RSS), then thumbnail requests next to GET /healthz.
+100 uploads of them through the API (peak server RSS), then thumbnail requests next to GET /healthz; then 100
+concurrent uploads, the worker's large thumbnails and thumbnail requests with photos in the data folder and in an
+S3-compatible store (SeaweedFS on loopback).
 Search: `search-benchmark` builds 100,000 generated diary entries and times ranked searches next to a LIKE scan.
 Server: seeds a fresh data folder through the API (deterministic from --seed), then measures timeline pages
 against GET /healthz on the same server with the same client, and the cold start on the seeded folder.
@@ -216,6 +218,103 @@ def photo_rows(args, folder, token, port, server_pid, seed):
     thumbs = latencies(client, f"/api/v1/photos/{last[0]['id']}/thumbnail?size=small", args.requests)
     rows.append(("thumbnail request (small, authorised)", f"{len(thumbs) / sum(thumbs):,.0f} req/s",
                  f"static file {len(static) / sum(static):,.0f} req/s", f"{sum(static) / sum(thumbs):.0%} of static (≥ 50 %)"))
+    try:
+        rows += object_storage_rows(args, originals)
+    except (subprocess.CalledProcessError, RuntimeError, OSError, ValueError) as error:
+        rows.append(("object storage rows", "failed", str(error)[:80], ""))
+    return rows
+
+
+def concurrent_upload_rows(args, originals, name, environment):
+    """100 concurrent uploads of 24 MP photos (one per request, 100 connections) to a fresh server whose photos are
+    where `environment` says; then how fast its worker makes the large thumbnails, and thumbnail requests."""
+    import sqlite3
+    data = Path(tempfile.mkdtemp(prefix="saessak-bench-up-")) / "data"
+    subprocess.run([args.bin, "admin", "create-user", "--data", str(data), "--username", "bench", "--password-stdin"],
+                   input="benchmark password\n", text=True, check=True, capture_output=True)
+    token = subprocess.run([args.bin, "admin", "create-token", "--data", str(data), "--username", "bench"],
+                           text=True, check=True, capture_output=True).stdout.strip()
+    port = free_port()
+    process = subprocess.Popen([args.bin, "serve", "--data", str(data), "--port", str(port), "--max-connections-per-address", "128"],
+                               env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    rows = []
+    try:
+        deadline = time.time() + 60
+        while True:
+            try:
+                Client(port).call("GET", "/healthz")
+                break
+            except (OSError, http.client.HTTPException):
+                if process.poll() is not None or time.time() > deadline:
+                    raise RuntimeError(f"{name} server did not start")
+                time.sleep(0.05)
+        boundary = "saessak-bench"
+        bodies = []
+        for index in range(100):
+            data_bytes = originals[index % len(originals)].read_bytes() + f"c{index}".encode()
+            bodies.append(f'--{boundary}\r\nContent-Disposition: form-data; name="p"; filename="{index}.jpg"\r\n\r\n'.encode()
+                          + data_bytes + f"\r\n--{boundary}--\r\n".encode())
+        statuses, ids = [], []
+        gate = threading.Barrier(100)
+
+        def send(body):
+            client = Client(port, token)
+            gate.wait()
+            client.connection.request("POST", "/api/v1/photos", body, {**client.headers, "Content-Type": f"multipart/form-data; boundary={boundary}"})
+            response = client.connection.getresponse()
+            payload = response.read()
+            statuses.append(response.status)
+            if response.status == 201:
+                ids.append(json.loads(payload)["items"][0]["id"])
+
+        threads = [threading.Thread(target=send, args=(body,)) for body in bodies]
+        began = time.perf_counter()
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        seconds = time.perf_counter() - began
+        if statuses.count(201) != 100:
+            raise RuntimeError(f"{name}: uploads answered {sorted(set(statuses))}")
+        rss = peak_rss_mb(process.pid)
+        rows.append((f"{name}: 100 concurrent 24 MP uploads", f"{100 / seconds:.1f} photos/s", f"server peak RSS {rss:.0f} MB (< 200)", ""))
+        began = time.perf_counter()
+        while True:
+            with sqlite3.connect(data / "saessak.sqlite") as db:
+                pending = db.execute("SELECT count(*) FROM photos WHERE thumbnails = 'pending'").fetchone()[0]
+            if pending == 0 or time.perf_counter() - began > 600:
+                break
+            time.sleep(0.2)
+        made = time.perf_counter() - began
+        rows.append((f"{name}: large thumbnails by the worker", f"{100 / made:.1f} photos/s" if pending == 0 else f"{pending} pending after 600 s",
+                     f"server peak RSS {peak_rss_mb(process.pid):.0f} MB", ""))
+        client = Client(port, token)
+        thumbs = latencies(client, f"/api/v1/photos/{ids[0]}/thumbnail?size=small", args.requests)
+        health = latencies(client, "/healthz", args.requests)
+        rows.append((f"{name}: thumbnail request (small, authorised)", f"{len(thumbs) / sum(thumbs):,.0f} req/s",
+                     f"/healthz {len(health) / sum(health):,.0f} req/s", f"{sum(health) / sum(thumbs):.0%} of /healthz"))
+    finally:
+        process.terminate()
+        process.wait()
+        shutil.rmtree(data.parent, ignore_errors=True)
+    return rows
+
+
+def object_storage_rows(args, originals):
+    """The same 100 concurrent uploads, thumbnails and thumbnail requests with photos in the data folder and in a
+    throwaway S3-compatible store (SeaweedFS on loopback, scripts/object-store.sh)."""
+    root = Path(__file__).resolve().parent
+    rows = concurrent_upload_rows(args, originals, "folder", dict(os.environ))
+    store = Path(tempfile.mkdtemp(prefix="saessak-bench-s3-"))
+    try:
+        url, access, secret = subprocess.run([str(root / "object-store.sh"), "start", str(store / "s3")], check=True,
+                                             capture_output=True, text=True).stdout.split()
+        environment = dict(os.environ, SAESSAK_PHOTOS_URL=url.replace("s3://saessak-test/", "s3://saessak-test/bench"),
+                           SAESSAK_S3_ACCESS_KEY_ID=access, SAESSAK_S3_SECRET_ACCESS_KEY=secret)
+        rows += concurrent_upload_rows(args, originals, "object storage", environment)
+    finally:
+        subprocess.run([str(root / "object-store.sh"), "stop", str(store / "s3")], capture_output=True)
+        shutil.rmtree(store, ignore_errors=True)
     return rows
 
 

@@ -1,5 +1,6 @@
 import Files
 import Foundation
+import S3Answers
 import Photos
 
 #if canImport(Glibc)

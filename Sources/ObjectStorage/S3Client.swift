@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Crypto
 import Foundation
+import S3Answers
 import NIOCore
 import NIOHTTP1
 

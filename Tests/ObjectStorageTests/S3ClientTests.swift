@@ -4,6 +4,7 @@ import Photos
 import Testing
 
 @testable import ObjectStorage
+@testable import S3Answers
 
 /// The client against a real S3-compatible server: SeaweedFS, started by `make test` (scripts/with-object-store.sh).
 @Suite(.enabled(if: LiveStore.settings() != nil)) struct S3ClientTests {

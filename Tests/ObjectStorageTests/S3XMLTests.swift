@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ObjectStorage
+@testable import S3Answers
 
 @Suite struct S3XMLTests {
     @Test func aListingPage() throws {

@@ -83,6 +83,30 @@ struct ServiceFixture {
     }
 }
 
+extension PhotoServiceTests {
+    /// The sweep by age (what shared object storage relies on): a file no row refers to stays while it is younger
+    /// than the age asked for — another server may be about to commit its row — and goes once it is older.
+    @Test func theSweepByAgeWaitsForTheGrace() async throws {
+        let fixture = try await ServiceFixture()
+        try await placeWithoutRows(fixture)
+        let now = Date()
+        #expect(try await fixture.photos.sweep(olderThan: PhotoService.sharedGrace, now: now) == PhotoSweep())
+        #expect(fixture.storedOriginals == 1)
+        let later = now.addingTimeInterval(PhotoService.sharedGrace + 60)
+        let swept = try await fixture.photos.sweep(olderThan: PhotoService.sharedGrace, now: later)
+        #expect(swept.originals == 1 && fixture.storedOriginals == 0)
+    }
+
+    /// Thumbnails whose original and rows are both gone (a crash between deleting one and the other) are swept.
+    @Test func strayThumbnailsAreSwept() async throws {
+        let fixture = try await ServiceFixture()
+        try await fixture.photos.storage.putThumbnail(Data("x".utf8), sha256: String(repeating: "cd", count: 32), size: .large)
+        #expect(try await fixture.photos.storage.listThumbnails().count == 1)
+        #expect(try await fixture.photos.sweep(olderThan: 0).thumbnails == 1)
+        #expect(try await fixture.photos.storage.listThumbnails().isEmpty)
+    }
+}
+
 /// Places one photo file and drops its intake (and the intake's writer lock) without writing a row.
 private func placeWithoutRows(_ fixture: ServiceFixture) async throws {
     let intake = try PhotoIntake(storage: fixture.photos.storage, family: fixture.family, now: Date())
