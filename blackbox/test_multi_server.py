@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from browser import Browser
-from conftest import BIN, ENGINE, ROOT, Server, engine_environment, make_family, new_child, saessak
+from conftest import BIN, ENGINE, PHOTOS, ROOT, Server, engine_environment, make_family, new_child, photo_files, saessak
 from images import image, multipart
 
 pytestmark = pytest.mark.skipif(ENGINE != "postgres", reason="several servers share a PostgreSQL database")
@@ -30,6 +30,51 @@ def pair(tmp_path):
     yield one, two
     one.stop(kill=True)
     two.stop(kill=True)
+
+
+@pytest.mark.skipif(PHOTOS != "s3", reason="servers without a shared folder need photos in object storage")
+def test_servers_on_separate_machines_share_photos_through_the_bucket(tmp_path):
+    """The many-family host of docs/deploy.md: each server its own data folder (the key copied, nothing else), one
+    PostgreSQL database, one bucket."""
+    data = tmp_path / "one" / "saessak-data"
+    token = make_family(data, "mom", "우리집")
+    other = tmp_path / "two" / "saessak-data"
+    other.mkdir(parents=True, mode=0o700)
+    (other / "secret.key").write_bytes((data / "secret.key").read_bytes())
+    (other / "secret.key").chmod(0o600)
+    shared = engine_environment(data)  # the same database schema and bucket prefix for both
+    one, two = Server(data, env=shared).start(), Server(other, env=shared).start()
+    try:
+        pictures = [image(tmp_path, ".jpg", 900, 600).read_bytes() + b"%d" % i for i in range(4)]
+        ids = []
+        for index, picture in enumerate(pictures):
+            content_type, body = multipart([(f"{index}.jpg", picture)])
+            server = (one, two)[index % 2]
+            response = server.request("POST", "/api/v1/photos", raw=body, token=token, headers={"Content-Type": content_type})
+            assert response.status == 201, response.body
+            ids.append(response.json()["items"][0]["id"])
+        for photo, picture in zip(ids, pictures):
+            for server in (one, two):
+                assert server.request("GET", f"/api/v1/photos/{photo}/original", token=token).body == picture
+        deadline = time.time() + 60
+        while not all(two.request("GET", f"/api/v1/photos/{photo}", token=token).json().get("thumbnailsReady") for photo in ids):
+            assert time.time() < deadline
+            time.sleep(0.2)
+        assert len(photo_files(data, "thumbnails/large")) == 4  # each made once, by whichever server claimed it
+        for photo in ids:
+            assert one.request("GET", f"/api/v1/photos/{photo}/thumbnail?size=large", token=token).status == 200
+        # Nothing of the photos is in either data folder but the cache.
+        assert not (data / "photos" / "originals").exists() and not (other / "photos" / "originals").exists()
+        # Taken off its entry through one: gone for both, and from the bucket.
+        child = new_child(one, token, name="하늘")
+        entry = one.request("POST", "/api/v1/entries", {"title": "사진", "date": "2026-11-22T09:30", "childIds": [child["id"]],
+                                                        "photoIds": [ids[0]]}, token).json()
+        assert two.request("DELETE", f"/api/v1/entries/{entry['id']}/photos/{ids[0]}", token=token).status == 204
+        assert one.request("GET", f"/api/v1/photos/{ids[0]}/original", token=token).status == 404
+        assert len(photo_files(data, "originals")) == 3
+    finally:
+        one.stop()
+        two.stop()
 
 
 def entries(server, token):
