@@ -117,7 +117,8 @@ def test_an_unreachable_store_gives_503_with_retry_after_and_the_server_recovers
         assert server.request("GET", f"/api/v1/photos/{photo}/thumbnail?size=small", token=token).status == 200
         assert server.process.poll() is None and server.request("GET", "/healthz").status == 200
 
-        subprocess.Popen([str(folder / "run.sh")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        restarted = subprocess.Popen([str(folder / "run.sh")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        (folder / "pid").write_text(str(restarted.pid))  # run.sh execs the store: the fixture's stop ends this one
         deadline = time.time() + 30
         while (again := upload(server, token, [("b.jpg", picture + b"other")])).status != 201:
             assert time.time() < deadline, again.body
@@ -126,7 +127,6 @@ def test_an_unreachable_store_gives_503_with_retry_after_and_the_server_recovers
         assert served.status == 200 and served.body == picture
     finally:
         server.stop()
-        subprocess.run(["pkill", "-f", str(folder / "data")])
 
 
 def test_kill_9_mid_upload_leaves_no_half_photo_and_the_sweep_clears_what_it_left(tmp_path):

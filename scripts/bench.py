@@ -56,8 +56,8 @@ class Client:
         return json.loads(data)
 
 
-def start(binary, data, port, *extra):
-    process = subprocess.Popen([binary, "serve", "--data", str(data), "--port", str(port), *extra],
+def start(binary, data, port, *extra, env=None):
+    process = subprocess.Popen([binary, "serve", "--data", str(data), "--port", str(port), *extra], env=env,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     began = time.perf_counter()
     while True:
@@ -225,29 +225,25 @@ def photo_rows(args, folder, token, port, server_pid, seed):
     return rows
 
 
+def new_data_folder(binary, prefix):
+    """A fresh data folder with one user; the folder and an API token."""
+    data = Path(tempfile.mkdtemp(prefix=prefix)) / "data"
+    subprocess.run([binary, "admin", "create-user", "--data", str(data), "--username", "bench", "--password-stdin"],
+                   input="benchmark password\n", text=True, check=True, capture_output=True)
+    token = subprocess.run([binary, "admin", "create-token", "--data", str(data), "--username", "bench"],
+                           text=True, check=True, capture_output=True).stdout.strip()
+    return data, token
+
+
 def concurrent_upload_rows(args, originals, name, environment):
     """100 concurrent uploads of 24 MP photos (one per request, 100 connections) to a fresh server whose photos are
     where `environment` says; then how fast its worker makes the large thumbnails, and thumbnail requests."""
     import sqlite3
-    data = Path(tempfile.mkdtemp(prefix="saessak-bench-up-")) / "data"
-    subprocess.run([args.bin, "admin", "create-user", "--data", str(data), "--username", "bench", "--password-stdin"],
-                   input="benchmark password\n", text=True, check=True, capture_output=True)
-    token = subprocess.run([args.bin, "admin", "create-token", "--data", str(data), "--username", "bench"],
-                           text=True, check=True, capture_output=True).stdout.strip()
+    data, token = new_data_folder(args.bin, "saessak-bench-up-")
     port = free_port()
-    process = subprocess.Popen([args.bin, "serve", "--data", str(data), "--port", str(port), "--max-connections-per-address", "128"],
-                               env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process, _ = start(args.bin, data, port, "--max-connections-per-address", "128", env=environment)
     rows = []
     try:
-        deadline = time.time() + 60
-        while True:
-            try:
-                Client(port).call("GET", "/healthz")
-                break
-            except (OSError, http.client.HTTPException):
-                if process.poll() is not None or time.time() > deadline:
-                    raise RuntimeError(f"{name} server did not start")
-                time.sleep(0.05)
         boundary = "saessak-bench"
         bodies = []
         for index in range(100):
@@ -456,19 +452,7 @@ def postgres_rows(args, data, token, children, second, sqlite_medians):
         rows.append((f"restore into PostgreSQL ({args.entries:,} entries)", f"{time.perf_counter() - began:.1f} s", "", ""))
         for _ in range(2):
             port = free_port()
-            process = subprocess.Popen([args.bin, "serve", "--data", str(moved), "--port", str(port)], env=environment,
-                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            servers.append((process, port))
-        for process, port in servers:
-            deadline = time.time() + 60
-            while True:
-                try:
-                    Client(port).call("GET", "/healthz")
-                    break
-                except (OSError, http.client.HTTPException):
-                    if process.poll() is not None or time.time() > deadline:
-                        raise RuntimeError("PostgreSQL server did not start")
-                    time.sleep(0.05)
+            servers.append((start(args.bin, moved, port, env=environment)[0], port))
         postgres, _ = server_rows(servers[0][1], token, children, second, args.requests, "PostgreSQL: ", sqlite_medians)
         rows += postgres
         for name, path in (("timeline page under load", "/timeline"), ("calendar month under load", "/calendar/2024-05")):
@@ -496,11 +480,7 @@ def main():
     rng = random.Random(args.seed)
     calendar = calendar_rows(args.calendar_bin, rng) + search_rows(args.search_bin, args.entries) + import_rows(args.bin, rng, args.seed)
 
-    data = Path(tempfile.mkdtemp(prefix="saessak-bench-")) / "data"
-    subprocess.run([args.bin, "admin", "create-user", "--data", str(data), "--username", "bench", "--password-stdin"],
-                   input="benchmark password\n", text=True, check=True, capture_output=True)
-    token = subprocess.run([args.bin, "admin", "create-token", "--data", str(data), "--username", "bench"],
-                           text=True, check=True, capture_output=True).stdout.strip()
+    data, token = new_data_folder(args.bin, "saessak-bench-")
     port = free_port()
     static = data.parent / "static"
     static.mkdir()

@@ -8,7 +8,7 @@ import Foundation
 /// this interface.
 public protocol PhotoStorage: Sendable {
     /// Shared by several machines (object storage): the orphan sweep cannot know by a local lock that no upload is
-    /// under way elsewhere, so it removes only files older than `PhotoStorageSweep.sharedGrace`.
+    /// under way elsewhere, so it removes only files older than `PhotoService.sharedGrace` (module Services).
     var isShared: Bool { get }
 
     /// Where the photos are, for messages and listings (never a key or password).
@@ -68,7 +68,7 @@ public struct StoredOriginal: Hashable, Sendable {
     /// The file name in either store: `<sha256>.<ext>`, parsed back; nil for anything else.
     public init?(fileName: some StringProtocol, storedAt: Date? = nil) {
         let parts = fileName.split(separator: ".")
-        guard parts.count == 2, parts[0].count == 64, parts[0].allSatisfy({ $0.isHexDigit && !$0.isUppercase }),
+        guard parts.count == 2, parts[0].count == 64, parts[0].allSatisfy(\.isLowercaseHex),
             let format = ImageFormat(fileExtension: parts[1])
         else { return nil }
         self.init(sha256: String(parts[0]), format: format, storedAt: storedAt)
@@ -92,11 +92,16 @@ public struct StoredThumbnail: Hashable, Sendable {
     public init?(sizeName: some StringProtocol, fileName: some StringProtocol) {
         guard let size = ThumbnailSize(rawValue: String(sizeName)), fileName.hasSuffix(".jpg") else { return nil }
         let sha = fileName.dropLast(4)
-        guard sha.count == 64, sha.allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else { return nil }
+        guard sha.count == 64, sha.allSatisfy(\.isLowercaseHex) else { return nil }
         self.init(sha256: String(sha), size: size)
     }
 
     public var path: String { "thumbnails/\(size.rawValue)/\(sha256.prefix(2))/\(sha256).jpg" }
+}
+
+extension Character {
+    /// 0-9 and a-f, as a SHA-256 is written in file and object names (not the fullwidth forms `isHexDigit` allows).
+    var isLowercaseHex: Bool { isASCII && isHexDigit && !isUppercase }
 }
 
 /// A local file holding an original: the stored file itself (the folder), or a copy fetched for the caller and

@@ -71,9 +71,11 @@ public struct PhotoService: Sendable {
     @discardableResult
     public func sweep(olderThan age: TimeInterval, now: Date = Date()) async throws -> PhotoSweep {
         let cutoff = now.addingTimeInterval(-age)
-        let originals = try await storage.listOriginals()
+        // Thumbnails first: an upload stores its original before its thumbnails, so a thumbnail listed here whose
+        // upload is under way has its original in the next listing. Rows are read last: a row committed meanwhile
+        // keeps its files.
         let thumbnails = try await storage.listThumbnails()
-        // Read after listing: a row committed meanwhile keeps its file.
+        let originals = try await storage.listOriginals()
         let referenced = try await store.referencedHashes()
         var result = PhotoSweep()
         for file in originals where !referenced.contains(file.sha256) && (age <= 0 || (file.storedAt ?? now) < cutoff) {
