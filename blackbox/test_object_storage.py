@@ -127,6 +127,10 @@ def test_an_unreachable_store_gives_503_with_retry_after_and_the_server_recovers
         assert served.status == 200 and served.body == picture
     finally:
         server.stop()
+    # Through all of that, the store's secret never reached the server's log.
+    log = b"".join(path.read_bytes() for path in tmp_path.glob("server-*.log"))
+    assert b"photo store" in log or b"photos" in log
+    assert keys["SAESSAK_S3_SECRET_ACCESS_KEY"].encode() not in log
 
 
 def test_kill_9_mid_upload_leaves_no_half_photo_and_the_sweep_clears_what_it_left(tmp_path):

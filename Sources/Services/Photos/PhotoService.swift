@@ -24,6 +24,7 @@ public struct PhotoService: Sendable {
     public let limits: PhotoLimits
     /// Held shared for the server's life; start-up's sweep of orphan files needs it alone.
     let writing: PhotoWriterLock
+    let logger: Logger
     /// Uploads never attached to an entry or a child are deleted after this long.
     static let unattachedLifetime: TimeInterval = 24 * 3600
     /// Photos one request may carry.
@@ -35,6 +36,7 @@ public struct PhotoService: Sendable {
         writing = try storage.writerLock()
         self.store = store
         worker = ThumbnailWorker(storage: storage, store: store, logger: logger)
+        self.logger = logger
         self.limits = limits
     }
 
@@ -53,7 +55,15 @@ public struct PhotoService: Sendable {
     @discardableResult
     public func tidy(now: Date = Date()) async throws -> Bool {
         await release(try await store.deleteUnattached(olderThan: Self.unattachedLifetime))
-        if storage.isShared { try await sweep(olderThan: Self.sharedGrace, now: now) }
+        if storage.isShared {
+            // The store answered at start (checked when it was opened); a sweep it fails now is tried again within the
+            // hour by `PhotoSweeper`, and must not keep the server from starting.
+            do {
+                try await sweep(olderThan: Self.sharedGrace, now: now)
+            } catch {
+                logger.warning("the start-up photo sweep failed; the hourly sweep tries again", metadata: ["error": "\(error)"])
+            }
+        }
         return try await writing.whileAlone {
             storage.clearStaging()
             if !storage.isShared { try await sweep(olderThan: 0, now: now) }
