@@ -93,10 +93,13 @@ public final class PhotoIntake: @unchecked Sendable {
 
     /// After the rows were written or not: deletes the files this intake placed that no row refers to, and drops
     /// what was checked but never placed. `referenced` nil — the rows could not be read — deletes nothing: a
-    /// committed row's file must never go, and the start-up sweep removes true orphans.
+    /// committed row's file must never go, and the start-up sweep removes true orphans. Storage shared by several
+    /// servers deletes nothing here either: another server may have found the same bytes already stored a moment
+    /// ago and be about to commit its row; the sweep takes what is still unreferenced an hour later.
     public func settle(referenced: Set<String>?) async {
         waiting.forEach { $0.upload.abandon() }
         waiting = []
+        if storage.isShared { placed = [] }
         for file in placed where referenced.map({ !$0.contains(file.sha256) }) ?? false {
             await storage.delete(sha256: file.sha256, format: file.format)
         }
