@@ -167,6 +167,8 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(name: "PhotosTests", dependencies: ["Photos", "Diary"], swiftSettings: swiftSettings),
         .testTarget(name: "BackupTests", dependencies: ["Backup"], swiftSettings: swiftSettings),
+        .testTarget(name: "S3AnswersTests", dependencies: ["S3Answers"], swiftSettings: swiftSettings),
+        .testTarget(name: "PostgresStoreTests", dependencies: ["PostgresStore"], swiftSettings: swiftSettings),
         .testTarget(name: "ObjectStorageTests", dependencies: ["ObjectStorage", "S3Answers", "Photos"], exclude: ["sigv4_oracle.py"], swiftSettings: swiftSettings),
         .testTarget(name: "ServicesTests", dependencies: ["Services"], swiftSettings: swiftSettings),
         .testTarget(name: "ImportersTests", dependencies: ["Importers"], swiftSettings: swiftSettings),

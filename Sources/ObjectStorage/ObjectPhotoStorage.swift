@@ -84,8 +84,8 @@ public struct ObjectPhotoStorage: PhotoStorage {
     public func putOriginal(_ staged: URL, sha256: String, format: ImageFormat) async throws(PhotoError) -> Bool {
         defer { unlink(staged.path) }
         let key = client.key(StoredOriginal(sha256: sha256, format: format).path)
-        let size = try Self.size(of: staged)
         do {
+            let size = try S3Client.size(of: staged)
             if let stored = try await client.head(key), stored.size == size { return false }
             try await client.upload(key, file: staged, sha256: sha256, contentType: format.mimeType)
         } catch {
@@ -218,14 +218,6 @@ public struct ObjectPhotoStorage: PhotoStorage {
         let url = cached(thumbnail)
         try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try? AtomicFile.write(data, to: url, permissions: 0o600)
-    }
-
-    static func size(of file: URL) throws(PhotoError) -> Int {
-        var status = stat()
-        guard stat(file.path, &status) == 0, let size = Int(exactly: status.st_size) else {
-            throw .internal("cannot read the staged photo: \(String(cString: strerror(errno)))")
-        }
-        return size
     }
 
     static func photoError(_ error: S3Error) -> PhotoError {

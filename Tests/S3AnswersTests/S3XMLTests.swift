@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 
-@testable import ObjectStorage
 @testable import S3Answers
 
 @Suite struct S3XMLTests {
