@@ -7,6 +7,7 @@ packages=(
     pkg-config               # SwiftPM finds libvips' flags with it
     libsqlite3-dev           # GRDB builds against the system SQLite
     libvips-dev              # photos: decoding, EXIF, thumbnails
+    ffmpeg                   # video: ffprobe inspects clips, ffmpeg makes poster frames and web renditions
     libvips-tools            # tests and benchmarks: makes test images; vipsthumbnail is the benchmark's reference
     libimage-exiftool-perl   # tests: writes EXIF tags into test images
     python3                  # test oracles and black-box tests run in a venv

@@ -93,7 +93,7 @@ public enum BackupArchive {
         }
         for row in tables.first(where: { $0.name == "photos" })?.rows ?? [] {
             guard case .text(let sha) = row["sha256"], case .text(let mime) = row["mimeType"],
-                let format = ImageFormat(mimeType: mime)
+                let format = MediaFormat(mimeType: mime)
             else { throw Failure.damaged("a photo row without its content hash or type") }
             let path = "photos/\(sha).\(format.fileExtension)"
             guard files[path] == nil else { continue }  // the same bytes in two families are one file
@@ -210,7 +210,7 @@ public enum BackupArchive {
             for entry in archive.members where entry.isFile && entry.path.hasPrefix("photos/") {
                 let name = String(entry.path.dropFirst("photos/".count))
                 let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
-                guard parts.count == 2, let format = ImageFormat(fileExtension: parts[1]) else {
+                guard parts.count == 2, let format = MediaFormat(fileExtension: parts[1]) else {
                     throw Failure.damaged("\(entry.path) is not a photo of a known type")
                 }
                 let file = staging.appendingPathComponent(UUID().uuidString)

@@ -78,10 +78,10 @@ public struct ObjectPhotoStorage: PhotoStorage {
     // MARK: PhotoStorage
 
     public func stage(limits: PhotoLimits) throws(PhotoError) -> UploadWriter {
-        try UploadWriter(url: local.appendingPathComponent("incoming/\(UUID().uuidString).part"), limit: limits.maxBytes)
+        try UploadWriter(url: local.appendingPathComponent("incoming/\(UUID().uuidString).part"), limit: limits.maxBytes, videoLimit: limits.video.maxBytes)
     }
 
-    public func putOriginal(_ staged: URL, sha256: String, format: ImageFormat) async throws(PhotoError) -> Bool {
+    public func putOriginal(_ staged: URL, sha256: String, format: MediaFormat) async throws(PhotoError) -> Bool {
         defer { unlink(staged.path) }
         let key = client.key(StoredOriginal(sha256: sha256, format: format).path)
         do {
@@ -94,7 +94,7 @@ public struct ObjectPhotoStorage: PhotoStorage {
         return true
     }
 
-    public func openOriginal(sha256: String, format: ImageFormat) async throws(PhotoError) -> (any StoredPhotoFile)? {
+    public func openOriginal(sha256: String, format: MediaFormat) async throws(PhotoError) -> (any StoredPhotoFile)? {
         let key = client.key(StoredOriginal(sha256: sha256, format: format).path)
         do {
             guard let stored = try await client.head(key) else { return nil }
@@ -106,7 +106,7 @@ public struct ObjectPhotoStorage: PhotoStorage {
 
     /// Fetched to `cache/originals/` and checked against its SHA-256 (its name) before anyone reads it; deleted
     /// when the caller is done with it.
-    public func localOriginal(sha256: String, format: ImageFormat) async throws(PhotoError) -> LocalOriginal? {
+    public func localOriginal(sha256: String, format: MediaFormat) async throws(PhotoError) -> LocalOriginal? {
         let key = client.key(StoredOriginal(sha256: sha256, format: format).path)
         let file = local.appendingPathComponent("cache/originals/\(UUID().uuidString).\(format.fileExtension)")
         let copy = LocalOriginal(url: file, temporary: true)
@@ -148,8 +148,42 @@ public struct ObjectPhotoStorage: PhotoStorage {
         return LocalPhotoFile(cached(thumbnail)) ?? InMemoryPhotoFile(data: data)
     }
 
-    public func delete(sha256: String, format: ImageFormat) async {
+    public func putRendition(_ file: URL, sha256: String) async throws(PhotoError) {
+        defer { unlink(file.path) }
+        do {
+            try await client.upload(client.key(StoredRendition(sha256: sha256).path), file: file, sha256: nil, contentType: "video/mp4")
+        } catch {
+            throw Self.photoError(error)
+        }
+    }
+
+    public func openRendition(sha256: String) async throws(PhotoError) -> (any StoredPhotoFile)? {
+        let key = client.key(StoredRendition(sha256: sha256).path)
+        do {
+            guard let stored = try await client.head(key) else { return nil }
+            return ObjectFile(client: client, key: key, byteCount: stored.size)
+        } catch {
+            throw Self.photoError(error)
+        }
+    }
+
+    public func listRenditions() async throws(PhotoError) -> [StoredRendition] {
+        do {
+            return try await client.list(prefix: client.key("renditions/")).compactMap { object in
+                StoredRendition(fileName: object.key.split(separator: "/").last ?? "")
+            }
+        } catch {
+            throw Self.photoError(error)
+        }
+    }
+
+    public func scratchFile(extension: String) -> URL {
+        local.appendingPathComponent("incoming/\(UUID().uuidString).\(`extension`)")
+    }
+
+    public func delete(sha256: String, format: MediaFormat) async {
         try? await client.delete(client.key(StoredOriginal(sha256: sha256, format: format).path))
+        try? await client.delete(client.key(StoredRendition(sha256: sha256).path))
         for size in ThumbnailSize.allCases {
             let thumbnail = StoredThumbnail(sha256: sha256, size: size)
             try? await client.delete(client.key(thumbnail.path))

@@ -1,12 +1,15 @@
 /// Why a photo was refused or could not be processed. The web layer maps each case to one status
 /// (415, 413, 422, 500, 503).
 public enum PhotoError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// Not JPEG, PNG, WebP or HEIC/HEIF; carries what the content looks like.
+    /// Not JPEG, PNG, WebP, HEIC/HEIF, MP4, QuickTime or WebM; carries what the content looks like.
     case unsupported(detected: String)
     /// Over a byte or pixel limit; carries which and by how much.
     case tooLarge(String)
     /// The file claims a supported type but does not decode; carries libvips' message, for the log.
     case corrupt(String)
+    /// A video file that ffprobe cannot make sense of, or that is cut short; carries what is wrong, in Saessak's
+    /// own words (ffprobe's go to the log only).
+    case corruptVideo(String)
     /// Something on the server failed (disk, libvips start-up).
     case `internal`(String)
     /// The photo store (object storage) cannot be reached just now: try again shortly.
@@ -15,10 +18,11 @@ public enum PhotoError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unsupported(let detected):
-            "\(detected) is not a supported photo format (JPEG, PNG, WebP, HEIC)"
+            "\(detected) is not a supported photo or video format (JPEG, PNG, WebP, HEIC; MP4, MOV, WebM)"
         case .tooLarge(let why): why
         // libvips' own words go to the log only: its error buffer is shared by every thread and names server paths.
         case .corrupt: "the image could not be read: the data is damaged or cut short"
+        case .corruptVideo(let why): "the video could not be read: \(why)"
         case .internal(let why): why
         case .unavailable(let why): why
         }

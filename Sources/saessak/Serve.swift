@@ -2,6 +2,7 @@ import ArgumentParser
 import Hummingbird
 import Logging
 import Foundation
+import Photos
 import WebApp
 
 struct Serve: AsyncParsableCommand {
@@ -29,9 +30,19 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Connections one IP address may hold open at once.")
     var maxConnectionsPerAddress = 64
 
+    @Option(help: ArgumentHelp("The largest video clip one upload may be, in megabytes (default: 1 GiB).", valueName: "MB"))
+    var maxVideoSize = 1024
+
+    @Option(help: ArgumentHelp("The longest video clip one upload may be, in minutes.", valueName: "MINUTES"))
+    var maxVideoMinutes = 15
+
     func validate() throws {
         guard headerTimeout >= 1, bodyTimeout >= 1 else { throw ArgumentParser.ValidationError("timeouts are at least 1 second") }
         guard maxConnectionsPerAddress >= 1 else { throw ArgumentParser.ValidationError("--max-connections-per-address must be at least 1") }
+        guard (1...16384).contains(maxVideoSize) else { throw ArgumentParser.ValidationError("--max-video-size must be 1–16384 MB (got \(maxVideoSize))") }
+        guard (1...240).contains(maxVideoMinutes) else {
+            throw ArgumentParser.ValidationError("--max-video-minutes must be 1–240 (got \(maxVideoMinutes))")
+        }
         guard (0...65535).contains(port) else { throw ArgumentParser.ValidationError("--port must be 0–65535 (got \(port))") }
         guard !host.isEmpty else { throw ArgumentParser.ValidationError("--host must not be empty") }
         if let staticFolder {
@@ -61,7 +72,8 @@ struct Serve: AsyncParsableCommand {
                 host: host, port: port, dataFolder: data.url, staticFolder: staticFolder.map { URL(fileURLWithPath: $0) },
                 connectionLimits: ConnectionLimits(
                     headerTimeout: .seconds(Int64(headerTimeout)), bodyStallTimeout: .seconds(Int64(bodyTimeout)),
-                    maxConnectionsPerAddress: maxConnectionsPerAddress)),
+                    maxConnectionsPerAddress: maxConnectionsPerAddress),
+                videoLimits: VideoLimits(maxBytes: maxVideoSize << 20, maxSeconds: maxVideoMinutes * 60)),
             database: database, photoStorage: photoStorage, logger: logger)
         try await app.runService()
     }

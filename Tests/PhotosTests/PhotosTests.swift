@@ -6,11 +6,11 @@ import Testing
 
 @Suite struct FormatTests {
     @Test(arguments: [
-        ([0xFF, 0xD8, 0xFF, 0xE0], ImageFormat.jpeg), ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], .png),
+        ([0xFF, 0xD8, 0xFF, 0xE0], MediaFormat.jpeg), ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], .png),
         (Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8), .webp), (Array("\u{0}\u{0}\u{0}\u{18}ftypheic\u{0}\u{0}".utf8), .heif),
     ])
-    func recognisedByContent(_ bytes: [UInt8], _ format: ImageFormat) throws {
-        #expect(try ImageFormat.sniff(bytes).get() == format)
+    func recognisedByContent(_ bytes: [UInt8], _ format: MediaFormat) throws {
+        #expect(try MediaFormat.sniff(bytes).get() == format)
     }
 
     @Test(arguments: [
@@ -18,7 +18,7 @@ import Testing
         (Array("\u{0}\u{0}\u{0}\u{18}ftypavif".utf8), "an AVIF image"), ([], "an empty file"), ([0x00, 0x01, 0xFE, 0x80], "unrecognised binary data"),
     ])
     func refusedNamingWhatItIs(_ bytes: [UInt8], _ detected: String) {
-        #expect(throws: PhotoError.unsupported(detected: detected)) { try ImageFormat.sniff(bytes).get() }
+        #expect(throws: PhotoError.unsupported(detected: detected)) { try MediaFormat.sniff(bytes).get() }
     }
 }
 

@@ -21,13 +21,15 @@ public struct Photo: Hashable, Sendable {
     public let cameraMake: String?
     public let cameraModel: String?
     public var thumbnailsReady: Bool
+    /// A video clip's length, codecs and web rendition; nil for a photo.
+    public var video: VideoFacts?
     public let createdAt: Date
 
     public init(
         id: PhotoID = PhotoID(), familyID: FamilyID, sha256: String, mimeType: String, byteCount: Int, width: Int,
         height: Int, orientation: Int = 1, takenLocal: String? = nil, takenOffset: String? = nil, latitude: Double? = nil,
         longitude: Double? = nil, cameraMake: String? = nil, cameraModel: String? = nil, thumbnailsReady: Bool = false,
-        createdAt: Date
+        video: VideoFacts? = nil, createdAt: Date
     ) {
         self.id = id
         self.familyID = familyID
@@ -44,11 +46,57 @@ public struct Photo: Hashable, Sendable {
         self.cameraMake = cameraMake
         self.cameraModel = cameraModel
         self.thumbnailsReady = thumbnailsReady
+        self.video = video
         self.createdAt = createdAt
     }
 
     /// ISO 8601 capture time, with the offset when the camera recorded one.
     public var takenAt: String? { takenLocal.map { $0 + (takenOffset ?? "") } }
+}
+
+/// What a video clip's row adds to a photo's (its width and height are the picture's as displayed, its
+/// thumbnails are made from a poster frame).
+public struct VideoFacts: Hashable, Sendable {
+    public let durationMilliseconds: Int
+    /// ffmpeg's codec names (`h264`, `hevc`, `vp9`; `aac`, `opus`); audio nil for a silent clip.
+    public let videoCodec: String
+    public let audioCodec: String?
+    public var rendition: RenditionState
+    /// How much of the rendition is made, 0–100, while it is being made.
+    public var renditionProgress: Int?
+
+    public init(durationMilliseconds: Int, videoCodec: String, audioCodec: String?, rendition: RenditionState, renditionProgress: Int? = nil) {
+        self.durationMilliseconds = durationMilliseconds
+        self.videoCodec = videoCodec
+        self.audioCodec = audioCodec
+        self.rendition = rendition
+        self.renditionProgress = renditionProgress
+    }
+}
+
+extension VideoFacts {
+    /// A row's video columns, read back on either engine: nil for a photo (no length), an error for a state no
+    /// version of Saessak writes.
+    public init?(durationMilliseconds: Int?, videoCodec: String?, audioCodec: String?, rendition: String, progress: Int?) throws {
+        guard let durationMilliseconds else { return nil }
+        guard let state = RenditionState(rawValue: rendition) else {
+            throw ValidationError(field: "rendition", "'\(rendition)' is not a rendition state")
+        }
+        self.init(
+            durationMilliseconds: durationMilliseconds, videoCodec: videoCodec ?? "", audioCodec: audioCodec, rendition: state,
+            renditionProgress: progress)
+    }
+}
+
+/// Where a clip's web rendition (H.264/AAC MP4 for browsers that cannot play the original) stands.
+public enum RenditionState: String, Sendable, CaseIterable {
+    /// The original plays in browsers as it is.
+    case none
+    /// Waiting for, or being made by, the rendition worker.
+    case pending
+    case ready
+    /// ffmpeg could not make it; the original can still be downloaded.
+    case failed
 }
 
 /// A photo file whose last row is gone: its original and thumbnails can be deleted.

@@ -126,6 +126,20 @@ public protocol PhotoStore: Sendable {
     /// Records the thumbnails made (or failed for good), and lets go of the claim.
     func markThumbnails(_ id: PhotoID, ready: Bool) async throws
 
+    /// The video clips among `ids` (this family's only), for the lists that mark them with their length.
+    func videos(family: FamilyID, among ids: [PhotoID]) async throws -> [PhotoID: VideoFacts]
+
+    /// Claims one clip whose web rendition is still to be made and that no worker holds, as thumbnails are claimed;
+    /// a rendition takes minutes, so the worker renews its claim (`renewRendition`) while it works.
+    func claimRenditionJob(worker: String, lease: TimeInterval) async throws -> Photo?
+
+    /// Extends `worker`'s claim on a rendition by `lease` and records how far it is (0–100); false when the claim is
+    /// no longer the worker's (it ran out and another took it) or the clip is gone.
+    func renewRendition(_ id: PhotoID, worker: String, lease: TimeInterval, progress: Int) async throws -> Bool
+
+    /// Records the rendition made (or failed for good), and lets go of the claim.
+    func markRendition(_ id: PhotoID, ready: Bool) async throws
+
     /// Uploads never attached to an entry or a child within `age` are deleted (a parent who closed the editor).
     func deleteUnattached(olderThan age: TimeInterval) async throws -> [ReleasedPhotoFile]
 

@@ -3,6 +3,26 @@ import GRDB
 /// The migrations after the first three (v4 accounts onwards), newest first; `DiarySchema.migrator` lists them in
 /// order. Shipped migrations are never edited.
 extension DiarySchema {
+    /// Video clips are rows of `photos` (they go wherever photos go) with a length, codecs, and the state of their
+    /// web rendition: 'none' when the original plays in browsers. Rendition jobs are claimed like thumbnail jobs,
+    /// with a progress the entry shows. The claims and the progress are not backed up; a restored 'ready' or
+    /// 'failed' rendition is made again.
+    static func videos(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE photos ADD COLUMN durationMs INTEGER CHECK (durationMs > 0);
+            ALTER TABLE photos ADD COLUMN videoCodec TEXT;
+            ALTER TABLE photos ADD COLUMN audioCodec TEXT;
+            ALTER TABLE photos ADD COLUMN rendition TEXT NOT NULL DEFAULT 'none'
+                CHECK (rendition IN ('none', 'pending', 'ready', 'failed'));
+            ALTER TABLE photos ADD COLUMN renditionProgress INTEGER CHECK (renditionProgress BETWEEN 0 AND 100);
+            CREATE INDEX photos_rendition_pending ON photos(createdAt) WHERE rendition = 'pending';
+            CREATE TABLE renditionClaims (
+                photoId TEXT PRIMARY KEY NOT NULL REFERENCES photos(id) ON DELETE CASCADE,
+                worker TEXT NOT NULL,
+                claimedUntil DATETIME NOT NULL
+            );
+            """)
+    }
     /// What several servers on one database share, kept in the database for SQLite too (one way to do it): who holds
     /// which thumbnail job until when (a server that dies mid-job lets its claim run out), and recent wrong passwords
     /// per account and per address (sign-in throttling). Neither is backed up.

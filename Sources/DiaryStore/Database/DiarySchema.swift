@@ -19,6 +19,7 @@ enum DiarySchema {
         migrator.registerMigration("v8 imports", migrate: imports)
         migrator.registerMigration("v9 imported records", migrate: importedRecords)
         migrator.registerMigration("v10 shared state", migrate: sharedState)
+        migrator.registerMigration("v11 videos", migrate: videos)
         return migrator
     }
 

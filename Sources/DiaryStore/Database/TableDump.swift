@@ -223,7 +223,10 @@ package struct DumpRules: Sendable {
 
     package func dumped(_ row: [String: DumpValue], table: String) throws -> [String: DumpValue] {
         var values = row
-        if table == "photos" { values["thumbnails"] = nil }
+        if table == "photos" {
+            values["thumbnails"] = nil
+            values["renditionProgress"] = nil
+        }
         if members != nil, table == "users", values["id"] != credentialsOf.map({ .text($0.sql) }) {
             values["passwordHash"] = .text(DiaryDatabase.noPassword)
         }
@@ -241,10 +244,15 @@ package struct DumpRules: Sendable {
         return values
     }
 
-    /// A backed-up row as it is written back: thumbnails to be made again, plain sensitive values sealed with `cipher`.
+    /// A backed-up row as it is written back: thumbnails and renditions to be made again, plain sensitive values
+    /// sealed with `cipher`.
     package static func toLoad(_ row: [String: DumpValue], table: String, cipher: FieldCipher) throws -> [String: DumpValue] {
         var row = row
-        if table == "photos" { row["thumbnails"] = .text("pending") }
+        if table == "photos" {
+            row["thumbnails"] = .text("pending")
+            // A clip's web rendition is made again from its original (a backup carries originals only).
+            if case .text(let state) = row["rendition"] ?? .null, state != "none" { row["rendition"] = .text("pending") }
+        }
         for sealed in DiaryDatabase.sealedColumns where sealed.table == table {
             if case .text(let plain) = row.removeValue(forKey: DiaryDatabase.plainColumn(sealed.column)) ?? .null {
                 row[sealed.column] = .blob(try cipher.seal(plain))

@@ -37,14 +37,17 @@ public struct SQLitePhotoStore: PhotoStore {
         try db.execute(
             sql: """
                 INSERT INTO photos (id, familyId, sha256, mimeType, byteCount, width, height, orientation, takenLocal,
-                    takenOffset, latitude, longitude, cameraMake, cameraModel, thumbnails, createdAt)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    takenOffset, latitude, longitude, cameraMake, cameraModel, thumbnails, durationMs, videoCodec, audioCodec,
+                    rendition, createdAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (familyId, sha256) DO NOTHING
                 """,
             arguments: [
                 photo.id.sql, family.sql, photo.sha256, photo.mimeType, photo.byteCount, photo.width, photo.height,
                 photo.orientation, photo.takenLocal, photo.takenOffset, photo.latitude, photo.longitude,
-                photo.cameraMake, photo.cameraModel, photo.thumbnailsReady ? "ready" : "pending", photo.createdAt.stored,
+                photo.cameraMake, photo.cameraModel, photo.thumbnailsReady ? "ready" : "pending",
+                photo.video?.durationMilliseconds, photo.video?.videoCodec, photo.video?.audioCodec,
+                (photo.video?.rendition ?? .none).rawValue, photo.createdAt.stored,
             ])
     }
 
@@ -143,6 +146,65 @@ public struct SQLitePhotoStore: PhotoStore {
         }
     }
 
+    public func videos(family: FamilyID, among ids: [PhotoID]) async throws -> [PhotoID: VideoFacts] {
+        guard !ids.isEmpty else { return [:] }
+        return try await database.writer.read { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT * FROM photos WHERE familyId = ? AND durationMs IS NOT NULL
+                    AND id IN (\(databaseQuestionMarks(count: ids.count)))
+                    """,
+                arguments: StatementArguments([family.sql] + ids.map(\.sql)))
+            var found: [PhotoID: VideoFacts] = [:]
+            for photo in try rows.map(decodePhoto) { found[photo.id] = photo.video }
+            return found
+        }
+    }
+
+    public func claimRenditionJob(worker: String, lease: TimeInterval) async throws -> Photo? {
+        let now = database.clock.now()
+        return try await database.writer.write { db in
+            guard let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT photos.* FROM photos LEFT JOIN renditionClaims ON renditionClaims.photoId = photos.id
+                    WHERE photos.rendition = 'pending' AND (renditionClaims.photoId IS NULL OR renditionClaims.claimedUntil < ?)
+                    ORDER BY photos.createdAt, photos.id LIMIT 1
+                    """,
+                arguments: [now.stored])
+            else { return nil }
+            try db.execute(
+                sql: """
+                    INSERT INTO renditionClaims (photoId, worker, claimedUntil) VALUES (?, ?, ?)
+                    ON CONFLICT (photoId) DO UPDATE SET worker = excluded.worker, claimedUntil = excluded.claimedUntil
+                    """,
+                arguments: [row["id"] as String, worker, now.addingTimeInterval(lease).stored])
+            return try decodePhoto(row)
+        }
+    }
+
+    public func renewRendition(_ id: PhotoID, worker: String, lease: TimeInterval, progress: Int) async throws -> Bool {
+        let until = database.clock.now().addingTimeInterval(lease).stored
+        return try await database.writer.write { db in
+            try db.execute(
+                sql: "UPDATE renditionClaims SET claimedUntil = ? WHERE photoId = ? AND worker = ?", arguments: [until, id.sql, worker])
+            guard db.changesCount == 1 else { return false }
+            try db.execute(
+                sql: "UPDATE photos SET renditionProgress = ? WHERE id = ?", arguments: [min(100, max(0, progress)), id.sql])
+            return true
+        }
+    }
+
+    public func markRendition(_ id: PhotoID, ready: Bool) async throws {
+        try await database.writer.write { db in
+            try db.execute(
+                sql: "UPDATE photos SET rendition = ?, renditionProgress = NULL WHERE id = ? AND rendition = 'pending'",
+                arguments: [ready ? "ready" : "failed", id.sql])
+            try db.execute(sql: "DELETE FROM renditionClaims WHERE photoId = ?", arguments: [id.sql])
+        }
+    }
+
     public func deleteUnattached(olderThan age: TimeInterval) async throws -> [ReleasedPhotoFile] {
         let cutoff = database.clock.now().addingTimeInterval(-age).stored
         return try await database.writer.write { db in
@@ -222,6 +284,10 @@ public struct SQLitePhotoStore: PhotoStore {
                 longitude: try row.decode(forColumn: "longitude"), cameraMake: try row.decode(forColumn: "cameraMake"),
                 cameraModel: try row.decode(forColumn: "cameraModel"),
                 thumbnailsReady: (try row.decode(String.self, forColumn: "thumbnails")) == "ready",
+                video: try VideoFacts(
+                    durationMilliseconds: row.decode(forColumn: "durationMs"), videoCodec: row.decode(forColumn: "videoCodec"),
+                    audioCodec: row.decode(forColumn: "audioCodec"), rendition: row.decode(forColumn: "rendition"),
+                    progress: row.decode(forColumn: "renditionProgress")),
                 createdAt: try row.timestamp("createdAt"))
         }
     }

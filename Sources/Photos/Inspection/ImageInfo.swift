@@ -2,7 +2,7 @@ import Foundation
 
 /// What Saessak learns from a photo without decoding its pixels: its format, size as displayed, and EXIF.
 public struct ImageInfo: Hashable, Sendable {
-    public let format: ImageFormat
+    public let format: MediaFormat
     /// Width and height as the photo is displayed (after its EXIF orientation).
     public let width: Int
     public let height: Int

@@ -10,7 +10,7 @@ public enum ImageInspector {
         do {
             let handle = try FileHandle(forReadingFrom: file)
             defer { try? handle.close() }
-            head = try handle.read(upToCount: ImageFormat.sniffLength) ?? Data()
+            head = try handle.read(upToCount: MediaFormat.sniffLength) ?? Data()
             size = Int(try handle.seekToEnd())
         } catch {
             throw .internal("cannot read the upload: \(error)")
@@ -18,8 +18,9 @@ public enum ImageInspector {
         guard size <= limits.maxBytes else {
             throw .tooLarge("the photo is \(megabytes(size)), more than the \(megabytes(limits.maxBytes)) limit")
         }
-        let format = try ImageFormat.sniff(head).get()
-        guard Vips.loader(for: file.path) == format.loader else {
+        let format = try MediaFormat.sniff(head).get()
+        guard let loader = format.loader else { throw .internal("a \(format.rawValue) video is not a photo") }
+        guard Vips.loader(for: file.path) == loader else {
             _ = Vips.takeError()
             throw .corrupt("the file starts like a \(format.rawValue.uppercased()) image but libvips cannot read it")
         }

@@ -24,7 +24,7 @@ public final class PhotoIntake: @unchecked Sendable {
     public private(set) var photos: [Photo] = []
     private var bySHA: [String: Photo] = [:]
     /// Checked and waiting for `place`: the staged file and its small thumbnail.
-    private var waiting: [(upload: UploadWriter, photo: Photo, format: ImageFormat, small: Data)] = []
+    private var waiting: [(upload: UploadWriter, photo: Photo, format: MediaFormat, small: Data)] = []
     private var placed: [StoredOriginal] = []
 
     public init(storage: any PhotoStorage, family: FamilyID, now: Date, dryRun: Bool = false, limits: PhotoLimits = .standard)
@@ -40,6 +40,9 @@ public final class PhotoIntake: @unchecked Sendable {
 
     deinit { waiting.forEach { $0.upload.abandon() } }
 
+    /// The clock a clip's UTC capture time is shown on: the diary's (entries default to it too).
+    static let familyClock = TimeZone(identifier: EntryContent.defaultTimeZone) ?? .current
+
     /// A new staging file to stream one photo's bytes into.
     public func stage() throws(PhotoError) -> UploadWriter { try storage.stage(limits: limits) }
 
@@ -52,12 +55,25 @@ public final class PhotoIntake: @unchecked Sendable {
             upload.abandon()
             return known
         }
-        let info = try ImageInspector.inspect(upload.url, limits: limits)
-        let small = try Thumbnailer.thumbnail(of: upload.url, size: .small)
-        let photo = Photo(checked: info, sha256: sha256, byteCount: upload.byteCount, family: family, now: now, coordinates: coordinates)
+        let photo: Photo
+        let format: MediaFormat
+        let small: Data
+        if case .success(let sniffed) = MediaFormat.sniff(upload.head), sniffed.isVideo {
+            let info = try VideoInspector.inspect(
+                upload.url, format: sniffed, byteCount: upload.byteCount, limits: limits.video, zone: Self.familyClock)
+            small = try VideoRendition.thumbnail(
+                of: upload.url, durationMilliseconds: info.durationMilliseconds, size: .small, poster: storage.scratchFile(extension: "jpg"))
+            photo = Photo(checked: info, sha256: sha256, byteCount: upload.byteCount, family: family, now: now, coordinates: coordinates)
+            format = sniffed
+        } else {
+            let info = try ImageInspector.inspect(upload.url, limits: limits)
+            small = try Thumbnailer.thumbnail(of: upload.url, size: .small)
+            photo = Photo(checked: info, sha256: sha256, byteCount: upload.byteCount, family: family, now: now, coordinates: coordinates)
+            format = info.format
+        }
         bySHA[sha256] = photo
         photos.append(photo)
-        if dryRun { upload.abandon() } else { waiting.append((upload, photo, info.format, small)) }
+        if dryRun { upload.abandon() } else { waiting.append((upload, photo, format, small)) }
         return photo
     }
 
@@ -108,6 +124,22 @@ public final class PhotoIntake: @unchecked Sendable {
 }
 
 extension Photo {
+    /// The row for a checked clip: its picture as displayed, length, codecs and whether it needs a web rendition.
+    init(
+        checked info: VideoInfo, sha256: String, byteCount: Int, family: FamilyID, now: Date,
+        coordinates: (latitude: Double, longitude: Double)?
+    ) {
+        let place = info.latitude != nil ? (info.latitude, info.longitude) : (coordinates?.latitude, coordinates?.longitude)
+        self.init(
+            familyID: family, sha256: sha256, mimeType: info.format.mimeType, byteCount: byteCount, width: info.width,
+            height: info.height, takenLocal: info.taken?.local, takenOffset: info.taken?.offset, latitude: place.0,
+            longitude: place.1, cameraMake: info.cameraMake, cameraModel: info.cameraModel,
+            video: VideoFacts(
+                durationMilliseconds: info.durationMilliseconds, videoCodec: info.videoCodec, audioCodec: info.audioCodec,
+                rendition: info.rendition == .none ? .none : .pending),
+            createdAt: now)
+    }
+
     /// The row for a checked file: what the inspector read from it. `coordinates` (where the source says it was
     /// taken) stand in when the file itself has none.
     init(

@@ -8,7 +8,8 @@ import Darwin
 #endif
 
 /// Photo files in a data folder, content-addressed by SHA-256: `photos/originals/ab/<sha256>.<ext>` (never
-/// modified), `photos/thumbnails/<size>/ab/<sha256>.jpg`, and `photos/incoming/` for bytes on their way in.
+/// modified), `photos/thumbnails/<size>/ab/<sha256>.jpg`, a clip's web rendition `photos/renditions/ab/<sha256>.mp4`,
+/// and `photos/incoming/` for bytes on their way in.
 public struct PhotoFolder: PhotoStorage {
     public let root: URL
     public var isShared: Bool { false }
@@ -16,7 +17,7 @@ public struct PhotoFolder: PhotoStorage {
 
     public init(dataFolder: URL) throws(PhotoError) {
         root = dataFolder.appendingPathComponent("photos", isDirectory: true)
-        for folder in ["originals", "incoming"] + ThumbnailSize.allCases.map({ "thumbnails/\($0.rawValue)" }) {
+        for folder in ["originals", "incoming", "renditions"] + ThumbnailSize.allCases.map({ "thumbnails/\($0.rawValue)" }) {
             do {
                 try FileManager.default.createDirectory(
                     at: root.appendingPathComponent(folder), withIntermediateDirectories: true,
@@ -28,11 +29,11 @@ public struct PhotoFolder: PhotoStorage {
     }
 
     public func stage(limits: PhotoLimits) throws(PhotoError) -> UploadWriter {
-        try UploadWriter(url: root.appendingPathComponent("incoming/\(UUID().uuidString).part"), limit: limits.maxBytes)
+        try UploadWriter(url: root.appendingPathComponent("incoming/\(UUID().uuidString).part"), limit: limits.maxBytes, videoLimit: limits.video.maxBytes)
     }
 
     /// A rename within the data folder, then a sync of the folder it landed in.
-    public func putOriginal(_ staged: URL, sha256: String, format: ImageFormat) throws(PhotoError) -> Bool {
+    public func putOriginal(_ staged: URL, sha256: String, format: MediaFormat) throws(PhotoError) -> Bool {
         let destination = original(sha256: sha256, format: format)
         try makeFolder(for: destination)
         if FileManager.default.fileExists(atPath: destination.path) {
@@ -46,11 +47,11 @@ public struct PhotoFolder: PhotoStorage {
         return true
     }
 
-    public func openOriginal(sha256: String, format: ImageFormat) throws(PhotoError) -> (any StoredPhotoFile)? {
+    public func openOriginal(sha256: String, format: MediaFormat) throws(PhotoError) -> (any StoredPhotoFile)? {
         LocalPhotoFile(original(sha256: sha256, format: format))
     }
 
-    public func localOriginal(sha256: String, format: ImageFormat) -> LocalOriginal? {
+    public func localOriginal(sha256: String, format: MediaFormat) -> LocalOriginal? {
         let url = original(sha256: sha256, format: format)
         return FileManager.default.fileExists(atPath: url.path) ? LocalOriginal(url: url, temporary: false) : nil
     }
@@ -69,8 +70,33 @@ public struct PhotoFolder: PhotoStorage {
         LocalPhotoFile(thumbnail(sha256: sha256, size: size))
     }
 
-    public func delete(sha256: String, format: ImageFormat) {
+    /// A rename within the data folder (the scratch file is in `incoming/`), then a sync of the folder.
+    public func putRendition(_ file: URL, sha256: String) throws(PhotoError) {
+        let destination = root.appendingPathComponent(StoredRendition(sha256: sha256).path)
+        try makeFolder(for: destination)
+        guard rename(file.path, destination.path) == 0 else {
+            throw .internal("cannot store the rendition: \(String(cString: strerror(errno)))")
+        }
+        POSIXFile.syncFolder(destination.deletingLastPathComponent())
+    }
+
+    public func openRendition(sha256: String) throws(PhotoError) -> (any StoredPhotoFile)? {
+        LocalPhotoFile(root.appendingPathComponent(StoredRendition(sha256: sha256).path))
+    }
+
+    public func listRenditions() -> [StoredRendition] {
+        let folder = root.appendingPathComponent("renditions")
+        guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return [] }
+        return enumerator.compactMap { item in (item as? String).flatMap { StoredRendition(fileName: URL(fileURLWithPath: $0).lastPathComponent) } }
+    }
+
+    public func scratchFile(extension: String) -> URL {
+        root.appendingPathComponent("incoming/\(UUID().uuidString).\(`extension`)")
+    }
+
+    public func delete(sha256: String, format: MediaFormat) {
         unlink(original(sha256: sha256, format: format).path)
+        unlink(root.appendingPathComponent(StoredRendition(sha256: sha256).path).path)
         for size in ThumbnailSize.allCases { unlink(thumbnail(sha256: sha256, size: size).path) }
     }
 
@@ -108,7 +134,7 @@ public struct PhotoFolder: PhotoStorage {
         try PhotoWriterLock(file: root.appendingPathComponent(".writers"))
     }
 
-    func original(sha256: String, format: ImageFormat) -> URL {
+    func original(sha256: String, format: MediaFormat) -> URL {
         root.appendingPathComponent(StoredOriginal(sha256: sha256, format: format).path)
     }
 

@@ -19,14 +19,14 @@ public protocol PhotoStorage: Sendable {
 
     /// Stores a finished staged file as the original with this content address. Returns false, and deletes the
     /// staged copy, when the same bytes are stored already.
-    func putOriginal(_ staged: URL, sha256: String, format: ImageFormat) async throws(PhotoError) -> Bool
+    func putOriginal(_ staged: URL, sha256: String, format: MediaFormat) async throws(PhotoError) -> Bool
 
     /// The stored original, for reading in ranges; nil when it is not there.
-    func openOriginal(sha256: String, format: ImageFormat) async throws(PhotoError) -> (any StoredPhotoFile)?
+    func openOriginal(sha256: String, format: MediaFormat) async throws(PhotoError) -> (any StoredPhotoFile)?
 
     /// A local file holding the original, for libvips and for writing backups, kept while the returned value
     /// lives; nil when it is not there.
-    func localOriginal(sha256: String, format: ImageFormat) async throws(PhotoError) -> LocalOriginal?
+    func localOriginal(sha256: String, format: MediaFormat) async throws(PhotoError) -> LocalOriginal?
 
     /// Stores a thumbnail (replacing one there already).
     func putThumbnail(_ data: Data, sha256: String, size: ThumbnailSize) async throws(PhotoError)
@@ -34,8 +34,21 @@ public protocol PhotoStorage: Sendable {
     /// A stored thumbnail, for reading; nil when it has not been made.
     func openThumbnail(sha256: String, size: ThumbnailSize) async throws(PhotoError) -> (any StoredPhotoFile)?
 
-    /// Deletes an original and its thumbnails (when no photo row refers to the hash any more).
-    func delete(sha256: String, format: ImageFormat) async
+    /// Stores a clip's web rendition (an MP4 made in `scratchFile`), moving it away from there.
+    func putRendition(_ file: URL, sha256: String) async throws(PhotoError)
+
+    /// A clip's stored web rendition; nil when it has not been made.
+    func openRendition(sha256: String) async throws(PhotoError) -> (any StoredPhotoFile)?
+
+    /// Every stored rendition: for the orphan sweep.
+    func listRenditions() async throws(PhotoError) -> [StoredRendition]
+
+    /// A new path in the local staging area for a tool's output (a poster frame, a rendition being made); the
+    /// staging area is emptied at start.
+    func scratchFile(extension: String) -> URL
+
+    /// Deletes an original, its thumbnails and its rendition (when no photo row refers to the hash any more).
+    func delete(sha256: String, format: MediaFormat) async
 
     /// Every stored original: for removing the files no row refers to after a crash.
     func listOriginals() async throws(PhotoError) -> [StoredOriginal]
@@ -56,10 +69,10 @@ public protocol PhotoStorage: Sendable {
 /// One stored original's content address, and when it was stored (when the store says).
 public struct StoredOriginal: Hashable, Sendable {
     public let sha256: String
-    public let format: ImageFormat
+    public let format: MediaFormat
     public let storedAt: Date?
 
-    public init(sha256: String, format: ImageFormat, storedAt: Date? = nil) {
+    public init(sha256: String, format: MediaFormat, storedAt: Date? = nil) {
         self.sha256 = sha256
         self.format = format
         self.storedAt = storedAt
@@ -69,7 +82,7 @@ public struct StoredOriginal: Hashable, Sendable {
     public init?(fileName: some StringProtocol, storedAt: Date? = nil) {
         let parts = fileName.split(separator: ".")
         guard parts.count == 2, parts[0].count == 64, parts[0].allSatisfy(\.isLowercaseHex),
-            let format = ImageFormat(fileExtension: parts[1])
+            let format = MediaFormat(fileExtension: parts[1])
         else { return nil }
         self.init(sha256: String(parts[0]), format: format, storedAt: storedAt)
     }
@@ -97,6 +110,22 @@ public struct StoredThumbnail: Hashable, Sendable {
     }
 
     public var path: String { "thumbnails/\(size.rawValue)/\(sha256.prefix(2))/\(sha256).jpg" }
+}
+
+/// A clip's web rendition: `renditions/ab/<sha256>.mp4`, named by its original's hash.
+public struct StoredRendition: Hashable, Sendable {
+    public let sha256: String
+
+    public init(sha256: String) { self.sha256 = sha256 }
+
+    public init?(fileName: some StringProtocol) {
+        guard fileName.hasSuffix(".mp4") else { return nil }
+        let sha = fileName.dropLast(4)
+        guard sha.count == 64, sha.allSatisfy(\.isLowercaseHex) else { return nil }
+        self.init(sha256: String(sha))
+    }
+
+    public var path: String { "renditions/\(sha256.prefix(2))/\(sha256).mp4" }
 }
 
 extension Character {

@@ -19,10 +19,16 @@ public final class UploadWriter: @unchecked Sendable {
     public private(set) var byteCount = 0
     /// The first bytes, for recognising the format.
     public private(set) var head: [UInt8] = []
+    /// Whether `head` is a video's, which may be larger.
+    private var isVideo = false
 
-    public init(url: URL, limit: Int) throws(PhotoError) {
+    /// The limit once the first bytes show a video (nil: the same as a photo's).
+    private let videoLimit: Int?
+
+    public init(url: URL, limit: Int, videoLimit: Int? = nil) throws(PhotoError) {
         self.url = url
         self.limit = limit
+        self.videoLimit = videoLimit
         descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw .internal("cannot create \(url.lastPathComponent): \(String(cString: strerror(errno)))") }
     }
@@ -32,10 +38,17 @@ public final class UploadWriter: @unchecked Sendable {
     public func write(_ bytes: UnsafeRawBufferPointer) throws(PhotoError) {
         guard !bytes.isEmpty else { return }
         byteCount += bytes.count
-        guard byteCount <= limit else {
+        if head.count < MediaFormat.sniffLength {
+            head += bytes.prefix(MediaFormat.sniffLength - head.count)
+            isVideo = (try? MediaFormat.sniff(head).get())?.isVideo ?? false
+        }
+        if isVideo, let videoLimit {
+            guard byteCount <= videoLimit else {
+                throw .tooLarge("the video is larger than the \(ImageInspector.megabytes(videoLimit)) limit")
+            }
+        } else if byteCount > limit {
             throw .tooLarge("the photo is larger than the \(ImageInspector.megabytes(limit)) limit")
         }
-        if head.count < ImageFormat.sniffLength { head += bytes.prefix(ImageFormat.sniffLength - head.count) }
         hasher.update(bufferPointer: bytes)
         do {
             try POSIXFile.writeAll(descriptor, bytes)

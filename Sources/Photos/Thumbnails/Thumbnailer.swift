@@ -1,4 +1,5 @@
 import Foundation
+import Diary
 
 /// The sizes Saessak keeps of every photo.
 public enum ThumbnailSize: String, CaseIterable, Sendable {
@@ -42,5 +43,13 @@ public enum Thumbnailer {
         }
         let image = try Vips.Image(thumbnailOf: original.path, width: box.width, height: box.height, attentionCrop: box.crop)
         return try image.encoded(as: format, quality: quality)
+    }
+}
+
+extension Thumbnailer {
+    /// A thumbnail of a stored photo or clip (a clip's is made from its poster frame, taken into `scratch`).
+    public static func thumbnail(of photo: Photo, original: URL, size: ThumbnailSize, scratch: URL) throws(PhotoError) -> Data {
+        guard let video = photo.video else { return try thumbnail(of: original, size: size) }
+        return try VideoRendition.thumbnail(of: original, durationMilliseconds: video.durationMilliseconds, size: size, poster: scratch)
     }
 }

@@ -16,7 +16,24 @@ enum PostgresSchema {
         Migration(name: "p1 diary", sql: diary),
         Migration(name: "p2 search", sql: search),
         Migration(name: "p3 shared state", sql: sharedState),
+        Migration(name: "p4 videos", sql: videos),
     ]
+
+    /// As SQLite's "v11 videos": a clip's length, codecs and web rendition on its `photos` row, and rendition claims.
+    private static let videos = """
+        ALTER TABLE photos ADD COLUMN durationMs bigint CHECK (durationMs > 0);
+        ALTER TABLE photos ADD COLUMN videoCodec text COLLATE "C";
+        ALTER TABLE photos ADD COLUMN audioCodec text COLLATE "C";
+        ALTER TABLE photos ADD COLUMN rendition text COLLATE "C" NOT NULL DEFAULT 'none'
+            CHECK (rendition IN ('none', 'pending', 'ready', 'failed'));
+        ALTER TABLE photos ADD COLUMN renditionProgress integer CHECK (renditionProgress BETWEEN 0 AND 100);
+        CREATE INDEX photos_rendition_pending ON photos(createdAt) WHERE rendition = 'pending';
+        CREATE TABLE renditionClaims (
+            photoId text COLLATE "C" PRIMARY KEY REFERENCES photos(id) ON DELETE CASCADE,
+            worker text COLLATE "C" NOT NULL,
+            claimedUntil text COLLATE "C" NOT NULL
+        );
+        """
 
     /// As SQLite's "v10 shared state": thumbnail claims (taken with `FOR UPDATE SKIP LOCKED`, so two servers never
     /// work on one photo) and recent wrong passwords, for every server to see.

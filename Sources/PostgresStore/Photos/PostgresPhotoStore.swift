@@ -37,14 +37,17 @@ public struct PostgresPhotoStore: PhotoStore {
         try await db.execute(
             """
             INSERT INTO photos (id, familyId, sha256, mimeType, byteCount, width, height, orientation, takenLocal,
-                takenOffset, latitude, longitude, cameraMake, cameraModel, thumbnails, createdAt)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                takenOffset, latitude, longitude, cameraMake, cameraModel, thumbnails, durationMs, videoCodec, audioCodec,
+                rendition, createdAt)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (familyId, sha256) DO NOTHING
             """,
             [
                 photo.id.sql, family.sql, photo.sha256, photo.mimeType, photo.byteCount, photo.width, photo.height,
                 photo.orientation, photo.takenLocal, photo.takenOffset, photo.latitude, photo.longitude,
-                photo.cameraMake, photo.cameraModel, photo.thumbnailsReady ? "ready" : "pending", photo.createdAt.stored,
+                photo.cameraMake, photo.cameraModel, photo.thumbnailsReady ? "ready" : "pending",
+                photo.video?.durationMilliseconds, photo.video?.videoCodec, photo.video?.audioCodec,
+                (photo.video?.rendition ?? .none).rawValue, photo.createdAt.stored,
             ])
     }
 
@@ -144,6 +147,60 @@ public struct PostgresPhotoStore: PhotoStore {
         }
     }
 
+    public func videos(family: FamilyID, among ids: [PhotoID]) async throws -> [PhotoID: VideoFacts] {
+        guard !ids.isEmpty else { return [:] }
+        let rows = try await database.read { db in
+            try await db.rows(
+                "SELECT * FROM photos WHERE familyId = ? AND durationMs IS NOT NULL AND id IN (\(Array(repeating: "?", count: ids.count).joined(separator: ", ")))",
+                [family.sql] + ids.map(\.sql))
+        }
+        var found: [PhotoID: VideoFacts] = [:]
+        for photo in try rows.map(Self.decodePhoto) { found[photo.id] = photo.video }
+        return found
+    }
+
+    public func claimRenditionJob(worker: String, lease: TimeInterval) async throws -> Photo? {
+        let now = database.clock.now()
+        return try await database.write { db in
+            guard let row = try await db.row(
+                """
+                SELECT photos.* FROM photos LEFT JOIN renditionClaims ON renditionClaims.photoId = photos.id
+                WHERE photos.rendition = 'pending' AND (renditionClaims.photoId IS NULL OR renditionClaims.claimedUntil < ?)
+                ORDER BY photos.createdAt, photos.id LIMIT 1
+                FOR UPDATE OF photos SKIP LOCKED
+                """,
+                [now.stored])
+            else { return nil }
+            try await db.execute(
+                """
+                INSERT INTO renditionClaims (photoId, worker, claimedUntil) VALUES (?, ?, ?)
+                ON CONFLICT (photoId) DO UPDATE SET worker = excluded.worker, claimedUntil = excluded.claimedUntil
+                """,
+                [try row.string("id"), worker, now.addingTimeInterval(lease).stored])
+            return try Self.decodePhoto(row)
+        }
+    }
+
+    public func renewRendition(_ id: PhotoID, worker: String, lease: TimeInterval, progress: Int) async throws -> Bool {
+        let until = database.clock.now().addingTimeInterval(lease).stored
+        return try await database.write { db in
+            guard try await db.row(
+                "UPDATE renditionClaims SET claimedUntil = ? WHERE photoId = ? AND worker = ? RETURNING photoId", [until, id.sql, worker]) != nil
+            else { return false }
+            try await db.execute("UPDATE photos SET renditionProgress = ? WHERE id = ?", [min(100, max(0, progress)), id.sql])
+            return true
+        }
+    }
+
+    public func markRendition(_ id: PhotoID, ready: Bool) async throws {
+        try await database.write { db in
+            try await db.execute(
+                "UPDATE photos SET rendition = ?, renditionProgress = NULL WHERE id = ? AND rendition = 'pending'",
+                [ready ? "ready" : "failed", id.sql])
+            try await db.execute("DELETE FROM renditionClaims WHERE photoId = ?", [id.sql])
+        }
+    }
+
     public func deleteUnattached(olderThan age: TimeInterval) async throws -> [ReleasedPhotoFile] {
         let cutoff = database.clock.now().addingTimeInterval(-age).stored
         return try await database.write { db in
@@ -217,6 +274,10 @@ public struct PostgresPhotoStore: PhotoStore {
                 takenOffset: try row.optionalString("takenOffset"), latitude: try row.optionalDouble("latitude"),
                 longitude: try row.optionalDouble("longitude"), cameraMake: try row.optionalString("cameraMake"),
                 cameraModel: try row.optionalString("cameraModel"), thumbnailsReady: try row.string("thumbnails") == "ready",
+                video: try VideoFacts(
+                    durationMilliseconds: row.optionalInt("durationMs"), videoCodec: row.optionalString("videoCodec"),
+                    audioCodec: row.optionalString("audioCodec"), rendition: row.string("rendition"),
+                    progress: row.optionalInt("renditionProgress")),
                 createdAt: try row.timestamp("createdAt"))
         }
     }

@@ -9,6 +9,7 @@ import Photos
 public struct PhotoSweep: Equatable, Sendable {
     public var originals = 0
     public var thumbnails = 0
+    public var renditions = 0
     public var unfinishedUploads = 0
 
     public init() {}
@@ -21,6 +22,7 @@ public struct PhotoService: Sendable {
     public let storage: any PhotoStorage
     public let store: any PhotoStore
     public let worker: ThumbnailWorker
+    public let renditions: RenditionWorker
     public let limits: PhotoLimits
     /// Held shared for the server's life; start-up's sweep of orphan files needs it alone.
     let writing: PhotoWriterLock
@@ -36,6 +38,7 @@ public struct PhotoService: Sendable {
         writing = try storage.writerLock()
         self.store = store
         worker = ThumbnailWorker(storage: storage, store: store, logger: logger)
+        renditions = RenditionWorker(storage: storage, store: store, logger: logger)
         self.logger = logger
         self.limits = limits
     }
@@ -85,6 +88,7 @@ public struct PhotoService: Sendable {
         // upload is under way has its original in the next listing. Rows are read last: a row committed meanwhile
         // keeps its files.
         let thumbnails = try await storage.listThumbnails()
+        let renditions = try await storage.listRenditions()
         let originals = try await storage.listOriginals()
         let referenced = try await store.referencedHashes()
         var result = PhotoSweep()
@@ -97,6 +101,10 @@ public struct PhotoService: Sendable {
             // `delete` takes every size; the format only names the original, which is gone.
             await storage.delete(sha256: sha, format: .jpeg)
             result.thumbnails += 1
+        }
+        for sha in Set(renditions.map(\.sha256)) where !referenced.contains(sha) && !stored.contains(sha) {
+            await storage.delete(sha256: sha, format: .mp4)
+            result.renditions += 1
         }
         result.unfinishedUploads = try await storage.abandonUnfinished(before: age <= 0 ? now : cutoff)
         return result
@@ -124,6 +132,7 @@ public struct PhotoService: Sendable {
             try await intake.place()
             let stored = try await store.add(intake.photos, family: family, entry: entry)
             stored.filter { !$0.thumbnailsReady }.forEach(worker.enqueue)
+            if stored.contains(where: { $0.video?.rendition == .pending }) { renditions.enqueue() }
             return stored
         } catch {
             await intake.settle(referenced: try? await store.referencedHashes())
@@ -134,24 +143,39 @@ public struct PhotoService: Sendable {
     /// Deletes the files whose last row is gone.
     public func release(_ files: [ReleasedPhotoFile]) async {
         for file in files {
-            guard let format = ImageFormat(mimeType: file.mimeType) else { continue }
+            guard let format = MediaFormat(mimeType: file.mimeType) else { continue }
             await storage.delete(sha256: file.sha256, format: format)
         }
     }
 
     /// The stored original of a photo row.
     public func original(_ photo: Photo) async throws -> (any StoredPhotoFile)? {
-        guard let format = ImageFormat(mimeType: photo.mimeType) else { return nil }
+        guard let format = MediaFormat(mimeType: photo.mimeType) else { return nil }
         return try await storage.openOriginal(sha256: photo.sha256, format: format)
+    }
+
+    /// What a browser plays of a clip: its web rendition when it needs one (nil until it is made), else the
+    /// original; with the content type to serve it as.
+    public func playable(_ photo: Photo) async throws -> (file: any StoredPhotoFile, contentType: String)? {
+        guard let video = photo.video else { return nil }
+        switch video.rendition {
+        case .none:
+            return try await original(photo).map { ($0, photo.mimeType) }
+        case .ready:
+            return try await storage.openRendition(sha256: photo.sha256).map { ($0, "video/mp4") }
+        case .pending, .failed:
+            return nil
+        }
     }
 
     /// A thumbnail, made now if the worker has not got to it yet (the square one is made when first asked for).
     public func thumbnail(_ photo: Photo, size: ThumbnailSize) async throws -> any StoredPhotoFile {
         if let stored = try await storage.openThumbnail(sha256: photo.sha256, size: size) { return stored }
-        guard let format = ImageFormat(mimeType: photo.mimeType),
+        guard let format = MediaFormat(mimeType: photo.mimeType),
             let original = try await storage.localOriginal(sha256: photo.sha256, format: format)
         else { throw PhotoError.internal("the original of photo \(photo.id) is missing") }
-        let data = try await NIOThreadPool.singleton.runIfActive { try Thumbnailer.thumbnail(of: original.url, size: size) }
+        let scratch = storage.scratchFile(extension: "jpg")
+        let data = try await NIOThreadPool.singleton.runIfActive { try Thumbnailer.thumbnail(of: photo, original: original.url, size: size, scratch: scratch) }
         try await storage.putThumbnail(data, sha256: photo.sha256, size: size)
         guard let stored = try await storage.openThumbnail(sha256: photo.sha256, size: size) else {
             throw PhotoError.internal("the thumbnail of photo \(photo.id) vanished")

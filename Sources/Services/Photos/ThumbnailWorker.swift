@@ -54,12 +54,13 @@ public final class ThumbnailWorker: Service, Sendable {
 
     private func process(_ photo: Photo) async {
         do {
-            guard let format = ImageFormat(mimeType: photo.mimeType),
+            guard let format = MediaFormat(mimeType: photo.mimeType),
                 let original = try await storage.localOriginal(sha256: photo.sha256, format: format)
             else { throw PhotoError.internal("the original is missing") }
             for size in [ThumbnailSize.small, .large] {
                 guard try await storage.openThumbnail(sha256: photo.sha256, size: size) == nil else { continue }
-                let data = try await NIOThreadPool.singleton.runIfActive { try Thumbnailer.thumbnail(of: original.url, size: size) }
+                let scratch = storage.scratchFile(extension: "jpg")
+                let data = try await NIOThreadPool.singleton.runIfActive { try Thumbnailer.thumbnail(of: photo, original: original.url, size: size, scratch: scratch) }
                 try await storage.putThumbnail(data, sha256: photo.sha256, size: size)
             }
             try await store.markThumbnails(photo.id, ready: true)

@@ -16,6 +16,7 @@ public struct PhotoResource: Encodable {
     let cameraMake: String?
     let cameraModel: String?
     let thumbnailsReady: Bool
+    let video: VideoResource?
     let createdAt: Date
 
     public init(_ photo: Photo) {
@@ -32,6 +33,27 @@ public struct PhotoResource: Encodable {
         cameraMake = photo.cameraMake
         cameraModel = photo.cameraModel
         thumbnailsReady = photo.thumbnailsReady
+        video = photo.video.map(VideoResource.init)
         createdAt = photo.createdAt
+    }
+}
+
+/// What the API adds for a video clip: its length and codecs, and whether browsers can play it yet
+/// (`GET /photos/{id}/video`).
+public struct VideoResource: Encodable {
+    let durationSeconds: Double
+    let videoCodec: String
+    let audioCodec: String?
+    let rendition: String
+    let renditionProgress: Int?
+    let playable: Bool
+
+    init(_ video: VideoFacts) {
+        durationSeconds = Double(video.durationMilliseconds) / 1000
+        videoCodec = video.videoCodec
+        audioCodec = video.audioCodec
+        rendition = video.rendition.rawValue
+        renditionProgress = video.rendition == .pending ? video.renditionProgress ?? 0 : nil
+        playable = video.rendition == .none || video.rendition == .ready
     }
 }

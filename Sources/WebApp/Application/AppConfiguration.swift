@@ -1,5 +1,6 @@
 import DiaryStore
 import Foundation
+import Photos
 
 /// How `saessak serve` was asked to run.
 public struct AppConfiguration: Sendable {
@@ -12,6 +13,8 @@ public struct AppConfiguration: Sendable {
     public var staticFolder: URL?
     /// Timeouts and the per-address cap on connections.
     public var connectionLimits: ConnectionLimits
+    /// What one uploaded video may be (size, length).
+    public var videoLimits: VideoLimits
 
     public static let defaultHost = "127.0.0.1"
     public static let defaultPort = 8080
@@ -19,9 +22,10 @@ public struct AppConfiguration: Sendable {
 
     public init(
         host: String = defaultHost, port: Int = defaultPort, dataFolder: URL, staticFolder: URL? = nil,
-        connectionLimits: ConnectionLimits = .standard
+        connectionLimits: ConnectionLimits = .standard, videoLimits: VideoLimits = VideoLimits()
     ) {
         self.connectionLimits = connectionLimits
+        self.videoLimits = videoLimits
         self.host = host
         self.port = port
         self.dataFolder = dataFolder

@@ -13,7 +13,12 @@ public func buildApplication(
     logger: Logger = Logger(label: "saessak")
 ) async throws -> some ApplicationProtocol {
     let database = try database ?? DiaryDatabase(folder: configuration.dataFolder)
-    let photos = try PhotoService(dataFolder: configuration.dataFolder, database: database, storage: photoStorage, logger: logger)
+    if !ToolRun.Tool.ffprobe.isInstalled || !ToolRun.Tool.ffmpeg.isInstalled {
+        logger.warning("ffmpeg is not installed (Debian package ffmpeg): video uploads will be refused")
+    }
+    let photos = try PhotoService(
+        dataFolder: configuration.dataFolder, database: database, storage: photoStorage,
+        limits: PhotoLimits(video: configuration.videoLimits), logger: logger)
     if try await !photos.tidy() {
         logger.notice("another process is writing photos (an import?): files a crash left behind are swept at the next start")
     }
@@ -30,7 +35,8 @@ public func buildApplication(
         server: .http1(configuration: .init(additionalChannelHandlers: [ConnectionGuard(limits: limits, counts: counts)])),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Saessak"),
         // Object storage is swept every hour too (see PhotoSweeper); the folder at start only.
-        services: photos.storage.isShared ? [photos.worker, PhotoSweeper(photos: photos, logger: logger)] : [photos.worker],
+        services: photos.storage.isShared
+            ? [photos.worker, photos.renditions, PhotoSweeper(photos: photos, logger: logger)] : [photos.worker, photos.renditions],
         onServerRunning: { channel in
             guard let setupToken, let port = channel.localAddress?.port else { return }
             let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host

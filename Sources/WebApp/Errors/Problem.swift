@@ -72,7 +72,7 @@ struct Problem: Error, HTTPResponseError, Encodable {
             switch error {
             case .unsupported: self.init(status: .unsupportedMediaType, detail: error.description)
             case .tooLarge: self.init(status: .contentTooLarge, detail: error.description)
-            case .corrupt: self.init(status: .unprocessableContent, detail: error.description)
+            case .corrupt, .corruptVideo: self.init(status: .unprocessableContent, detail: error.description)
             case .internal: self.init(status: .internalServerError, detail: "the server could not store the photo")
             case .unavailable: self.init(status: .serviceUnavailable, detail: "the photo store is unavailable: try again shortly", retryAfter: 5)
             }

@@ -68,7 +68,7 @@ struct SharingPages {
             }
             return response
         }
-        pages.get("s/:token", .link) { [sharing, entries] request, context in
+        pages.get("s/:token", .link) { [sharing, entries, photos] request, context in
             guard let link = try await sharing.openShareLink(token: context.parameters.get("token") ?? "") else {
                 throw Self.gone(request)
             }
@@ -77,9 +77,18 @@ struct SharingPages {
             var shown: [[String: Any]] = []
             for id in link.entryIDs {
                 guard let entry = try? await entries.get(family: link.familyID, id: id) else { continue }
+                let videos = try await photos.store.videos(family: link.familyID, among: entry.photoIDs)
                 shown.append([
                     "title": entry.content.title, "iso": entry.content.date.iso, "date": language.longDate(entry.content.date.date),
-                    "photos": entry.photoIDs.map { "/s/\(token)/photos/\($0)" }, "body": entry.content.body,
+                    "photos": entry.photoIDs.map { photo -> [String: Any] in
+                        var item: [String: Any] = ["image": "/s/\(token)/photos/\(photo)"]
+                        if let video = videos[photo] {
+                            item["video"] = "/s/\(token)/videos/\(photo)"
+                            item["duration"] = Duration.clock(Double(video.durationMilliseconds) / 1000)
+                        }
+                        return item
+                    },
+                    "body": entry.content.body,
                 ])
             }
             var data: [String: Any] = ["entries": shown]
@@ -87,23 +96,36 @@ struct SharingPages {
             return WebPage("shared", title: Word.sharedDiary.text(language), data: data, bare: true).response(request, context: context)
         }
         pages.get("s/:token/photos/:photo", .link) { [sharing, entries, photos] request, context in
-            guard let link = try await sharing.openShareLink(token: context.parameters.get("token") ?? "") else {
-                throw Self.gone(request)
-            }
-            let photoID: PhotoID = try context.id("photo", of: "photo")
-            // Only a photo of an entry the link shows.
-            var shared = false
-            for id in link.entryIDs where !shared {
-                shared = (try? await entries.get(family: link.familyID, id: id))?.photoIDs.contains(photoID) ?? false
-            }
-            guard shared else { throw Problem(status: .notFound, detail: "no photo with id \(photoID)") }
-            let photo = try await photos.store.get(family: link.familyID, id: photoID)
+            let (link, photo) = try await Self.sharedPhoto(request, context: context, sharing: sharing, entries: entries, photos: photos)
             // The ETag names the photo and the link, never the content's SHA-256, which outsiders need not learn.
-            let tag = SHA256.hash(data: Data("\(link.id) \(photo.id) large".utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
             return try await FileResponse.serve(
                 try await photos.thumbnail(photo, size: .large), contentType: Thumbnailer.format.mimeType,
-                etag: tag, caching: .shareLink, request: request)
+                etag: Self.tag(link, photo, "large"), caching: .shareLink, request: request)
         }
+        pages.get("s/:token/videos/:photo", .link) { [sharing, entries, photos] request, context in
+            let (link, photo) = try await Self.sharedPhoto(request, context: context, sharing: sharing, entries: entries, photos: photos)
+            return try await PhotosAPI.video(photo, service: photos, etag: Self.tag(link, photo, "video"), caching: .shareLink, request: request)
+        }
+    }
+
+    /// The photo or clip a share link's address names: only one of an entry the link shows.
+    private static func sharedPhoto(
+        _ request: Request, context: AppRequestContext, sharing: any SharingStore, entries: any EntryStore, photos: PhotoService
+    ) async throws -> (ShareLink, Photo) {
+        guard let link = try await sharing.openShareLink(token: context.parameters.get("token") ?? "") else {
+            throw Self.gone(request)
+        }
+        let photoID: PhotoID = try context.id("photo", of: "photo")
+        var shared = false
+        for id in link.entryIDs where !shared {
+            shared = (try? await entries.get(family: link.familyID, id: id))?.photoIDs.contains(photoID) ?? false
+        }
+        guard shared else { throw Problem(status: .notFound, detail: "no photo with id \(photoID)") }
+        return (link, try await photos.store.get(family: link.familyID, id: photoID))
+    }
+
+    private static func tag(_ link: ShareLink, _ photo: Photo, _ kind: String) -> String {
+        SHA256.hash(data: Data("\(link.id) \(photo.id) \(kind)".utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
     }
 
     /// 404: an unknown, expired, used or revoked link looks the same from outside.

@@ -70,6 +70,10 @@ struct PhotosAPI {
             guard let file = try await service.original(photo) else { throw Problem(status: .notFound, detail: "the photo file is missing") }
             return try await FileResponse.serve(file, contentType: photo.mimeType, etag: photo.sha256, request: request)
         }
+        api.get("photos/:id/video", .viewer) { request, context in
+            let photo = try await service.store.get(family: try context.member().familyID, id: try context.id(of: "photo") as PhotoID)
+            return try await Self.video(photo, service: service, etag: photo.sha256, request: request)
+        }
         api.get("photos/:id/thumbnail", .viewer) { request, context in
             let photo = try await service.store.get(family: try context.member().familyID, id: try context.id(of: "photo") as PhotoID)
             let sizeName = request.uri.queryParameters["size"].map(String.init) ?? "small"
@@ -80,6 +84,26 @@ struct PhotosAPI {
                 try await service.thumbnail(photo, size: size), contentType: Thumbnailer.format.mimeType,
                 etag: "\(photo.sha256)-\(size.rawValue)", request: request)
         }
+    }
+
+    /// What browsers play of a clip (`PhotoService.playable`), with ranges for seeking; 404 for a photo, 409 while
+    /// its web rendition is being made or when it could not be.
+    static func video(
+        _ photo: Photo, service: PhotoService, etag: String, caching: FileResponse.Caching = .member, request: Request
+    ) async throws -> Response {
+        guard let video = photo.video else { throw Problem(status: .notFound, detail: "photo \(photo.id) is not a video") }
+        guard let (file, contentType) = try await service.playable(photo) else {
+            switch video.rendition {
+            case .failed:
+                throw Problem(status: .conflict, detail: "the web version of this video could not be made; its original can be downloaded")
+            default:
+                throw Problem(
+                    status: .conflict, detail: "the web version of this video is being made (\(video.renditionProgress ?? 0)%)", retryAfter: 5)
+            }
+        }
+        // The rendition is another file than the original: another tag.
+        return try await FileResponse.serve(
+            file, contentType: contentType, etag: video.rendition == .ready ? "\(etag)-web" : etag, caching: caching, request: request)
     }
 
     private func upload(_ request: Request, context: AppRequestContext, family: FamilyID, entry: EntryID?) async throws -> [Photo] {

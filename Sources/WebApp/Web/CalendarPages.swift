@@ -122,12 +122,13 @@ struct CalendarPages {
         let entries = try await Page.all {
             try await stores.entries.list(family: family, filter: TimelineFilter(period: .day(date)), after: $0, limit: $1)
         }
+        let videos = try await EntryCard.videos(entries, family: family, store: stores.photos.store)
         var data: [String: Any] = [
             "iso": date.iso,
             "monthLink": "/calendar/\(YearMonth(date).iso)",
             "previousDay": ((try? date.adding(days: -1)) ?? date).iso,
             "nextDay": ((try? date.adding(days: 1)) ?? date).iso,
-            "entries": entries.reversed().map { EntryCard($0, language: language, names: names) },
+            "entries": entries.reversed().map { EntryCard($0, language: language, names: names, videos: videos) },
             "notices": days.notices[date] ?? [],
             "events": (days.events[date] ?? []).map { ["title": $0.details.title, "kind": words.named("event_\($0.details.kind.rawValue)") ?? $0.details.kind.rawValue] },
             "holidays": ((try? KoreanHolidays.holidays(in: date.year)) ?? []).filter { $0.date == date }.map {

@@ -14,6 +14,11 @@ enum PhotoLinks {
 
     static func original(_ photo: PhotoID) -> String { "/api/v1/photos/\(photo)/original" }
 
+    static func video(_ photo: PhotoID) -> String { "/api/v1/photos/\(photo)/video" }
+
+    /// `▶ 0:23`: how thumbnails of a clip show it is one, and how long it runs.
+    static func badge(_ video: VideoFacts) -> String { "▶ " + Duration.clock(Double(video.durationMilliseconds) / 1000) }
+
     static func profile(_ child: ChildID) -> String { "/api/v1/children/\(child)/photo" }
 }
 
@@ -26,11 +31,14 @@ struct EntryCard {
     let excerpt: String
     let tags: [String]
     let thumbnail: String?
+    /// `▶ 0:23` when the first item is a video clip.
+    let videoBadge: String?
     /// Photos beyond none (nil: no photo; mustache shows a section for any number).
     let photoCount: Int?
     let children: String?
 
-    init(_ entry: Entry, language: Language, names: [ChildID: String]) {
+    /// `videos`: the clips among the entries' first photos (`EntryCard.videos`).
+    init(_ entry: Entry, language: Language, names: [ChildID: String], videos: [PhotoID: VideoFacts] = [:]) {
         let content = entry.content
         id = entry.id.description
         title = content.title
@@ -39,9 +47,17 @@ struct EntryCard {
         excerpt = String(content.body.prefix(160))
         tags = content.tags
         thumbnail = entry.photoIDs.first.map { PhotoLinks.thumbnail($0) }
+        videoBadge = entry.photoIDs.first.flatMap { videos[$0] }.map(PhotoLinks.badge)
         photoCount = entry.photoIDs.isEmpty ? nil : entry.photoIDs.count
         let named = content.childIDs.compactMap { names[$0] }
         children = named.isEmpty ? nil : named.joined(separator: ", ")
+    }
+}
+
+extension EntryCard {
+    /// The clips among the first photos of `entries` (one query), for their cards' `▶ 0:23`.
+    static func videos(_ entries: [Entry], family: FamilyID, store: any PhotoStore) async throws -> [PhotoID: VideoFacts] {
+        try await store.videos(family: family, among: entries.compactMap(\.photoIDs.first))
     }
 }
 

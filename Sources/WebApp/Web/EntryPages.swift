@@ -81,10 +81,11 @@ struct EntryPages {
             data["next"] = page.next.map { Self.link(request, cursor: $0.description) }
         } else {
             let (sections, next) = try await stores.entries.timeline(family: family, filter: filter, after: paging.cursor, limit: Self.pageSize)
+            let videos = try await EntryCard.videos(sections.flatMap(\.items), family: family, store: stores.photos.store)
             data["sections"] = sections.map { section in
                 [
                     "month": language.monthTitle(year: section.month.year, month: section.month.month),
-                    "entries": section.items.map { EntryCard($0, language: language, names: names) },
+                    "entries": section.items.map { EntryCard($0, language: language, names: names, videos: videos) },
                 ] as [String: Any]
             }
             data["next"] = next.map { Self.link(request, cursor: $0.description) }
@@ -121,6 +122,7 @@ struct EntryPages {
         let content = entry.content
         let count = entry.photoIDs.count
         let words = Words.table(language)
+        let videos = try await stores.photos.store.videos(family: family, among: entry.photoIDs)
         var data: [String: Any] = [
             "id": entry.id.description,
             "date": "\(language.longDate(content.date.date)) \(language.time(content.date.time))",
@@ -132,10 +134,12 @@ struct EntryPages {
             "hasPhotos": count > 0,
             "manyPhotos": count > 1,
             "photos": entry.photoIDs.enumerated().map { index, photo in
-                [
+                var item: [String: Any] = [
                     "large": PhotoLinks.thumbnail(photo, large: true), "original": PhotoLinks.original(photo),
-                    "alt": "\(content.title) – \(words[.photo]) \(index + 1)/\(count)", "number": index + 1,
-                ] as [String: Any]
+                    "alt": "\(content.title) – \(words[videos[photo] == nil ? .photo : .video]) \(index + 1)/\(count)", "number": index + 1,
+                ]
+                if let video = videos[photo] { item["video"] = Self.videoItem(photo, video) }
+                return item
             },
         ]
         if let lunar = try? LunarDate.from(content.date.date) { data["lunar"] = language.lunarDate(lunar) }
@@ -147,6 +151,17 @@ struct EntryPages {
         return WebPage("entry", title: content.title, tab: .timeline, data: data).response(request, context: context)
     }
 
+    /// What the viewer shows of a clip: the player when browsers can play it, else how far its web version is.
+    private static func videoItem(_ photo: PhotoID, _ video: VideoFacts) -> [String: Any] {
+        var item: [String: Any] = ["id": photo.description, "badge": PhotoLinks.badge(video)]
+        switch video.rendition {
+        case .none, .ready: item["src"] = PhotoLinks.video(photo)
+        case .pending: item["preparing"] = "\(video.renditionProgress ?? 0)%"
+        case .failed: item["failed"] = true
+        }
+        return item
+    }
+
     // MARK: Editor
 
     private func editor(
@@ -156,6 +171,7 @@ struct EntryPages {
         let words = Words.table(language)
         let children = try await stores.allChildren(family)
         let action = entry.map { "/entries/\($0.id)/edit" } ?? "/entries/new"
+        let videos = try await stores.photos.store.videos(family: family, among: draft.photoIDs)
         var data: [String: Any] = [
             "action": "\(action)?\(WebCredentials.csrfField)=\(context.session?.csrfToken ?? "")",
             "entryTitle": draft.title, "body": draft.body, "date": draft.date, "tags": draft.tags, "place": draft.place,
@@ -165,7 +181,9 @@ struct EntryPages {
             },
             "noChildren": children.isEmpty,
             "photos": draft.photoIDs.enumerated().map { index, photo in
-                ["id": photo.description, "thumbnail": PhotoLinks.thumbnail(photo), "number": index + 1] as [String: Any]
+                var item: [String: Any] = ["id": photo.description, "thumbnail": PhotoLinks.thumbnail(photo), "number": index + 1]
+                if let video = videos[photo] { item["videoBadge"] = PhotoLinks.badge(video) }
+                return item
             },
             "cancel": entry.map { "/entries/\($0.id)" } ?? "/",
             "maxFiles": PhotoService.maxFilesPerRequest,

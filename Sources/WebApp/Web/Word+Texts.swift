@@ -57,6 +57,11 @@ extension Word {
         case .entries: ("일기", "Entries")
         case .photos: ("사진", "Photos")
         case .photo: ("사진", "Photo")
+        case .video: ("동영상", "Video")
+        case .videoPreparing: ("웹에서 볼 수 있게 만드는 중", "Preparing the video for the web")
+        case .videoFailed:
+            ("이 동영상은 웹에서 볼 수 있게 바꾸지 못했습니다.", "This video could not be converted for the web.")
+        case .downloadOriginal: ("원본 내려받기", "Download the original")
         case .swipeHint: ("사진: 옆으로 밀거나 화살표 키로 넘겨 보세요", "Photos: swipe or use the arrow keys")
         case .previousPhoto: ("이전 사진", "Previous photo")
         case .nextPhoto: ("다음 사진", "Next photo")
@@ -72,11 +77,11 @@ extension Word {
         case .weatherExample: ("예: 맑음, 18℃", "e.g. sunny, 18°C")
         case .place: ("장소", "Place")
         case .keep: ("남기기", "Keep")
-        case .addPhotos: ("사진 추가 (여러 장 가능)", "Add photos (several at once)")
+        case .addPhotos: ("사진·동영상 추가 (여러 개 가능)", "Add photos and videos (several at once)")
         case .photosHint:
             (
-                "첫 사진에 찍은 날짜가 있으면 날짜가 그 날로 바뀝니다. 순서는 ↑↓로 바꿉니다.",
-                "If the first photo knows when it was taken, the date follows it. Reorder with ↑↓."
+                "첫 사진(또는 동영상)에 찍은 날짜가 있으면 날짜가 그 날로 바뀝니다. 순서는 ↑↓로 바꿉니다.",
+                "If the first photo (or video) knows when it was taken, the date follows it. Reorder with ↑↓."
             )
         case .moveUp: ("앞으로", "Move up")
         case .moveDown: ("뒤로", "Move down")

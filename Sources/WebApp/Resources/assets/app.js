@@ -39,6 +39,8 @@ function setUpViewer(viewer) {
   const mark = () => {
     const index = current();
     [...dots.children].forEach((dot, i) => dot.setAttribute("aria-current", i === index ? "true" : "false"));
+    // A clip scrolled away stops playing.
+    figures.forEach((figure, i) => { if (i !== index) figure.querySelectorAll("video").forEach((video) => video.pause()); });
   };
   slides.addEventListener("scroll", () => requestAnimationFrame(mark), { passive: true });
   slides.addEventListener("keydown", (event) => {
@@ -46,7 +48,7 @@ function setUpViewer(viewer) {
     if (event.key === "ArrowLeft") { show(current() - 1); event.preventDefault(); }
   });
   document.addEventListener("keydown", (event) => {
-    if (event.target.closest("input, textarea, select")) return;
+    if (event.target.closest("input, textarea, select, video")) return;
     if (event.key === "ArrowRight") show(current() + 1);
     if (event.key === "ArrowLeft") show(current() - 1);
   });
@@ -91,9 +93,15 @@ function setUpEditor(form) {
 
   const upload = (file) => {
     const item = document.createElement("li");
-    const preview = document.createElement("img");
+    // A video previews as a video (when this browser can play it); the server's thumbnail replaces either preview
+    // once the upload is in (an iPhone's HEIC photo or HEVC clip does not decode in most browsers).
+    const isVideo = file.type.startsWith("video/");
+    const preview = document.createElement(isVideo ? "video" : "img");
     preview.src = URL.createObjectURL(file);
-    preview.alt = file.name;
+    if (isVideo) { preview.muted = true; preview.playsInline = true; preview.preload = "metadata"; }
+    preview.setAttribute(isVideo ? "aria-label" : "alt", file.name);
+    preview.width = 112;
+    preview.height = 112;
     const progress = document.createElement("progress");
     progress.max = 100;
     progress.value = 0;
@@ -120,6 +128,19 @@ function setUpEditor(form) {
         return;
       }
       const photo = JSON.parse(request.responseText).items[0];
+      const thumbnail = document.createElement("img");
+      thumbnail.src = `/api/v1/photos/${photo.id}/thumbnail`;
+      thumbnail.alt = file.name;
+      thumbnail.width = 112;
+      thumbnail.height = 112;
+      URL.revokeObjectURL(preview.src);
+      preview.replaceWith(thumbnail);
+      if (photo.video) {
+        const badge = document.createElement("span");
+        badge.className = "video-badge";
+        badge.textContent = `▶ ${clock(photo.video.durationSeconds)}`;
+        item.append(badge);
+      }
       const hidden = document.createElement("input");
       hidden.type = "hidden";
       hidden.name = "photo";
@@ -148,6 +169,34 @@ function setUpEditor(form) {
   });
 }
 
+// `0:23`, `1:02:03`: a clip's length as players show it.
+function clock(seconds) {
+  const total = Math.round(seconds);
+  const two = (n) => String(n).padStart(2, "0");
+  const hours = Math.floor(total / 3600), minutes = Math.floor(total / 60) % 60, rest = total % 60;
+  return hours > 0 ? `${hours}:${two(minutes)}:${two(rest)}` : `${minutes}:${two(rest)}`;
+}
+
+// A clip whose web version is being made: its progress is asked for every few seconds, and the page reloads
+// to show the player once it is ready.
+function watchRendition(element) {
+  const status = element.querySelector("[role=status]");
+  const label = status.textContent.replace(/\s*\d+%$/, "");
+  const check = async () => {
+    try {
+      const response = await fetch(`/api/v1/photos/${element.dataset.rendition}`, { credentials: "same-origin" });
+      if (response.ok) {
+        const photo = await response.json();
+        if (photo.video && photo.video.playable) { location.reload(); return; }
+        if (photo.video && photo.video.rendition === "pending") status.textContent = `${label} ${photo.video.renditionProgress}%`;
+        if (photo.video && photo.video.rendition === "failed") { location.reload(); return; }
+      }
+    } catch (error) { /* offline for a moment: try again */ }
+    setTimeout(check, 3000);
+  };
+  setTimeout(check, 3000);
+}
+
 // The calculator: key presses go to the server (one implementation, in Swift) without reloading the page.
 function setUpCalculator(form) {
   const output = form.querySelector("output");
@@ -171,3 +220,4 @@ function setUpCalculator(form) {
 document.querySelectorAll("[data-viewer]").forEach(setUpViewer);
 document.querySelectorAll("[data-editor]").forEach(setUpEditor);
 document.querySelectorAll("[data-calculator]").forEach(setUpCalculator);
+document.querySelectorAll("[data-rendition]").forEach(watchRendition);

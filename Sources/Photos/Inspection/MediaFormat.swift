@@ -1,6 +1,8 @@
-/// The photo formats Saessak accepts, recognised by content, never by file name.
-public enum ImageFormat: String, CaseIterable, Sendable {
+/// The photo and video formats Saessak accepts, recognised by content, never by file name.
+public enum MediaFormat: String, CaseIterable, Sendable {
     case jpeg, png, webp, heif
+    /// Video clips: MPEG-4 (Android, most cameras), QuickTime (iPhone), WebM (browsers' own recordings).
+    case mp4, mov, webm
 
     public var mimeType: String {
         switch self {
@@ -8,6 +10,9 @@ public enum ImageFormat: String, CaseIterable, Sendable {
         case .png: "image/png"
         case .webp: "image/webp"
         case .heif: "image/heic"
+        case .mp4: "video/mp4"
+        case .mov: "video/quicktime"
+        case .webm: "video/webm"
         }
     }
 
@@ -17,6 +22,16 @@ public enum ImageFormat: String, CaseIterable, Sendable {
         case .png: "png"
         case .webp: "webp"
         case .heif: "heic"
+        case .mp4: "mp4"
+        case .mov: "mov"
+        case .webm: "webm"
+        }
+    }
+
+    public var isVideo: Bool {
+        switch self {
+        case .mp4, .mov, .webm: true
+        case .jpeg, .png, .webp, .heif: false
         }
     }
 
@@ -31,21 +46,29 @@ public enum ImageFormat: String, CaseIterable, Sendable {
         self = format
     }
 
-    /// The class of the libvips file loader that must agree with the sniffed type.
-    var loader: String {
+    /// The class of the libvips file loader that must agree with the sniffed type (none for a video).
+    var loader: String? {
         switch self {
         case .jpeg: "VipsForeignLoadJpegFile"
         case .png: "VipsForeignLoadPngFile"
         case .webp: "VipsForeignLoadWebpFile"
         case .heif: "VipsForeignLoadHeifFile"
+        case .mp4, .mov, .webm: nil
         }
     }
 
-    /// How many leading bytes `sniff` needs.
-    public static let sniffLength = 32
+    /// How many leading bytes `sniff` needs (a WebM file names its kind a few dozen bytes in).
+    public static let sniffLength = 64
+
+    /// ISO media brands of video files (`ftyp`): QuickTime, then the MPEG-4 family phones and cameras write.
+    static let quickTimeBrands: Set<String> = ["qt  "]
+    static let mpeg4Brands: Set<String> = [
+        "isom", "iso2", "iso4", "iso5", "iso6", "mp41", "mp42", "avc1", "M4V ", "M4VP", "M4VH", "3gp4", "3gp5", "3gp6", "3g2a",
+        "dash", "MSNV", "XAVC", "mmp4", "f4v ",
+    ]
 
     /// The format of a file from its first bytes, or what it looks like when it is not a supported photo.
-    public static func sniff(_ bytes: some Collection<UInt8>) -> Result<ImageFormat, PhotoError> {
+    public static func sniff(_ bytes: some Collection<UInt8>) -> Result<MediaFormat, PhotoError> {
         let head = Array(bytes.prefix(sniffLength))
         func starts(_ prefix: [UInt8], at offset: Int = 0) -> Bool {
             head.count >= offset + prefix.count && Array(head[offset..<offset + prefix.count]) == prefix
@@ -58,8 +81,19 @@ public enum ImageFormat: String, CaseIterable, Sendable {
             let brand = String(decoding: head[8..<12], as: UTF8.self)
             if ["heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1"].contains(brand) { return .success(.heif) }
             if brand.hasPrefix("avi") { return .failure(.unsupported(detected: "an AVIF image")) }
-            if ["qt  ", "isom", "mp41", "mp42", "M4V "].contains(brand) { return .failure(.unsupported(detected: "a video")) }
+            if quickTimeBrands.contains(brand) { return .success(.mov) }
+            if mpeg4Brands.contains(brand) { return .success(.mp4) }
+            if brand.hasPrefix("M4A") { return .failure(.unsupported(detected: "an audio file (M4A)")) }
             return .failure(.unsupported(detected: "an ISO media file (\(brand.trimmingCharacters(in: .whitespaces)))"))
+        }
+        // Old QuickTime files start with a `moov`, `mdat`, `wide` or `free` atom instead of `ftyp`.
+        if head.count >= 8, ["moov", "mdat", "wide", "free"].contains(String(decoding: head[4..<8], as: UTF8.self)) {
+            return .success(.mov)
+        }
+        // EBML (Matroska and WebM): the header names its document type near the start.
+        if starts([0x1A, 0x45, 0xDF, 0xA3]) {
+            if contains(ascii("webm"), in: head) { return .success(.webm) }
+            return .failure(.unsupported(detected: contains(ascii("matroska"), in: head) ? "a Matroska video (MKV)" : "an EBML file"))
         }
         let named: [(prefix: [UInt8], name: String)] = [
             (ascii("GIF8"), "a GIF image"), (ascii("%PDF"), "a PDF document"), (ascii("BM"), "a BMP image"),
@@ -67,10 +101,16 @@ public enum ImageFormat: String, CaseIterable, Sendable {
             ([0x50, 0x4B, 0x03, 0x04], "a ZIP archive"), ([0x00, 0x00, 0x01, 0x00], "an icon"),
         ]
         if let match = named.first(where: { starts($0.prefix) }) { return .failure(.unsupported(detected: match.name)) }
+        if starts(ascii("RIFF")) && starts(ascii("AVI "), at: 8) { return .failure(.unsupported(detected: "an AVI video")) }
         if head.isEmpty { return .failure(.unsupported(detected: "an empty file")) }
         if String(bytes: head, encoding: .utf8) != nil || head.allSatisfy({ $0 >= 0x09 && $0 < 0x7F }) {
             return .failure(.unsupported(detected: "text"))
         }
         return .failure(.unsupported(detected: "unrecognised binary data"))
+    }
+
+    private static func contains(_ needle: [UInt8], in haystack: [UInt8]) -> Bool {
+        guard haystack.count >= needle.count else { return false }
+        return (0...(haystack.count - needle.count)).contains { Array(haystack[$0..<$0 + needle.count]) == needle }
     }
 }

@@ -1,0 +1,106 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Runs one of Debian's ffmpeg tools on a file the server named: a fixed executable, an argument list with no shell
+/// and no text from the user (paths are the server's own staging and cache names), under a memory limit
+/// (`prlimit --as`, util-linux, in every Debian) and a wall-clock limit after which it is killed. Its output is read
+/// up to a limit and the rest discarded, so a hostile file cannot fill the server's memory through it either.
+public final class ToolRun: Sendable {
+    /// The tools, found once on `PATH` (Debian's `ffmpeg` package puts both in /usr/bin).
+    public enum Tool: String, Sendable {
+        case ffprobe, ffmpeg
+
+        var path: String? {
+            let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+            return (folders + ["/usr/bin"]).map { "\($0)/\(rawValue)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        }
+
+        /// Whether the tool is installed (the server says at start when it is not: video uploads are then refused).
+        public var isInstalled: Bool { path != nil }
+    }
+
+    /// What a finished run left: its exit status (nil when it was killed for time), its output, its error text.
+    public struct Outcome: Sendable {
+        public let status: Int32?
+        public let output: Data
+        public let errors: String
+        public var succeeded: Bool { status == 0 }
+    }
+
+    private let process = Process()
+    private let stopped = Mutex(false)
+
+    private init() {}
+
+    /// Runs `tool` with `arguments` and waits (blocking this thread: callers run it on a worker thread). `lines`
+    /// receives standard output line by line as it comes (ffmpeg's `-progress`), instead of it being kept.
+    public static func run(
+        _ tool: Tool, _ arguments: [String], memory: Int, timeout: TimeInterval, outputLimit: Int = 1 << 20,
+        started: (ToolRun) -> Void = { _ in }, lines: ((Substring) -> Void)? = nil
+    ) throws(PhotoError) -> Outcome {
+        guard let path = tool.path else { throw .internal("\(tool.rawValue) is not installed (Debian package ffmpeg)") }
+        let run = ToolRun()
+        let output = Pipe(), errors = Pipe()
+        run.process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
+        run.process.arguments = ["--as=\(memory)", "--", path] + arguments
+        run.process.standardInput = FileHandle.nullDevice
+        run.process.standardOutput = output
+        run.process.standardError = errors
+        // Only what the tools need: no secret from the server's environment is handed to them.
+        run.process.environment = ["PATH": "/usr/bin:/bin", "LC_ALL": "C"]
+        do {
+            try run.process.run()
+        } catch {
+            throw .internal("cannot start \(tool.rawValue): \(error)")
+        }
+        started(run)
+        let deadline = DispatchWorkItem { [run] in run.stop() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: deadline)
+        defer { deadline.cancel() }
+        let errorText = Mutex(Data())
+        let readingErrors = DispatchGroup()
+        DispatchQueue.global().async(group: readingErrors) {
+            errorText.withLock { $0 = Self.read(errors.fileHandleForReading, limit: 64 << 10, lines: nil) }
+        }
+        let kept = Self.read(output.fileHandleForReading, limit: outputLimit, lines: lines)
+        readingErrors.wait()
+        run.process.waitUntilExit()
+        let killed = run.stopped.withLock { $0 }
+        return Outcome(
+            status: killed ? nil : run.process.terminationStatus, output: kept,
+            errors: String(decoding: errorText.withLock { $0 }, as: UTF8.self))
+    }
+
+    /// Kills the tool (time is up, or the server is shutting down).
+    public func stop() {
+        stopped.withLock { $0 = true }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    /// Reads to the end, keeping at most `limit` bytes (or handing complete lines to `lines`).
+    private static func read(_ handle: FileHandle, limit: Int, lines: ((Substring) -> Void)?) -> Data {
+        var kept = Data()
+        var pending = ""
+        while true {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            if let lines {
+                pending += String(decoding: chunk, as: UTF8.self)
+                while let newline = pending.firstIndex(of: "\n") {
+                    lines(pending[..<newline])
+                    pending = String(pending[pending.index(after: newline)...])
+                }
+                if pending.utf8.count > limit { pending = "" }
+            } else if kept.count < limit {
+                kept.append(chunk.prefix(limit - kept.count))
+            }
+        }
+        return kept
+    }
+}

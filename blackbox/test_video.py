@@ -1,0 +1,123 @@
+"""Video clips through the real server (issue 21): what phones upload, read right; web renditions made by the job
+queue; served with ranges; refused clearly when broken."""
+import time
+
+import pytest
+
+import clips
+from conftest import new_child, new_entry, photo_files
+from images import multipart
+from openapi_contract import check
+
+
+def upload(server, token, files, path="/api/v1/photos"):
+    content_type, body = multipart(files)
+    response = server.request("POST", path, raw=body, token=token, headers={"Content-Type": content_type})
+    check("POST", path, response)
+    return response
+
+
+def call(server, method, path, token=None, **kw):
+    response = server.request(method, path, None, token, **kw)
+    check(method, path, response)
+    return response
+
+
+def wait_for_rendition(server, token, photo_id, timeout=120):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        video = call(server, "GET", f"/api/v1/photos/{photo_id}", token).json()["video"]
+        if video["rendition"] in ("ready", "failed", "none"):
+            return video
+        time.sleep(0.3)
+    raise AssertionError(f"the rendition of {photo_id} was not made within {timeout} s")
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory):
+    return tmp_path_factory.mktemp("clips")
+
+
+def test_android_mp4_plays_as_it_is(server, folder):
+    t = server.kim
+    entry = new_entry(server, t, [new_child(server, t)["id"]])
+    clip = clips.h264_mp4(folder, extra=["-metadata", "creation_time=2026-11-22T00:15:30.000000Z",
+                                         "-metadata", "location=+35.1796+129.0756/"])
+    original = clip.read_bytes()
+    response = upload(server, t, [("VID_20261122.mp4", original)], f"/api/v1/entries/{entry['id']}/photos")
+    assert response.status == 201, response.body
+    item = response.json()["items"][0]
+    assert item["mimeType"] == "video/mp4" and (item["width"], item["height"]) == (640, 360)
+    # UTC on the family's clock: 00:15 UTC is 09:15 in Seoul.
+    assert item["takenAt"] == "2026-11-22T09:15:30+09:00"
+    assert abs(item["latitude"] - 35.1796) < 1e-4 and abs(item["longitude"] - 129.0756) < 1e-4
+    video = item["video"]
+    assert video["videoCodec"] == "h264" and video["audioCodec"] == "aac" and abs(video["durationSeconds"] - 3) < 0.1
+    assert video["rendition"] == "none" and video["playable"] is True and "renditionProgress" not in video
+
+    # The original byte for byte, and what the browser plays (the same file) with ranges and an ETag.
+    assert call(server, "GET", f"/api/v1/photos/{item['id']}/original", t).body == original
+    played = call(server, "GET", f"/api/v1/photos/{item['id']}/video", t)
+    assert played.status == 200 and played.body == original and played.headers["Content-Type"] == "video/mp4"
+    assert played.headers["Accept-Ranges"] == "bytes" and played.headers["ETag"]
+    part = call(server, "GET", f"/api/v1/photos/{item['id']}/video", t, headers={"Range": "bytes=100-1099"})
+    assert part.status == 206 and part.body == original[100:1100]
+    assert part.headers["Content-Range"] == f"bytes 100-1099/{len(original)}"
+    assert call(server, "GET", f"/api/v1/photos/{item['id']}/video", t, headers={"If-None-Match": played.headers["ETag"]}).status == 304
+    # A poster frame's thumbnails, as for photos.
+    for size in ("small", "large"):
+        thumb = call(server, "GET", f"/api/v1/photos/{item['id']}/thumbnail?size={size}", t)
+        assert thumb.status == 200 and thumb.body[:3] == b"\xff\xd8\xff"
+    # Another family sees nothing of it.
+    assert server.request("GET", f"/api/v1/photos/{item['id']}/video", token=server.lee).status == 404
+
+
+def test_iphone_hevc_mov_gets_a_web_rendition(server, folder):
+    t = server.kim
+    entry = new_entry(server, t, [new_child(server, t)["id"]])
+    clip = clips.hevc_mov(folder)
+    original = clip.read_bytes()
+    response = upload(server, t, [("IMG_0001.MOV", original)], f"/api/v1/entries/{entry['id']}/photos")
+    assert response.status == 201, response.body
+    item = response.json()["items"][0]
+    # Turned 90°: shown portrait. Apple's creation date keeps the phone's own clock and offset.
+    assert item["mimeType"] == "video/quicktime" and (item["width"], item["height"]) == (360, 640)
+    assert item["takenAt"] == "2026-05-05T14:30:12+09:00"
+    assert abs(item["latitude"] - 37.5665) < 1e-4 and abs(item["longitude"] - 126.978) < 1e-4
+    assert item["cameraMake"] == "Apple" and item["cameraModel"] == "iPhone 15 Pro"
+    assert item["video"]["videoCodec"] == "hevc" and item["video"]["rendition"] == "pending"
+    assert item["video"]["playable"] is False
+
+    video = wait_for_rendition(server, t, item["id"])
+    assert video["rendition"] == "ready" and video["playable"] is True
+    played = call(server, "GET", f"/api/v1/photos/{item['id']}/video", t)
+    assert played.status == 200 and played.headers["Content-Type"] == "video/mp4"
+    body = played.body
+    # faststart: the index (moov) before the data (mdat); H.264 inside; upright and portrait.
+    assert body.find(b"moov") < body.find(b"mdat")
+    assert b"avc1" in body[: body.find(b"mdat")]
+    # The original is kept byte for byte.
+    assert call(server, "GET", f"/api/v1/photos/{item['id']}/original", t).body == original
+    assert len(photo_files(server.data, "renditions")) >= 1
+
+
+@pytest.mark.parametrize("make, name, status, words", [
+    (lambda folder: clips.truncated(clips.h264_mp4(folder, "whole.mp4"), "cut.mp4"), "cut.mp4", 422, "cut short"),
+    (lambda folder: clips.truncated(clips.h264_mp4(folder, "whole-fs.mp4", seconds=5, faststart=True), "cut-fs.mp4"), "cut-fs.mp4", 422, "cut short"),
+    (lambda folder: (folder / "notes.mov").write_text("첫 걸음 메모\n" * 20) and folder / "notes.mov", "notes.mov", 415, "text"),
+])
+def test_broken_clips_are_refused_by_name(server, folder, make, name, status, words):
+    before = sorted(photo_files(server.data, "originals"))
+    response = upload(server, server.kim, [(name, make(folder).read_bytes())])
+    assert response.status == status, response.body
+    assert words in response.json()["detail"]
+    assert sorted(photo_files(server.data, "originals")) == before
+
+
+def test_webm_plays_as_it_is(server, folder):
+    response = upload(server, server.kim, [("recording.webm", clips.webm(folder).read_bytes())])
+    assert response.status == 201, response.body
+    item = response.json()["items"][0]
+    assert item["mimeType"] == "video/webm" and item["video"]["videoCodec"] == "vp9" and item["video"]["audioCodec"] == "opus"
+    assert item["video"]["rendition"] == "none"
+    assert call(server, "GET", f"/api/v1/photos/{item['id']}/video", server.kim).headers["Content-Type"] == "video/webm"
