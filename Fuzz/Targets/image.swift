@@ -13,7 +13,7 @@ private let folder: URL = {
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzImage(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let data = Data(bytes: start, count: count)
-    guard case .success = MediaFormat.sniff(data.prefix(MediaFormat.sniffLength)) else { return 0 }
+    guard case .success(let format) = MediaFormat.sniff(data.prefix(MediaFormat.sniffLength)), !format.isVideo else { return 0 }
     let file = folder.appendingPathComponent("input")
     guard (try? data.write(to: file)) != nil else { return 0 }
     _ = try? ImageInspector.inspect(file, limits: PhotoLimits(maxBytes: 1 << 20, maxPixels: 4_000_000))
