@@ -304,9 +304,15 @@ def test_a_backup_from_an_older_schema_is_migrated_forward(tmp_path):
     saessak("backup", str(current), data=data)
 
     def as_v7(manifest, files):  # before the imports table of schema v8 (and v9's columns in it; v10 backs up nothing)
-        assert manifest["schema"][-3:] == ["v8 imports", "v9 imported records", "v10 shared state"]
-        del manifest["schema"][-3:]
+        assert manifest["schema"][-4:] == ["v8 imports", "v9 imported records", "v10 shared state", "v11 videos"]
+        del manifest["schema"][-4:]
         del files["data/importedItems.json"], manifest["files"]["data/importedItems.json"], manifest["counts"]["importedItems"]
+        photos = json.loads(files["data/photos.json"])  # v11's video columns
+        for row in photos:
+            for column in ("durationMs", "videoCodec", "audioCodec", "rendition"):
+                row.pop(column, None)
+        files["data/photos.json"] = json.dumps(photos, ensure_ascii=False).encode()
+        manifest["files"]["data/photos.json"] = hashlib.sha256(files["data/photos.json"]).hexdigest()
 
     old = rewritten(current, tmp_path / "v7.zip", as_v7)
     restored = tmp_path / "restored" / "saessak-data"

@@ -1,5 +1,6 @@
 """Generated round trips (issue 16): hypothesis builds random families holding every kind of data Saessak stores —
-children (solar, lunar, leap-month births, profile photos, resident numbers), entries with ordered photos, tags,
+children (solar, lunar, leap-month births, profile photos, resident numbers), entries with ordered photos and video
+clips (one that plays as it is, one that needs a web rendition), tags,
 places and weather, events and visits with prescription photos, vaccinations with choices and skips, measurements,
 anniversaries, memos, members and roles, invitations, share links, tokens, feeds and imported source keys — then
 backup → restore into an empty folder → backup again must give identical content, for the whole folder and for
@@ -18,6 +19,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 
+import clips
 from conftest import ENGINE, Server, drop_database, make_family, saessak
 from images import image, multipart
 
@@ -54,6 +56,8 @@ def child(draw):
 def families(draw):
     children = draw(st.lists(child(), min_size=1, max_size=3))
     photo_count = draw(st.integers(0, 6))
+    # Each upload is a photo or a clip (H.264 MP4 plays as it is; HEVC QuickTime needs a web rendition).
+    kinds = draw(st.lists(st.sampled_from(["jpg", "jpg", "mp4", "mov"]), min_size=photo_count, max_size=photo_count))
     order = draw(st.permutations(list(range(photo_count))))
     cut = sorted(draw(st.lists(st.integers(0, photo_count), min_size=3, max_size=3)))
     # Each photo goes to one place: entries, visits, a profile, or nowhere (an upload not yet used).
@@ -73,6 +77,7 @@ def families(draw):
     return {
         "children": children,
         "photo_count": photo_count,
+        "kinds": kinds,
         "entries": entries,
         "events": [{"child": draw(st.integers(0, len(children) - 1)), "kind": draw(st.sampled_from(["hospital", "milestone", "other"])),
                     "title": draw(text), "date": draw(day).isoformat(), "hospital": draw(text), "photos": list(event_photos) if i == 0 else []}
@@ -99,8 +104,8 @@ def api(server, method, path, body=None, token=None, raw=None, headers=None):
     return response.json() if response.body else None
 
 
-def build(data, plan, picture, scratch):
-    """Makes `plan` through the API and the CLI; returns the owner's token."""
+def build(data, plan, picture, scratch, movies):
+    """Makes `plan` through the API and the CLI; returns the owner's token. `movies`: a clip's bytes by kind."""
     token = make_family(data, "mom", FAMILY)
     for number, role in enumerate(plan["members"]):
         saessak("admin", "create-user", "--username", f"member{number}", "--password-stdin", data=data, stdin="a long password\n")
@@ -109,8 +114,10 @@ def build(data, plan, picture, scratch):
     try:
         children = [api(server, "POST", "/children", body, token)["id"] for body in plan["children"]]
         photos = []
-        for number in range(plan["photo_count"]):
-            content_type, body = multipart([(f"{number}.jpg", picture + f"photo-{number}-{random.random()}".encode())])
+        for number, kind in enumerate(plan["kinds"]):
+            # Bytes after the end of the file make each upload distinct (photos and clips alike read past them).
+            content = movies[kind] if kind in movies else picture
+            content_type, body = multipart([(f"{number}.{kind}", content + f"photo-{number}-{random.random()}".encode())])
             photos.append(api(server, "POST", "/photos", raw=body, token=token, headers={"Content-Type": content_type})["items"][0]["id"])
         entries = []
         for entry in plan["entries"]:
@@ -168,9 +175,11 @@ READS = ["/children", "/entries?limit=200", "/timeline?limit=200", "/events", "/
 
 
 def normalised(value):
-    """An API answer without what a restore remakes (thumbnails) or a read itself changes (when a token was last used)."""
+    """An API answer without what a restore remakes (thumbnails, a clip's web rendition) or a read itself changes (when a
+    token was last used)."""
     if isinstance(value, dict):
-        return {k: normalised(v) for k, v in value.items() if k not in ("thumbnailsReady", "lastUsedAt")}
+        remade = ("thumbnailsReady", "lastUsedAt", "rendition", "renditionProgress", "playable")
+        return {k: normalised(v) for k, v in value.items() if k not in remade}
     if isinstance(value, list):
         return [normalised(v) for v in value]
     return value
@@ -195,11 +204,11 @@ def reads(data, token, engine=None):
 @settings(max_examples=EXAMPLES, deadline=None, database=None, derandomize=True, phases=[Phase.generate], print_blob=False,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(plan=families())
-def test_backup_restore_backup_is_identical_for_every_kind_of_data(plan, picture):
+def test_backup_restore_backup_is_identical_for_every_kind_of_data(plan, picture, movies):
     scratch = Path(tempfile.mkdtemp(prefix="saessak-roundtrip-"))
     try:
         original = scratch / "original"
-        token = build(original, plan, picture, scratch)
+        token = build(original, plan, picture, scratch, movies)
         for scope in ([], ["--family", FAMILY]):
             first, second = scratch / "first.zip", scratch / "second.zip"
             restored = scratch / "restored"
@@ -232,6 +241,14 @@ def picture(tmp_path_factory):
     return image(tmp_path_factory.mktemp("picture"), ".jpg", 64, 48).read_bytes()
 
 
+@pytest.fixture(scope="module")
+def movies(tmp_path_factory):
+    """Two short clips: an Android-like H.264 MP4 and an iPhone-like HEVC QuickTime file."""
+    folder = tmp_path_factory.mktemp("movies")
+    return {"mp4": clips.h264_mp4(folder, seconds=1, size="160x120").read_bytes(),
+            "mov": clips.hevc_mov(folder, seconds=1, size="160x120").read_bytes()}
+
+
 def sorted_rows(tables):
     """Tables with their rows in one order: engines list rows in their own (SQLite by insertion, PostgreSQL by key)."""
     return {name: sorted(rows, key=lambda row: json.dumps(row, sort_keys=True, ensure_ascii=False)) for name, rows in tables.items()}
@@ -241,13 +258,13 @@ def sorted_rows(tables):
 @settings(max_examples=max(3, EXAMPLES // 5), deadline=None, database=None, derandomize=True, phases=[Phase.generate],
           print_blob=False, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(plan=families())
-def test_moving_between_engines_keeps_every_kind_of_data(plan, picture):
+def test_moving_between_engines_keeps_every_kind_of_data(plan, picture, movies):
     """SQLite → backup → restore into PostgreSQL → backup → restore into SQLite → backup: the same data each time (the
     backup format is the contract between the engines), and each server answers the same API reads."""
     scratch = Path(tempfile.mkdtemp(prefix="saessak-move-"))
     try:
         original = scratch / "original"
-        token = build(original, plan, picture, scratch)
+        token = build(original, plan, picture, scratch, movies)
         saessak("backup", str(scratch / "sqlite.zip"), "--include-sensitive", data=original)
         moved = scratch / "on-postgres"
         drop_database(moved, "postgres")

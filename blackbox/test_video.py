@@ -1,5 +1,6 @@
 """Video clips through the real server (issue 21): what phones upload, read right; web renditions made by the job
 queue; served with ranges; refused clearly when broken."""
+import json
 import time
 
 import pytest
@@ -121,3 +122,32 @@ def test_webm_plays_as_it_is(server, folder):
     assert item["mimeType"] == "video/webm" and item["video"]["videoCodec"] == "vp9" and item["video"]["audioCodec"] == "opus"
     assert item["video"]["rendition"] == "none"
     assert call(server, "GET", f"/api/v1/photos/{item['id']}/video", server.kim).headers["Content-Type"] == "video/webm"
+
+
+def test_day_one_videos_are_imported_with_their_entry(tmp_path, folder):
+    """Day One's `videos` array: the clip joins its entry after the photos, read like an upload, and its rendition
+    is made once a server runs."""
+    from conftest import Server, family_with_children, saessak
+    from dayone_export import entry, export
+    from images import image_bytes
+
+    data = tmp_path / "saessak-data"
+    token = family_with_children(data, "하늘")
+    movie = clips.hevc_mov(folder, "dayone.mov").read_bytes()
+    photo = image_bytes(tmp_path, ".jpg", 320, 240)
+    path = export(tmp_path / "export.zip", {"Journal.json": [
+        entry("V1", "2026-05-05T05:30:00Z", "첫 걸음\n드디어 걸었다", photos=[("P1", photo, "jpeg")], videos=[("V-1", movie, "mov")]),
+    ]})
+    report = json.loads(saessak("import", "dayone", str(path), "--json", data=data).stdout)
+    assert report["added"] == {"entries": 1, "photos": 2}, report
+    running = Server(data).start()
+    try:
+        item = call(running, "GET", "/api/v1/entries?limit=10", token).json()["items"][0]
+        assert item["title"] == "첫 걸음" and item["body"] == "드디어 걸었다"
+        listed = call(running, "GET", f"/api/v1/entries/{item['id']}/photos", token).json()["items"]
+        assert [p["mimeType"] for p in listed] == ["image/jpeg", "video/quicktime"]
+        assert listed[1]["takenAt"] == "2026-05-05T14:30:12+09:00"
+        assert call(running, "GET", f"/api/v1/photos/{listed[1]['id']}/original", token).body == movie
+        assert wait_for_rendition(running, token, listed[1]["id"])["rendition"] == "ready"
+    finally:
+        running.stop()

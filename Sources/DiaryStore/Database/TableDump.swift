@@ -226,6 +226,8 @@ package struct DumpRules: Sendable {
         if table == "photos" {
             values["thumbnails"] = nil
             values["renditionProgress"] = nil
+            // Whether a clip needs a web rendition is data; whether it has been made is not (it is made again).
+            if case .text(let state) = values["rendition"] ?? .null, state != "none" { values["rendition"] = .text("pending") }
         }
         if members != nil, table == "users", values["id"] != credentialsOf.map({ .text($0.sql) }) {
             values["passwordHash"] = .text(DiaryDatabase.noPassword)

@@ -19,6 +19,8 @@ struct DayOneEntry: Decodable {
     let location: Location?
     let weather: Weather?
     let photos: [Photo]?
+    /// Video clips, described as photos are; their files are `videos/<md5>.<type>`.
+    let videos: [Photo]?
 
     struct Location: Decodable {
         let placeName: String?
@@ -36,7 +38,7 @@ struct DayOneEntry: Decodable {
 
     struct Photo: Decodable {
         let identifier: String?
-        /// Names the file: `photos/<md5>.<type>`.
+        /// Names the file: `photos/<md5>.<type>` (`videos/…` for a clip).
         let md5: String?
         let type: String?
         let orderInEntry: Int?

@@ -19,13 +19,14 @@ public enum DayOneImport {
         let file = url.lastPathComponent
         let archive = try ImportArchive.open(url)
         var journals: [SourceArchive.Member] = []
+        // Photos and clips by folder and MD5: `photos/<md5>` and `videos/<md5>`.
         var photoFiles: [String: SourceArchive.Member] = [:]
         for entry in archive.members where entry.isFile && !entry.path.hasPrefix("__MACOSX/") {
             let name = entry.name
             if name.lowercased().hasSuffix(".json") {
                 journals.append(entry)
-            } else if entry.path.split(separator: "/").dropLast().last == "photos" {
-                photoFiles[(name as NSString).deletingPathExtension.lowercased()] = entry
+            } else if let folder = entry.path.split(separator: "/").dropLast().last, folder == "photos" || folder == "videos" {
+                photoFiles["\(folder)/" + (name as NSString).deletingPathExtension.lowercased()] = entry
             }
         }
         guard !journals.isEmpty else { throw ImportFailure("\(file): no journal in the export (expected Journal.json)") }
@@ -113,12 +114,16 @@ public enum DayOneImport {
             return parts.isEmpty ? nil : parts.joined(separator: " ")
         }
 
+        // Photos, then clips, each in Day One's order within the entry.
         var photos: [PhotoID] = []
-        let ordered = (entry.photos ?? []).enumerated().sorted { ($0.element.orderInEntry ?? $0.offset, $0.offset) < ($1.element.orderInEntry ?? $1.offset, $1.offset) }
-        for (_, photo) in ordered {
+        let media = [("photos", "photo", entry.photos ?? []), ("videos", "video", entry.videos ?? [])].flatMap { folder, kind, items in
+            items.enumerated().sorted { ($0.element.orderInEntry ?? $0.offset, $0.offset) < ($1.element.orderInEntry ?? $1.offset, $1.offset) }
+                .map { (folder: folder, kind: kind, item: $0.element) }
+        }
+        for (folder, kind, photo) in media {
             let name = photo.identifier ?? photo.md5 ?? "?"
-            guard let md5 = photo.md5?.lowercased(), let file = photoFiles[md5] else {
-                report.warnings.append("\(place): photo \(name) is not in the export's photos folder; left out")
+            guard let md5 = photo.md5?.lowercased(), let file = photoFiles["\(folder)/\(md5)"] else {
+                report.warnings.append("\(place): \(kind) \(name) is not in the export's \(folder) folder; left out")
                 continue
             }
             do {
@@ -127,7 +132,7 @@ public enum DayOneImport {
                 }
                 photos.append(taken.id)
             } catch {
-                report.warnings.append("\(place): photo \(file.path) cannot be read (\(error)); left out")
+                report.warnings.append("\(place): \(kind) \(file.path) cannot be read (\(error)); left out")
             }
         }
 
