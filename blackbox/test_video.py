@@ -151,3 +151,55 @@ def test_day_one_videos_are_imported_with_their_entry(tmp_path, folder):
         assert wait_for_rendition(running, token, listed[1]["id"])["rendition"] == "ready"
     finally:
         running.stop()
+    # The command line lists the entry's photos and clips.
+    lines = saessak("photos", "list", "--entry", item["id"], data=data).stdout.splitlines()
+    assert len(lines) == 2 and "image/jpeg" in lines[0]
+    assert "video/quicktime  360×640  ▶ 0:03  hevc, web version ready  2026-05-05 14:30" in lines[1]
+    listed_json = json.loads(saessak("photos", "list", "--entry", item["id"], "--json", data=data).stdout)["items"]
+    assert listed_json[1]["video"]["durationSeconds"] == 3
+    assert "📷 1 ▶ 1" in saessak("entries", "list", data=data).stdout
+    refused = saessak("photos", "list", "--entry", "nonsense", data=data, check=False)
+    assert refused.returncode != 0 and "--entry 'nonsense' is not an id" in refused.stderr
+
+
+def test_a_rendition_cut_off_by_kill_9_is_finished_after_the_restart(tmp_path, folder):
+    """The job queue: progress shows while ffmpeg works; SIGKILL takes ffmpeg down with the server; after the restart
+    the claim runs out and the rendition is made again from the original, which is untouched."""
+    import subprocess
+    from conftest import Server, make_family
+
+    data = tmp_path / "saessak-data"
+    token = make_family(data, "mom", "우리집")
+    clip = clips.hevc_mov(folder, "long.MOV", seconds=40, size="1280x720")
+    original = clip.read_bytes()
+    server = Server(data).start()
+    try:
+        item = upload(server, token, [("long.MOV", original)]).json()["items"][0]
+        seen = []
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            video = call(server, "GET", f"/api/v1/photos/{item['id']}", token).json()["video"]
+            assert video["rendition"] == "pending", video
+            if video["renditionProgress"] > 0:
+                seen.append(video["renditionProgress"])
+                break
+            time.sleep(0.1)
+        assert seen, "no progress was shown"
+        assert call(server, "GET", f"/api/v1/photos/{item['id']}/video", token).status == 409
+        server.stop(kill=True)
+    finally:
+        server.stop()
+    time.sleep(0.5)
+    running = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
+    assert not [line for line in running.splitlines() if line.startswith("/usr/bin/ffmpeg") and str(data) in line], running
+
+    server = Server(data).start()
+    try:
+        video = wait_for_rendition(server, token, item["id"], timeout=120)
+        assert video["rendition"] == "ready"
+        played = call(server, "GET", f"/api/v1/photos/{item['id']}/video", token)
+        assert played.headers["Content-Type"] == "video/mp4" and played.body.find(b"moov") < played.body.find(b"mdat")
+        assert call(server, "GET", f"/api/v1/photos/{item['id']}/original", token).body == original
+        assert len(photo_files(data, "renditions")) == 1
+    finally:
+        server.stop()

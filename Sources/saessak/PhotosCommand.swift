@@ -11,15 +11,16 @@ import Services
 struct PhotosCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "photos",
-        abstract: "Move photos between the data folder and object storage, or sweep files no diary refers to.",
-        subcommands: [PhotosMigrate.self, PhotosSweep.self])
+        abstract: "List an entry's photos and clips, move photos between the data folder and object storage, or sweep files no diary refers to.",
+        subcommands: [PhotosList.self, PhotosMigrate.self, PhotosSweep.self])
 }
 
-/// `saessak photos migrate --to s3://…` (or `--to folder`): copies every original and thumbnail, verifying each.
+/// `saessak photos migrate --to s3://…` (or `--to folder`): copies every original, thumbnail and video rendition,
+/// verifying each.
 struct PhotosMigrate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate",
-        abstract: "Copy every original and thumbnail to another photo store, verifying each; run it again to resume.",
+        abstract: "Copy every original, thumbnail and video rendition to another photo store, verifying each; run it again to resume.",
         discussion: """
             From where the photos are now (--photos, or the data folder) to --to: an s3://… URL, or 'folder' for the \
             data folder's photos/. Nothing is deleted from the source, and the source keeps working: the server may \
@@ -62,6 +63,13 @@ struct PhotosMigrate: AsyncParsableCommand {
                     try await copy(thumbnail, from: source, to: target, report: &report)
                 } catch {
                     report.failures.append("\(thumbnail.path): \(error)")
+                }
+            }
+            for rendition in try await source.listRenditions() {
+                do {
+                    try await copy(rendition, from: source, to: target, report: &report)
+                } catch {
+                    report.failures.append("\(rendition.path): \(error)")
                 }
             }
         } catch {
@@ -118,6 +126,41 @@ struct PhotosMigrate: AsyncParsableCommand {
         report.thumbnailsCopied += 1
     }
 
+    /// Copies a clip's web rendition unless the target holds the same bytes, streaming it through a scratch file
+    /// (a rendition is tens of megabytes), then reads it back.
+    private func copy(_ rendition: StoredRendition, from source: any PhotoStorage, to target: any PhotoStorage, report: inout MigrationReport) async throws {
+        guard let here = try await source.openRendition(sha256: rendition.sha256) else { return }
+        let digest = try await Self.sha256(of: here)
+        if let there = try await target.openRendition(sha256: rendition.sha256), there.byteCount == here.byteCount,
+            try await Self.sha256(of: there) == digest
+        {
+            report.renditionsPresent += 1
+            return
+        }
+        let scratch = target.scratchFile(extension: "mp4")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        FileManager.default.createFile(atPath: scratch.path, contents: nil, attributes: [.posixPermissions: 0o600])
+        let handle = try FileHandle(forWritingTo: scratch)
+        do {
+            if here.byteCount > 0 { try await here.read(0...(here.byteCount - 1), chunkSize: 1 << 20) { try handle.write(contentsOf: $0) } }
+            try handle.close()
+        } catch {
+            try? handle.close()
+            throw error
+        }
+        try await target.putRendition(scratch, sha256: rendition.sha256)
+        guard let back = try await target.openRendition(sha256: rendition.sha256), try await Self.sha256(of: back) == digest else {
+            throw CLIError("the target's copy differs")
+        }
+        report.renditionsCopied += 1
+    }
+
+    static func sha256(of file: any StoredPhotoFile) async throws -> String {
+        var hasher = SHA256()
+        if file.byteCount > 0 { try await file.read(0...(file.byteCount - 1), chunkSize: 1 << 20) { hasher.update(data: $0) } }
+        return SignatureV4.hex(hasher.finalize())
+    }
+
     static func read(_ file: any StoredPhotoFile) async throws -> Data {
         var data = Data()
         guard file.byteCount > 0 else { return data }
@@ -139,6 +182,8 @@ struct MigrationReport {
     var originalsPresent = 0
     var thumbnailsCopied = 0
     var thumbnailsPresent = 0
+    var renditionsCopied = 0
+    var renditionsPresent = 0
     /// Copies in the target that did not verify, copied again.
     var replaced = 0
     var bytes = 0
@@ -152,7 +197,8 @@ struct MigrationReport {
         let megabytes = String(format: "%.1f", Double(bytes) / 1_048_576)
         return "Originals: \(originalsCopied) copied (\(megabytes) MB), \(originalsPresent) already there"
             + (replaced > 0 ? ", \(replaced) damaged copies replaced" : "") + "; "
-            + "thumbnails: \(thumbnailsCopied) copied, \(thumbnailsPresent) already there. Every copy was read back and verified."
+            + "thumbnails: \(thumbnailsCopied) copied, \(thumbnailsPresent) already there; "
+            + "video renditions: \(renditionsCopied) copied, \(renditionsPresent) already there. Every copy was read back and verified."
     }
 }
 
@@ -187,7 +233,9 @@ struct PhotosSweep: AsyncParsableCommand {
         defer { database.close() }
         let photos = try PhotoService(storage: try await data.photoStorage(), store: database.stores.photos, logger: Logger(label: "saessak"))
         guard let swept = try await photos.sweepNow(olderThan: age) else { throw CLIError("a server or an import is writing photos in '\(data.folder)': sweep when it has stopped (servers sweep at start)") }
-        print("Swept \(photos.storage.location): \(swept.originals) original(s), \(swept.thumbnails) thumbnail set(s), \(swept.unfinishedUploads) unfinished upload(s).")
+        print(
+            "Swept \(photos.storage.location): \(swept.originals) original(s), \(swept.thumbnails) thumbnail set(s), "
+                + "\(swept.renditions) video rendition(s), \(swept.unfinishedUploads) unfinished upload(s).")
     }
 
     /// `0`, `90s`, `30m`, `2h`, `1d`.

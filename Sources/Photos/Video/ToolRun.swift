@@ -9,8 +9,10 @@ import Darwin
 
 /// Runs one of Debian's ffmpeg tools on a file the server named: a fixed executable, an argument list with no shell
 /// and no text from the user (paths are the server's own staging and cache names), under a memory limit
-/// (`prlimit --as`, util-linux, in every Debian) and a wall-clock limit after which it is killed. Its output is read
-/// up to a limit and the rest discarded, so a hostile file cannot fill the server's memory through it either.
+/// (`prlimit --as`) and a wall-clock limit after which it is killed, and killed too if the server dies first
+/// (`setpriv --pdeathsig KILL`: a server killed mid-rendition leaves no ffmpeg running on). Both are util-linux, in
+/// every Debian. Its output is read up to a limit and the rest discarded, so a hostile file cannot fill the server's
+/// memory through it either.
 public final class ToolRun: Sendable {
     /// The tools, found once on `PATH` (Debian's `ffmpeg` package puts both in /usr/bin).
     public enum Tool: String, Sendable {
@@ -38,7 +40,8 @@ public final class ToolRun: Sendable {
 
     private init() {}
 
-    /// Runs `tool` with `arguments` and waits (blocking this thread: callers run it on a worker thread). `lines`
+    /// Runs `tool` with `arguments` and waits (blocking this thread, which must live until the tool ends: the tool is
+    /// killed when the thread that started it ends; callers run it on a worker thread). `lines`
     /// receives standard output line by line as it comes (ffmpeg's `-progress`), instead of it being kept.
     public static func run(
         _ tool: Tool, _ arguments: [String], memory: Int, timeout: TimeInterval, outputLimit: Int = 1 << 20,
@@ -47,8 +50,8 @@ public final class ToolRun: Sendable {
         guard let path = tool.path else { throw .internal("\(tool.rawValue) is not installed (Debian package ffmpeg)") }
         let run = ToolRun()
         let output = Pipe(), errors = Pipe()
-        run.process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
-        run.process.arguments = ["--as=\(memory)", "--", path] + arguments
+        run.process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        run.process.arguments = ["--pdeathsig", "KILL", "--", "/usr/bin/prlimit", "--as=\(memory)", "--", path] + arguments
         run.process.standardInput = FileHandle.nullDevice
         run.process.standardOutput = output
         run.process.standardError = errors

@@ -17,9 +17,10 @@ public final class RenditionWorker: Service, Sendable {
     private let logger: Logger
     private let wakeup = Wakeup()
     let name = "\(ProcessInfo.processInfo.hostName)/\(ProcessInfo.processInfo.processIdentifier)/\(UUID().uuidString.prefix(8))"
-    /// A claim lasts this long unless renewed; renewed every `renewal`.
-    static let lease: TimeInterval = 60
-    static let renewal: Duration = .seconds(3)
+    /// A claim lasts this long unless renewed; renewed every `renewal`. Short, so that a clip a killed server was
+    /// working on is taken up again soon after the restart.
+    static let lease: TimeInterval = 20
+    static let renewal: Duration = .seconds(1)
     static let poll: Duration = .seconds(5)
 
     init(storage: any PhotoStorage, store: any PhotoStore, logger: Logger) {

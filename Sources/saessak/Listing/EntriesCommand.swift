@@ -50,8 +50,13 @@ struct ListEntries: AsyncParsableCommand {
             print(try JSONShapes.text(list))
             return
         }
+        let videos = try await database.stores.photos.videos(family: familyID, among: page.items.flatMap(\.photoIDs))
         for entry in page.items {
-            print("\(entry.id)  \(entry.content.date.iso.replacingOccurrences(of: "T", with: " "))  \(entry.content.title)")
+            let clips = entry.photoIDs.filter { videos[$0] != nil }.count
+            let media = [(entry.photoIDs.count - clips, "📷"), (clips, "▶")].filter { $0.0 > 0 }.map { "\($0.1) \($0.0)" }
+            print(
+                "\(entry.id)  \(entry.content.date.iso.replacingOccurrences(of: "T", with: " "))  \(entry.content.title)"
+                    + (media.isEmpty ? "" : "  " + media.joined(separator: " ")))
         }
     }
 }
