@@ -8,6 +8,7 @@ import json
 import os
 import re
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
@@ -20,9 +21,10 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
+import clips
 from browser import Browser
 from conftest import Server, make_family
-from images import image, image_bytes, jpeg_with_exif
+from images import image, image_bytes, jpeg_with_exif, multipart
 
 PASSWORD = "a long password"
 ARTEFACTS = Path(os.environ.get("SAESSAK_ARTEFACTS", Path(__file__).resolve().parent.parent / "test-artefacts"))
@@ -203,6 +205,66 @@ def test_a_parent_writes_finds_edits_and_deletes_an_entry(site, chrome, tmp_path
     assert "Sign in" in guest.request("GET", "/login").text
 
 
+def test_a_parent_uploads_clips_from_the_picker_and_watches_them(site, chrome, tmp_path):
+    """Issue 21: an Android MP4 and an iPhone HEVC clip picked together with a photo, each uploaded with its own
+    progress; the entry plays the MP4 at once, the HEVC clip once its web rendition is made; thumbnails say ▶ 0:03."""
+    sign_in(chrome, site)
+    chrome.get(url(site, "/entries/new"))
+    if not chrome.find_elements(By.CSS_SELECTOR, "input[name=child]"):  # run on its own: the family needs a child
+        chrome.get(url(site, "/children/new"))
+        chrome.find_element(By.NAME, "name").send_keys("바다")
+        chrome.find_element(By.NAME, "birthDate").send_keys("2025-03-14")
+        press(chrome, chrome.find_element(By.CSS_SELECTOR, "form button[type=submit]"))
+        wait(chrome, lambda d: "/?child=" in d.current_url)
+    files = [clips.h264_mp4(tmp_path, "VID_0001.mp4"), clips.hevc_mov(tmp_path, "IMG_0002.MOV"), image(tmp_path, ".jpg")]
+    chrome.get(url(site, "/entries/new"))
+    chrome.find_element(By.NAME, "title").send_keys("첫 걸음마 영상")
+    chrome.find_element(By.NAME, "body").send_keys("공원에서 혼자 세 걸음!")
+    for box in chrome.find_elements(By.CSS_SELECTOR, "input[name=child]")[:1]:
+        press(chrome, box)
+    chrome.find_element(By.CSS_SELECTOR, "input[type=file]").send_keys("\n".join(str(p) for p in files))
+    wait(chrome, lambda d: len(d.find_elements(By.CSS_SELECTOR, "[data-photos] input[name=photo]")) == 3, timeout=60)
+    badges = [b.text for b in chrome.find_elements(By.CSS_SELECTOR, "[data-photos] .video-badge")]
+    assert badges == ["▶ 0:03", "▶ 0:03"]
+    # Each item shows the server's thumbnail once it is in (a HEVC clip does not preview in Chromium).
+    assert all("/thumbnail" in i.get_attribute("src") for i in chrome.find_elements(By.CSS_SELECTOR, "[data-photos] img"))
+    press(chrome, chrome.find_element(By.CSS_SELECTOR, "form[data-editor] button[type=submit]"))
+    try:
+        wait(chrome, lambda d: re.search(r"/entries/[0-9a-f-]{36}$", d.current_url))
+    except Exception:
+        shot(chrome, "failed-clip-entry")
+        raise AssertionError(chrome.current_url + " " + chrome.find_element(By.TAG_NAME, "body").text[:2000])
+    entry_path = chrome.current_url.split(str(site.port))[1]
+
+    def plays(index):
+        return chrome.execute_async_script("""
+            const [index, done] = arguments;
+            const video = document.querySelectorAll(".slides video")[index];
+            if (!video) { done("no video"); return; }
+            video.muted = true;
+            const started = performance.now();
+            const check = () => {
+              if (video.readyState >= 2 && video.currentTime > 0.3) { done({ready: video.readyState, time: video.currentTime}); return; }
+              if (video.error) { done("error " + video.error.code); return; }
+              if (performance.now() - started > 30000) { done("stuck at " + video.readyState + "/" + video.currentTime); return; }
+              setTimeout(check, 100);
+            };
+            video.play().then(check, (error) => done("play refused: " + error));
+        """, index)
+
+    first = plays(0)
+    assert isinstance(first, dict) and first["ready"] >= 2 and first["time"] > 0.3, first
+    # The HEVC clip: its web version is being made, or made already; the page reloads itself when it is ready.
+    wait(chrome, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".slides video")) == 2, timeout=120)
+    second = plays(1)
+    assert isinstance(second, dict) and second["ready"] >= 2, second
+    shot(chrome, "entry-viewer-video")
+    chrome.get(url(site, "/timeline"))
+    card = chrome.find_element(By.CSS_SELECTOR, ".entry-card")
+    assert "첫 걸음마 영상" in card.text and card.find_element(By.CSS_SELECTOR, ".video-badge").text == "▶ 0:03"
+    chrome.get(url(site, entry_path))
+
+
 def test_the_calendar_shows_the_korean_holidays_lunar_dates_and_terms(site, chrome):
     sign_in(chrome, site)
     chrome.get(url(site, "/calendar/2024-02"))
@@ -259,9 +321,15 @@ def page_paths(site):
     made("POST", f"/api/v1/children/{child['id']}/measurements", {"kind": "height", "value": 84.5, "unit": "cm", "date": "2026-11-01"})
     made("POST", f"/api/v1/children/{child['id']}/vaccinations", {"product": "bcg", "date": "2025-03-20"})
     event = made("POST", "/api/v1/events", {"childId": child["id"], "kind": "hospital", "title": "영유아 검진", "date": "2026-11-02", "hospital": "새싹소아과"})
+    # The entry holds a photo and a clip, so the viewer's player and the ▶ badges are checked too.
+    folder = Path(tempfile.mkdtemp(prefix="saessak-pages-"))
+    content_type, body = multipart([("walk.jpg", image_bytes(folder, ".jpg", 640, 480)), ("walk.mp4", clips.h264_mp4(folder).read_bytes())])
+    uploaded = site.request("POST", "/api/v1/photos", token=token, raw=body, headers={"Content-Type": content_type})
+    assert uploaded.status == 201, uploaded.body
     entry = made(
         "POST", "/api/v1/entries",
-        {"title": "첫 걸음마", "body": "공원에서 세 걸음을 걸었다.", "date": "2026-11-22T10:15", "childIds": [child["id"]], "tags": ["걸음마"]})
+        {"title": "첫 걸음마", "body": "공원에서 세 걸음을 걸었다.", "date": "2026-11-22T10:15", "childIds": [child["id"]], "tags": ["걸음마"],
+         "photoIds": [p["id"] for p in reversed(uploaded.json()["items"])]})
     memo = made("POST", "/api/v1/memos", {"title": "기저귀 사이즈", "body": "3단계로 바꾸기"})
     anniversary = made("POST", "/api/v1/anniversaries", {"name": "할머니 생신", "calendar": "lunar", "month": 3, "day": 2, "isHoliday": True})
     invitation = made("POST", "/api/v1/invitations", {"role": "viewer"})["url"].split(str(site.port), 1)[1]
