@@ -203,3 +203,20 @@ def test_a_rendition_cut_off_by_kill_9_is_finished_after_the_restart(tmp_path, f
         assert len(photo_files(data, "renditions")) == 1
     finally:
         server.stop()
+
+
+def test_a_share_link_plays_the_entrys_clip_and_nothing_else(server, folder):
+    t = server.kim
+    entry = new_entry(server, t, [new_child(server, t)["id"]])
+    original = clips.h264_mp4(folder, "shared.mp4", seconds=2).read_bytes()
+    item = upload(server, t, [("shared.mp4", original)], f"/api/v1/entries/{entry['id']}/photos").json()["items"][0]
+    other = upload(server, t, [("other.mp4", clips.h264_mp4(folder, "other.mp4", seconds=1).read_bytes())]).json()["items"][0]
+    link = server.request("POST", "/api/v1/share-links", {"entryIds": [entry["id"]], "label": "할머니께"}, t).json()["url"]
+    path = link.split(str(server.port), 1)[1]
+    page = server.request("GET", path).body.decode()
+    assert f'src="{path}/videos/{item["id"]}"' in page and "<video controls" in page
+    played = server.request("GET", f"{path}/videos/{item['id']}", headers={"Range": "bytes=0-99"})
+    assert played.status == 206 and played.body == original[:100] and played.headers["Content-Type"] == "video/mp4"
+    # Outsiders learn nothing of the content's hash, and the link's cache life is short.
+    assert item["sha256"] not in played.headers["ETag"] and "max-age=300" in played.headers["Cache-Control"]
+    assert server.request("GET", f"{path}/videos/{other['id']}").status == 404

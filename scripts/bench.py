@@ -314,6 +314,61 @@ def object_storage_rows(args, originals):
     return rows
 
 
+def video_rows(args):
+    """Issue 21: the web rendition of a 30 s 1080p HEVC clip (an iPhone's), made by the server's job queue after an
+    upload, against the same ffmpeg command run by hand (VideoRendition.arguments: keep the two in step), and the
+    server's peak RSS meanwhile (ffmpeg runs as a child process, measured on its own in the hand run)."""
+    folder = Path(tempfile.mkdtemp(prefix="saessak-bench-video-"))
+    clip = folder / "IMG_0001.MOV"
+    # Noise over the test pattern: a picture that costs an encoder what a phone's does, not flat colour.
+    subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=1920x1080:rate=30:duration=30",
+                    "-f", "lavfi", "-i", "sine=duration=30", "-vf", "noise=alls=12:allf=t", "-c:v", "libx265", "-preset", "ultrafast",
+                    "-x265-params", "log-level=error", "-tag:v", "hvc1", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", "-f", "mov",
+                    str(clip)], check=True)
+    scale = "scale='if(gte(iw,ih),-2,min(1080,trunc(iw/2)*2))':'if(gte(iw,ih),min(1080,trunc(ih/2)*2),-2)'"
+    by_hand = ["ffmpeg", "-nostdin", "-v", "error", "-y", "-i", str(clip), "-map", "0:v:0", "-map", "0:a:0?", "-sn", "-dn",
+               "-map_metadata", "-1", "-vf", scale, "-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-pix_fmt", "yuv420p",
+               "-threads", "2", "-c:a", "aac", "-b:a", "128k", "-ac", "2", "-movflags", "+faststart", "-f", "mp4", str(folder / "hand.mp4")]
+    hand, hand_rss = run_measured(by_hand)
+    data, token = new_data_folder(args.bin, "saessak-bench-video-data-")
+    port = free_port()
+    process, _ = start(args.bin, data, port)
+    rows = []
+    try:
+        boundary = "saessak-bench"
+        body = (f'--{boundary}\r\nContent-Disposition: form-data; name="v"; filename="IMG_0001.MOV"\r\n\r\n'.encode()
+                + clip.read_bytes() + f"\r\n--{boundary}--\r\n".encode())
+        client = Client(port, token)
+        began = time.perf_counter()
+        client.connection.request("POST", "/api/v1/photos", body, {**client.headers, "Content-Type": f"multipart/form-data; boundary={boundary}"})
+        response = client.connection.getresponse()
+        answer = json.loads(response.read())
+        uploaded = time.perf_counter() - began
+        if response.status != 201:
+            raise RuntimeError(f"the clip's upload answered {response.status}: {answer}")
+        photo = answer["items"][0]["id"]
+        began = time.perf_counter()
+        while True:
+            video = Client(port, token).call("GET", f"/api/v1/photos/{photo}")["video"]
+            if video["rendition"] != "pending" or time.perf_counter() - began > 900:
+                break
+            time.sleep(0.05)
+        made = time.perf_counter() - began
+        if video["rendition"] != "ready":
+            raise RuntimeError(f"the rendition ended {video['rendition']}")
+        rows.append(("upload a 30 s 1080p HEVC clip (inspect + poster)", f"{uploaded:.2f} s", "", ""))
+        rows.append(("its web rendition (H.264 1080p) by the job queue", f"{made:.1f} s", f"ffmpeg by hand {hand:.1f} s (target ≤ 1.1×)",
+                     f"{made / hand:.2f}×"))
+        rows.append(("server peak RSS through upload and rendition", f"{peak_rss_mb(process.pid):.0f} MB",
+                     f"ffmpeg itself {hand_rss:.0f} MB", ""))
+    finally:
+        process.terminate()
+        process.wait()
+        shutil.rmtree(data.parent, ignore_errors=True)
+        shutil.rmtree(folder, ignore_errors=True)
+    return rows
+
+
 def import_rows(binary, rng, seed, entries=10_000, photos=1_000):
     """`saessak import dayone` of a 10,000-entry export with 1,000 photos (about 1 MP each), into an empty family,
     against the least any importer does with the same ZIP: Python reading the JSON and hashing every photo."""
@@ -476,7 +531,11 @@ def main():
     parser.add_argument("--entries", type=int, default=100_000)
     parser.add_argument("--requests", type=int, default=2_000)
     parser.add_argument("--seed", type=int, default=20261122)
+    parser.add_argument("--only", choices=["video"], help="run one group of rows only")
     args = parser.parse_args()
+    if args.only == "video":
+        print_table(video_rows(args), "Saessak benchmarks (video only)")
+        return
     rng = random.Random(args.seed)
     calendar = calendar_rows(args.calendar_bin, rng) + search_rows(args.search_bin, args.entries) + import_rows(args.bin, rng, args.seed)
 
@@ -485,7 +544,7 @@ def main():
     static = data.parent / "static"
     static.mkdir()
     server, _ = start(args.bin, data, port, "--static-folder", str(static))
-    rows = list(calendar)
+    rows = list(calendar) + video_rows(args)
     try:
         setup = Client(port, token)
         children = [setup.call("POST", "/api/v1/children", {"name": name, "birthDate": "2023-05-05"})["id"] for name in ("하늘", "바다")]
@@ -534,8 +593,12 @@ def main():
     rows.append((f"cold start to /healthz ({args.entries:,} entries)", f"{min(starts)*1e3:.0f} ms", "target < 1000 ms", ""))
     shutil.rmtree(data.parent, ignore_errors=True)  # about 1 GB of generated photos and entries
 
+    print_table(rows, f"Saessak benchmarks ({args.entries:,} entries, {args.requests:,} requests per row, seed {args.seed})")
+
+
+def print_table(rows, title):
     width = [max(len(r[i]) for r in rows + [("work", "value", "reference or p99", "ratio")]) for i in range(4)]
-    print(f"Saessak benchmarks ({args.entries:,} entries, {args.requests:,} requests per row, seed {args.seed})")
+    print(title)
     for row in [("work", "value", "reference or p99", "ratio")] + rows:
         print("  ".join(cell.ljust(width[i]) for i, cell in enumerate(row)))
 
