@@ -220,3 +220,29 @@ def test_a_share_link_plays_the_entrys_clip_and_nothing_else(server, folder):
     # Outsiders learn nothing of the content's hash, and the link's cache life is short.
     assert item["sha256"] not in played.headers["ETag"] and "max-age=300" in played.headers["Cache-Control"]
     assert server.request("GET", f"{path}/videos/{other['id']}").status == 404
+
+
+def test_the_owner_sets_the_limits_and_a_clip_over_them_is_refused_naming_them(tmp_path, folder):
+    from conftest import Server, make_family, saessak
+
+    data = tmp_path / "saessak-data"
+    token = make_family(data, "mom", "우리집")
+    for bad, words in ((["--max-video-size", "0"], "--max-video-size must be 1–16384 MB"),
+                       (["--max-video-minutes", "999"], "--max-video-minutes must be 1–240")):
+        refused = saessak("serve", *bad, data=data, check=False)
+        assert refused.returncode != 0 and words in refused.stderr
+    long_clip = clips.h264_mp4(folder, "long.mp4", seconds=70, size="64x48", extra=["-b:a", "16k"])
+    # Over the byte limit: the upload is stopped as its bytes pass it, whatever follows them.
+    big_clip = clips.h264_mp4(folder, "big.mp4", seconds=1).read_bytes() + bytes(2 << 20)
+    assert len(long_clip.read_bytes()) < 1 << 20 < len(big_clip)
+    server = Server(data)
+    server.extra_args = ["--max-video-size", "1", "--max-video-minutes", "1"]
+    server.start()
+    try:
+        too_long = upload(server, token, [("long.mp4", long_clip.read_bytes())])
+        assert too_long.status == 413 and too_long.json()["detail"] == "the video runs 1:10, longer than the 1:00 limit"
+        too_big = upload(server, token, [("big.mp4", big_clip)])
+        assert too_big.status == 413 and "larger than the 1.0 MB limit" in too_big.json()["detail"]
+        assert photo_files(data, "originals") == [] and photo_files(data, "incoming") == []
+    finally:
+        server.stop()

@@ -4,8 +4,8 @@ import Foundation
 import Synchronization
 import Testing
 
-/// What several servers on one database share through it: thumbnail jobs claimed once (and again when a claim runs
-/// out), and wrong passwords counted for every server.
+/// What several servers on one database share through it: thumbnail and rendition jobs claimed once (and again when
+/// a claim runs out), and wrong passwords counted for every server.
 @Suite struct SharedStateTests {
     final class FakeTime: Sendable {
         let now = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
@@ -35,6 +35,48 @@ import Testing
         time.advance(seconds: 61)
         #expect(try await photos.claimThumbnailJobs(worker: "d", lease: 60, limit: 5).isEmpty)
         #expect(try await photos.get(family: fixture.family, id: stored[1].id).thumbnailsReady)
+    }
+
+    func clip(_ fixture: StoreFixture, _ n: Int, rendition: RenditionState) -> Photo {
+        var clip = photo(fixture, n)
+        clip.video = VideoFacts(durationMilliseconds: 23_456, videoCodec: "hevc", audioCodec: "aac", rendition: rendition)
+        return clip
+    }
+
+    @Test(arguments: Engine.available) func aRenditionIsClaimedOnceRenewedWithProgressAndTakenOverWhenItLapses(engine: Engine) async throws {
+        let time = FakeTime()
+        let fixture = try await StoreFixture(engine, clock: Clock { time.now.withLock { $0 } })
+        let photos = fixture.stores.photos
+        let stored = try await photos.add(
+            [photo(fixture, 1), clip(fixture, 2, rendition: .none), clip(fixture, 3, rendition: .pending), clip(fixture, 4, rendition: .pending)],
+            family: fixture.family, entry: nil)
+        #expect(stored[0].video == nil)
+        #expect(stored[2].video == VideoFacts(durationMilliseconds: 23_456, videoCodec: "hevc", audioCodec: "aac", rendition: .pending))
+        // The lists' lookup: only clips, only this family's.
+        let videos = try await photos.videos(family: fixture.family, among: stored.map(\.id) + [PhotoID()])
+        #expect(Set(videos.keys) == Set(stored[1...].map(\.id)))
+        #expect(try await photos.videos(family: try await fixture.otherFamily(), among: stored.map(\.id)).isEmpty)
+
+        let first = try #require(try await photos.claimRenditionJob(worker: "a", lease: 20))
+        let second = try #require(try await photos.claimRenditionJob(worker: "b", lease: 20))
+        #expect(first.id == stored[2].id && second.id == stored[3].id)
+        #expect(try await photos.claimRenditionJob(worker: "c", lease: 20) == nil)
+        // a works on and says how far it is; b's claim is not a's to renew.
+        time.advance(seconds: 15)
+        #expect(try await photos.renewRendition(first.id, worker: "a", lease: 20, progress: 42))
+        #expect(try await !photos.renewRendition(second.id, worker: "a", lease: 20, progress: 99))
+        #expect(try await photos.get(family: fixture.family, id: first.id).video?.renditionProgress == 42)
+        // b dies: its claim lapses and c takes the job; b, back, cannot renew what is c's now.
+        time.advance(seconds: 10)
+        #expect(try await photos.claimRenditionJob(worker: "c", lease: 20)?.id == stored[3].id)
+        #expect(try await !photos.renewRendition(second.id, worker: "b", lease: 20, progress: 50))
+        try await photos.markRendition(first.id, ready: true)
+        try await photos.markRendition(second.id, ready: false)
+        let done = try await photos.get(family: fixture.family, id: first.id).video
+        #expect(done?.rendition == .ready && done?.renditionProgress == nil)
+        #expect(try await photos.get(family: fixture.family, id: second.id).video?.rendition == .failed)
+        time.advance(seconds: 60)
+        #expect(try await photos.claimRenditionJob(worker: "d", lease: 20) == nil)
     }
 
     @Test(arguments: Engine.available) func workersRacingForJobsNeverShareOne(engine: Engine) async throws {
