@@ -129,7 +129,7 @@ extension Photo {
         checked info: VideoInfo, sha256: String, byteCount: Int, family: FamilyID, now: Date,
         coordinates: (latitude: Double, longitude: Double)?
     ) {
-        let place = info.latitude != nil ? (info.latitude, info.longitude) : (coordinates?.latitude, coordinates?.longitude)
+        let place = Self.place(info.latitude, info.longitude, or: coordinates)
         self.init(
             familyID: family, sha256: sha256, mimeType: info.format.mimeType, byteCount: byteCount, width: info.width,
             height: info.height, takenLocal: info.taken?.local, takenOffset: info.taken?.offset, latitude: place.0,
@@ -146,10 +146,15 @@ extension Photo {
         checked info: ImageInfo, sha256: String, byteCount: Int, family: FamilyID, now: Date,
         coordinates: (latitude: Double, longitude: Double)?
     ) {
-        let place = info.latitude != nil ? (info.latitude, info.longitude) : (coordinates?.latitude, coordinates?.longitude)
+        let place = Self.place(info.latitude, info.longitude, or: coordinates)
         self.init(
             familyID: family, sha256: sha256, mimeType: info.format.mimeType, byteCount: byteCount, width: info.width,
             height: info.height, orientation: info.orientation, takenLocal: info.taken?.local, takenOffset: info.taken?.offset,
             latitude: place.0, longitude: place.1, cameraMake: info.cameraMake, cameraModel: info.cameraModel, createdAt: now)
+    }
+
+    /// Where the file says it was taken, else where its source says (a Day One entry's location).
+    static func place(_ latitude: Double?, _ longitude: Double?, or coordinates: (latitude: Double, longitude: Double)?) -> (Double?, Double?) {
+        latitude != nil ? (latitude, longitude) : (coordinates?.latitude, coordinates?.longitude)
     }
 }
