@@ -27,16 +27,19 @@ public final class ToolRun: Sendable {
         public var isInstalled: Bool { path != nil }
     }
 
-    /// What a finished run left: its exit status (nil when it was killed for time), its output, its error text.
+    /// What a finished run left: its exit status (nil when it was killed), whether it was killed for time, its
+    /// output, its error text.
     public struct Outcome: Sendable {
         public let status: Int32?
+        public let timedOut: Bool
         public let output: Data
         public let errors: String
         public var succeeded: Bool { status == 0 }
     }
 
     private let process = Process()
-    private let stopped = Mutex(false)
+    /// Whether it was killed, and whether for time.
+    private let stopped = Mutex((killed: false, timedOut: false))
 
     private init() {}
 
@@ -63,7 +66,7 @@ public final class ToolRun: Sendable {
             throw .internal("cannot start \(tool.rawValue): \(error)")
         }
         started(run)
-        let deadline = DispatchWorkItem { [run] in run.stop() }
+        let deadline = DispatchWorkItem { [run] in run.stop(timedOut: true) }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: deadline)
         defer { deadline.cancel() }
         let errorText = Mutex(Data())
@@ -74,15 +77,15 @@ public final class ToolRun: Sendable {
         let kept = Self.read(output.fileHandleForReading, limit: outputLimit, lines: lines)
         readingErrors.wait()
         run.process.waitUntilExit()
-        let killed = run.stopped.withLock { $0 }
+        let stopped = run.stopped.withLock { $0 }
         return Outcome(
-            status: killed ? nil : run.process.terminationStatus, output: kept,
+            status: stopped.killed ? nil : run.process.terminationStatus, timedOut: stopped.timedOut, output: kept,
             errors: String(decoding: errorText.withLock { $0 }, as: UTF8.self))
     }
 
-    /// Kills the tool (time is up, or the server is shutting down).
-    public func stop() {
-        stopped.withLock { $0 = true }
+    /// Kills the tool: the server is shutting down, or the job is no longer this server's (or time is up).
+    public func stop(timedOut: Bool = false) {
+        stopped.withLock { $0 = (true, $0.timedOut || timedOut) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 

@@ -51,7 +51,7 @@ public enum VideoInspector {
 
     /// Why ffprobe gave up, in a few words of our own (its text names server paths).
     static func reason(_ outcome: ToolRun.Outcome) -> String {
-        if outcome.status == nil { return "inspecting it took too long" }
+        if outcome.timedOut { return "inspecting it took too long" }
         if outcome.errors.contains("moov atom not found") { return "the file is cut short (its index is missing)" }
         if outcome.errors.contains("Invalid data found") { return "it is not a video container ffmpeg can open" }
         return "ffprobe could not open it"

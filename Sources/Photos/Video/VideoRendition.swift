@@ -53,15 +53,17 @@ public enum VideoRendition {
         progress: @escaping @Sendable (Double) -> Void
     ) throws(PhotoError) {
         let total = Double(max(1, durationMilliseconds)) * 1000
+        let timeout = max(600, Double(durationMilliseconds) / 100)
         let outcome = try ToolRun.run(
             .ffmpeg, arguments(plan, clip: clip, output: output).dropLast(1) + ["-progress", "pipe:1", "-nostats", output.path],
-            memory: ffmpegMemory, timeout: max(600, Double(durationMilliseconds) / 100), started: started
+            memory: ffmpegMemory, timeout: timeout, started: started
         ) { line in
             guard line.hasPrefix("out_time_us="), let done = Double(line.dropFirst("out_time_us=".count)), done.isFinite else { return }
             progress(min(1, max(0, done / total)))
         }
         guard outcome.succeeded else {
             try? FileManager.default.removeItem(at: output)
+            if outcome.timedOut { throw .corruptVideo("converting it took longer than \(Int(timeout / 60)) minutes") }
             throw outcome.status == nil ? .internal("making the web rendition was stopped") : .corruptVideo("ffmpeg could not convert it")
         }
     }

@@ -61,7 +61,7 @@ public final class RenditionWorker: Service, Sendable {
                 return
             }
             guard let original = try await storage.localOriginal(sha256: photo.sha256, format: format) else {
-                throw PhotoError.internal("the original is missing")
+                throw PhotoError.corruptVideo("its original is missing")
             }
             let output = storage.scratchFile(extension: "mp4")
             let plan = RenditionPlan(format: format, videoCodec: video.videoCodec, audioCodec: video.audioCodec)
@@ -96,6 +96,7 @@ public final class RenditionWorker: Service, Sendable {
         } catch is CancellationError {
             // Shutting down: the claim runs out and the job is done again after the restart.
         } catch PhotoError.corruptVideo(let why) {
+            // For good: ffmpeg cannot convert it, took longer than it may, or the original is gone.
             logger.error("rendition failed", metadata: ["photo": "\(photo.id)", "error": "\(why)"])
             try? await store.markRendition(photo.id, ready: false)
         } catch {
