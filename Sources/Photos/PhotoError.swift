@@ -10,6 +10,8 @@ public enum PhotoError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A video file that ffprobe cannot make sense of, or that is cut short; carries what is wrong, in Saessak's
     /// own words (ffprobe's go to the log only).
     case corruptVideo(String)
+    /// A video clip, on a server without Debian's ffmpeg to read it.
+    case noVideoTools
     /// Something on the server failed (disk, libvips start-up).
     case `internal`(String)
     /// The photo store (object storage) cannot be reached just now: try again shortly.
@@ -23,6 +25,7 @@ public enum PhotoError: Error, Equatable, Sendable, CustomStringConvertible {
         // libvips' own words go to the log only: its error buffer is shared by every thread and names server paths.
         case .corrupt: "the image could not be read: the data is damaged or cut short"
         case .corruptVideo(let why): "the video could not be read: \(why)"
+        case .noVideoTools: "this server cannot take video clips: ffmpeg is not installed (Debian package ffmpeg)"
         case .internal(let why): why
         case .unavailable(let why): why
         }

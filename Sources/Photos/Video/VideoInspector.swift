@@ -13,6 +13,7 @@ public enum VideoInspector {
     public static func inspect(_ file: URL, format: MediaFormat, byteCount: Int, limits: VideoLimits, zone: TimeZone) throws(PhotoError)
         -> VideoInfo
     {
+        guard ToolRun.Tool.ffprobe.isInstalled, ToolRun.Tool.ffmpeg.isInstalled else { throw .noVideoTools }
         guard byteCount <= limits.maxBytes else {
             throw .tooLarge("the video is \(ImageInspector.megabytes(byteCount)), more than the \(ImageInspector.megabytes(limits.maxBytes)) limit")
         }

@@ -70,7 +70,7 @@ struct Problem: Error, HTTPResponseError, Encodable {
             self = Problem.decoding(error)
         case let error as PhotoError:
             switch error {
-            case .unsupported: self.init(status: .unsupportedMediaType, detail: error.description)
+            case .unsupported, .noVideoTools: self.init(status: .unsupportedMediaType, detail: error.description)
             case .tooLarge: self.init(status: .contentTooLarge, detail: error.description)
             case .corrupt, .corruptVideo: self.init(status: .unprocessableContent, detail: error.description)
             case .internal: self.init(status: .internalServerError, detail: "the server could not store the photo")
