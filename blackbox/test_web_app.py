@@ -262,7 +262,9 @@ def test_a_parent_uploads_clips_from_the_picker_and_watches_them(site, chrome, t
     chrome.get(url(site, "/timeline"))
     card = chrome.find_element(By.CSS_SELECTOR, ".entry-card")
     assert "첫 걸음마 영상" in card.text and card.find_element(By.CSS_SELECTOR, ".video-badge").text == "▶ 0:03"
-    chrome.get(url(site, entry_path))
+    # The calendar's month shows the day's first item, a clip here, with its length.
+    chrome.get(url(site, "/calendar"))
+    assert "▶ 0:03" in [b.text for b in chrome.find_elements(By.CSS_SELECTOR, ".day-media .video-badge")]
 
 
 def test_the_calendar_shows_the_korean_holidays_lunar_dates_and_terms(site, chrome):
@@ -337,7 +339,7 @@ def page_paths(site):
     return {
         "home": "/", "invitation": invitation, "share-link": share, "timeline": "/timeline", "search": "/timeline?q=%EA%B1%B8%EC%9D%8C", "entry": f"/entries/{entry['id']}",
         "entry-new": "/entries/new", "entry-edit": f"/entries/{entry['id']}/edit", "entry-delete": f"/entries/{entry['id']}/delete",
-        "calendar-month": "/calendar/2024-02", "calendar-day": "/calendar/2024-02-10", "children": "/children",
+        "calendar-month": "/calendar/2024-02", "calendar-month-with-a-clip": "/calendar/2026-11", "calendar-day": "/calendar/2024-02-10", "children": "/children",
         "child-new": "/children/new", "child-edit": f"/children/{child['id']}/edit", "child-delete": f"/children/{child['id']}/delete",
         "memos": "/memos", "memo": f"/memos/{memo['id']}", "memo-new": "/memos/new", "anniversaries": "/anniversaries",
         "anniversary-edit": f"/anniversaries/{anniversary['id']}/edit", "calculator": "/calculator", "more": "/more",

@@ -75,6 +75,7 @@ struct CalendarPages {
         let first = view.weeks.first!.first!.date
         let last = view.weeks.last!.last!.date
         let days = try await familyDays(family: family, from: first, through: last, language: language)
+        let videos = try await stores.photos.store.videos(family: family, among: days.entries.values.compactMap(\.firstPhoto))
         let today = stores.today.date()
         let weekdayNames = language == .korean
             ? ["일", "월", "화", "수", "목", "금", "토"] : ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
@@ -89,7 +90,10 @@ struct CalendarPages {
                 ]
                 if let summary = days.entries[day.date] {
                     cell["entryCount"] = summary.entries
-                    if let photo = summary.firstPhoto { cell["photo"] = PhotoLinks.thumbnail(photo) }
+                    if let photo = summary.firstPhoto {
+                        cell["photo"] = PhotoLinks.thumbnail(photo)
+                        if let video = videos[photo] { cell["videoBadge"] = PhotoLinks.badge(video) }
+                    }
                 }
                 let marks = (days.notices[day.date] ?? []) + (days.events[day.date] ?? []).map(\.details.title)
                 if !marks.isEmpty { cell["marks"] = marks }
