@@ -153,7 +153,7 @@ struct EntryPages {
 
     /// What the viewer shows of a clip: the player when browsers can play it, else how far its web version is.
     private static func videoItem(_ photo: PhotoID, _ video: VideoFacts) -> [String: Any] {
-        var item: [String: Any] = ["id": photo.description, "badge": PhotoLinks.badge(video)]
+        var item: [String: Any] = ["id": photo.description]
         switch video.rendition {
         case .none, .ready: item["src"] = PhotoLinks.video(photo)
         case .pending: item["preparing"] = "\(video.renditionProgress ?? 0)%"
