@@ -101,13 +101,22 @@ import Testing
     }
 
     @Test func limits() {
+        let large = answer(streams: #"{"codec_type": "video", "codec_name": "h264", "width": 10000, "height": 64}"#, format: #""duration": "1""#)
+        #expect(throws: PhotoError.tooLarge("the video is 10000×64 pixels, more than 8192 on a side")) {
+            try VideoProbe.read(large, format: .mp4, limits: VideoLimits(), zone: seoul)
+        }
+        let long = answer(streams: #"{"codec_type": "video", "codec_name": "h264", "width": 64, "height": 64}"#, format: #""duration": "960""#)
+        #expect(throws: PhotoError.tooLarge("the video runs 16:00, longer than the 15:00 limit")) {
+            try VideoProbe.read(long, format: .mp4, limits: VideoLimits(), zone: seoul)
+        }
+        // Beyond any camera: a damaged or crafted header (422), not a clip over the owner's limits (413).
         let huge = answer(streams: #"{"codec_type": "video", "codec_name": "h264", "width": 100000, "height": 64}"#, format: #""duration": "1""#)
-        #expect(throws: PhotoError.tooLarge("the video is 100000×64 pixels, more than 8192 on a side")) {
+        #expect(throws: PhotoError.corruptVideo("it claims a picture of 100000×64 pixels")) {
             try VideoProbe.read(huge, format: .mp4, limits: VideoLimits(), zone: seoul)
         }
-        let long = answer(streams: #"{"codec_type": "video", "codec_name": "h264", "width": 64, "height": 64}"#, format: #""duration": "1e300""#)
-        #expect(throws: PhotoError.tooLarge("the video runs 99:59:59, longer than the 15:00 limit")) {
-            try VideoProbe.read(long, format: .mp4, limits: VideoLimits(), zone: seoul)
+        let endless = answer(streams: #"{"codec_type": "video", "codec_name": "h264", "width": 64, "height": 64}"#, format: #""duration": "1e300""#)
+        #expect(throws: PhotoError.corruptVideo("it claims to run 99:59:59")) {
+            try VideoProbe.read(endless, format: .mp4, limits: VideoLimits(), zone: seoul)
         }
         #expect(throws: PhotoError.corrupt("ffprobe's answer could not be read")) {
             try VideoProbe.read(Data("{\"streams\": 3}".utf8), format: .mp4, limits: VideoLimits(), zone: seoul)

@@ -105,6 +105,24 @@ extension PhotoServiceTests {
         #expect(try await fixture.photos.sweep(olderThan: 0).thumbnails == 1)
         #expect(try await fixture.photos.storage.listThumbnails().isEmpty)
     }
+
+    /// A clip's web rendition whose clip is gone (its rows deleted while ffmpeg worked) is swept; a kept clip's stays.
+    @Test func strayRenditionsAreSwept() async throws {
+        let fixture = try await ServiceFixture()
+        let kept = try await fixture.photos.ingest([try fixture.staged()], family: fixture.family, entry: nil, now: Date())
+        for sha in [kept[0].sha256, String(repeating: "ef", count: 32)] {
+            let scratch = fixture.photos.storage.scratchFile(extension: "mp4")
+            try Data("rendition".utf8).write(to: scratch)
+            try await fixture.photos.storage.putRendition(scratch, sha256: sha)
+            #expect(!FileManager.default.fileExists(atPath: scratch.path))  // moved, not copied
+        }
+        let swept = try await fixture.photos.sweep(olderThan: 0)
+        #expect(swept.renditions == 1 && swept.originals == 0)
+        #expect(try await fixture.photos.storage.listRenditions() == [StoredRendition(sha256: kept[0].sha256)])
+        // Deleting a clip's files takes its rendition with them.
+        await fixture.photos.storage.delete(sha256: kept[0].sha256, format: .jpeg)
+        #expect(try await fixture.photos.storage.listRenditions().isEmpty)
+    }
 }
 
 /// Places one photo file and drops its intake (and the intake's writer lock) without writing a row.

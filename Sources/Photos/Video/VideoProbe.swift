@@ -29,6 +29,10 @@ public enum VideoProbe {
         let tags: [String: String]?
     }
 
+    /// What no phone or camera writes: a side of more than 16K pixels, a clip of more than a day.
+    static let absurdSide = 16384
+    static let absurdSeconds: Double = 24 * 3600
+
     /// The clip's facts from ffprobe's answer; `zone` places a capture time recorded only in UTC (most MP4 files) on
     /// the family's clock.
     public static func read(_ json: Data, format: MediaFormat, limits: VideoLimits, zone: TimeZone) throws(PhotoError) -> VideoInfo {
@@ -47,12 +51,17 @@ public enum VideoProbe {
         guard let width = video.width, let height = video.height, width > 0, height > 0 else {
             throw .corruptVideo("the video's picture size is missing")
         }
+        // Beyond any camera (a crafted header): damaged, not merely too large.
+        guard width <= Self.absurdSide, height <= Self.absurdSide else {
+            throw .corruptVideo("it claims a picture of \(width)×\(height) pixels")
+        }
         guard width <= limits.maxSide, height <= limits.maxSide else {
             throw .tooLarge("the video is \(width)×\(height) pixels, more than \(limits.maxSide) on a side")
         }
         guard let seconds = (answer.format?.duration ?? video.duration).flatMap(Double.init), seconds.isFinite, seconds > 0 else {
             throw .corruptVideo("the video's length could not be read")
         }
+        guard seconds <= Self.absurdSeconds else { throw .corruptVideo("it claims to run \(Duration.clock(seconds))") }
         guard seconds <= Double(limits.maxSeconds) else {
             throw .tooLarge("the video runs \(Duration.clock(seconds)), longer than the \(Duration.clock(Double(limits.maxSeconds))) limit")
         }
