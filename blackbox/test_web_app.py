@@ -7,6 +7,7 @@ rendered page by axe-core (labels, alt text, contrast, ARIA) for WCAG 2 A/AA.
 import json
 import os
 import re
+import struct
 import subprocess
 import tempfile
 import time
@@ -265,6 +266,26 @@ def test_a_parent_uploads_clips_from_the_picker_and_watches_them(site, chrome, t
     # The calendar's month shows the day's first item, a clip here, with its length.
     chrome.get(url(site, "/calendar"))
     assert "▶ 0:03" in [b.text for b in chrome.find_elements(By.CSS_SELECTOR, ".day-media .video-badge")]
+
+
+def test_the_app_installs_on_a_phone_in_the_readers_language(site, chrome):
+    """Issue 22, installable: Chromium reports no installability errors for the web app manifest, which names the
+    app in the reader's language and points at icons that are there."""
+    sign_in(chrome, site)
+    chrome.get(url(site, "/"))
+    manifest = chrome.execute_cdp_cmd("Page.getAppManifest", {})
+    assert manifest.get("errors") == [], manifest.get("errors")
+    assert chrome.execute_cdp_cmd("Page.getInstallabilityErrors", {})["installabilityErrors"] == []
+    served = Browser(site).request("GET", "/manifest.webmanifest", headers={"Accept-Language": "ko-KR,ko"})
+    assert served.status == 200 and served.headers["Content-Type"] == "application/manifest+json"
+    korean = json.loads(served.body)
+    assert korean["short_name"] == "새싹" and korean["display"] == "standalone" and korean["start_url"] == "/"
+    english = json.loads(Browser(site).request("GET", "/manifest.webmanifest?lang=en").body)
+    assert english["short_name"] == "Saessak" and english["lang"] == "en"
+    for icon in korean["icons"]:
+        image = Browser(site).request("GET", icon["src"])
+        assert image.status == 200 and image.headers["Content-Type"] == "image/png" and image.body[:8] == b"\x89PNG\r\n\x1a\n"
+        assert struct.unpack(">II", image.body[16:24]) == tuple(int(n) for n in icon["sizes"].split("x"))
 
 
 def test_the_calendar_shows_the_korean_holidays_lunar_dates_and_terms(site, chrome):

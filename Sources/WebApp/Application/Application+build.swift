@@ -67,6 +67,7 @@ func buildRouter(database: any DiaryEngine, dataFolder: URL, photos: PhotoServic
     root.get("healthz", .anyone) { _, _ in HTTPResponse.Status.ok }
     let pages = SecureRoutes(router: router, prefix: "", table: access, authenticator: authenticator, pages: true)
     Assets().register(on: root)
+    Manifest().register(on: root)
     AccountPages(signIn: signIn).register(on: pages)
     let web = WebStores(database: database, dataFolder: dataFolder, photos: photos, signIn: signIn)
     HomePage(stores: web).register(on: pages)

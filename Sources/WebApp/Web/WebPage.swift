@@ -14,9 +14,9 @@ enum Templates {
         // Every template, partials and the layout included, escapes with `HTML.escape` (by Unicode scalar), set by
         // a pragma in front of its text so that no template can be without it.
         MustacheContentTypes.register(HTMLContentType(), named: HTMLContentType.name)
-        for (name, text) in files(in: "templates", extension: "mustache") {
+        for (name, data) in files(in: "templates", extension: "mustache") {
             do {
-                try library.register(pragma + text, named: name)
+                try library.register(pragma + String(decoding: data, as: UTF8.self), named: name)
             } catch {
                 // A broken template is a build mistake, caught by the tests that render every page.
                 fatalError("template \(name) does not parse: \(error)")
@@ -27,12 +27,13 @@ enum Templates {
 
     static let pragma = "{{% CONTENT_TYPE: \(HTMLContentType.name) }}"
 
-    /// `app.css` and `app.js`, with a version (a hash of their content) for long caching.
+    /// `app.css`, `app.js` and the app's icons, with a version (a hash of their content) for long caching.
     static let assets: [String: (body: ByteBuffer, contentType: String)] = {
         var assets: [String: (ByteBuffer, String)] = [:]
-        for (name, text) in files(in: "assets", extension: nil) {
-            let type = name.hasSuffix(".css") ? "text/css; charset=utf-8" : "text/javascript; charset=utf-8"
-            assets[name] = (ByteBuffer(string: text), type)
+        for (name, data) in files(in: "assets", extension: nil) {
+            let type =
+                name.hasSuffix(".css") ? "text/css; charset=utf-8" : name.hasSuffix(".png") ? "image/png" : "text/javascript; charset=utf-8"
+            assets[name] = (ByteBuffer(bytes: data), type)
         }
         return assets
     }()
@@ -43,7 +44,7 @@ enum Templates {
         return hasher.finalize().prefix(6).map { String(format: "%02x", $0) }.joined()
     }()
 
-    private static func files(in folder: String, extension ext: String?) -> [(name: String, text: String)] {
+    private static func files(in folder: String, extension ext: String?) -> [(name: String, data: Data)] {
         guard let root = Bundle.module.resourceURL?.appendingPathComponent(folder),
             let names = try? FileManager.default.contentsOfDirectory(atPath: root.path)
         else { fatalError("the \(folder) resources are missing from the bundle") }
@@ -52,7 +53,7 @@ enum Templates {
                 let data = FileManager.default.contents(atPath: root.appendingPathComponent(name).path)
             else { return nil }
             let base = ext.map { String(name.dropLast($0.count + 1)) } ?? name
-            return (base, String(decoding: data, as: UTF8.self))
+            return (base, data)
         }
     }
 }
@@ -159,6 +160,34 @@ struct Assets {
                 status: .ok,
                 headers: [.contentType: asset.contentType, .cacheControl: "public, max-age=31536000, immutable"],
                 body: .init(byteBuffer: asset.body))
+        }
+    }
+}
+
+/// The web app manifest (`/manifest.webmanifest`), which makes the app installable on a phone's home screen: named in
+/// the reader's language (새싹 or Saessak), opening standalone at the home page, in the pages' colours, with icons a
+/// phone may crop to a circle (made once by `scripts/make-icons.sh`).
+struct Manifest {
+    func register(on routes: SecureRoutes) {
+        routes.get("manifest.webmanifest", .anyone) { request, _ in
+            let language = Language(request)
+            let icon = { (name: String, size: Int, purpose: String) -> [String: String] in
+                ["src": "/assets/\(name)?v=\(Templates.assetVersion)", "sizes": "\(size)x\(size)", "type": "image/png", "purpose": purpose]
+            }
+            let manifest: [String: any Sendable] = [
+                "id": "/", "start_url": "/", "scope": "/", "display": "standalone", "lang": language.rawValue, "dir": "ltr",
+                "name": language == .korean ? "새싹 — 우리 아이 성장 일기" : "Saessak — a family's growth diary",
+                "short_name": Word.appName.text(language),
+                "description": language == .korean
+                    ? "사진과 글로 남기는 아이의 성장, 음력과 절기까지" : "A child's growth in photos and words, with the Korean calendar",
+                "theme_color": "#2b6e45", "background_color": "#f6f7f5",
+                "icons": [icon("icon-192.png", 192, "any"), icon("icon-512.png", 512, "any"), icon("icon-512.png", 512, "maskable")],
+            ]
+            let body = try JSONSerialization.data(withJSONObject: manifest, options: [.sortedKeys, .withoutEscapingSlashes])
+            return Response(
+                status: .ok,
+                headers: [.contentType: "application/manifest+json", .cacheControl: "no-cache", .vary: "Cookie, Accept-Language"],
+                body: .init(byteBuffer: ByteBuffer(bytes: body)))
         }
     }
 }
