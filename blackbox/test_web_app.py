@@ -217,8 +217,12 @@ def test_a_parent_uploads_clips_from_the_picker_and_watches_them(site, chrome, t
         chrome.find_element(By.NAME, "birthDate").send_keys("2025-03-14")
         press(chrome, chrome.find_element(By.CSS_SELECTOR, "form button[type=submit]"))
         wait(chrome, lambda d: "/?child=" in d.current_url)
-    files = [clips.h264_mp4(tmp_path, "VID_0001.mp4"), clips.hevc_mov(tmp_path, "IMG_0002.MOV"), image(tmp_path, ".jpg")]
+    files = [clips.h264_mp4(tmp_path, "VID_0001.mp4"), clips.hevc_mov(tmp_path, "IMG_0002.MOV"), image(tmp_path, ".heic")]
     chrome.get(url(site, "/entries/new"))
+    # The picker speaks the page's language: its label is the button, the browser's own is out of sight.
+    picker = chrome.find_element(By.CSS_SELECTOR, "label.picker[for=e-files]")
+    assert picker.is_displayed() and picker.text == "사진·동영상 추가 (여러 개 가능)"
+    assert chrome.find_element(By.ID, "e-files").size["width"] <= 1
     chrome.find_element(By.NAME, "title").send_keys("첫 걸음마 영상")
     chrome.find_element(By.NAME, "body").send_keys("공원에서 혼자 세 걸음!")
     for box in chrome.find_elements(By.CSS_SELECTOR, "input[name=child]")[:1]:
@@ -227,8 +231,12 @@ def test_a_parent_uploads_clips_from_the_picker_and_watches_them(site, chrome, t
     wait(chrome, lambda d: len(d.find_elements(By.CSS_SELECTOR, "[data-photos] input[name=photo]")) == 3, timeout=60)
     badges = [b.text for b in chrome.find_elements(By.CSS_SELECTOR, "[data-photos] .video-badge")]
     assert badges == ["▶ 0:03", "▶ 0:03"]
-    # Each item shows the server's thumbnail once it is in (a HEVC clip does not preview in Chromium).
-    assert all("/thumbnail" in i.get_attribute("src") for i in chrome.find_elements(By.CSS_SELECTOR, "[data-photos] img"))
+    # Each item shows the server's thumbnail once it is in (a HEVC clip and a HEIC photo do not preview in Chromium),
+    # and no image is ever left broken.
+    items = chrome.find_elements(By.CSS_SELECTOR, "[data-photos] img")
+    assert len(items) == 3 and all("/thumbnail" in i.get_attribute("src") for i in items)
+    wait(chrome, lambda d: all(d.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", i) for i in items))
+    assert not chrome.find_elements(By.CSS_SELECTOR, "[data-photos] .placeholder")
     press(chrome, chrome.find_element(By.CSS_SELECTOR, "form[data-editor] button[type=submit]"))
     try:
         wait(chrome, lambda d: re.search(r"/entries/[0-9a-f-]{36}$", d.current_url))
@@ -236,6 +244,8 @@ def test_a_parent_uploads_clips_from_the_picker_and_watches_them(site, chrome, t
         shot(chrome, "failed-clip-entry")
         raise AssertionError(chrome.current_url + " " + chrome.find_element(By.TAG_NAME, "body").text[:2000])
     entry_path = chrome.current_url.split(str(site.port))[1]
+    # The entry's day (the clip's capture date when its upload finished first, else today), for the calendar below.
+    day = chrome.find_element(By.CSS_SELECTOR, "p.meta a[href^='/calendar/']").get_attribute("href").rsplit("/", 1)[1]
 
     def plays(index):
         return chrome.execute_async_script("""
@@ -264,7 +274,7 @@ def test_a_parent_uploads_clips_from_the_picker_and_watches_them(site, chrome, t
     card = chrome.find_element(By.CSS_SELECTOR, ".entry-card")
     assert "첫 걸음마 영상" in card.text and card.find_element(By.CSS_SELECTOR, ".video-badge").text == "▶ 0:03"
     # The calendar's month shows the day's first item, a clip here, with its length.
-    chrome.get(url(site, "/calendar"))
+    chrome.get(url(site, f"/calendar/{day[:7]}"))
     assert "▶ 0:03" in [b.text for b in chrome.find_elements(By.CSS_SELECTOR, ".day-media .video-badge")]
 
 

@@ -91,6 +91,25 @@ function setUpEditor(form) {
     tools(item);
   }
 
+  // The browser's own file button speaks the browser's language: the page's label, styled as a button, opens the
+  // picker instead (the input stays in the page, hidden from sight, for the keyboard and screen readers).
+  const picker = form.querySelector(`label[for="${input.id}"]`);
+  if (picker) {
+    input.classList.add("visually-hidden");
+    picker.classList.add("button", "picker");
+    input.addEventListener("focus", () => picker.classList.add("focused"));
+    input.addEventListener("blur", () => picker.classList.remove("focused"));
+  }
+
+  // Until the server's thumbnail is there, what this browser cannot show (an iPhone's HEIC photo or HEVC clip) is a
+  // neutral tile with the file's name, never a broken image.
+  const placeholder = (name) => {
+    const tile = document.createElement("span");
+    tile.className = "placeholder";
+    tile.textContent = name;
+    return tile;
+  };
+
   const upload = (file) => {
     const item = document.createElement("li");
     // A video previews as a video (when this browser can play it); the server's thumbnail replaces either preview
@@ -102,6 +121,7 @@ function setUpEditor(form) {
     preview.setAttribute(isVideo ? "aria-label" : "alt", file.name);
     preview.width = 112;
     preview.height = 112;
+    preview.addEventListener("error", () => preview.replaceWith(placeholder(file.name)), { once: true });
     const progress = document.createElement("progress");
     progress.max = 100;
     progress.value = 0;
@@ -134,7 +154,7 @@ function setUpEditor(form) {
       thumbnail.width = 112;
       thumbnail.height = 112;
       URL.revokeObjectURL(preview.src);
-      preview.replaceWith(thumbnail);
+      (preview.isConnected ? preview : item.querySelector(".placeholder")).replaceWith(thumbnail);
       if (photo.video) {
         const badge = document.createElement("span");
         badge.className = "video-badge";
