@@ -298,6 +298,80 @@ def test_the_app_installs_on_a_phone_in_the_readers_language(site, chrome):
         assert struct.unpack(">II", image.body[16:24]) == tuple(int(n) for n in icon["sizes"].split("x"))
 
 
+# Every URL the service worker's caches hold.
+KEPT = """
+    const done = arguments[0];
+    (async () => {
+      const urls = [];
+      for (const name of await caches.keys()) for (const request of await (await caches.open(name)).keys()) urls.push(request.url);
+      done(urls);
+    })();"""
+
+
+def test_recent_pages_open_offline_and_signing_out_empties_what_was_kept(chrome, tmp_path):
+    """Issue 22, the service worker: the home page, the timeline and an entry with its photo open with the server
+    gone, saying they are offline; a page never viewed shows the offline page; share-link pages are never kept;
+    signing out leaves nothing of the family on the device."""
+    data = tmp_path / "saessak-data"
+    token = make_family(data, "mom", "우리집")
+    server = Server(data).start()
+    try:
+        child = server.request("POST", "/api/v1/children", {"name": "하늘", "birthDate": "2025-03-01"}, token).json()
+        content_type, body = multipart([("walk.jpg", image_bytes(tmp_path, ".jpg", 640, 480))])
+        photo = server.request("POST", "/api/v1/photos", raw=body, token=token, headers={"Content-Type": content_type}).json()["items"][0]
+        entry = server.request("POST", "/api/v1/entries", {"title": "공원 산책", "body": "낙엽을 밟았다", "date": "2026-11-22T10:00",
+                                                            "childIds": [child["id"]], "photoIds": [photo["id"]]}, token).json()
+        share = server.request("POST", "/api/v1/share-links", {"entryIds": [entry["id"]]}, token).json()["url"].split(str(server.port), 1)[1]
+        chrome.get(url(server, "/login"))
+        chrome.find_element(By.NAME, "username").send_keys("mom")
+        chrome.find_element(By.NAME, "password").send_keys(PASSWORD)
+        chrome.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+        wait(chrome, lambda d: d.current_url == url(server, "/"))
+        controlled = chrome.execute_async_script(
+            "const done = arguments[0]; navigator.serviceWorker.ready.then(() => done(true), () => done(false));")
+        assert controlled
+        pages = ["/", "/timeline", f"/entries/{entry['id']}", share]
+        for path in pages:  # viewed once the worker controls the page
+            chrome.get(url(server, path))
+        wait(chrome, lambda d: d.execute_script("return navigator.serviceWorker.controller !== null"))
+        for path in pages:
+            chrome.get(url(server, path))
+        entry_page = chrome.page_source
+        assert "공원 산책" in entry_page and not chrome.find_element(By.CSS_SELECTOR, "[data-offline]").is_displayed()
+        kept = chrome.execute_async_script(KEPT)
+        assert any(u.endswith("/timeline") for u in kept) and any("/thumbnail" in u for u in kept)
+        assert not [u for u in kept if "/s/" in u], kept
+    finally:
+        server.stop()
+
+    # The server is gone: what was viewed opens, and says it is offline.
+    for path, words in (("/timeline", "공원 산책"), (f"/entries/{entry['id']}", "낙엽을 밟았다")):
+        chrome.get(url(server, path))
+        assert words in chrome.page_source
+        wait(chrome, lambda d: d.find_element(By.CSS_SELECTOR, "[data-offline]").is_displayed())
+    image = chrome.find_element(By.CSS_SELECTOR, ".slides img")
+    wait(chrome, lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", image))
+    chrome.get(url(server, "/memos"))  # never viewed
+    assert chrome.find_element(By.TAG_NAME, "h1").text == "오프라인"
+    try:
+        chrome.get(url(server, share))  # never kept: the browser's own "cannot connect"
+    except WebDriverException:
+        pass
+    assert "공원 산책" not in chrome.page_source
+
+    # Back online, signing out empties every cache and unregisters the worker.
+    server.start()
+    try:
+        chrome.get(url(server, "/settings"))
+        press(chrome, chrome.find_element(By.CSS_SELECTOR, "form[action='/logout'] button"))
+        wait(chrome, lambda d: d.current_url.startswith(url(server, "/login")))
+        # The sign-in page registers the worker afresh, which keeps only the app shell: nothing of the family.
+        left = chrome.execute_async_script(KEPT)
+        assert all(u.split(str(server.port), 1)[1].split("?")[0] in ("/offline",) or "/assets/" in u for u in left), left
+    finally:
+        server.stop()
+
+
 def test_the_calendar_shows_the_korean_holidays_lunar_dates_and_terms(site, chrome):
     sign_in(chrome, site)
     chrome.get(url(site, "/calendar/2024-02"))
@@ -370,7 +444,7 @@ def page_paths(site):
     return {
         "home": "/", "invitation": invitation, "share-link": share, "timeline": "/timeline", "search": "/timeline?q=%EA%B1%B8%EC%9D%8C", "entry": f"/entries/{entry['id']}",
         "entry-new": "/entries/new", "entry-edit": f"/entries/{entry['id']}/edit", "entry-delete": f"/entries/{entry['id']}/delete",
-        "calendar-month": "/calendar/2024-02", "calendar-month-with-a-clip": "/calendar/2026-11", "calendar-day": "/calendar/2024-02-10", "children": "/children",
+        "calendar-month": "/calendar/2024-02", "calendar-month-with-a-clip": "/calendar/2026-11", "offline": "/offline", "calendar-day": "/calendar/2024-02-10", "children": "/children",
         "child-new": "/children/new", "child-edit": f"/children/{child['id']}/edit", "child-delete": f"/children/{child['id']}/delete",
         "memos": "/memos", "memo": f"/memos/{memo['id']}", "memo-new": "/memos/new", "anniversaries": "/anniversaries",
         "anniversary-edit": f"/anniversaries/{anniversary['id']}/edit", "calculator": "/calculator", "more": "/more",

@@ -68,6 +68,7 @@ func buildRouter(database: any DiaryEngine, dataFolder: URL, photos: PhotoServic
     let pages = SecureRoutes(router: router, prefix: "", table: access, authenticator: authenticator, pages: true)
     Assets().register(on: root)
     Manifest().register(on: root)
+    ServiceWorker().register(on: root)
     AccountPages(signIn: signIn).register(on: pages)
     let web = WebStores(database: database, dataFolder: dataFolder, photos: photos, signIn: signIn)
     HomePage(stores: web).register(on: pages)

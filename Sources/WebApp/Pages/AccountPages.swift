@@ -1,6 +1,7 @@
 import Diary
 import DiaryStore
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Services
 
@@ -23,6 +24,8 @@ struct AccountPages {
             case .signedIn(let cookie, _):
                 var response = Self.redirect(WebCredentials.safeRedirect(context.form["next"]))
                 response.headers[values: .setCookie].append(WebCredentials.sessionCookie(cookie, secure: WebCredentials.isSecure(request)))
+                // Whatever another member kept on this device (pages, thumbnails) goes before this one sees anything.
+                response.headers[Self.clearSiteData] = Self.clearKept
                 return response
             case .wrongPassword:
                 return Self.loginPage(request, context: context, error: .wrongPassword, username: username)
@@ -36,6 +39,7 @@ struct AccountPages {
             if let session = context.session { try await signIn.sessions.end(session.id) }
             var response = Self.redirect("/login")
             response.headers[values: .setCookie].append(WebCredentials.expired(WebCredentials.sessionCookie, secure: WebCredentials.isSecure(request)))
+            response.headers[Self.clearSiteData] = Self.clearKept
             return response
         }
         // Every session and every API token of the user ends, this browser's too (a lost phone, a leaked token).
@@ -43,6 +47,7 @@ struct AccountPages {
             try await signIn.accounts.signOutEverywhere(try context.user())
             var response = Self.redirect("/login")
             response.headers[values: .setCookie].append(WebCredentials.expired(WebCredentials.sessionCookie, secure: WebCredentials.isSecure(request)))
+            response.headers[Self.clearSiteData] = Self.clearKept
             return response
         }
         pages.get("account/password", .session) { request, context in
@@ -81,6 +86,11 @@ struct AccountPages {
             }
         }
     }
+
+    /// Signing in or out empties what this browser kept of the app: the service worker's pages and thumbnails, its
+    /// registration, and the HTTP cache (`Clear-Site-Data`; cookies are set by the response itself).
+    static let clearKept = #""cache", "storage""#
+    static let clearSiteData = HTTPField.Name("Clear-Site-Data")!
 
     static func redirect(_ location: String) -> Response {
         Response(status: .seeOther, headers: [.location: location])

@@ -164,6 +164,22 @@ struct Assets {
     }
 }
 
+/// The service worker (`Resources/assets/sw.js`), served from the root so that its scope is the whole app, never
+/// cached by the browser (an update is seen at the next page), and the page it shows offline for a page it does not
+/// hold.
+struct ServiceWorker {
+    func register(on routes: SecureRoutes) {
+        routes.get("sw.js", .anyone) { _, _ in
+            guard let script = Templates.assets["sw.js"] else { throw Problem(status: .notFound, detail: "no service worker") }
+            return Response(
+                status: .ok, headers: [.contentType: script.contentType, .cacheControl: "no-cache"], body: .init(byteBuffer: script.body))
+        }
+        routes.get("offline", .anyone) { request, context in
+            WebPage("offline", title: Word.offline.text(Language(request)), data: [:], bare: true).response(request, context: context)
+        }
+    }
+}
+
 /// The web app manifest (`/manifest.webmanifest`), which makes the app installable on a phone's home screen: named in
 /// the reader's language (새싹 or Saessak), opening standalone at the home page, in the pages' colours, with icons a
 /// phone may crop to a circle (made once by `scripts/make-icons.sh`).

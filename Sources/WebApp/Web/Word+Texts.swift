@@ -62,6 +62,14 @@ extension Word {
         case .videoFailed:
             ("이 동영상은 웹에서 볼 수 있게 바꾸지 못했습니다.", "This video could not be converted for the web.")
         case .downloadOriginal: ("원본 내려받기", "Download the original")
+        case .offline: ("오프라인", "Offline")
+        case .offlineNote:
+            ("인터넷에 연결되어 있지 않아 이 기기에 저장해 둔 페이지를 보여 드립니다.", "You are offline: this is the copy kept on this device.")
+        case .offlinePage:
+            (
+                "지금은 인터넷에 연결되어 있지 않고, 이 페이지는 이 기기에 저장되어 있지 않습니다. 최근에 본 페이지는 열 수 있습니다.",
+                "You are offline, and this page is not kept on this device. Pages you viewed recently still open."
+            )
         case .swipeHint: ("사진: 옆으로 밀거나 화살표 키로 넘겨 보세요", "Photos: swipe or use the arrow keys")
         case .previousPhoto: ("이전 사진", "Previous photo")
         case .nextPhoto: ("다음 사진", "Next photo")

@@ -3,6 +3,31 @@
 
 const lang = document.documentElement.lang;
 const say = (ko, en) => (lang === "ko" ? ko : en);
+const assetVersion = document.currentScript ? new URL(document.currentScript.src).searchParams.get("v") : "0";
+
+// The service worker keeps the app shell and recently viewed pages for reading offline (sw.js says what it keeps).
+// Share-link and invitation pages register none: their readers are not members.
+if ("serviceWorker" in navigator && !/^\/(s|invite)\//.test(location.pathname)) {
+  navigator.serviceWorker.register(`/sw.js?v=${assetVersion}`).catch(() => { /* not a secure context: online only */ });
+}
+
+// Offline, a page comes from this device's copy: say so, and look again when the network returns.
+function watchConnection(note) {
+  const check = async () => {
+    let online = navigator.onLine;
+    if (online) {
+      try {
+        online = (await fetch("/healthz", { cache: "no-store" })).ok;
+      } catch (error) {
+        online = false;
+      }
+    }
+    note.hidden = online;
+  };
+  window.addEventListener("online", check);
+  window.addEventListener("offline", check);
+  check();
+}
 
 // The photo viewer: page dots, previous/next buttons and arrow keys over the scroll-snapping slides (swiping is
 // the browser's own scrolling).
@@ -241,3 +266,4 @@ document.querySelectorAll("[data-viewer]").forEach(setUpViewer);
 document.querySelectorAll("[data-editor]").forEach(setUpEditor);
 document.querySelectorAll("[data-calculator]").forEach(setUpCalculator);
 document.querySelectorAll("[data-rendition]").forEach(watchRendition);
+document.querySelectorAll("[data-offline]").forEach(watchConnection);
