@@ -27,7 +27,8 @@ run: deps
 # SQLite-file crash tests, which do not depend on the engine or test SQLite itself), and the multi-server tests.
 POSTGRES_BLACKBOX := test_api_contract test_isolation test_sessions test_tokens test_sharing test_search test_growth \
 	test_vaccinations test_feeds test_photos test_backup test_bad_input test_today test_security_probe test_cli \
-	test_sensitive test_roundtrip_generated test_import_dayone test_import_text test_import_iphotodiary test_multi_server test_video
+	test_sensitive test_roundtrip_generated test_import_dayone test_import_text test_import_iphotodiary test_multi_server test_video \
+	test_idempotency
 
 # The black-box modules that run a third time with photos in object storage (SeaweedFS): every module that stores,
 # serves, backs up or imports photos.

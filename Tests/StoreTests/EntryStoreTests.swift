@@ -1,5 +1,6 @@
 import Diary
 import Foundation
+import Synchronization
 import KoreanCalendar
 import Testing
 
@@ -150,5 +151,59 @@ import DiaryStore
         #expect(solar.map(\.content.title) == ["작년 오늘", "재작년 오늘"])
         let seollal = try await store.onThisDay(family: fixture.family, OnThisDay(date: try SolarDate(iso: "2026-02-17"), includeLunar: true))
         #expect(seollal.map(\.content.title) == ["작년 설날"])
+    }
+}
+
+/// A new entry sent again with its idempotency key (a draft written offline, an answer lost) is made once, for a day.
+@Suite struct IdempotentCreateTests {
+    final class FakeTime: Sendable {
+        let now = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+        func advance(seconds: Double) { now.withLock { $0 += seconds } }
+    }
+
+    @Test(arguments: Engine.available) func aKeyMakesOneEntryForADay(engine: Engine) async throws {
+        let time = FakeTime()
+        let fixture = try await StoreFixture(engine, clock: Clock { time.now.withLock { $0 } })
+        let child = try await fixture.child()
+        let content = try EntryContent(title: "첫 걸음", body: "", date: try LocalDateTime(iso: "2026-11-22T09:30"), childIDs: [child.id])
+        let entries = fixture.stores.entries
+        let first = try await entries.create(family: fixture.family, content: content, photos: [], idempotencyKey: "draft-1")
+        #expect(!first.replayed)
+        // Sent again, even with other text: the key's entry comes back, and nothing new is made.
+        var changed = content
+        changed.title = "첫 걸음!"
+        let again = try await entries.create(family: fixture.family, content: changed, photos: [], idempotencyKey: "draft-1")
+        #expect(again.replayed && again.entry.id == first.entry.id && again.entry.content.title == "첫 걸음")
+        // The same key in another family is that family's own.
+        let other = try await fixture.otherFamily()
+        let theirs = try await fixture.child("바다", in: other)
+        var theirContent = content
+        theirContent.childIDs = [theirs.id]
+        #expect(try await !entries.create(family: other, content: theirContent, photos: [], idempotencyKey: "draft-1").replayed)
+        // A day later the key is forgotten.
+        time.advance(seconds: idempotencyLifetime + 1)
+        let later = try await entries.create(family: fixture.family, content: content, photos: [], idempotencyKey: "draft-1")
+        #expect(!later.replayed && later.entry.id != first.entry.id)
+        // A key whose entry was deleted since is a conflict, never a new entry.
+        _ = try await entries.delete(family: fixture.family, id: later.entry.id)
+        await #expect(throws: StoreError.self) {
+            try await entries.create(family: fixture.family, content: content, photos: [], idempotencyKey: "draft-1")
+        }
+        #expect(try await entries.list(family: fixture.family, after: nil, limit: 50).items.map(\.id) == [first.entry.id])
+    }
+
+    @Test(arguments: Engine.available) func racingRequestsWithOneKeyMakeOneEntry(engine: Engine) async throws {
+        let fixture = try await StoreFixture(engine)
+        let child = try await fixture.child()
+        let content = try EntryContent(title: "경주", body: "", date: try LocalDateTime(iso: "2026-11-22T09:30"), childIDs: [child.id])
+        let entries = fixture.stores.entries
+        let made = try await withThrowingTaskGroup(of: EntryID.self) { group in
+            for _ in 0..<8 {
+                group.addTask { try await entries.create(family: fixture.family, content: content, photos: [], idempotencyKey: "same").entry.id }
+            }
+            return try await group.reduce(into: Set<EntryID>()) { $0.insert($1) }
+        }
+        #expect(made.count == 1)
+        #expect(try await entries.list(family: fixture.family, after: nil, limit: 50).items.count == 1)
     }
 }

@@ -20,6 +20,9 @@ public protocol ChildStore: Sendable {
     func delete(family: FamilyID, id: ChildID) async throws -> [ReleasedPhotoFile]
 }
 
+/// How long a client's idempotency key for a new entry is honoured (`EntryStore.create(…, idempotencyKey:)`).
+public let idempotencyLifetime: TimeInterval = 24 * 3600
+
 /// Diary entries of a family, with their children and tags, and the timeline over them.
 public protocol EntryStore: Sendable {
     /// Entries newest first (by local date-time), narrowed by `filter`, one keyset page at a time.
@@ -39,6 +42,12 @@ public protocol EntryStore: Sendable {
 
     /// A new entry; `photos` (already uploaded by this family) become its photos in that order.
     func create(family: FamilyID, content: EntryContent, photos: [PhotoID]) async throws -> Entry
+
+    /// `create`, at most once per `key` and family for a day (a draft sent again after its answer was lost): the key's
+    /// entry comes back instead, `replayed`, whatever is sent with it. A key whose entry was deleted since is a
+    /// conflict; keys older than `idempotencyLifetime` are forgotten.
+    func create(family: FamilyID, content: EntryContent, photos: [PhotoID], idempotencyKey key: String) async throws
+        -> (entry: Entry, replayed: Bool)
 
     /// Replaces the whole content, children and tags included; `photos`, when given, replaces the photos too
     /// (and returns the files whose last row went with them).

@@ -3,6 +3,20 @@ import GRDB
 /// The migrations after the first three (v4 accounts onwards), newest first; `DiarySchema.migrator` lists them in
 /// order. Shipped migrations are never edited.
 extension DiarySchema {
+    /// A client's key for a new entry (an offline draft sent again after its answer was lost), honoured for a day:
+    /// the key is claimed with its row before the entry is written, in the same transaction. Not backed up.
+    static func idempotencyKeys(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE idempotencyKeys (
+                familyId TEXT NOT NULL REFERENCES families(id) ON DELETE CASCADE,
+                key TEXT NOT NULL,
+                entryId TEXT REFERENCES entries(id) ON DELETE SET NULL,
+                createdAt DATETIME NOT NULL,
+                PRIMARY KEY (familyId, key)
+            );
+            """)
+    }
+
     /// Video clips are rows of `photos` (they go wherever photos go) with a length, codecs, and the state of their
     /// web rendition: 'none' when the original plays in browsers. Rendition jobs are claimed like thumbnail jobs,
     /// with a progress the entry shows. The claims and the progress are not backed up; a restored 'ready' or

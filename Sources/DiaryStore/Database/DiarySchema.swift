@@ -20,6 +20,7 @@ enum DiarySchema {
         migrator.registerMigration("v9 imported records", migrate: importedRecords)
         migrator.registerMigration("v10 shared state", migrate: sharedState)
         migrator.registerMigration("v11 videos", migrate: videos)
+        migrator.registerMigration("v12 idempotency keys", migrate: idempotencyKeys)
         return migrator
     }
 

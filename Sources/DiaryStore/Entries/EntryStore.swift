@@ -97,6 +97,32 @@ public struct SQLiteEntryStore: EntryStore {
         return try await database.writer.write { db in try insert(db, family: family, content: content, photos: photos, now: now) }
     }
 
+    public func create(family: FamilyID, content: EntryContent, photos: [PhotoID], idempotencyKey key: String) async throws
+        -> (entry: Entry, replayed: Bool)
+    {
+        let now = database.clock.now()
+        return try await database.writer.write { db in
+            try db.execute(
+                sql: "DELETE FROM idempotencyKeys WHERE familyId = ? AND createdAt < ?",
+                arguments: [family.sql, now.addingTimeInterval(-idempotencyLifetime).stored])
+            try db.execute(
+                sql: "INSERT INTO idempotencyKeys (familyId, key, entryId, createdAt) VALUES (?, ?, NULL, ?) ON CONFLICT DO NOTHING",
+                arguments: [family.sql, key, now.stored])
+            guard db.changesCount == 1 else {
+                let made = try String.fetchOne(
+                    db, sql: "SELECT entryId FROM idempotencyKeys WHERE familyId = ? AND key = ?", arguments: [family.sql, key])
+                guard let made, let id = EntryID(made) else {
+                    throw StoreError.conflict(field: "Idempotency-Key", message: "the entry made with this key was deleted since")
+                }
+                return (try fetch(db, family: family, id: id), true)
+            }
+            let entry = try insert(db, family: family, content: content, photos: photos, now: now)
+            try db.execute(
+                sql: "UPDATE idempotencyKeys SET entryId = ? WHERE familyId = ? AND key = ?", arguments: [entry.id.sql, family.sql, key])
+            return (entry, false)
+        }
+    }
+
     /// `create` inside a transaction the caller holds (an import writes many entries in one).
     func insert(_ db: Database, family: FamilyID, content: EntryContent, photos: [PhotoID], now: Date) throws -> Entry {
         let entry = Entry(familyID: family, content: content, createdAt: now, modifiedAt: now)

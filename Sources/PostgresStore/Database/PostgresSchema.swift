@@ -17,7 +17,19 @@ enum PostgresSchema {
         Migration(name: "p2 search", sql: search),
         Migration(name: "p3 shared state", sql: sharedState),
         Migration(name: "p4 videos", sql: videos),
+        Migration(name: "p5 idempotency keys", sql: idempotencyKeys),
     ]
+
+    /// As SQLite's "v12 idempotency keys".
+    private static let idempotencyKeys = """
+        CREATE TABLE idempotencyKeys (
+            familyId text COLLATE "C" NOT NULL REFERENCES families(id) ON DELETE CASCADE,
+            key text COLLATE "C" NOT NULL,
+            entryId text COLLATE "C" REFERENCES entries(id) ON DELETE SET NULL,
+            createdAt text COLLATE "C" NOT NULL,
+            PRIMARY KEY (familyId, key)
+        );
+        """
 
     /// As SQLite's "v11 videos": a clip's length, codecs and web rendition on its `photos` row, and rendition claims.
     private static let videos = """

@@ -95,6 +95,32 @@ public struct PostgresEntryStore: EntryStore {
         return try await database.write { db in try await Self.insert(db, family: family, content: content, photos: photos, now: now) }
     }
 
+    /// A second request with the same key waits on the first's row (`ON CONFLICT` on an uncommitted insert), then
+    /// finds its entry.
+    public func create(family: FamilyID, content: EntryContent, photos: [PhotoID], idempotencyKey key: String) async throws
+        -> (entry: Entry, replayed: Bool)
+    {
+        let now = database.clock.now()
+        return try await database.write { db in
+            try await db.execute(
+                "DELETE FROM idempotencyKeys WHERE familyId = ? AND createdAt < ?",
+                [family.sql, now.addingTimeInterval(-idempotencyLifetime).stored])
+            guard try await db.row(
+                "INSERT INTO idempotencyKeys (familyId, key, entryId, createdAt) VALUES (?, ?, NULL, ?) ON CONFLICT DO NOTHING RETURNING key",
+                [family.sql, key, now.stored]) != nil
+            else {
+                let made = try await db.row("SELECT entryId FROM idempotencyKeys WHERE familyId = ? AND key = ?", [family.sql, key])
+                guard let made = try made?.optionalString("entryId"), let id = EntryID(made) else {
+                    throw StoreError.conflict(field: "Idempotency-Key", message: "the entry made with this key was deleted since")
+                }
+                return (try await Self.fetch(db, family: family, id: id), true)
+            }
+            let entry = try await Self.insert(db, family: family, content: content, photos: photos, now: now)
+            try await db.execute("UPDATE idempotencyKeys SET entryId = ? WHERE familyId = ? AND key = ?", [entry.id.sql, family.sql, key])
+            return (entry, false)
+        }
+    }
+
     /// `create` inside a transaction the caller holds (an import writes many entries in one).
     static func insert(_ db: PostgresTransaction, family: FamilyID, content: EntryContent, photos: [PhotoID], now: Date) async throws -> Entry {
         let entry = Entry(familyID: family, content: content, createdAt: now, modifiedAt: now)

@@ -1,4 +1,5 @@
 import Diary
+import HTTPTypes
 import Hummingbird
 import Services
 
@@ -14,6 +15,39 @@ struct CollectionRoutes<Owner, Item: Sendable, Payload: Decodable, Resource: Enc
     let update: @Sendable (FamilyID, Identifier<Owner>, Payload) async throws -> Item
     let delete: @Sendable (FamilyID, Identifier<Owner>) async throws -> Void
     let resource: @Sendable (Item) -> Resource
+    /// `create` at most once per `Idempotency-Key` (entries: drafts written offline are sent again until an answer
+    /// arrives); nil where the header means nothing.
+    var createOnce: (@Sendable (FamilyID, Payload, String) async throws -> (item: Item, replayed: Bool))?
+
+    init(
+        path: String, list: @escaping @Sendable (FamilyID, Query) async throws -> Page<Item>,
+        get: @escaping @Sendable (FamilyID, Identifier<Owner>) async throws -> Item,
+        create: @escaping @Sendable (FamilyID, Payload) async throws -> Item,
+        update: @escaping @Sendable (FamilyID, Identifier<Owner>, Payload) async throws -> Item,
+        delete: @escaping @Sendable (FamilyID, Identifier<Owner>) async throws -> Void, resource: @escaping @Sendable (Item) -> Resource,
+        createOnce: (@Sendable (FamilyID, Payload, String) async throws -> (item: Item, replayed: Bool))? = nil
+    ) {
+        self.path = path
+        self.list = list
+        self.get = get
+        self.create = create
+        self.update = update
+        self.delete = delete
+        self.resource = resource
+        self.createOnce = createOnce
+    }
+
+    static var idempotencyKey: HTTPField.Name { HTTPField.Name("Idempotency-Key")! }
+    static var replayed: HTTPField.Name { HTTPField.Name("Idempotent-Replayed")! }
+
+    /// The request's `Idempotency-Key`: 1–200 visible ASCII characters (a UUID, as a rule), or a 400 naming it.
+    static func key(_ request: Request) throws -> String? {
+        guard let key = request.headers[idempotencyKey] else { return nil }
+        guard (1...200).contains(key.utf8.count), key.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+            throw Problem(status: .badRequest, detail: "Idempotency-Key: 1–200 visible ASCII characters, such as a UUID", field: "Idempotency-Key")
+        }
+        return key
+    }
 
     func register(on group: SecureRoutes) {
         group.get(path, .viewer) { request, context in
@@ -23,6 +57,12 @@ struct CollectionRoutes<Owner, Item: Sendable, Payload: Decodable, Resource: Enc
         group.post(path, .editor) { request, context in
             let family = try context.member().familyID
             let payload = try await request.decode(as: Payload.self, context: context)
+            if let createOnce, let key = try Self.key(request) {
+                let (item, replayed) = try await createOnce(family, payload, key)
+                var response = try JSONBody.response(resource(item), status: .created)
+                if replayed { response.headers[Self.replayed] = "true" }
+                return response
+            }
             return try JSONBody.response(resource(try await create(family, payload)), status: .created)
         }
         group.get("\(path)/:id", .viewer) { _, context in

@@ -31,7 +31,13 @@ struct EntriesAPI {
                 return entry
             },
             delete: { family, id in await photos.release(try await store.delete(family: family, id: id)) },
-            resource: EntryResource.init)
+            resource: EntryResource.init,
+            createOnce: { family, payload, key in
+                let first = try await payload.firstPhoto(family: family, photos: photos.store)
+                let (entry, replayed) = try await store.create(
+                    family: family, content: try payload.content(first: first), photos: payload.photoIds ?? [], idempotencyKey: key)
+                return (entry, replayed)
+            })
     }
 
     /// `GET /api/v1/timeline`: the same entries and filters as the list, grouped by month, newest first.
