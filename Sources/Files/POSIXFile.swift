@@ -21,6 +21,15 @@ public enum POSIXFile {
         }
     }
 
+    /// Flushes a file another process wrote (ffmpeg's output) to disk before it is renamed into place; throws
+    /// `FileError`.
+    public static func syncFile(_ file: URL) throws {
+        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FileError.system("open", errno) }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw FileError.system("fsync", errno) }
+    }
+
     /// Makes a rename or a new file in `folder` survive a power cut.
     public static func syncFolder(_ folder: URL) {
         let descriptor = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)

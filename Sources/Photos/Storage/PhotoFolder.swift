@@ -70,10 +70,16 @@ public struct PhotoFolder: PhotoStorage {
         LocalPhotoFile(thumbnail(sha256: sha256, size: size))
     }
 
-    /// A rename within the data folder (the scratch file is in `incoming/`), then a sync of the folder.
+    /// The file flushed to disk, renamed within the data folder (the scratch file is in `incoming/`), then the folder
+    /// synced: a power cut leaves the whole rendition or none.
     public func putRendition(_ file: URL, sha256: String) throws(PhotoError) {
         let destination = root.appendingPathComponent(StoredRendition(sha256: sha256).path)
         try makeFolder(for: destination)
+        do {
+            try POSIXFile.syncFile(file)
+        } catch {
+            throw .internal("cannot flush the rendition: \(error)")
+        }
         guard rename(file.path, destination.path) == 0 else {
             throw .internal("cannot store the rendition: \(String(cString: strerror(errno)))")
         }
