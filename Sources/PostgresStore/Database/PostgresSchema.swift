@@ -20,48 +20,6 @@ enum PostgresSchema {
         Migration(name: "p5 idempotency keys", sql: idempotencyKeys),
     ]
 
-    /// As SQLite's "v12 idempotency keys".
-    private static let idempotencyKeys = """
-        CREATE TABLE idempotencyKeys (
-            familyId text COLLATE "C" NOT NULL REFERENCES families(id) ON DELETE CASCADE,
-            key text COLLATE "C" NOT NULL,
-            entryId text COLLATE "C" REFERENCES entries(id) ON DELETE SET NULL,
-            createdAt text COLLATE "C" NOT NULL,
-            PRIMARY KEY (familyId, key)
-        );
-        """
-
-    /// As SQLite's "v11 videos": a clip's length, codecs and web rendition on its `photos` row, and rendition claims.
-    private static let videos = """
-        ALTER TABLE photos ADD COLUMN durationMs bigint CHECK (durationMs > 0);
-        ALTER TABLE photos ADD COLUMN videoCodec text COLLATE "C";
-        ALTER TABLE photos ADD COLUMN audioCodec text COLLATE "C";
-        ALTER TABLE photos ADD COLUMN rendition text COLLATE "C" NOT NULL DEFAULT 'none'
-            CHECK (rendition IN ('none', 'pending', 'ready', 'failed'));
-        ALTER TABLE photos ADD COLUMN renditionProgress integer CHECK (renditionProgress BETWEEN 0 AND 100);
-        CREATE INDEX photos_rendition_pending ON photos(createdAt) WHERE rendition = 'pending';
-        CREATE TABLE renditionClaims (
-            photoId text COLLATE "C" PRIMARY KEY REFERENCES photos(id) ON DELETE CASCADE,
-            worker text COLLATE "C" NOT NULL,
-            claimedUntil text COLLATE "C" NOT NULL
-        );
-        """
-
-    /// As SQLite's "v10 shared state": thumbnail claims (taken with `FOR UPDATE SKIP LOCKED`, so two servers never
-    /// work on one photo) and recent wrong passwords, for every server to see.
-    private static let sharedState = """
-        CREATE TABLE thumbnailClaims (
-            photoId text COLLATE "C" PRIMARY KEY REFERENCES photos(id) ON DELETE CASCADE,
-            worker text COLLATE "C" NOT NULL,
-            claimedUntil text COLLATE "C" NOT NULL
-        );
-        CREATE TABLE loginFailures (
-            key text COLLATE "C" NOT NULL,
-            failedAt text COLLATE "C" NOT NULL
-        );
-        CREATE INDEX loginFailures_key ON loginFailures(key, failedAt);
-        """
-
     private static let diary = """
         CREATE TABLE families (
             id text COLLATE "C" PRIMARY KEY,
