@@ -108,7 +108,8 @@ struct PhotosMigrate: AsyncParsableCommand {
     /// Whether the target's original reads back whole and hashes to its name.
     static func verified(_ original: StoredOriginal, in target: any PhotoStorage) async -> Bool {
         guard let back = try? await target.localOriginal(sha256: original.sha256, format: original.format) else { return false }
-        return (try? sha256(of: back.url)) == original.sha256
+        guard let file = LocalPhotoFile(back.url) else { return false }
+        return (try? await sha256(of: file)) == original.sha256
     }
 
     /// Copies one thumbnail unless the target holds the same bytes, then reads it back.
@@ -166,14 +167,6 @@ struct PhotosMigrate: AsyncParsableCommand {
         guard file.byteCount > 0 else { return data }
         try await file.read(0...(file.byteCount - 1), chunkSize: 1 << 20) { data.append($0) }
         return data
-    }
-
-    static func sha256(of file: URL) throws -> String {
-        let handle = try FileHandle(forReadingFrom: file)
-        defer { try? handle.close() }
-        var hasher = SHA256()
-        while let data = try handle.read(upToCount: 1 << 20), !data.isEmpty { hasher.update(data: data) }
-        return SignatureV4.hex(hasher.finalize())
     }
 }
 

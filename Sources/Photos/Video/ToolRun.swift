@@ -18,10 +18,13 @@ public final class ToolRun: Sendable {
     public enum Tool: String, Sendable {
         case ffprobe, ffmpeg
 
-        var path: String? {
+        var path: String? { Self.found[self] ?? nil }
+
+        /// Looked for once, not on every upload.
+        private static let found: [Tool: String?] = Dictionary(uniqueKeysWithValues: [Tool.ffprobe, .ffmpeg].map { tool in
             let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-            return (folders + ["/usr/bin"]).map { "\($0)/\(rawValue)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-        }
+            return (tool, (folders + ["/usr/bin"]).map { "\($0)/\(tool.rawValue)" }.first { FileManager.default.isExecutableFile(atPath: $0) })
+        })
 
         /// Whether the tool is installed (the server says at start when it is not: video uploads are then refused).
         public var isInstalled: Bool { path != nil }
