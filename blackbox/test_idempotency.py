@@ -46,3 +46,29 @@ def test_a_key_whose_entry_was_deleted_is_a_conflict_and_a_bad_key_is_named(serv
     for bad in ("", "x" * 201, "clé", "two words"):
         refused = server.request("POST", "/api/v1/entries", body, t, headers={"Idempotency-Key": bad})
         assert refused.status == 400 and refused.json()["field"] == "Idempotency-Key", (bad, refused.body)
+
+
+def test_an_edit_of_an_older_version_is_refused_and_nothing_is_overwritten(server):
+    t = server.kim
+    child = new_child(server, t)
+    body = {"title": "처음", "body": "", "date": "2026-11-22T08:10", "childIds": [child["id"]]}
+    made = post(server, t, body)
+    path = f"/api/v1/entries/{made.json()['id']}"
+    read = server.request("GET", path, token=t)
+    check("GET", path, read)
+    assert read.headers["ETag"] == made.headers["ETag"]
+    # Two devices edit the version they read; the first wins, the second is told, and nothing it sent is written.
+    home = server.request("PUT", path, {**body, "title": "집에서"}, t, headers={"If-Match": read.headers["ETag"]})
+    check("PUT", path, home)
+    assert home.status == 200 and home.headers["ETag"] != read.headers["ETag"]
+    subway = server.request("PUT", path, {**body, "title": "지하철에서"}, t, headers={"If-Match": read.headers["ETag"]})
+    check("PUT", path, subway)
+    assert subway.status == 412 and subway.json()["field"] == "If-Match"
+    assert server.request("GET", path, token=t).json()["title"] == "집에서"
+    # Chosen knowingly, against the version it now is: written.
+    chosen = server.request("PUT", path, {**body, "title": "지하철에서"}, t, headers={"If-Match": home.headers["ETag"]})
+    assert chosen.status == 200 and chosen.json()["title"] == "지하철에서"
+    for bad in ("*", "W/\"1\"", "1764000000123", "\"abc\"", "\"1\", \"2\""):
+        refused = server.request("PUT", path, {**body, "title": "x"}, t, headers={"If-Match": bad})
+        assert refused.status == 400 and refused.json()["field"] == "If-Match", (bad, refused.body)
+    assert server.request("GET", path, token=t).json()["title"] == "지하철에서"

@@ -207,3 +207,52 @@ import DiaryStore
         #expect(try await entries.list(family: fixture.family, after: nil, limit: 50).items.count == 1)
     }
 }
+
+/// An edit sent with the version it was made from (an edit written offline) is written only while the entry is
+/// still that version; every update makes a new version, even within one millisecond.
+@Suite struct VersionedUpdateTests {
+    @Test(arguments: Engine.available) func anEditOfAnOlderVersionIsRefusedAndWritesNothing(engine: Engine) async throws {
+        // A clock that stands still: two updates in the same millisecond must still differ in version.
+        let fixture = try await StoreFixture(engine, clock: Clock { Date(timeIntervalSince1970: 1_800_000_000) })
+        let child = try await fixture.child()
+        let entries = fixture.stores.entries
+        var content = try EntryContent(title: "처음", body: "", date: try LocalDateTime(iso: "2026-11-22T09:30"), childIDs: [child.id])
+        let made = try await entries.create(family: fixture.family, content: content)
+        content.title = "집에서 고침"
+        let home = try await entries.update(family: fixture.family, id: made.id, content: content, photos: nil, expecting: made.version).entry
+        #expect(home.version > made.version && home.content.title == "집에서 고침")
+        content.title = "지하철에서 고침"
+        await #expect(throws: StoreError.changed(kind: "entry", id: made.id.description)) {
+            try await entries.update(family: fixture.family, id: made.id, content: content, photos: nil, expecting: made.version)
+        }
+        #expect(try await entries.get(family: fixture.family, id: made.id).content.title == "집에서 고침")
+        // Against the version it now is, the same edit goes through; without a version, as before.
+        let subway = try await entries.update(family: fixture.family, id: made.id, content: content, photos: nil, expecting: home.version).entry
+        #expect(subway.version > home.version && subway.content.title == "지하철에서 고침")
+        let plain = try await entries.update(family: fixture.family, id: made.id, content: content).entry
+        #expect(plain.version > subway.version)
+    }
+
+    @Test(arguments: Engine.available) func ofTwoRacingEditsOfOneVersionOneWins(engine: Engine) async throws {
+        let fixture = try await StoreFixture(engine)
+        let child = try await fixture.child()
+        let entries = fixture.stores.entries
+        let made = try await entries.create(
+            family: fixture.family,
+            content: try EntryContent(title: "경주", body: "", date: try LocalDateTime(iso: "2026-11-22T09:30"), childIDs: [child.id]))
+        let outcomes = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for index in 0..<6 {
+                group.addTask {
+                    var content = made.content
+                    content.title = "고침 \(index)"
+                    do {
+                        _ = try await entries.update(family: fixture.family, id: made.id, content: content, photos: nil, expecting: made.version)
+                        return true
+                    } catch StoreError.changed { return false }
+                }
+            }
+            return try await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(outcomes.filter { $0 }.count == 1)
+    }
+}

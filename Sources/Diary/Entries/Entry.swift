@@ -22,6 +22,16 @@ public struct Entry: Hashable, Sendable {
         self.createdAt = createdAt
         self.modifiedAt = modifiedAt
     }
+
+    /// Which edit of the entry this is: its last change in whole milliseconds, which the stores keep strictly
+    /// increasing per entry (`nextModifiedAt`). HTTP sends it as the entry's ETag; `If-Match` gives it back.
+    public var version: Int64 { Int64((modifiedAt.timeIntervalSince1970 * 1000).rounded(.down)) }
+
+    /// The time to record for an update at `now`: never the same millisecond as the stored one, so that two edits
+    /// within a millisecond still differ in `version`.
+    public func nextModifiedAt(now: Date) -> Date {
+        max(now, Date(timeIntervalSince1970: Double(version + 1) / 1000))
+    }
 }
 
 /// The parts of an entry that its author writes, already validated.

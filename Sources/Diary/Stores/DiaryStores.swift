@@ -50,8 +50,10 @@ public protocol EntryStore: Sendable {
         -> (entry: Entry, replayed: Bool)
 
     /// Replaces the whole content, children and tags included; `photos`, when given, replaces the photos too
-    /// (and returns the files whose last row went with them).
-    func update(family: FamilyID, id: EntryID, content: EntryContent, photos: [PhotoID]?) async throws -> (entry: Entry, released: [ReleasedPhotoFile])
+    /// (and returns the files whose last row went with them). With `expecting`, only while the stored entry is still
+    /// that `Entry.version` (else `StoreError.changed`, nothing written); every update gives a new version.
+    func update(family: FamilyID, id: EntryID, content: EntryContent, photos: [PhotoID]?, expecting version: Int64?) async throws
+        -> (entry: Entry, released: [ReleasedPhotoFile])
 
     /// Deletes the entry, its photos that nothing else uses, and tags left unused; returns the photo files to delete.
     func delete(family: FamilyID, id: EntryID) async throws -> [ReleasedPhotoFile]
@@ -191,7 +193,13 @@ extension EntryStore {
     }
 
     public func update(family: FamilyID, id: EntryID, content: EntryContent) async throws -> (entry: Entry, released: [ReleasedPhotoFile]) {
-        try await update(family: family, id: id, content: content, photos: nil)
+        try await update(family: family, id: id, content: content, photos: nil, expecting: nil)
+    }
+
+    public func update(family: FamilyID, id: EntryID, content: EntryContent, photos: [PhotoID]?) async throws
+        -> (entry: Entry, released: [ReleasedPhotoFile])
+    {
+        try await update(family: family, id: id, content: content, photos: photos, expecting: nil)
     }
 }
 

@@ -12,6 +12,9 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case unreadable(String)
     /// The database cannot be reached or did not answer in time (PostgreSQL down or restarting): try again later.
     case unavailable(String)
+    /// The object changed since the version the caller read (an edit made offline, or on another device): nothing
+    /// was written, so the caller can show both versions.
+    case changed(kind: String, id: String)
 
     public var description: String {
         switch self {
@@ -21,6 +24,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .familyNeeded(let message): message
         case .unreadable(let message): "stored data could not be read: \(message)"
         case .unavailable(let message): "the database is unavailable: \(message)"
+        case .changed(let kind, let id): "the \(kind) \(id) was changed since the version given in If-Match"
         }
     }
 }

@@ -134,14 +134,17 @@ public struct SQLiteEntryStore: EntryStore {
         return try fetch(db, family: family, id: entry.id)
     }
 
-    public func update(family: FamilyID, id: EntryID, content: EntryContent, photos: [PhotoID]? = nil) async throws
+    public func update(family: FamilyID, id: EntryID, content: EntryContent, photos: [PhotoID]?, expecting version: Int64?) async throws
         -> (entry: Entry, released: [ReleasedPhotoFile])
     {
         let now = database.clock.now()
         return try await database.writer.write { db in
+            let stored = try fetch(db, family: family, id: id)
+            guard version == nil || version == stored.version else { throw StoreError.changed(kind: "entry", id: id.description) }
             try checkChildren(db, family: family, content.childIDs)
-            let stored = try EntryRecord(row: try FamilyTable.entries.row(db, family: family, id: id))
-            try EntryRecord(id: id, family: family, content: content, createdAt: stored.createdAt, modifiedAt: now.stored).update(db)
+            try EntryRecord(
+                id: id, family: family, content: content, createdAt: stored.createdAt, modifiedAt: stored.nextModifiedAt(now: now)
+            ).update(db)
             try db.execute(sql: "DELETE FROM entryChildren WHERE entryId = ?", arguments: [id.sql])
             try db.execute(sql: "DELETE FROM entryTags WHERE entryId = ?", arguments: [id.sql])
             try link(db, entry: id, family: family, content: content)

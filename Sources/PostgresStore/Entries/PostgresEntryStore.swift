@@ -138,11 +138,16 @@ public struct PostgresEntryStore: EntryStore {
         return try await fetch(db, family: family, id: entry.id)
     }
 
-    public func update(family: FamilyID, id: EntryID, content: EntryContent, photos: [PhotoID]?) async throws
+    public func update(family: FamilyID, id: EntryID, content: EntryContent, photos: [PhotoID]?, expecting version: Int64?) async throws
         -> (entry: Entry, released: [ReleasedPhotoFile])
     {
         let now = database.clock.now()
         return try await database.write { db in
+            // FOR UPDATE: a second editor's transaction waits here, then sees the first one's version.
+            let locked = try await db.execute("SELECT 1 FROM entries WHERE id = ? AND familyId = ? FOR UPDATE", [id.sql, family.sql])
+            guard locked == 1 else { throw PostgresFamilyTable.entries.notFound(id) }
+            let stored = try await Self.fetch(db, family: family, id: id)
+            guard version == nil || version == stored.version else { throw StoreError.changed(kind: "entry", id: id.description) }
             try await Self.checkChildren(db, family: family, content.childIDs)
             let changed = try await db.execute(
                 """
@@ -150,7 +155,7 @@ public struct PostgresEntryStore: EntryStore {
                     latitude = ?, longitude = ?, modifiedAt = ?
                 WHERE id = ? AND familyId = ? RETURNING 1
                 """,
-                Self.contentArguments(content) + [now.stored, id.sql, family.sql])
+                Self.contentArguments(content) + [stored.nextModifiedAt(now: now).stored, id.sql, family.sql])
             guard changed == 1 else { throw PostgresFamilyTable.entries.notFound(id) }
             try await db.execute("DELETE FROM entryChildren WHERE entryId = ?", [id.sql])
             try await db.execute("DELETE FROM entryTags WHERE entryId = ?", [id.sql])

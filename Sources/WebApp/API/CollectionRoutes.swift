@@ -18,6 +18,10 @@ struct CollectionRoutes<Owner, Item: Sendable, Payload: Decodable, Resource: Enc
     /// `create` at most once per `Idempotency-Key` (entries: drafts written offline are sent again until an answer
     /// arrives); nil where the header means nothing.
     var createOnce: (@Sendable (FamilyID, Payload, String) async throws -> (item: Item, replayed: Bool))?
+    /// The item's version, sent as its `ETag`; a `PUT` with `If-Match` then goes to `updateIfMatch`, which writes
+    /// only while the stored item is still that version (entries: an edit made offline never overwrites silently).
+    var version: (@Sendable (Item) -> Int64)?
+    var updateIfMatch: (@Sendable (FamilyID, Identifier<Owner>, Payload, Int64) async throws -> Item)?
 
     init(
         path: String, list: @escaping @Sendable (FamilyID, Query) async throws -> Page<Item>,
@@ -25,7 +29,9 @@ struct CollectionRoutes<Owner, Item: Sendable, Payload: Decodable, Resource: Enc
         create: @escaping @Sendable (FamilyID, Payload) async throws -> Item,
         update: @escaping @Sendable (FamilyID, Identifier<Owner>, Payload) async throws -> Item,
         delete: @escaping @Sendable (FamilyID, Identifier<Owner>) async throws -> Void, resource: @escaping @Sendable (Item) -> Resource,
-        createOnce: (@Sendable (FamilyID, Payload, String) async throws -> (item: Item, replayed: Bool))? = nil
+        createOnce: (@Sendable (FamilyID, Payload, String) async throws -> (item: Item, replayed: Bool))? = nil,
+        version: (@Sendable (Item) -> Int64)? = nil,
+        updateIfMatch: (@Sendable (FamilyID, Identifier<Owner>, Payload, Int64) async throws -> Item)? = nil
     ) {
         self.path = path
         self.list = list
@@ -35,6 +41,8 @@ struct CollectionRoutes<Owner, Item: Sendable, Payload: Decodable, Resource: Enc
         self.delete = delete
         self.resource = resource
         self.createOnce = createOnce
+        self.version = version
+        self.updateIfMatch = updateIfMatch
     }
 
     static var idempotencyKey: HTTPField.Name { HTTPField.Name("Idempotency-Key")! }
@@ -49,6 +57,26 @@ struct CollectionRoutes<Owner, Item: Sendable, Payload: Decodable, Resource: Enc
         return key
     }
 
+    /// `If-Match: "1764000000123"` (one strong ETag of ours): the version it names; a 400 for anything else
+    /// (`*` and lists mean nothing for a single entry being edited).
+    static func ifMatch(_ request: Request) throws -> Int64? {
+        guard let value = request.headers[.ifMatch] else { return nil }
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        guard trimmed.count >= 3, trimmed.hasPrefix("\""), trimmed.hasSuffix("\""), let version = Int64(trimmed.dropFirst().dropLast()),
+            version >= 0
+        else {
+            throw Problem(status: .badRequest, detail: "If-Match: give the ETag of the version you edited, such as \"1764000000123\"", field: "If-Match")
+        }
+        return version
+    }
+
+    /// The item as JSON, with its ETag when it has versions.
+    private func response(_ item: Item, status: HTTPResponse.Status = .ok) throws -> Response {
+        var response = try JSONBody.response(resource(item), status: status)
+        if let version { response.headers[.eTag] = "\"\(version(item))\"" }
+        return response
+    }
+
     func register(on group: SecureRoutes) {
         group.get(path, .viewer) { request, context in
             let page = try await list(try context.member().familyID, Query(request: request))
@@ -59,21 +87,23 @@ struct CollectionRoutes<Owner, Item: Sendable, Payload: Decodable, Resource: Enc
             let payload = try await request.decode(as: Payload.self, context: context)
             if let createOnce, let key = try Self.key(request) {
                 let (item, replayed) = try await createOnce(family, payload, key)
-                var response = try JSONBody.response(resource(item), status: .created)
+                var response = try response(item, status: .created)
                 if replayed { response.headers[Self.replayed] = "true" }
                 return response
             }
-            return try JSONBody.response(resource(try await create(family, payload)), status: .created)
+            return try response(try await create(family, payload), status: .created)
         }
         group.get("\(path)/:id", .viewer) { _, context in
             let family = try context.member().familyID
-            return try JSONBody.response(resource(try await get(family, try context.id(of: path))))
+            return try response(try await get(family, try context.id(of: path)))
         }
         group.put("\(path)/:id", .editor) { request, context in
             let family = try context.member().familyID
             let id: Identifier<Owner> = try context.id(of: path)
+            let expected = updateIfMatch == nil ? nil : try Self.ifMatch(request)
             let payload = try await request.decode(as: Payload.self, context: context)
-            return try JSONBody.response(resource(try await update(family, id, payload)))
+            if let updateIfMatch, let expected { return try response(try await updateIfMatch(family, id, payload, expected)) }
+            return try response(try await update(family, id, payload))
         }
         group.delete("\(path)/:id", .editor) { _, context in
             let family = try context.member().familyID

@@ -12,6 +12,13 @@ struct EntriesAPI {
 
     var routes: CollectionRoutes<Entry, Entry, EntryPayload, EntryResource> {
         let (store, photos) = (store, photos)
+        @Sendable func replace(_ family: FamilyID, _ id: EntryID, _ payload: EntryPayload, _ version: Int64?) async throws -> Entry {
+            let first = try await payload.firstPhoto(family: family, photos: photos.store)
+            let (entry, released) = try await store.update(
+                family: family, id: id, content: try payload.content(first: first), photos: payload.photoIds, expecting: version)
+            await photos.release(released)
+            return entry
+        }
         return CollectionRoutes(
             path: "entries",
             list: { family, query in
@@ -23,13 +30,7 @@ struct EntriesAPI {
                 let first = try await payload.firstPhoto(family: family, photos: photos.store)
                 return try await store.create(family: family, content: try payload.content(first: first), photos: payload.photoIds ?? [])
             },
-            update: { family, id, payload in
-                let first = try await payload.firstPhoto(family: family, photos: photos.store)
-                let (entry, released) = try await store.update(
-                    family: family, id: id, content: try payload.content(first: first), photos: payload.photoIds)
-                await photos.release(released)
-                return entry
-            },
+            update: { family, id, payload in try await replace(family, id, payload, nil) },
             delete: { family, id in await photos.release(try await store.delete(family: family, id: id)) },
             resource: EntryResource.init,
             createOnce: { family, payload, key in
@@ -37,7 +38,9 @@ struct EntriesAPI {
                 let (entry, replayed) = try await store.create(
                     family: family, content: try payload.content(first: first), photos: payload.photoIds ?? [], idempotencyKey: key)
                 return (entry, replayed)
-            })
+            },
+            version: \.version,
+            updateIfMatch: replace)
     }
 
     /// `GET /api/v1/timeline`: the same entries and filters as the list, grouped by month, newest first.

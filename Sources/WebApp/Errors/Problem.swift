@@ -84,6 +84,7 @@ struct Problem: Error, HTTPResponseError, Encodable {
             case .familyNeeded: self.init(status: .conflict, detail: error.description)
             case .unreadable: self.init(status: .internalServerError, detail: "the server could not read stored data")
             case .unavailable: self.init(status: .serviceUnavailable, detail: "the database is unavailable: try again shortly", retryAfter: 5)
+            case .changed: self.init(status: .preconditionFailed, detail: error.description, field: "If-Match")
             }
         case let error as any HTTPResponseError:
             self.init(

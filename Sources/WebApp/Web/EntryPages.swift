@@ -175,7 +175,7 @@ struct EntryPages {
         var data: [String: Any] = [
             "action": "\(action)?\(WebCredentials.csrfField)=\(context.session?.csrfToken ?? "")",
             "entryTitle": draft.title, "body": draft.body, "date": draft.date, "tags": draft.tags, "place": draft.place,
-            "weather": draft.weather, "latitude": draft.latitude, "longitude": draft.longitude,
+            "weather": draft.weather, "latitude": draft.latitude, "longitude": draft.longitude, "version": draft.version,
             "children": children.map {
                 ["id": $0.id.description, "name": $0.profile.name, "checked": draft.childIDs.contains($0.id)] as [String: Any]
             },
@@ -218,7 +218,8 @@ struct EntryPages {
             let content = try payload.content(first: first)
             let saved: Entry
             if let id {
-                let (entry, released) = try await stores.entries.update(family: family, id: id, content: content, photos: draft.photoIDs)
+                let (entry, released) = try await stores.entries.update(
+                    family: family, id: id, content: content, photos: draft.photoIDs, expecting: Int64(draft.version))
                 await stores.photos.release(released)
                 saved = entry
             } else {
@@ -228,6 +229,14 @@ struct EntryPages {
         } catch let error as ValidationError {
             return try await editor(request, context: context, family: family, draft: draft, entry: entry, error: error.description)
         } catch let error as StoreError {
+            if case .changed = error, let id {
+                // Changed elsewhere since the form was opened: the form comes back as typed, now against the stored
+                // version, so that a second save replaces it knowingly.
+                let stored = try await stores.entries.get(family: family, id: id)
+                draft.version = String(stored.version)
+                return try await editor(
+                    request, context: context, family: family, draft: draft, entry: stored, error: Words.table(Language(request))[.entryChanged])
+            }
             return try await editor(request, context: context, family: family, draft: draft, entry: entry, error: error.description)
         }
     }
@@ -246,6 +255,8 @@ struct EntryDraft {
     var longitude = ""
     var childIDs: [ChildID] = []
     var photoIDs: [PhotoID] = []
+    /// The stored entry's `Entry.version` the form was made from (empty for a new entry).
+    var version = ""
 
     init(now: LocalDateTime) { date = now.iso }
 
@@ -261,6 +272,7 @@ struct EntryDraft {
         weather = content.weather ?? ""
         childIDs = content.childIDs
         photoIDs = entry.photoIDs
+        version = String(entry.version)
     }
 
     init(_ form: MultipartForm) {
@@ -274,6 +286,7 @@ struct EntryDraft {
         longitude = form.field("longitude") ?? ""
         childIDs = (form.fields["child"] ?? []).compactMap(ChildID.init)
         photoIDs = (form.fields["photo"] ?? []).compactMap(PhotoID.init)
+        version = form.field("version") ?? ""
     }
 
     /// The API's payload for this draft: one validation for both.

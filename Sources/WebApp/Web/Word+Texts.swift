@@ -63,6 +63,11 @@ extension Word {
             ("이 동영상은 웹에서 볼 수 있게 바꾸지 못했습니다.", "This video could not be converted for the web.")
         case .downloadOriginal: ("원본 내려받기", "Download the original")
         case .offline: ("오프라인", "Offline")
+        case .entryChanged:
+            (
+                "그 사이에 다른 곳에서 이 일기가 바뀌었습니다. 지금 저장하면 그 내용을 덮어씁니다: 새 내용을 보려면 취소를 누르세요.",
+                "This entry was changed elsewhere meanwhile. Saving now replaces that version: press Cancel to see it."
+            )
         case .offlineNote:
             ("인터넷에 연결되어 있지 않아 이 기기에 저장해 둔 페이지를 보여 드립니다.", "You are offline: this is the copy kept on this device.")
         case .offlinePage:

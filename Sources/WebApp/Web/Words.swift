@@ -10,7 +10,7 @@ enum Word: String, CaseIterable, Sendable {
     case noFamily, children, child, birthday, noChildrenYet, addChild, writeToday, comingUp, nothingComingUp
     case onThisDay, nothingOnThisDay, filters, tag, tags, tagsExample, year, yearMonth, month, day, searchResults
     case noResults, noEntries, memo, entries, photos, photo, swipeHint, previousPhoto, nextPhoto, showPhoto
-    case video, videoPreparing, videoFailed, downloadOriginal, offline, offlineNote, offlinePage
+    case video, videoPreparing, videoFailed, downloadOriginal, offline, offlineNote, offlinePage, entryChanged
     case newEntry, editEntry, deleteEntry, deleteEntryWarning, entryTitle, entryBody, dateTime, weather
     case weatherExample, place, keep, addPhotos, photosHint, moveUp, moveDown, remove, uploading, uploadFailed
     case previousYear, nextYear, previousMonth, nextMonth, previousDay, nextDay, thisMonth, jumpToMonth, lunarDate
