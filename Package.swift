@@ -112,8 +112,9 @@ let package = Package(
         .target(
             name: "Services",
             dependencies: [
-                "Diary", "DiaryStore", "Photos",
+                "Diary", "DiaryStore", "Files", "Photos",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],

@@ -17,6 +17,17 @@ public enum PhotoError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The photo store (object storage) cannot be reached just now: try again shortly.
     case unavailable(String)
 
+    /// The HTTP status of a refusal of the file itself — 415 (not a format taken), 413 (over a limit), 422 (does not
+    /// decode) — which sending it again cannot change; nil for the server's own failures (500, 503).
+    public var refusalStatus: Int? {
+        switch self {
+        case .unsupported, .noVideoTools: 415
+        case .tooLarge: 413
+        case .corrupt, .corruptVideo: 422
+        case .internal, .unavailable: nil
+        }
+    }
+
     public var description: String {
         switch self {
         case .unsupported(let detected):

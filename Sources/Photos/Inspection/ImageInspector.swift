@@ -77,7 +77,7 @@ public enum ImageInspector {
         return value.trimmingCharacters(in: CharacterSet.whitespaces.union(.controlCharacters)).nilIfEmpty
     }
 
-    static func megabytes(_ bytes: Int) -> String { String(format: "%.1f MB", Double(bytes) / 1_048_576) }
+    public static func megabytes(_ bytes: Int) -> String { String(format: "%.1f MB", Double(bytes) / 1_048_576) }
 }
 
 extension String {

@@ -33,10 +33,40 @@ public final class UploadWriter: @unchecked Sendable {
         guard descriptor >= 0 else { throw .internal("cannot create \(url.lastPathComponent): \(String(cString: strerror(errno)))") }
     }
 
+    /// A file already complete at `url` (a resumable upload's bytes, linked into the staging area): read once for
+    /// its hash, format and size, under the same limits as a streamed upload. It is deleted with the writer unless
+    /// it is stored.
+    public init(adopting url: URL, limit: Int, videoLimit: Int? = nil) throws(PhotoError) {
+        self.url = url
+        self.limit = limit
+        self.videoLimit = videoLimit
+        descriptor = open(url.path, O_RDWR | O_CLOEXEC)
+        guard descriptor >= 0 else { throw .internal("cannot open \(url.lastPathComponent): \(String(cString: strerror(errno)))") }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 1)
+        defer { buffer.deallocate() }
+        while true {
+            let count = read(descriptor, buffer.baseAddress, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { throw .internal("reading \(url.lastPathComponent) failed: \(String(cString: strerror(errno)))") }
+            if count == 0 { break }
+            try account(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+        }
+    }
+
     deinit { abandon() }
 
     public func write(_ bytes: UnsafeRawBufferPointer) throws(PhotoError) {
         guard !bytes.isEmpty else { return }
+        try account(bytes)
+        do {
+            try POSIXFile.writeAll(descriptor, bytes)
+        } catch {
+            throw .internal("writing the upload failed: \(error)")
+        }
+    }
+
+    /// Counts, sniffs and hashes bytes on their way in, refusing them past the limit.
+    private func account(_ bytes: UnsafeRawBufferPointer) throws(PhotoError) {
         byteCount += bytes.count
         if head.count < MediaFormat.sniffLength {
             head += bytes.prefix(MediaFormat.sniffLength - head.count)
@@ -50,11 +80,6 @@ public final class UploadWriter: @unchecked Sendable {
             throw .tooLarge("the photo is larger than the \(ImageInspector.megabytes(limit)) limit")
         }
         hasher.update(bufferPointer: bytes)
-        do {
-            try POSIXFile.writeAll(descriptor, bytes)
-        } catch {
-            throw .internal("writing the upload failed: \(error)")
-        }
     }
 
     /// `write` for callers inside a closure, where a typed throw crashes this compiler.

@@ -107,6 +107,8 @@ func buildRouter(database: any DiaryEngine, dataFolder: URL, photos: PhotoServic
     EventsAPI(store: stores.events, photos: photos).routes.register(on: api)
     AnniversariesAPI(store: stores.anniversaries).routes.register(on: api)
     PhotosAPI(service: photos, clock: database.clock).register(on: api)
+    UploadsAPI(uploads: ResumableUploads(dataFolder: dataFolder, photos: photos), photos: photos, clock: database.clock)
+        .register(on: api)
     CalculatorAPI().register(on: api)
     TokensAPI(accounts: stores.accounts).register(on: api)
     AccountAPI(signIn: signIn).register(on: api)

@@ -68,11 +68,24 @@ struct Problem: Error, HTTPResponseError, Encodable {
             self.init(status: .unprocessableContent, detail: error.description)
         case let error as DecodingError:
             self = Problem.decoding(error)
+        case let error as ResumableUploadError:
+            switch error {
+            case .notFound: self.init(status: .notFound, detail: "no such upload of yours (it may have expired: start it again)")
+            case .offsetMismatch(let stored):
+                self.init(status: .conflict, detail: "Upload-Offset: the server has \(stored) bytes of this upload", field: "Upload-Offset")
+            case .busy: self.init(status: .conflict, detail: "another request is sending this upload just now: try again shortly")
+            case .tooMany(let count): self.init(status: .tooManyRequests, detail: "at most \(count) unfinished uploads at once: finish or delete some")
+            case .tooLong(let limit):
+                self.init(
+                    status: .contentTooLarge, detail: "Upload-Length: larger than the \(ImageInspector.megabytes(limit)) the server takes",
+                    field: "Upload-Length")
+            case .pastLength: self.init(status: .badRequest, detail: "the body goes past Upload-Length", field: "Upload-Offset")
+            case .refused(let refusal): self.init(status: HTTPResponse.Status(code: refusal.status), detail: refusal.detail)
+            }
         case let error as PhotoError:
             switch error {
-            case .unsupported, .noVideoTools: self.init(status: .unsupportedMediaType, detail: error.description)
-            case .tooLarge: self.init(status: .contentTooLarge, detail: error.description)
-            case .corrupt, .corruptVideo: self.init(status: .unprocessableContent, detail: error.description)
+            case .unsupported, .noVideoTools, .tooLarge, .corrupt, .corruptVideo:
+                self.init(status: HTTPResponse.Status(code: error.refusalStatus ?? 422), detail: error.description)
             case .internal: self.init(status: .internalServerError, detail: "the server could not store the photo")
             case .unavailable: self.init(status: .serviceUnavailable, detail: "the photo store is unavailable: try again shortly", retryAfter: 5)
             }
