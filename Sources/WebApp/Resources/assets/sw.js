@@ -13,6 +13,7 @@ const THUMBNAILS = "saessak-thumbnails";
 const KEEP_PAGES = 40;
 const KEEP_THUMBNAILS = 300;
 const SHELL_FILES = ["/offline", `/assets/app.css?v=${VERSION}`, `/assets/app.js?v=${VERSION}`,
+  `/assets/outbox.js?v=${VERSION}`, `/assets/editor.js?v=${VERSION}`,
   `/assets/icon-192.png?v=${VERSION}`, `/assets/icon-512.png?v=${VERSION}`];
 
 self.addEventListener("install", (event) => {
