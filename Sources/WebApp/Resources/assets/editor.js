@@ -70,7 +70,7 @@ function setUpEditor(form) {
     const value = (name) => (form.querySelector(`[name=${name}]`) || {}).value || "";
     return { title: value("title"), body: value("body"), date: value("date"), weather: value("weather"), tags: value("tags"),
       place: value("place"), latitude: value("latitude"), longitude: value("longitude"),
-      child: [...form.querySelectorAll("input[name=child]:checked")].map((box) => box.value) };
+      child: [...form.querySelectorAll("input[name=child]:checked")].map((box) => box.value), dateSet: dateTouched };
   };
   const items = () => [...list.children].filter((item) => !item.dataset.refused).map((item) => (item.dataset.upload
     ? { upload: item.dataset.upload } : { photo: (item.querySelector("input[name=photo]") || {}).value })).filter((item) => item.upload || item.photo);
@@ -178,7 +178,7 @@ function setUpEditor(form) {
       if (field) field.value = f[name];
     }
     form.querySelectorAll("input[name=child]").forEach((box) => { box.checked = f.child.includes(box.value); });
-    dateTouched = true;
+    dateTouched = f.dateSet;
     list.replaceChildren();
     for (const item of kept.items) {
       if (item.photo) {

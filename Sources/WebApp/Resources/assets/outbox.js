@@ -131,9 +131,14 @@ const Outbox = (() => {
 
   // The entry's JSON from a draft's fields, with the photos in the order chosen (refused files left out).
   const payload = (draft, uploads) => {
-    const f = draft.fields;
-    const photoIds = draft.items.map((item) => item.photo || (uploads.get(item.upload) || {}).photo?.id).filter(Boolean);
-    const body = { title: f.title, body: f.body, childIds: f.child, photoIds,
+    const f = { ...draft.fields };
+    const photos = draft.items.map((item) => (item.photo ? { id: item.photo } : (uploads.get(item.upload) || {}).photo)).filter(Boolean);
+    // Files sent after the page was closed: the first photo's time and place fill what the writer left alone, as
+    // the editor does when they arrive while it is open.
+    const first = photos[0] || {};
+    if (!f.dateSet && first.takenAt) f.date = first.takenAt;
+    if (!f.latitude && first.latitude != null) Object.assign(f, { latitude: String(first.latitude), longitude: String(first.longitude) });
+    const body = { title: f.title, body: f.body, childIds: f.child, photoIds: photos.map((photo) => photo.id),
       tags: f.tags.split(",").map((tag) => tag.trim()).filter(Boolean) };
     if (f.date) body.date = f.date.slice(0, 16);
     if (f.weather.trim()) body.weather = f.weather.trim();

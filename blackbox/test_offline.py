@@ -1,0 +1,233 @@
+"""Issue 22 in a real browser (Debian's chromium through Selenium, as test_web_app.py): entries written and photos
+picked with the server out of reach are kept on the device, survive a reload, and arrive exactly once and in order
+when it answers again; a large upload whose connection is cut goes on from where the server's copy stops; an edit
+of an entry changed elsewhere meanwhile shows both versions instead of overwriting."""
+import hashlib
+import os
+import re
+import socket
+import subprocess
+import threading
+import time
+
+from selenium.webdriver.common.by import By
+
+from conftest import Server, make_family
+from images import image, jpeg_with_exif
+from test_web_app import PASSWORD, chrome, press, url, wait  # noqa: F401 (chrome is a fixture)
+
+
+def sign_in(driver, server):
+    driver.get(url(server, "/login"))
+    driver.find_element(By.NAME, "username").send_keys("mom")
+    driver.find_element(By.NAME, "password").send_keys(PASSWORD)
+    driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+    wait(driver, lambda d: d.current_url == url(server, "/"))
+    assert driver.execute_async_script("const done = arguments[0]; navigator.serviceWorker.ready.then(() => done(true), () => done(false));")
+
+
+def write(driver, title, body, files):
+    driver.find_element(By.NAME, "title").send_keys(title)
+    driver.find_element(By.NAME, "body").send_keys(body)
+    press(driver, driver.find_element(By.CSS_SELECTOR, "input[name=child]"))
+    driver.find_element(By.CSS_SELECTOR, "input[type=file]").send_keys("\n".join(str(p) for p in files))
+    wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "[data-photos] [data-upload]")) == len(files))
+
+
+def sha(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+def test_entries_written_offline_arrive_once_and_in_order(chrome, tmp_path):  # noqa: F811
+    data = tmp_path / "saessak-data"
+    token = make_family(data, "mom", "우리집")
+    server = Server(data).start()
+    try:
+        child = server.request("POST", "/api/v1/children", {"name": "하늘", "birthDate": "2025-03-01"}, token).json()
+        sign_in(chrome, server)
+        for path in ("/entries/new", "/timeline", "/entries/new"):  # viewed once the worker controls the page: kept
+            chrome.get(url(server, path))
+        wait(chrome, lambda d: d.execute_script("return navigator.serviceWorker.controller !== null"))
+    finally:
+        server.stop()
+
+    # Out of reach: two entries, three photos, kept on the device.
+    files = [jpeg_with_exif(tmp_path), image(tmp_path, ".png", 500, 300), image(tmp_path, ".jpg", 300, 500)]
+    chrome.get(url(server, "/entries/new"))
+    write(chrome, "오프라인 일기 하나", "지하철에서", files[:2])
+    wait(chrome, lambda d: "2장 대기 중" in d.find_element(By.CSS_SELECTOR, "[data-queue]").text)
+    press(chrome, chrome.find_element(By.CSS_SELECTOR, "form[data-editor] button[type=submit]"))
+    wait(chrome, lambda d: "연결되면 보냅니다" in d.find_element(By.CSS_SELECTOR, "[data-draft-notice]").text)
+    chrome.get(url(server, "/entries/new"))
+    assert chrome.find_element(By.NAME, "title").get_attribute("value") == ""  # the queued draft is not opened again
+    write(chrome, "오프라인 일기 둘", "할머니 댁에서", files[2:])
+    press(chrome, chrome.find_element(By.CSS_SELECTOR, "form[data-editor] button[type=submit]"))
+    wait(chrome, lambda d: "연결되면 보냅니다" in d.find_element(By.CSS_SELECTOR, "[data-draft-notice]").text)
+    chrome.get(url(server, "/timeline"))  # a reload: everything is still on the device
+    banner = wait(chrome, lambda d: d.find_element(By.CSS_SELECTOR, "p.outbox").text)
+    assert "보낼 일기 2개" in banner and "3장 대기 중" in banner, banner
+
+    # The server answers again: the page sends everything by itself.
+    server.start()
+    try:
+        wait(chrome, lambda d: "보냈습니다" in d.find_element(By.CSS_SELECTOR, "p.outbox").text, timeout=60)
+        wait(chrome, lambda d: not d.execute_async_script(
+            "const done = arguments[0]; Outbox.pending().then((p) => done(p.uploads.length + p.drafts.length));"), timeout=30)
+        for _ in range(2):  # reloading and waiting sends nothing again
+            chrome.get(url(server, "/timeline"))
+        time.sleep(6)
+        entries = server.request("GET", "/api/v1/entries?limit=50", token=token).json()["items"]
+        assert sorted(e["title"] for e in entries) == ["오프라인 일기 둘", "오프라인 일기 하나"], entries
+        first = next(e for e in entries if e["title"] == "오프라인 일기 하나")
+        second = next(e for e in entries if e["title"] == "오프라인 일기 둘")
+        versions = [int(server.request("GET", f"/api/v1/entries/{e['id']}", token=token).headers["ETag"].strip('"')) for e in (first, second)]
+        assert versions[0] < versions[1]  # made in the order written (the ETag is the last change, in milliseconds)
+        assert first["date"].startswith("2024-02-10T09:30")  # the first photo's EXIF date, filled on the device
+        for entry, expected in ((first, files[:2]), (second, files[2:])):
+            photos = server.request("GET", f"/api/v1/entries/{entry['id']}/photos", token=token).json()["items"]
+            sent = [sha(server.request("GET", f"/api/v1/photos/{p['id']}/original", token=token).body) for p in photos]
+            assert sent == [sha(p.read_bytes()) for p in expected]
+        assert child["id"] in first["childIds"]
+        originals = list((data / "photos" / "originals").rglob("*.*"))
+        assert len(originals) == 3, originals
+    finally:
+        server.stop()
+
+
+def random_png(folder, width, height):
+    """A PNG of random pixels: as large as its pixels (nothing in it compresses), about 9.6 MB at 2000×1600."""
+    raw = folder / "random.ppm"
+    raw.write_bytes(f"P6 {width} {height} 255\n".encode() + os.urandom(width * height * 3))
+    out = folder / "random.png"
+    subprocess.run(["vips", "copy", str(raw), str(out)], check=True, capture_output=True)
+    raw.unlink()
+    return out
+
+
+class CuttingProxy:
+    """A loopback TCP proxy between the browser and the server that counts the bytes it passes to the server,
+    slows them to `rate` bytes a second (so that a cut lands mid-upload), and can cut every connection and refuse
+    new ones for a while: the network going away and coming back."""
+
+    def __init__(self, target_port, rate=3_000_000):
+        self.target_port, self.rate = target_port, rate
+        self.to_server = 0
+        self.down = False
+        self.sockets = set()
+        self.lock = threading.Lock()
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        threading.Thread(target=self.accept, daemon=True).start()
+
+    def accept(self):
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            if self.down:
+                client.close()
+                continue
+            upstream = socket.create_connection(("127.0.0.1", self.target_port))
+            with self.lock:
+                self.sockets |= {client, upstream}
+            threading.Thread(target=self.pump, args=(client, upstream, True), daemon=True).start()
+            threading.Thread(target=self.pump, args=(upstream, client, False), daemon=True).start()
+
+    def pump(self, source, sink, counted):
+        try:
+            while True:
+                chunk = source.recv(16384)
+                if not chunk:
+                    break
+                if counted:
+                    with self.lock:
+                        self.to_server += len(chunk)
+                    time.sleep(len(chunk) / self.rate)
+                sink.sendall(chunk)
+        except OSError:
+            pass
+        finally:
+            for end in (source, sink):
+                try:
+                    end.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+    def cut(self, seconds):
+        self.down = True
+        with self.lock:
+            for end in self.sockets:
+                try:
+                    end.shutdown(socket.SHUT_RDWR)
+                    end.close()
+                except OSError:
+                    pass
+            self.sockets.clear()
+        time.sleep(seconds)
+        self.down = False
+
+    def close(self):
+        self.listener.close()
+
+
+def test_a_large_upload_cut_off_goes_on_from_where_it_stopped(chrome, tmp_path):  # noqa: F811
+    data = tmp_path / "saessak-data"
+    token = make_family(data, "mom", "우리집")
+    server = Server(data).start()
+    proxy = CuttingProxy(server.port)
+    try:
+        server.request("POST", "/api/v1/children", {"name": "하늘", "birthDate": "2025-03-01"}, token)
+        big = random_png(tmp_path, 2000, 1600)
+        size = big.stat().st_size
+        assert size > 8_000_000
+        site = type("Site", (), {"port": proxy.port})()
+        sign_in(chrome, site)
+        chrome.get(url(site, "/entries/new"))
+        before = proxy.to_server
+        chrome.find_element(By.CSS_SELECTOR, "input[type=file]").send_keys(str(big))
+        deadline = time.time() + 60
+        while proxy.to_server - before < size * 0.4 and time.time() < deadline:
+            time.sleep(0.05)
+        at_cut = proxy.to_server - before
+        assert at_cut < size  # cut mid-way
+        proxy.cut(3)
+        item = "[data-photos] input[name=photo]"
+        wait(chrome, lambda d: d.find_elements(By.CSS_SELECTOR, item), timeout=90)
+        sent = proxy.to_server - before
+        assert sent < 1.5 * size, f"{sent} bytes went to the server for a file of {size}"
+        photo = chrome.find_element(By.CSS_SELECTOR, item).get_attribute("value")
+        assert server.request("GET", f"/api/v1/photos/{photo}/original", token=token).body == big.read_bytes()
+        log = (data.parent / f"server-{server.port}.log").read_text()
+        assert len(re.findall(r"PATCH /api/v1/uploads/\S+ 409", log)) <= 1
+    finally:
+        proxy.close()
+        server.stop()
+
+
+def test_an_edit_of_an_entry_changed_meanwhile_shows_both_versions(chrome, tmp_path):  # noqa: F811
+    data = tmp_path / "saessak-data"
+    token = make_family(data, "mom", "우리집")
+    server = Server(data).start()
+    try:
+        child = server.request("POST", "/api/v1/children", {"name": "하늘", "birthDate": "2025-03-01"}, token).json()
+        entry = server.request("POST", "/api/v1/entries", {"title": "처음 제목", "body": "처음", "date": "2026-11-22T10:00",
+                                                            "childIds": [child["id"]]}, token).json()
+        sign_in(chrome, server)
+        chrome.get(url(server, f"/entries/{entry['id']}/edit"))
+        # Meanwhile, on another phone:
+        changed = server.request("PUT", f"/api/v1/entries/{entry['id']}", {"title": "아빠가 고친 제목", "body": "아빠 폰에서",
+                                 "date": "2026-11-22T10:00", "childIds": [child["id"]]}, token)
+        assert changed.status == 200
+        title = chrome.find_element(By.NAME, "title")
+        title.clear()
+        title.send_keys("엄마가 고친 제목")
+        press(chrome, chrome.find_element(By.CSS_SELECTOR, "form[data-editor] button[type=submit]"))
+        versions = wait(chrome, lambda d: d.find_elements(By.CSS_SELECTOR, ".versions .version"))
+        assert "엄마가 고친 제목" in versions[0].text and "아빠가 고친 제목" in versions[1].text
+        assert server.request("GET", f"/api/v1/entries/{entry['id']}", token=token).json()["title"] == "아빠가 고친 제목"
+        press(chrome, chrome.find_element(By.XPATH, "//button[contains(., '이 기기의 내용으로 저장')]"))
+        wait(chrome, lambda d: d.current_url == url(server, f"/entries/{entry['id']}"))
+        assert server.request("GET", f"/api/v1/entries/{entry['id']}", token=token).json()["title"] == "엄마가 고친 제목"
+    finally:
+        server.stop()
