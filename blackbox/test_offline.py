@@ -38,12 +38,18 @@ def sha(data):
     return hashlib.sha256(data).hexdigest()
 
 
-def test_entries_written_offline_arrive_once_and_in_order(chrome, tmp_path):  # noqa: F811
+def family(tmp_path):
+    """A data folder with one family (token `mom`) and its child 하늘, and a running server on it."""
     data = tmp_path / "saessak-data"
     token = make_family(data, "mom", "우리집")
     server = Server(data).start()
+    child = server.request("POST", "/api/v1/children", {"name": "하늘", "birthDate": "2025-03-01"}, token).json()
+    return data, token, server, child
+
+
+def test_entries_written_offline_arrive_once_and_in_order(chrome, tmp_path):  # noqa: F811
+    data, token, server, child = family(tmp_path)
     try:
-        child = server.request("POST", "/api/v1/children", {"name": "하늘", "birthDate": "2025-03-01"}, token).json()
         sign_in(chrome, server)
         for path in ("/entries/new", "/timeline", "/entries/new"):  # viewed once the worker controls the page: kept
             chrome.get(url(server, path))
@@ -172,12 +178,9 @@ class CuttingProxy:
 
 
 def test_a_large_upload_cut_off_goes_on_from_where_it_stopped(chrome, tmp_path):  # noqa: F811
-    data = tmp_path / "saessak-data"
-    token = make_family(data, "mom", "우리집")
-    server = Server(data).start()
+    data, token, server, _ = family(tmp_path)
     proxy = CuttingProxy(server.port)
     try:
-        server.request("POST", "/api/v1/children", {"name": "하늘", "birthDate": "2025-03-01"}, token)
         big = random_png(tmp_path, 2000, 1600)
         size = big.stat().st_size
         assert size > 8_000_000
@@ -206,11 +209,8 @@ def test_a_large_upload_cut_off_goes_on_from_where_it_stopped(chrome, tmp_path):
 
 
 def test_an_edit_of_an_entry_changed_meanwhile_shows_both_versions(chrome, tmp_path):  # noqa: F811
-    data = tmp_path / "saessak-data"
-    token = make_family(data, "mom", "우리집")
-    server = Server(data).start()
+    _, token, server, child = family(tmp_path)
     try:
-        child = server.request("POST", "/api/v1/children", {"name": "하늘", "birthDate": "2025-03-01"}, token).json()
         entry = server.request("POST", "/api/v1/entries", {"title": "처음 제목", "body": "처음", "date": "2026-11-22T10:00",
                                                             "childIds": [child["id"]]}, token).json()
         sign_in(chrome, server)

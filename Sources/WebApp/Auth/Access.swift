@@ -115,22 +115,8 @@ struct SecureRoutes {
         use handler: @escaping @Sendable (Request, AppRequestContext) async throws -> Output
     ) { on(.delete, path, access, use: handler) }
 
-    func patch<Output: ResponseGenerator>(
-        _ path: String, _ access: Access,
-        use handler: @escaping @Sendable (Request, AppRequestContext) async throws -> Output
-    ) { on(.patch, path, access, use: handler) }
-
-    func head<Output: ResponseGenerator>(
-        _ path: String, _ access: Access,
-        use handler: @escaping @Sendable (Request, AppRequestContext) async throws -> Output
-    ) { on(.head, path, access, use: handler) }
-
-    func options<Output: ResponseGenerator>(
-        _ path: String, _ access: Access,
-        use handler: @escaping @Sendable (Request, AppRequestContext) async throws -> Output
-    ) { on(.options, path, access, use: handler) }
-
-    private func on<Output: ResponseGenerator>(
+    /// Any other method (`PATCH`, `HEAD`, `OPTIONS`: the resumable uploads).
+    func on<Output: ResponseGenerator>(
         _ method: HTTPRequest.Method, _ path: String, _ access: Access,
         use handler: @escaping @Sendable (Request, AppRequestContext) async throws -> Output
     ) {

@@ -29,7 +29,7 @@ struct UploadsAPI {
     static let photo = HTTPField.Name("Saessak-Photo")!
 
     func register(on api: SecureRoutes) {
-        api.options("uploads", .anyone) { _, _ in
+        api.on(.options, "uploads", .anyone) { _, _ in
             Response(status: .noContent, headers: [
                 Self.resumable: Self.version, Self.tusVersion: Self.version,
                 Self.extensions: "creation,termination,expiration", Self.maxSize: String(uploads.maxLength),
@@ -46,7 +46,7 @@ struct UploadsAPI {
             headers[.location] = "/api/v1/uploads/\(upload.id)"
             return Response(status: isNew ? .created : .ok, headers: headers)
         }
-        api.head("uploads/:upload", .editor) { request, context in
+        api.on(.head, "uploads/:upload", .editor) { request, context in
             let (upload, offset) = try status(request, context)
             var headers = headers(upload)
             headers[Self.offset] = String(offset)
@@ -67,7 +67,7 @@ struct UploadsAPI {
             response.headers[.cacheControl] = "no-store"
             return response
         }
-        api.patch("uploads/:upload", .editor) { request, context in
+        api.on(.patch, "uploads/:upload", .editor) { request, context in
             try Self.checkVersion(request)
             guard request.headers[.contentType]?.lowercased() == "application/offset+octet-stream" else {
                 throw Problem(status: .unsupportedMediaType, detail: "send the bytes as application/offset+octet-stream")
