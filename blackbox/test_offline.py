@@ -231,3 +231,35 @@ def test_an_edit_of_an_entry_changed_meanwhile_shows_both_versions(chrome, tmp_p
         assert server.request("GET", f"/api/v1/entries/{entry['id']}", token=token).json()["title"] == "엄마가 고친 제목"
     finally:
         server.stop()
+
+
+OUTBOX_DRAFTS = "const done = arguments[0]; Outbox.all('drafts').then((d) => done(d.map((x) => x.fields.title)));"
+
+
+def test_the_same_member_signing_in_again_keeps_unsent_drafts_and_another_member_finds_nothing(chrome, tmp_path):  # noqa: F811
+    data, token, server, child = family(tmp_path)
+    make_family(data, "dad", "아빠네")
+    try:
+        sign_in(chrome, server)
+        chrome.get(url(server, "/timeline"))
+        chrome.get(url(server, "/entries/new"))
+        chrome.find_element(By.NAME, "title").send_keys("보내지 못한 일기")
+        wait(chrome, lambda d: d.execute_async_script(OUTBOX_DRAFTS) == ["보내지 못한 일기"])
+        # The session runs out (the cookie is gone) and the same member signs in again: the draft is still there.
+        chrome.delete_all_cookies()
+        sign_in(chrome, server)
+        assert chrome.execute_async_script(OUTBOX_DRAFTS) == ["보내지 못한 일기"]
+        # Another member signs in on the same device: nothing of the last one is left to see.
+        chrome.delete_all_cookies()
+        chrome.get(url(server, "/login"))
+        chrome.find_element(By.NAME, "username").send_keys("dad")
+        chrome.find_element(By.NAME, "password").send_keys(PASSWORD)
+        chrome.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+        wait(chrome, lambda d: d.current_url == url(server, "/"))
+        wait(chrome, lambda d: d.execute_async_script(OUTBOX_DRAFTS) == [])
+        kept = chrome.execute_async_script(
+            "const done = arguments[0]; (async () => { const urls = []; for (const name of await caches.keys()) "
+            "for (const r of await (await caches.open(name)).keys()) urls.push(r.url); done(urls); })();")
+        assert not [u for u in kept if u.endswith("/timeline")], kept
+    finally:
+        server.stop()

@@ -121,6 +121,9 @@ public final class ResumableUploads: Sendable {
         }
         guard appending.withLock({ $0.insert(id).inserted }) else { throw ResumableUploadError.busy }
         defer { _ = appending.withLock { $0.remove(id) } }
+        // Read again now that this request alone appends: one that just finished may have made it a photo.
+        upload = try record(id, family: family, user: user, now: now)
+        guard upload.isOpen else { return try await append(id, family: family, user: user, offset: offset, body: body, now: now) }
         let stored = storedBytes(id)
         guard offset == stored else { throw ResumableUploadError.offsetMismatch(stored: stored) }
         let total = try await write(body, to: part(id), from: stored, limit: upload.length)

@@ -24,8 +24,10 @@ struct AccountPages {
             case .signedIn(let cookie, _):
                 var response = Self.redirect(WebCredentials.safeRedirect(context.form["next"]))
                 response.headers[values: .setCookie].append(WebCredentials.sessionCookie(cookie, secure: WebCredentials.isSecure(request)))
-                // Whatever another member kept on this device (pages, thumbnails) goes before this one sees anything.
-                response.headers[Self.clearSiteData] = Self.clearKept
+                // The HTTP cache goes at once. The pages and thumbnails the service worker kept, and the outbox of
+                // unsent drafts, go when the first page sees another member than the last one here (app.js): the
+                // same member signing in again after a session ran out keeps what was written offline.
+                response.headers[Self.clearSiteData] = #""cache""#
                 return response
             case .wrongPassword:
                 return Self.loginPage(request, context: context, error: .wrongPassword, username: username)
@@ -87,8 +89,9 @@ struct AccountPages {
         }
     }
 
-    /// Signing in or out empties what this browser kept of the app: the service worker's pages and thumbnails, its
-    /// registration, and the HTTP cache (`Clear-Site-Data`; cookies are set by the response itself).
+    /// Signing out empties what this browser kept of the app: the service worker's pages and thumbnails, its
+    /// registration, the outbox (IndexedDB) and the HTTP cache (`Clear-Site-Data`; cookies are set by the response
+    /// itself). Signing in empties the HTTP cache; the rest goes when another member signs in (app.js).
     static let clearKept = #""cache", "storage""#
     static let clearSiteData = HTTPField.Name("Clear-Site-Data")!
 

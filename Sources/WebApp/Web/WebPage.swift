@@ -116,6 +116,7 @@ struct WebPage {
         if !bare {
             values["csrf"] = context.session?.csrfToken ?? ""
             values["signedIn"] = context.userID != nil
+            if let user = context.userID { values["memberId"] = user.description }
             values["member"] = context.membership != nil
             values["canEdit"] = context.membership?.role.includes(.editor) == true
             values["isOwner"] = context.membership?.role == .owner

@@ -5,6 +5,19 @@ const lang = document.documentElement.lang;
 const say = (ko, en) => (lang === "ko" ? ko : en);
 const assetVersion = document.currentScript ? new URL(document.currentScript.src).searchParams.get("v") : "0";
 
+// Another member signed in on this device (the last one's session ran out, or was never ended): what the last one
+// kept — pages, thumbnails, unsent drafts — goes before this one sees anything. The same member signing in again
+// keeps it all (the sign-in answer empties only the HTTP cache).
+const member = (document.querySelector("meta[name=saessak-member]") || {}).content;
+const switched = (async () => {
+  if (!member) return;
+  const last = localStorage.getItem("saessak-member");
+  localStorage.setItem("saessak-member", member);
+  if (!last || last === member) return;
+  if ("caches" in window) for (const name of await caches.keys()) if (!name.startsWith("saessak-shell-")) await caches.delete(name);
+  if ("indexedDB" in window) await new Promise((done) => { const request = indexedDB.deleteDatabase("saessak-outbox"); request.onsuccess = request.onerror = request.onblocked = done; });
+})();
+
 // The service worker keeps the app shell and recently viewed pages for reading offline (sw.js says what it keeps).
 // Share-link and invitation pages register none: their readers are not members.
 if ("serviceWorker" in navigator && !/^\/(s|invite)\//.test(location.pathname)) {
@@ -133,4 +146,4 @@ document.querySelectorAll("[data-editor]").forEach(setUpEditor);
 document.querySelectorAll("[data-calculator]").forEach(setUpCalculator);
 document.querySelectorAll("[data-rendition]").forEach(watchRendition);
 document.querySelectorAll("[data-offline]").forEach(watchConnection);
-if (typeof Outbox !== "undefined") Outbox.start();
+if (typeof Outbox !== "undefined") switched.then(() => Outbox.start());

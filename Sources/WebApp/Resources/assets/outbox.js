@@ -51,7 +51,8 @@ const Outbox = (() => {
     } catch (error) {
       throw new Unreachable(error.message);
     }
-    if (response.status >= 500 || response.status === 0) throw new Unreachable(`HTTP ${response.status}`);
+    // A session that ran out (401) is not the draft's fault: it waits until the member signs in again.
+    if (response.status >= 500 || response.status === 0 || response.status === 401) throw new Unreachable(`HTTP ${response.status}`);
     if (response.redirected && new URL(response.url).pathname === "/login") throw new Unreachable("signed out");
     return response;
   };
@@ -75,8 +76,9 @@ const Outbox = (() => {
   });
 
   // Sends one queued file from where the server's copy stops; returns when it is a photo or was refused.
-  const upload = async (item) => {
+  const upload = async (item, announced = false) => {
     if (!item.location) {
+      announced = true;
       const name = new TextEncoder().encode(item.name);
       const response = await call("POST", "/api/v1/uploads", {
         headers: { ...TUS, "Upload-Length": String(item.size), "Idempotency-Key": item.id,
@@ -87,7 +89,13 @@ const Outbox = (() => {
     }
     let offset;
     const status = await call("GET", item.location);
-    if (status.status === 404) { item.location = null; await put("uploads", item); return upload(item); }
+    if (status.status === 404) {
+      // Forgotten by the server (a day passed): announced again, once; the file goes from its start.
+      if (announced) throw new Unreachable("the upload just announced is not there");
+      Object.assign(item, { location: null, offset: 0 });
+      await put("uploads", item);
+      return upload(item, true);
+    }
     const known = await status.json();
     if (known.refusal) return refuse(item, known.refusal.detail);
     if (known.photo) return finish(item, known.photo);
