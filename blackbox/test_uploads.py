@@ -167,7 +167,7 @@ def raw_patch(server, token, location, offset, data, announce_length, close_afte
             pass
 
 
-def test_a_piece_cut_off_keeps_what_arrived_and_a_restart_loses_nothing(tmp_path):
+def test_a_piece_cut_off_keeps_what_arrived_and_kill_9_loses_nothing(tmp_path):
     data_folder = tmp_path / "data"
     token = make_family(data_folder, "mom", "우리집")
     running = Server(data_folder).start()
@@ -177,7 +177,7 @@ def test_a_piece_cut_off_keeps_what_arrived_and_a_restart_loses_nothing(tmp_path
         raw_patch(running, token, location, 0, photo, len(photo), len(photo) // 2)
         kept = int(head(running, token, location).headers["Upload-Offset"])
         assert 0 < kept <= len(photo) // 2
-        running.stop()
+        running.stop(kill=True)  # kill -9: nothing of the server's shutdown runs
         running = Server(data_folder).start()
         assert int(head(running, token, location).headers["Upload-Offset"]) == kept
         done = patch(running, token, location, kept, photo[kept:])
