@@ -304,9 +304,11 @@ def test_a_backup_from_an_older_schema_is_migrated_forward(tmp_path):
     saessak("backup", str(current), data=data)
 
     def as_v7(manifest, files):  # before the imports table of schema v8 (and v9's columns in it; v10 and v12 back up nothing)
-        assert manifest["schema"][-5:] == ["v8 imports", "v9 imported records", "v10 shared state", "v11 videos", "v12 idempotency keys"]
-        del manifest["schema"][-5:]
-        del files["data/importedItems.json"], manifest["files"]["data/importedItems.json"], manifest["counts"]["importedItems"]
+        assert manifest["schema"][-6:] == ["v8 imports", "v9 imported records", "v10 shared state", "v11 videos", "v12 idempotency keys",
+                                           "v13 comments and hearts"]
+        del manifest["schema"][-6:]
+        for table in ("importedItems", "comments", "hearts"):  # v8's table, v13's
+            del files[f"data/{table}.json"], manifest["files"][f"data/{table}.json"], manifest["counts"][table]
         photos = json.loads(files["data/photos.json"])  # v11's video columns
         for row in photos:
             for column in ("durationMs", "videoCodec", "audioCodec", "rendition"):

@@ -95,6 +95,9 @@ def families(draw):
         "tokens": draw(st.lists(st.sampled_from(["owner", "editor", "viewer"]), max_size=2)),
         "feeds": draw(st.lists(st.booleans(), max_size=2)),
         "imported": draw(st.lists(day, max_size=2, unique=True)),
+        # Comments and hearts: (on an entry or the first photo, by the owner or a member, text) and who hearts what.
+        "comments": draw(st.lists(st.tuples(st.booleans(), st.booleans(), text.filter(lambda t: t.strip() and "\0" not in t)), max_size=3)),
+        "hearts": draw(st.lists(st.tuples(st.booleans(), st.booleans()), max_size=3, unique=True)),
     }
 
 
@@ -150,6 +153,17 @@ def build(data, plan, picture, scratch, movies):
             api(server, "POST", "/tokens", {"name": f"token {number}", "role": role}, token)
         for number, holidays in enumerate(plan["feeds"]):
             api(server, "POST", "/feeds", {"label": f"feed {number}", "holidays": holidays}, token)
+        # Comments and hearts, by the owner or (when there is one) the first member, on an entry or the first photo.
+        member = None
+        if plan["members"]:
+            member = saessak("admin", "create-token", "--username", "member0", "--family", FAMILY, data=data).stdout.strip()
+        targets = [f"/entries/{e}" for e in entries[:1]] + [f"/photos/{p}" for p in photos[:1]]
+        for on_photo, by_member, words in plan["comments"]:
+            if targets:
+                api(server, "POST", f"{targets[-1] if on_photo else targets[0]}/comments", {"text": words[:2000]}, member if by_member and member else token)
+        for on_photo, by_member in plan["hearts"]:
+            if targets:
+                api(server, "PUT", f"{targets[-1] if on_photo else targets[0]}/heart", token=member if by_member and member else token)
     finally:
         server.stop()
     if plan["imported"]:
@@ -194,7 +208,11 @@ def reads(data, token, engine=None):
             for sub in ("", "/vaccinations", "/growth", "/resident-number"):
                 answers[f"/children/{item['id']}{sub}"] = server.request("GET", f"/api/v1/children/{item['id']}{sub}", token=token)
         for item in answers["/entries?limit=200"].json()["items"]:
-            answers[f"/entries/{item['id']}/photos"] = server.request("GET", f"/api/v1/entries/{item['id']}/photos", token=token)
+            for sub in ("/photos", "/comments", "/hearts"):
+                answers[f"/entries/{item['id']}{sub}"] = server.request("GET", f"/api/v1/entries/{item['id']}{sub}", token=token)
+            for photo in item.get("photoIds", []):
+                for sub in ("/comments", "/hearts"):
+                    answers[f"/photos/{photo}{sub}"] = server.request("GET", f"/api/v1/photos/{photo}{sub}", token=token)
         return {path: (r.status, normalised(r.json()) if r.body else None) for path, r in answers.items()}
     finally:
         server.stop()
@@ -228,7 +246,12 @@ def test_backup_restore_backup_is_identical_for_every_kind_of_data(plan, picture
             assert held["entries"] == len(plan["entries"]) + len(plan["imported"]) and held["importedItems"] == len(plan["imported"])
             # Each member also owns the family `admin create-user` made for them, which only the whole backup holds.
             assert held["memberships"] == 1 + len(plan["members"]) * (1 if scope else 2)
-            assert held["apiTokens"] == 1 + len(plan["tokens"])
+            # The first member's token (for their comments and hearts) is one more.
+            assert held["apiTokens"] == 1 + len(plan["tokens"]) + (1 if plan["members"] else 0)
+            has_target = bool(plan["entries"] or plan["photo_count"])
+            assert held["comments"] == (len(plan["comments"]) if has_target else 0)
+            hearts = {(on_photo and plan["photo_count"] > 0 or not plan["entries"], by and bool(plan["members"])) for on_photo, by in plan["hearts"]}
+            assert held["hearts"] == (len(hearts) if has_target else 0)
             # The restored server answers every read as the original did (a family backup holds all the owner sees).
             assert reads(original, token) == reads(restored, token)
     finally:

@@ -437,6 +437,8 @@ def page_paths(site):
         "POST", "/api/v1/entries",
         {"title": "첫 걸음마", "body": "공원에서 세 걸음을 걸었다.", "date": "2026-11-22T10:15", "childIds": [child["id"]], "tags": ["걸음마"],
          "photoIds": [p["id"] for p in reversed(uploaded.json()["items"])]})
+    comment = made("POST", f"/api/v1/entries/{entry['id']}/comments", {"text": "아이고 예뻐라 <b>우리 강아지</b>"})
+    assert site.request("PUT", f"/api/v1/entries/{entry['id']}/heart", token=token).status == 200
     memo = made("POST", "/api/v1/memos", {"title": "기저귀 사이즈", "body": "3단계로 바꾸기"})
     anniversary = made("POST", "/api/v1/anniversaries", {"name": "할머니 생신", "calendar": "lunar", "month": 3, "day": 2, "isHoliday": True})
     invitation = made("POST", "/api/v1/invitations", {"role": "viewer"})["url"].split(str(site.port), 1)[1]
@@ -448,7 +450,8 @@ def page_paths(site):
         "child-new": "/children/new", "child-edit": f"/children/{child['id']}/edit", "child-delete": f"/children/{child['id']}/delete",
         "memos": "/memos", "memo": f"/memos/{memo['id']}", "memo-new": "/memos/new", "anniversaries": "/anniversaries",
         "anniversary-edit": f"/anniversaries/{anniversary['id']}/edit", "calculator": "/calculator", "more": "/more",
-        "settings": "/settings", "import": "/settings/import", "health": f"/health?child={child['id']}", "event-edit": f"/health/events/{event['id']}/edit", "anniversary-new": "/anniversaries/new", "password": "/account/password", "not-found": "/entries/00000000-0000-0000-0000-000000000000",
+        "settings": "/settings", "import": "/settings/import", "health": f"/health?child={child['id']}", "event-edit": f"/health/events/{event['id']}/edit", "anniversary-new": "/anniversaries/new", "password": "/account/password",
+        "comment-edit": f"/comments/{comment['id']}/edit", "not-found": "/entries/00000000-0000-0000-0000-000000000000",
     }
 
 

@@ -41,3 +41,4 @@ public typealias AnniversaryID = Identifier<Anniversary>
 public typealias TagID = Identifier<Tag>
 public typealias PhotoID = Identifier<Photo>
 public typealias MeasurementID = Identifier<GrowthMeasurement>
+public typealias CommentID = Identifier<Comment>

@@ -16,12 +16,13 @@ public struct DiaryStores: Sendable {
     public let growth: any GrowthStore
     public let vaccinations: any VaccinationStore
     public let loginFailures: any LoginFailureStore
+    public let reactions: any ReactionStore
 
     public init(
         accounts: any AccountStore, sessions: any SessionStore, sharing: any SharingStore, children: any ChildStore,
         entries: any EntryStore, memos: any MemoStore, anniversaries: any AnniversaryStore, events: any EventStore,
         photos: any PhotoStore, search: any SearchStore, imports: any ImportStore, growth: any GrowthStore,
-        vaccinations: any VaccinationStore, loginFailures: any LoginFailureStore
+        vaccinations: any VaccinationStore, loginFailures: any LoginFailureStore, reactions: any ReactionStore
     ) {
         self.accounts = accounts
         self.sessions = sessions
@@ -37,5 +38,6 @@ public struct DiaryStores: Sendable {
         self.growth = growth
         self.vaccinations = vaccinations
         self.loginFailures = loginFailures
+        self.reactions = reactions
     }
 }

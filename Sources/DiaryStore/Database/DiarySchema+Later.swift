@@ -3,6 +3,37 @@ import GRDB
 /// The migrations after the first three (v4 accounts onwards), newest first; `DiarySchema.migrator` lists them in
 /// order. Shipped migrations are never edited.
 extension DiarySchema {
+    /// Comments and hearts on an entry or one photo, by any member (viewers too). A comment outlives its author's
+    /// account (`authorId` null: "a former member"); a heart goes with it. Both go with their entry or photo.
+    static func reactions(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE comments (
+                id TEXT PRIMARY KEY NOT NULL,
+                familyId TEXT NOT NULL REFERENCES families(id) ON DELETE CASCADE,
+                entryId TEXT REFERENCES entries(id) ON DELETE CASCADE,
+                photoId TEXT REFERENCES photos(id) ON DELETE CASCADE,
+                authorId TEXT REFERENCES users(id) ON DELETE SET NULL,
+                body TEXT NOT NULL CHECK (length(body) > 0),
+                createdAt DATETIME NOT NULL,
+                modifiedAt DATETIME NOT NULL,
+                CHECK ((entryId IS NULL) <> (photoId IS NULL))
+            );
+            CREATE INDEX comments_entry ON comments(entryId, createdAt) WHERE entryId IS NOT NULL;
+            CREATE INDEX comments_photo ON comments(photoId, createdAt) WHERE photoId IS NOT NULL;
+            CREATE TABLE hearts (
+                id TEXT PRIMARY KEY NOT NULL,
+                familyId TEXT NOT NULL REFERENCES families(id) ON DELETE CASCADE,
+                entryId TEXT REFERENCES entries(id) ON DELETE CASCADE,
+                photoId TEXT REFERENCES photos(id) ON DELETE CASCADE,
+                userId TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                createdAt DATETIME NOT NULL,
+                CHECK ((entryId IS NULL) <> (photoId IS NULL))
+            );
+            CREATE UNIQUE INDEX hearts_entry ON hearts(entryId, userId) WHERE entryId IS NOT NULL;
+            CREATE UNIQUE INDEX hearts_photo ON hearts(photoId, userId) WHERE photoId IS NOT NULL;
+            """)
+    }
+
     /// A client's key for a new entry (an offline draft sent again after its answer was lost), honoured for a day:
     /// the key is claimed with its row before the entry is written, in the same transaction. Not backed up.
     static func idempotencyKeys(_ db: Database) throws {

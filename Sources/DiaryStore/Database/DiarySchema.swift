@@ -21,6 +21,7 @@ enum DiarySchema {
         migrator.registerMigration("v10 shared state", migrate: sharedState)
         migrator.registerMigration("v11 videos", migrate: videos)
         migrator.registerMigration("v12 idempotency keys", migrate: idempotencyKeys)
+        migrator.registerMigration("v13 comments and hearts", migrate: reactions)
         return migrator
     }
 

@@ -93,7 +93,7 @@ extension DiaryDatabase {
         "families", "users", "memberships", "apiTokens", "children", "entries", "entryChildren", "tags", "entryTags",
         "photos", "entryPhotos", "events", "eventPhotos", "anniversaries", "memos", "growthMeasurements", "vaccinations",
         "vaccinationChoices", "vaccinationSkips", "invitations", "shareLinks", "shareLinkEntries", "calendarFeeds",
-        "importedItems",
+        "importedItems", "comments", "hearts",
     ]
 
     /// The password hash of an account whose hash a family backup left out: it matches no password.
@@ -153,6 +153,8 @@ extension DiaryDatabase {
         case "families": return ("WHERE id = ?", [family.sql])
         case "users": return ("WHERE id IN (SELECT userId FROM memberships WHERE familyId = ?)", [family.sql])
         case "growthMeasurements": return ("WHERE childId IN (SELECT id FROM children WHERE familyId = ?)", [family.sql])
+        // A heart is its member's: one who left the family takes it along (their account is not in the backup).
+        case "hearts": return ("WHERE familyId = ? AND userId IN (SELECT userId FROM memberships WHERE familyId = ?)", [family.sql, family.sql])
         default:
             guard columns.contains("familyId") else {
                 throw StoreError.conflict(field: table, message: "has no family to scope a backup by")
@@ -239,7 +241,7 @@ package struct DumpRules: Sendable {
             }
         }
         if let members, table != "users", table != "memberships", table != "apiTokens" {
-            for column in ["createdBy", "acceptedBy"] {
+            for column in ["createdBy", "acceptedBy", "authorId"] {
                 if case .text(let user) = values[column] ?? .null, !members.contains(user) { values[column] = .null }
             }
         }

@@ -1,6 +1,34 @@
 /// The PostgreSQL migrations after the first two (p3 shared state onwards), newest first, as SQLite's
 /// `DiarySchema+Later`; `PostgresSchema.migrations` lists them in order. Shipped migrations are never edited.
 extension PostgresSchema {
+    /// As SQLite's "v13 comments and hearts".
+    static let reactions = """
+        CREATE TABLE comments (
+            id text COLLATE "C" PRIMARY KEY,
+            familyId text COLLATE "C" NOT NULL REFERENCES families(id) ON DELETE CASCADE,
+            entryId text COLLATE "C" REFERENCES entries(id) ON DELETE CASCADE,
+            photoId text COLLATE "C" REFERENCES photos(id) ON DELETE CASCADE,
+            authorId text COLLATE "C" REFERENCES users(id) ON DELETE SET NULL,
+            body text COLLATE "C" NOT NULL CHECK (length(body) > 0),
+            createdAt text COLLATE "C" NOT NULL,
+            modifiedAt text COLLATE "C" NOT NULL,
+            CHECK ((entryId IS NULL) <> (photoId IS NULL))
+        );
+        CREATE INDEX comments_entry ON comments(entryId, createdAt) WHERE entryId IS NOT NULL;
+        CREATE INDEX comments_photo ON comments(photoId, createdAt) WHERE photoId IS NOT NULL;
+        CREATE TABLE hearts (
+            id text COLLATE "C" PRIMARY KEY,
+            familyId text COLLATE "C" NOT NULL REFERENCES families(id) ON DELETE CASCADE,
+            entryId text COLLATE "C" REFERENCES entries(id) ON DELETE CASCADE,
+            photoId text COLLATE "C" REFERENCES photos(id) ON DELETE CASCADE,
+            userId text COLLATE "C" NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            createdAt text COLLATE "C" NOT NULL,
+            CHECK ((entryId IS NULL) <> (photoId IS NULL))
+        );
+        CREATE UNIQUE INDEX hearts_entry ON hearts(entryId, userId) WHERE entryId IS NOT NULL;
+        CREATE UNIQUE INDEX hearts_photo ON hearts(photoId, userId) WHERE photoId IS NOT NULL;
+        """
+
     /// As SQLite's "v12 idempotency keys".
     static let idempotencyKeys = """
         CREATE TABLE idempotencyKeys (

@@ -18,6 +18,7 @@ enum PostgresSchema {
         Migration(name: "p3 shared state", sql: sharedState),
         Migration(name: "p4 videos", sql: videos),
         Migration(name: "p5 idempotency keys", sql: idempotencyKeys),
+        Migration(name: "p6 comments and hearts", sql: reactions),
     ]
 
     private static let diary = """

@@ -26,6 +26,9 @@ public struct ResumableUpload: Codable, Equatable, Sendable {
     /// The client's `Idempotency-Key`: announcing the same upload again gives back this one.
     public let key: String?
     public let createdAt: Date
+    /// The bytes confirmed on disk (fsynced, then written here): after a power cut the file may be longer, with
+    /// blocks that never reached the disk, so what lies past this is dropped before the next piece.
+    public var stored = 0
     /// The photo it became, once all of it was there.
     public var photoID: PhotoID?
     /// Why the file was refused (415, 413, 422): sending it again cannot change that.
@@ -105,7 +108,7 @@ public final class ResumableUploads: Sendable {
     /// This member's upload and the bytes stored of it.
     public func status(_ id: String, family: FamilyID, user: UserID, now: Date) throws -> (upload: ResumableUpload, offset: Int) {
         let upload = try record(id, family: family, user: user, now: now)
-        return (upload, upload.isOpen ? storedBytes(id) : upload.length)
+        return (upload, upload.isOpen ? storedBytes(upload) : upload.length)
     }
 
     /// Appends `body` at `offset` (which must be the offset stored); when that completes the file, takes it in.
@@ -124,9 +127,12 @@ public final class ResumableUploads: Sendable {
         // Read again now that this request alone appends: one that just finished may have made it a photo.
         upload = try record(id, family: family, user: user, now: now)
         guard upload.isOpen else { return try await append(id, family: family, user: user, offset: offset, body: body, now: now) }
-        let stored = storedBytes(id)
+        let stored = storedBytes(upload)
         guard offset == stored else { throw ResumableUploadError.offsetMismatch(stored: stored) }
-        let total = try await write(body, to: part(id), from: stored, limit: upload.length)
+        let (total, cutOff) = try await write(body, to: part(id), from: stored, limit: upload.length)
+        upload.stored = total
+        try save(upload)
+        if let cutOff { throw cutOff }
         if let refusal = earlyRefusal(upload, stored: total) { upload = try refuse(upload, refusal) }
         if let refusal = upload.refusal { throw ResumableUploadError.refused(refusal) }
         guard total == upload.length else { return (total, upload) }
@@ -150,9 +156,9 @@ public final class ResumableUploads: Sendable {
     private func part(_ id: String) -> URL { folder.appendingPathComponent("\(id).part") }
     private func meta(_ id: String) -> URL { folder.appendingPathComponent("\(id).json") }
 
-    private func storedBytes(_ id: String) -> Int {
+    private func storedBytes(_ upload: ResumableUpload) -> Int {
         var info = stat()
-        return stat(part(id).path, &info) == 0 ? Int(info.st_size) : 0
+        return stat(part(upload.id).path, &info) == 0 ? min(Int(info.st_size), upload.stored) : 0
     }
 
     private func save(_ upload: ResumableUpload) throws {
@@ -200,13 +206,17 @@ public final class ResumableUploads: Sendable {
         return alive
     }
 
-    /// Appends the body's bytes, never past `limit`; fsyncs what arrived, also when the body was cut off.
-    private func write<Body: AsyncSequence>(_ body: Body, to url: URL, from start: Int, limit: Int) async throws -> Int
-    where Body.Element == ByteBuffer {
+    /// Appends the body's bytes at `start` (dropping whatever lies past it), never past `limit`; fsyncs what arrived,
+    /// also when the body was cut off — then returned with the error that cut it.
+    private func write<Body: AsyncSequence>(_ body: Body, to url: URL, from start: Int, limit: Int) async throws
+        -> (written: Int, cutOff: (any Error)?) where Body.Element == ByteBuffer
+    {
         let descriptor = open(url.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw FileError.system("open \(url.lastPathComponent)", errno) }
         defer { close(descriptor) }
-        guard lseek(descriptor, off_t(start), SEEK_SET) == off_t(start) else { throw FileError.system("seek", errno) }
+        guard ftruncate(descriptor, off_t(start)) == 0, lseek(descriptor, off_t(start), SEEK_SET) == off_t(start) else {
+            throw FileError.system("seek", errno)
+        }
         var written = start
         do {
             for try await piece in body {
@@ -221,11 +231,11 @@ public final class ResumableUploads: Sendable {
             throw error
         } catch {
             // Cut off: what arrived stays, so that the client can go on from there.
-            _ = fsync(descriptor)
-            throw error
+            guard fsync(descriptor) == 0 else { throw FileError.system("fsync", errno) }
+            return (written, error)
         }
         guard fsync(descriptor) == 0 else { throw FileError.system("fsync", errno) }
-        return written
+        return (written, nil)
     }
 
     /// Refused by its first bytes: not a format taken, or a photo announced larger than a photo may be.

@@ -20,6 +20,9 @@ public enum Access: String, Sendable, CaseIterable {
     case link
     /// Any member of the family the request acts for (viewers included): reading the diary.
     case viewer
+    /// Any member, viewers included, writing what is their own and changes nothing of the diary: comments and hearts
+    /// (a grandparent answers a photo). Whose comment it is, the handler checks.
+    case member
     /// Owners and editors: writing the diary, children, events.
     case editor
     /// Owners only: members, invitations, share links, the family itself.
@@ -29,7 +32,7 @@ public enum Access: String, Sendable, CaseIterable {
     var role: Role? {
         switch self {
         case .anyone, .signedIn, .session, .link: nil
-        case .viewer: .viewer
+        case .viewer, .member: .viewer
         case .editor: .editor
         case .owner: .owner
         }

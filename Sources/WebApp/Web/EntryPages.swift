@@ -123,6 +123,8 @@ struct EntryPages {
         let count = entry.photoIDs.count
         let words = Words.table(language)
         let videos = try await stores.photos.store.videos(family: family, among: entry.photoIDs)
+        let reactions = ReactionPages(stores: stores)
+        let hearts = try await reactions.photoHearts(entry.photoIDs, context: context)
         var data: [String: Any] = [
             "id": entry.id.description,
             "date": "\(language.longDate(content.date.date)) \(language.time(content.date.time))",
@@ -139,8 +141,14 @@ struct EntryPages {
                     "alt": "\(content.title) – \(words[videos[photo] == nil ? .photo : .video]) \(index + 1)/\(count)", "number": index + 1,
                 ]
                 if let video = videos[photo] { item["video"] = Self.videoItem(photo, video) }
+                item["photoId"] = photo.description
+                item["id"] = entry.id.description
+                item["csrf"] = context.session?.csrfToken ?? ""
+                item["heartCount"] = hearts[photo]?.count ?? 0
+                if hearts[photo]?.mine == true { item["hearted"] = true }
                 return item
             },
+            "reactions": try await reactions.section(entry: entry, context: context, language: language),
         ]
         if let lunar = try? LunarDate.from(content.date.date) { data["lunar"] = language.lunarDate(lunar) }
         // Mustache would show a section for a nil inside a dictionary: absent keys only.

@@ -63,6 +63,16 @@ extension Word {
             ("이 동영상은 웹에서 볼 수 있게 바꾸지 못했습니다.", "This video could not be converted for the web.")
         case .downloadOriginal: ("원본 내려받기", "Download the original")
         case .offline: ("오프라인", "Offline")
+        case .heart: ("좋아요", "Heart")
+        case .hearts: ("좋아요", "Hearts")
+        case .heartedBy: ("좋아요를 누른 사람", "Hearted by")
+        case .comments: ("댓글", "Comments")
+        case .comment: ("댓글", "Comment")
+        case .writeComment: ("댓글 쓰기", "Write a comment")
+        case .postComment: ("남기기", "Post")
+        case .editComment: ("댓글 고치기", "Edit the comment")
+        case .formerMember: ("예전 가족", "A former member")
+        case .edited: ("고침", "edited")
         case .entryChanged:
             (
                 "그 사이에 다른 곳에서 이 일기가 바뀌었습니다. 지금 저장하면 그 내용을 덮어씁니다: 새 내용을 보려면 취소를 누르세요.",

@@ -1,0 +1,62 @@
+import Diary
+import DiaryStore
+import Foundation
+import Testing
+
+/// Comments and hearts, the same on both engines: in order, one heart per member, the author's to change, the
+/// author's or an owner's to delete, gone with their entry, never across families.
+@Suite struct ReactionStoreTests {
+    @Test(arguments: Engine.available) func commentsAreInOrderAndTheirAuthorsToChange(engine: Engine) async throws {
+        let fixture = try await StoreFixture(engine)
+        let child = try await fixture.child()
+        let entry = try await fixture.entry("돌잔치", at: "2026-03-01T12:00", children: [child.id])
+        let accounts = fixture.stores.accounts
+        let mom = try await accounts.user(named: "kim")
+        let grandma = try await accounts.createUser(username: "grandma", passwordHash: "x", familyName: "할머니댁").0.id
+        #expect(try await !accounts.addMember(username: "grandma", familyName: "김씨네", role: .viewer))  // new to the family
+        let reactions = fixture.stores.reactions
+        let first = try await reactions.addComment(family: fixture.family, on: .entry(entry.id), author: grandma, text: "  아이고 예뻐라  ")
+        let second = try await reactions.addComment(family: fixture.family, on: .entry(entry.id), author: mom, text: "고마워요 어머니")
+        #expect(first.text == "아이고 예뻐라" && first.authorName == "grandma")
+        #expect(try await reactions.comments(family: fixture.family, on: .entry(entry.id)).map(\.id) == [first.id, second.id])
+        // Only the author changes it; nobody else, even in the family, can tell it apart from a missing one.
+        await #expect(throws: StoreError.notFound(kind: "comment", id: first.id.description)) {
+            try await reactions.editComment(family: fixture.family, id: first.id, author: mom, text: "바꿈")
+        }
+        let edited = try await reactions.editComment(family: fixture.family, id: first.id, author: grandma, text: "정말 예뻐라")
+        #expect(edited.text == "정말 예뻐라" && edited.createdAt == first.createdAt)
+        // Deleting: the author or an owner.
+        await #expect(throws: StoreError.self) {
+            try await reactions.deleteComment(family: fixture.family, id: second.id, by: grandma, asOwner: false)
+        }
+        try await reactions.deleteComment(family: fixture.family, id: first.id, by: mom, asOwner: true)
+        #expect(try await reactions.comments(family: fixture.family, on: .entry(entry.id)).map(\.id) == [second.id])
+        // Text limits and another family.
+        for bad in ["", "   ", String(repeating: "가", count: Comment.maxLength + 1), "a\u{0}b"] {
+            await #expect(throws: ValidationError.self) {
+                try await reactions.addComment(family: fixture.family, on: .entry(entry.id), author: mom, text: bad)
+            }
+        }
+        let other = try await fixture.otherFamily()
+        await #expect(throws: StoreError.self) { try await reactions.comments(family: other, on: .entry(entry.id)) }
+        await #expect(throws: StoreError.self) { try await reactions.comment(family: other, id: second.id) }
+        // A comment goes with its entry.
+        _ = try await fixture.stores.entries.delete(family: fixture.family, id: entry.id)
+        await #expect(throws: StoreError.self) { try await reactions.comment(family: fixture.family, id: second.id) }
+    }
+
+    @Test(arguments: Engine.available) func aMemberHeartsOnceAndCanTakeItBack(engine: Engine) async throws {
+        let fixture = try await StoreFixture(engine)
+        let child = try await fixture.child()
+        let entry = try await fixture.entry("첫 걸음", at: "2026-03-01T12:00", children: [child.id])
+        let mom = try await fixture.stores.accounts.user(named: "kim")
+        let reactions = fixture.stores.reactions
+        #expect(try await reactions.setHeart(family: fixture.family, on: .entry(entry.id), user: mom, on: true).map(\.userName) == ["kim"])
+        #expect(try await reactions.setHeart(family: fixture.family, on: .entry(entry.id), user: mom, on: true).count == 1)
+        #expect(try await reactions.setHeart(family: fixture.family, on: .entry(entry.id), user: mom, on: false).isEmpty)
+        #expect(try await reactions.setHeart(family: fixture.family, on: .entry(entry.id), user: mom, on: false).isEmpty)
+        let other = try await fixture.otherFamily()
+        await #expect(throws: StoreError.self) { try await reactions.setHeart(family: other, on: .entry(entry.id), user: mom, on: true) }
+        await #expect(throws: StoreError.self) { try await reactions.hearts(family: fixture.family, on: .photo(PhotoID())) }
+    }
+}

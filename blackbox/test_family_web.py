@@ -1,0 +1,56 @@
+"""Issue 23 in a real browser (Debian's chromium through Selenium, phone size, as test_web_app.py): a grandparent
+joins by the invitation, opens an entry on the phone, and answers — a heart and a comment, both within thumb reach —
+while the entry itself stays the parents' to change."""
+from selenium.webdriver.common.by import By
+
+from conftest import Server, make_family
+from test_web_app import PASSWORD, chrome, press, shot, url, wait  # noqa: F401 (chrome is a fixture)
+
+
+def test_a_grandparent_hearts_and_comments_from_a_phone(chrome, tmp_path):  # noqa: F811
+    data = tmp_path / "saessak-data"
+    token = make_family(data, "mom", "우리집")
+    server = Server(data).start()
+    try:
+        child = server.request("POST", "/api/v1/children", {"name": "하늘", "birthDate": "2025-03-01"}, token).json()
+        body = "\n\n".join(["공원에서 처음으로 세 걸음을 걸었다."] * 12)  # a long entry: the comment box must still be at hand
+        entry = server.request("POST", "/api/v1/entries", {"title": "첫 걸음", "body": body, "date": "2026-11-22T10:00",
+                                                            "childIds": [child["id"]]}, token).json()
+        server.request("POST", f"/api/v1/entries/{entry['id']}/comments", {"text": "엄마가 먼저 남겨요"}, token)
+        invitation = server.request("POST", "/api/v1/invitations", {"role": "viewer"}, token).json()["url"].split(str(server.port), 1)[1]
+        chrome.delete_all_cookies()
+        chrome.get(url(server, invitation))
+        chrome.find_element(By.NAME, "username").send_keys("grandma")
+        chrome.find_element(By.NAME, "password").send_keys(PASSWORD)
+        press(chrome, chrome.find_element(By.CSS_SELECTOR, "form button[type=submit]"))
+        wait(chrome, lambda d: d.current_url == url(server, "/"))
+
+        chrome.get(url(server, f"/entries/{entry['id']}"))
+        assert not chrome.find_elements(By.CSS_SELECTOR, f"a[href='/entries/{entry['id']}/edit']")  # a viewer does not edit
+        # The heart and the comment box sit just above the tab bar wherever the entry is scrolled: a thumb's reach.
+        box = chrome.find_element(By.CSS_SELECTOR, ".comment-box textarea")
+        for where in (0, 500, 100000):
+            chrome.execute_script(f"window.scrollTo(0, {where})")
+            for element in (box, chrome.find_element(By.CSS_SELECTOR, ".heart-form button")):
+                top, bottom, height = chrome.execute_script(
+                    "const r = arguments[0].getBoundingClientRect(); return [r.top, r.bottom, innerHeight];", element)
+                assert height * 0.7 <= top and bottom <= height, (where, top, bottom, height)
+        press(chrome, box)
+        box.send_keys("우리 하늘이 최고! <할머니가>")
+        press(chrome, chrome.find_element(By.CSS_SELECTOR, ".comment-box button[type=submit]"))
+        wait(chrome, lambda d: len(d.find_elements(By.CSS_SELECTOR, ".comments li")) == 2)
+        last = chrome.find_elements(By.CSS_SELECTOR, ".comments li")[-1]
+        assert "grandma" in last.text and "우리 하늘이 최고! <할머니가>" in last.text
+        assert last.find_elements(By.LINK_TEXT, "수정") and not chrome.find_elements(By.CSS_SELECTOR, ".comments li")[0].find_elements(By.LINK_TEXT, "수정")
+        heart = chrome.find_element(By.CSS_SELECTOR, ".heart-form button")
+        assert heart.get_attribute("aria-pressed") == "false"
+        press(chrome, heart)
+        heart = wait(chrome, lambda d: d.find_element(By.CSS_SELECTOR, ".heart-form button[aria-pressed=true]"))
+        assert "1" in heart.text and "grandma" in chrome.find_element(By.CSS_SELECTOR, ".reactions .hint").text
+        chrome.execute_script("document.getElementById('comments').scrollIntoView()")
+        shot(chrome, "entry-comments")
+        answer = server.request("GET", f"/api/v1/entries/{entry['id']}/comments", token=token).json()["items"]
+        assert [c["authorName"] for c in answer] == ["mom", "grandma"]
+        assert server.request("GET", f"/api/v1/entries/{entry['id']}/hearts", token=token).json()["count"] == 1
+    finally:
+        server.stop()
