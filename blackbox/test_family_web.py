@@ -54,3 +54,43 @@ def test_a_grandparent_hearts_and_comments_from_a_phone(chrome, tmp_path):  # no
         assert server.request("GET", f"/api/v1/entries/{entry['id']}/hearts", token=token).json()["count"] == 1
     finally:
         server.stop()
+
+
+def test_every_photo_says_how_old_the_child_was_and_the_album_shows_a_month(chrome, tmp_path):  # noqa: F811
+    from images import image_bytes, jpeg_with_exif, multipart
+    data = tmp_path / "saessak-data"
+    token = make_family(data, "mom", "우리집")
+    server = Server(data).start()
+    try:
+        child = server.request("POST", "/api/v1/children", {"name": "하늘", "birthDate": "2025-03-01"}, token).json()
+        files = [("plain.jpg", image_bytes(tmp_path, ".jpg", 320, 240)), ("old.jpg", jpeg_with_exif(tmp_path).read_bytes())]
+        content_type, body = multipart(files)
+        photos = server.request("POST", "/api/v1/photos", raw=body, token=token, headers={"Content-Type": content_type}).json()["items"]
+        # 백일 is 2025-06-08; the second photo's EXIF says 2024-02-10, before the birth: no age for it, never a negative one.
+        entry = server.request("POST", "/api/v1/entries", {"title": "백일 잔치", "body": "", "date": "2025-06-08T12:00",
+                                                            "childIds": [child["id"]], "photoIds": [p["id"] for p in photos]}, token).json()
+        chrome.delete_all_cookies()
+        chrome.get(url(server, "/login"))
+        chrome.find_element(By.NAME, "username").send_keys("mom")
+        chrome.find_element(By.NAME, "password").send_keys(PASSWORD)
+        chrome.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+        wait(chrome, lambda d: d.current_url == url(server, "/"))
+        chrome.get(url(server, f"/entries/{entry['id']}"))
+        assert "하늘 · 백일" in chrome.find_element(By.CSS_SELECTOR, "a.tag").text
+        captions = [f.get_attribute("textContent") for f in chrome.find_elements(By.CSS_SELECTOR, ".slides figcaption")]
+        assert captions == ["하늘 백일", "하늘"], captions
+        chrome.get(url(server, "/timeline"))
+        assert "하늘 백일" in chrome.find_element(By.CSS_SELECTOR, "main").text
+        chrome.get(url(server, f"/album?child={child['id']}&month=2025-06"))
+        items = chrome.find_elements(By.CSS_SELECTOR, ".album li")
+        assert len(items) == 2 and items[0].text.startswith("백일")
+        assert not items[1].find_elements(By.TAG_NAME, "strong")  # taken before the birth: no age at all
+        assert items[0].find_element(By.TAG_NAME, "a").get_attribute("href").endswith(f"/entries/{entry['id']}#photo-1")
+        shot(chrome, "album")
+        # The editor: a date before the birth gets a gentle word.
+        chrome.get(url(server, f"/entries/{entry['id']}/edit"))
+        date = chrome.find_element(By.NAME, "date")
+        chrome.execute_script("arguments[0].value = '2024-12-01T10:00'; arguments[0].dispatchEvent(new Event('input', {bubbles: true}))", date)
+        wait(chrome, lambda d: "태어나기 전" in d.find_element(By.CSS_SELECTOR, "[data-unborn]").text)
+    finally:
+        server.stop()

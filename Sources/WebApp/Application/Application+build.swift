@@ -74,6 +74,7 @@ func buildRouter(database: any DiaryEngine, dataFolder: URL, photos: PhotoServic
     HomePage(stores: web).register(on: pages)
     EntryPages(stores: web).register(on: pages)
     ReactionPages(stores: web).register(on: pages)
+    AlbumPage(stores: web).register(on: pages)
     CalendarPages(stores: web).register(on: pages)
     ChildrenPages(stores: web).register(on: pages)
     NotebookPages(stores: web).register(on: pages)

@@ -123,6 +123,7 @@ struct CalendarPages {
         let days = try await familyDays(family: family, from: date, through: date, language: language)
         let children = try await stores.allChildren(family)
         let names = Dictionary(uniqueKeysWithValues: children.map { ($0.id, $0.profile.name) })
+        let ages = ChildAges(children)
         let entries = try await Page.all {
             try await stores.entries.list(family: family, filter: TimelineFilter(period: .day(date)), after: $0, limit: $1)
         }
@@ -132,7 +133,7 @@ struct CalendarPages {
             "monthLink": "/calendar/\(YearMonth(date).iso)",
             "previousDay": ((try? date.adding(days: -1)) ?? date).iso,
             "nextDay": ((try? date.adding(days: 1)) ?? date).iso,
-            "entries": entries.reversed().map { EntryCard($0, language: language, names: names, videos: videos) },
+            "entries": entries.reversed().map { EntryCard($0, language: language, names: names, videos: videos, ages: ages) },
             "notices": days.notices[date] ?? [],
             "events": (days.events[date] ?? []).map { ["title": $0.details.title, "kind": words.named("event_\($0.details.kind.rawValue)") ?? $0.details.kind.rawValue] },
             "holidays": ((try? KoreanHolidays.holidays(in: date.year)) ?? []).filter { $0.date == date }.map {

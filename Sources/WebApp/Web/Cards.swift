@@ -38,7 +38,8 @@ struct EntryCard {
     let children: String?
 
     /// `videos`: the clips among the entries' first photos (`EntryCard.videos`).
-    init(_ entry: Entry, language: Language, names: [ChildID: String], videos: [PhotoID: VideoFacts] = [:]) {
+    /// `ages`: the children with their birth dates, for `하늘 생후 100일` instead of the name alone.
+    init(_ entry: Entry, language: Language, names: [ChildID: String], videos: [PhotoID: VideoFacts] = [:], ages: ChildAges? = nil) {
         let content = entry.content
         id = entry.id.description
         title = content.title
@@ -50,7 +51,7 @@ struct EntryCard {
         videoBadge = entry.photoIDs.first.flatMap { videos[$0] }.map(PhotoLinks.badge)
         photoCount = entry.photoIDs.isEmpty ? nil : entry.photoIDs.count
         let named = content.childIDs.compactMap { names[$0] }
-        children = named.isEmpty ? nil : named.joined(separator: ", ")
+        children = ages?.line(content.childIDs, on: content.date.date, language: language) ?? (named.isEmpty ? nil : named.joined(separator: ", "))
     }
 }
 
@@ -127,5 +128,33 @@ struct NoticeLine {
         when = "\(language.daysAway(days)) · \(language.shortDate(notice.date))"
         kind = notice.kind.rawValue
         isToday = days == 0
+    }
+}
+
+/// The family's children by ID, for the age written beside an entry or under a photo: 하늘 생후 100일.
+struct ChildAges {
+    let children: [ChildID: Child]
+
+    init(_ children: [Child]) { self.children = Dictionary(children.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }) }
+
+    /// The child's age label on `date` (nil before the birth, or for a birth outside the calendar tables).
+    func label(_ id: ChildID, on date: SolarDate, language: Language) -> String? {
+        guard let child = children[id], let birth = child.profile.birthDate.solarDate else { return nil }
+        var lunar: LunarDate?
+        if case .lunar(let date) = child.profile.birthDate { lunar = date }
+        return AgeLabel(born: birth, lunarBirth: lunar, on: date).map { language == .korean ? $0.korean : $0.english }
+    }
+
+    /// `하늘 생후 100일 · 바다 3개월`: each named child with their age on `date` (or their name alone).
+    func line(_ ids: [ChildID], on date: SolarDate, language: Language) -> String? {
+        let parts = ids.compactMap { id in
+            children[id].map { child in [child.profile.name, label(id, on: date, language: language)].compactMap { $0 }.joined(separator: " ") }
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: " · ")
+    }
+
+    /// The children tagged on an entry dated `date` who were not born yet (the editor warns of them).
+    func unborn(_ ids: [ChildID], on date: SolarDate) -> [Child] {
+        ids.compactMap { children[$0] }.filter { child in child.profile.birthDate.solarDate.map { date < $0 } ?? false }
     }
 }

@@ -58,6 +58,7 @@ struct EntryPages {
         let filter = try query.timelineFilter()
         let children = try await stores.allChildren(family)
         let names = Dictionary(uniqueKeysWithValues: children.map { ($0.id, $0.profile.name) })
+        let ages = ChildAges(children)
         var data: [String: Any] = [:]
         let paging = try query.paging()
         if let text = query.string("q") {
@@ -85,7 +86,7 @@ struct EntryPages {
             data["sections"] = sections.map { section in
                 [
                     "month": language.monthTitle(year: section.month.year, month: section.month.month),
-                    "entries": section.items.map { EntryCard($0, language: language, names: names, videos: videos) },
+                    "entries": section.items.map { EntryCard($0, language: language, names: names, videos: videos, ages: ages) },
                 ] as [String: Any]
             }
             data["next"] = next.map { Self.link(request, cursor: $0.description) }
@@ -124,6 +125,10 @@ struct EntryPages {
         let words = Words.table(language)
         let videos = try await stores.photos.store.videos(family: family, among: entry.photoIDs)
         let reactions = ReactionPages(stores: stores)
+        // Each photo's age line, at its capture day (the entry's day when the photo carries none).
+        let ages = ChildAges(children)
+        let taken = Dictionary(
+            try await stores.photos.store.photos(family: family, entry: entry.id).map { ($0.id, $0.takenLocal) }, uniquingKeysWith: { a, _ in a })
         let hearts = try await reactions.photoHearts(entry.photoIDs, context: context)
         var data: [String: Any] = [
             "id": entry.id.description,
@@ -132,7 +137,11 @@ struct EntryPages {
             "iso": content.date.iso,
             "body": content.body,
             "tags": content.tags,
-            "children": children.filter { content.childIDs.contains($0.id) }.map { ["id": $0.id.description, "name": $0.profile.name] },
+            "children": children.filter { content.childIDs.contains($0.id) }.map { child -> [String: Any] in
+                var item: [String: Any] = ["id": child.id.description, "name": child.profile.name]
+                if let age = ages.label(child.id, on: content.date.date, language: language) { item["age"] = age }
+                return item
+            },
             "hasPhotos": count > 0,
             "manyPhotos": count > 1,
             "photos": entry.photoIDs.enumerated().map { index, photo in
@@ -142,6 +151,8 @@ struct EntryPages {
                 ]
                 if let video = videos[photo] { item["video"] = Self.videoItem(photo, video) }
                 item["photoId"] = photo.description
+                let day = taken[photo].flatMap { $0.flatMap { try? SolarDate(iso: String($0.prefix(10))) } } ?? content.date.date
+                if let line = ages.line(content.childIDs, on: day, language: language) { item["ages"] = line }
                 item["id"] = entry.id.description
                 item["csrf"] = context.session?.csrfToken ?? ""
                 item["heartCount"] = hearts[photo]?.count ?? 0
@@ -185,7 +196,8 @@ struct EntryPages {
             "entryTitle": draft.title, "body": draft.body, "date": draft.date, "tags": draft.tags, "place": draft.place,
             "weather": draft.weather, "latitude": draft.latitude, "longitude": draft.longitude, "version": draft.version,
             "children": children.map {
-                ["id": $0.id.description, "name": $0.profile.name, "checked": draft.childIDs.contains($0.id)] as [String: Any]
+                ["id": $0.id.description, "name": $0.profile.name, "checked": draft.childIDs.contains($0.id),
+                 "born": $0.profile.birthDate.solarDate?.iso ?? ""] as [String: Any]
             },
             "noChildren": children.isEmpty,
             "photos": draft.photoIDs.enumerated().map { index, photo in

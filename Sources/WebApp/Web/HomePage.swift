@@ -23,6 +23,7 @@ struct HomePage {
             let today = stores.today.date()
             let children = try await stores.allChildren(member.familyID)
             let names = Dictionary(uniqueKeysWithValues: children.map { ($0.id, $0.profile.name) })
+            let ages = ChildAges(children)
             let chosen = request.uri.queryParameters["child"].flatMap { ChildID(String($0)) }
             let current = children.first { $0.id == chosen } ?? children.first
             data["children"] = children.map {
@@ -38,7 +39,7 @@ struct HomePage {
             data["notices"] = notices.map { NoticeLine($0, today: today, language: language, names: names) }
             let earlier = try await stores.entries.onThisDay(family: member.familyID, OnThisDay(date: today, includeLunar: true), limit: 10)
             data["onThisDay"] = earlier.map { entry in
-                ["card": EntryCard(entry, language: language, names: names), "year": String(entry.content.date.date.year)]
+                ["card": EntryCard(entry, language: language, names: names, ages: ages), "year": String(entry.content.date.date.year)]
             }
             return WebPage("home", title: words[.home], tab: .home, data: data).response(request, context: context)
         }

@@ -63,6 +63,8 @@ extension Word {
             ("이 동영상은 웹에서 볼 수 있게 바꾸지 못했습니다.", "This video could not be converted for the web.")
         case .downloadOriginal: ("원본 내려받기", "Download the original")
         case .offline: ("오프라인", "Offline")
+        case .album: ("앨범", "Album")
+        case .noPhotosThisMonth: ("이 달에는 사진이 없습니다.", "No photos this month.")
         case .heart: ("좋아요", "Heart")
         case .hearts: ("좋아요", "Hearts")
         case .heartedBy: ("좋아요를 누른 사람", "Hearted by")

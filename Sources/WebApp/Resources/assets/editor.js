@@ -80,6 +80,19 @@ function setUpEditor(form) {
     delete draft.error;
     await Outbox.put("drafts", draft);
   };
+  // A date before a tagged child's birth (an old photo's EXIF date suggested it) gets a gentle word, no more.
+  const unborn = form.querySelector("[data-unborn]");
+  const checkBirth = () => {
+    if (!unborn) return;
+    const day = date.value.slice(0, 10);
+    const names = [...form.querySelectorAll("input[name=child]:checked")]
+      .filter((box) => box.dataset.born && day && day < box.dataset.born).map((box) => box.parentElement.textContent.trim());
+    unborn.textContent = names.length ? say(`${names.join(", ")}: 태어나기 전 날짜입니다. 날짜를 확인해 주세요.`,
+      `${names.join(", ")}: this date is before the birth. Please check the date.`) : "";
+  };
+  form.addEventListener("input", checkBirth);
+  form.addEventListener("change", checkBirth);
+  checkBirth();
   let timer;
   form.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(keep, 300); });
   form.addEventListener("change", () => { clearTimeout(timer); timer = setTimeout(keep, 300); });
@@ -145,7 +158,7 @@ function setUpEditor(form) {
       item.append(hidden(photo.id));
       tools(item);
       const first = list.querySelector("input[name=photo]") === item.querySelector("input[name=photo]");
-      if (first && photo.takenAt && !dateTouched) date.value = photo.takenAt.slice(0, 16);
+      if (first && photo.takenAt && !dateTouched) { date.value = photo.takenAt.slice(0, 16); checkBirth(); }
       if (first && photo.latitude != null) {
         const latitude = form.querySelector("input[name=latitude]");
         const longitude = form.querySelector("input[name=longitude]");

@@ -1,0 +1,59 @@
+import Diary
+import Foundation
+import Hummingbird
+import KoreanCalendar
+import Services
+
+/// `/album?child=…&month=YYYY-MM`: a month of one child's photos at a glance — every photo and clip of the month's
+/// entries that name the child, oldest first, each with the child's age on the day it was taken, opening the entry's
+/// viewer at that photo.
+struct AlbumPage {
+    let stores: WebStores
+
+    func register(on pages: SecureRoutes) {
+        pages.get("album", .viewer) { request, context in try await album(request, context) }
+    }
+
+    private func album(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        let language = Language(request)
+        let words = Words.table(language)
+        let family = try context.member().familyID
+        let query = Query(request: request)
+        let children = try await stores.allChildren(family)
+        let month = try query.string("month").map { try YearMonth(iso: $0) } ?? YearMonth(stores.today.date())
+        guard let child = query.string("child").flatMap(ChildID.init).flatMap({ id in children.first { $0.id == id } }) ?? children.first
+        else {
+            return WebPage("album", title: words[.album], tab: .more, data: ["noChildren": true]).response(request, context: context)
+        }
+        let entries = try await Page.all { cursor, limit in
+            try await stores.entries.list(
+                family: family, filter: TimelineFilter(childID: child.id, period: .month(month)), after: cursor, limit: limit)
+        }.reversed()
+        let ages = ChildAges(children)
+        var items: [[String: Any]] = []
+        for entry in entries {
+            let photos = try await stores.photos.store.photos(family: family, entry: entry.id)
+            let videos = try await stores.photos.store.videos(family: family, among: entry.photoIDs)
+            for (index, photo) in photos.enumerated() {
+                let day = photo.takenLocal.flatMap { try? SolarDate(iso: String($0.prefix(10))) } ?? entry.content.date.date
+                var item: [String: Any] = [
+                    "thumbnail": PhotoLinks.thumbnail(photo.id), "link": "/entries/\(entry.id)#photo-\(index + 1)",
+                    "alt": "\(entry.content.title) \(index + 1)",
+                    "day": day.year == month.year ? language.shortDate(day) : language.longDate(day),
+                ]
+                if let age = ages.label(child.id, on: day, language: language) { item["age"] = age }
+                if let video = videos[photo.id] { item["videoBadge"] = PhotoLinks.badge(video) }
+                items.append(item)
+            }
+        }
+        let previous = (try? YearMonth(year: month.month == 1 ? month.year - 1 : month.year, month: month.month == 1 ? 12 : month.month - 1))
+        var data: [String: Any] = [
+            "month": language.monthTitle(year: month.year, month: month.month), "monthIso": month.iso, "photos": items,
+            "empty": items.isEmpty, "childName": child.profile.name,
+            "children": children.map { ["id": $0.id.description, "name": $0.profile.name, "selected": $0.id == child.id] as [String: Any] },
+            "next": "/album?child=\(child.id)&month=\(month.next.iso)",
+        ]
+        if let previous { data["previous"] = "/album?child=\(child.id)&month=\(previous.iso)" }
+        return WebPage("album", title: "\(child.profile.name) · \(words[.album])", tab: .more, data: data).response(request, context: context)
+    }
+}
