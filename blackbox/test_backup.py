@@ -304,10 +304,10 @@ def test_a_backup_from_an_older_schema_is_migrated_forward(tmp_path):
     saessak("backup", str(current), data=data)
 
     def as_v7(manifest, files):  # before the imports table of schema v8 (and v9's columns in it; v10 and v12 back up nothing)
-        assert manifest["schema"][-6:] == ["v8 imports", "v9 imported records", "v10 shared state", "v11 videos", "v12 idempotency keys",
-                                           "v13 comments and hearts"]
-        del manifest["schema"][-6:]
-        for table in ("importedItems", "comments", "hearts"):  # v8's table, v13's
+        assert manifest["schema"][-7:] == ["v8 imports", "v9 imported records", "v10 shared state", "v11 videos", "v12 idempotency keys",
+                                           "v13 comments and hearts", "v14 authors and reads"]
+        del manifest["schema"][-7:]
+        for table in ("importedItems", "comments", "hearts", "entryReads"):  # v8's table, v13's, v14's
             del files[f"data/{table}.json"], manifest["files"][f"data/{table}.json"], manifest["counts"][table]
         photos = json.loads(files["data/photos.json"])  # v11's video columns
         for row in photos:
@@ -315,13 +315,26 @@ def test_a_backup_from_an_older_schema_is_migrated_forward(tmp_path):
                 row.pop(column, None)
         files["data/photos.json"] = json.dumps(photos, ensure_ascii=False).encode()
         manifest["files"]["data/photos.json"] = hashlib.sha256(files["data/photos.json"]).hexdigest()
+        entries = json.loads(files["data/entries.json"])  # v14's author
+        for row in entries:
+            row.pop("authorId", None)
+        files["data/entries.json"] = json.dumps(entries, ensure_ascii=False).encode()
+        manifest["files"]["data/entries.json"] = hashlib.sha256(files["data/entries.json"]).hexdigest()
 
     old = rewritten(current, tmp_path / "v7.zip", as_v7)
     restored = tmp_path / "restored" / "saessak-data"
     saessak("restore", str(old), data=restored)
     again = tmp_path / "again.zip"
     saessak("backup", str(again), data=restored)
-    assert tables(again)[0] == tables(current)[0] and tables(again)[2]["schema"] == tables(current)[2]["schema"]
+    # An entry of a schema before v14 has no author: the only difference.
+    expected = dict(tables(current)[0])
+    authorless = json.loads(expected["data/entries.json"])
+    for row in authorless:
+        row["authorId"] = None
+    assert json.loads(tables(again)[0]["data/entries.json"]) == authorless
+    del expected["data/entries.json"]
+    assert {k: v for k, v in tables(again)[0].items() if k != "data/entries.json"} == expected
+    assert tables(again)[2]["schema"] == tables(current)[2]["schema"]
 
     def from_the_future(manifest, files):
         manifest["schema"].append("v99 teleportation")

@@ -25,6 +25,24 @@ def test_a_grandparent_hearts_and_comments_from_a_phone(chrome, tmp_path):  # no
         press(chrome, chrome.find_element(By.CSS_SELECTOR, "form button[type=submit]"))
         wait(chrome, lambda d: d.current_url == url(server, "/"))
 
+        # What mom writes after grandma joined is news to her, until she opens it (what came before is not).
+        later = server.request("POST", "/api/v1/entries", {"title": "이유식 첫날", "body": "쌀미음", "date": "2026-11-23T09:00",
+                                                            "childIds": [child["id"]]}, token).json()
+        chrome.get(url(server, "/"))
+        assert chrome.find_element(By.CSS_SELECTOR, ".news li").text == "mom(이)가 일기 1개를 올렸어요"
+        chrome.get(url(server, "/timeline"))
+        marked = [e.text for e in chrome.find_elements(By.CSS_SELECTOR, ".entry-card h3") if "새 글" in e.text]
+        assert marked == ["새 글 이유식 첫날"], marked
+        chrome.get(url(server, f"/entries/{later['id']}"))
+        chrome.get(url(server, "/"))
+        assert not chrome.find_elements(By.CSS_SELECTOR, ".news")
+        for title in ("낮잠", "목욕"):
+            server.request("POST", "/api/v1/entries", {"title": title, "body": "", "date": "2026-11-23T13:00", "childIds": [child["id"]]}, token)
+        chrome.get(url(server, "/"))
+        assert chrome.find_element(By.CSS_SELECTOR, ".news li").text == "mom(이)가 일기 2개를 올렸어요"
+        press(chrome, chrome.find_element(By.CSS_SELECTOR, ".news button[type=submit]"))
+        wait(chrome, lambda d: d.current_url == url(server, "/") and not d.find_elements(By.CSS_SELECTOR, ".news"))
+
         chrome.get(url(server, f"/entries/{entry['id']}"))
         assert not chrome.find_elements(By.CSS_SELECTOR, f"a[href='/entries/{entry['id']}/edit']")  # a viewer does not edit
         # The heart and the comment box sit just above the tab bar wherever the entry is scrolled: a thumb's reach.

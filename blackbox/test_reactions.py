@@ -110,3 +110,26 @@ def test_the_command_line_lists_and_backups_keep_them(tmp_path):
     saessak("restore", str(archive), data=restored)
     again = saessak("comments", "list", "--entry", entry["id"], data=restored).stdout
     assert again == listing
+
+
+def test_what_is_new_is_what_others_wrote_until_it_is_opened(home, tmp_path):
+    child = new_child(home, home.owner)
+    # Whatever is new to grandma from earlier tests goes first.
+    assert call(home, "POST", "/news/read", {}, home.viewer).status == 204
+    content_type, body = multipart([(f"{n}.jpg", image_bytes(tmp_path, ".jpg", 40 + n, 30)) for n in range(3)])
+    photos = home.request("POST", "/api/v1/photos", raw=body, token=home.owner, headers={"Content-Type": content_type}).json()["items"]
+    first = new_entry(home, home.owner, [child["id"]], title="첫 소식", photoIds=[p["id"] for p in photos])
+    second = new_entry(home, home.owner, [child["id"]], title="둘째 소식")
+    third = new_entry(home, home.editor, [child["id"]], title="아빠 소식")
+    assert first["authorId"] and first["authorId"] != third["authorId"]
+    news = call(home, "GET", "/news", token=home.viewer).json()["items"]
+    assert [(n["authorName"], n["entries"], n["photos"]) for n in news] == [("mom", 2, 3), ("dad", 1, 0)]
+    # One's own entries are never news to oneself.
+    assert [n["authorName"] for n in call(home, "GET", "/news", token=home.owner).json()["items"]] == ["dad"]
+    assert call(home, "POST", "/news/read", {"entryIds": [first["id"], second["id"]]}, home.viewer).status == 204
+    assert [n["authorName"] for n in call(home, "GET", "/news", token=home.viewer).json()["items"]] == ["dad"]
+    assert call(home, "POST", "/news/read", {"entryIds": ["nope"]}, home.viewer).status == 422
+    assert call(home, "POST", "/news/read", {}, home.viewer).status == 204
+    assert call(home, "GET", "/news", token=home.viewer).json()["items"] == []
+    assert call(home, "GET", "/news", token=home.other).json()["items"] == []
+    assert call(home, "GET", f"/entries/{third['id']}", token=home.owner).json()["authorId"] == third["authorId"]

@@ -1,6 +1,7 @@
 import Diary
 import DiaryStore
 import Foundation
+import KoreanCalendar
 import Testing
 
 /// Comments and hearts, the same on both engines: in order, one heart per member, the author's to change, the
@@ -58,5 +59,48 @@ import Testing
         let other = try await fixture.otherFamily()
         await #expect(throws: StoreError.self) { try await reactions.setHeart(family: other, on: .entry(entry.id), user: mom, on: true) }
         await #expect(throws: StoreError.self) { try await reactions.hearts(family: fixture.family, on: .photo(PhotoID())) }
+    }
+}
+
+/// What is new to a member: others' entries since they joined, unopened; their own and authorless ones never.
+@Suite struct NewsStoreTests {
+    @Test(arguments: Engine.available) func othersEntriesAreNewUntilOpened(engine: Engine) async throws {
+        let fixture = try await StoreFixture(engine)
+        let child = try await fixture.child()
+        let accounts = fixture.stores.accounts
+        let mom = try await accounts.user(named: "kim")
+        // An entry before grandma joined, and one without an author (an import): never news to her.
+        let before = try await fixture.stores.entries.create(
+            family: fixture.family, content: try EntryContent(title: "예전", body: "", date: try LocalDateTime(iso: "2026-01-01T09:00"), childIDs: [child.id]),
+            photos: [], author: mom)
+        try await Task.sleep(for: .milliseconds(5))
+        let grandma = try await accounts.createUser(username: "grandma", passwordHash: "x", familyName: "할머니댁").0.id
+        #expect(try await !accounts.addMember(username: "grandma", familyName: "김씨네", role: .viewer))
+        try await Task.sleep(for: .milliseconds(5))
+        let entries = fixture.stores.entries
+        func write(_ title: String, by author: UserID?) async throws -> Entry {
+            try await entries.create(
+                family: fixture.family, content: try EntryContent(title: title, body: "", date: try LocalDateTime(iso: "2026-11-22T09:00"), childIDs: [child.id]),
+                photos: [], author: author)
+        }
+        let first = try await write("첫 걸음", by: mom)
+        let second = try await write("이유식", by: mom)
+        _ = try await write("가져온 일기", by: nil)
+        let own = try await write("할머니 일기", by: grandma)
+        let news = fixture.stores.news
+        #expect(try await news.news(family: fixture.family, user: grandma) == [NewsLine(authorID: mom, authorName: "kim", entries: 2, photos: 0)])
+        #expect(try await news.unread(family: fixture.family, user: grandma, among: [before.id, first.id, second.id, own.id]) == [first.id, second.id])
+        #expect(try await news.news(family: fixture.family, user: mom).map(\.entries) == [1])  // grandma's, for mom
+        try await news.markRead(family: fixture.family, user: grandma, entries: [first.id, first.id, EntryID()])
+        #expect(try await news.unread(family: fixture.family, user: grandma, among: [first.id, second.id]) == [second.id])
+        try await news.markAllRead(family: fixture.family, user: grandma)
+        #expect(try await news.news(family: fixture.family, user: grandma).isEmpty)
+        // The author stays through edits.
+        let edited = try await entries.update(family: fixture.family, id: first.id, content: first.content).entry
+        let ownAgain = try await entries.get(family: fixture.family, id: own.id)
+        #expect(edited.authorID == mom && ownAgain.authorID == grandma)
+        // Another family's member sees none of it.
+        let other = try await fixture.otherFamily()
+        #expect(try await news.news(family: other, user: grandma).isEmpty)
     }
 }

@@ -10,12 +10,15 @@ public struct Entry: Hashable, Sendable {
     public var photoIDs: [PhotoID]
     public let createdAt: Date
     public var modifiedAt: Date
+    /// Who wrote it (nil for entries imported or written before authors were kept, or by an account since deleted).
+    public let authorID: UserID?
 
     public init(
         id: EntryID = EntryID(), familyID: FamilyID, content: EntryContent, photoIDs: [PhotoID] = [], createdAt: Date,
-        modifiedAt: Date
+        modifiedAt: Date, authorID: UserID? = nil
     ) {
         self.id = id
+        self.authorID = authorID
         self.familyID = familyID
         self.content = content
         self.photoIDs = photoIDs

@@ -40,13 +40,13 @@ public protocol EntryStore: Sendable {
 
     func get(family: FamilyID, id: EntryID) async throws -> Entry
 
-    /// A new entry; `photos` (already uploaded by this family) become its photos in that order.
-    func create(family: FamilyID, content: EntryContent, photos: [PhotoID]) async throws -> Entry
+    /// A new entry by `author`; `photos` (already uploaded by this family) become its photos in that order.
+    func create(family: FamilyID, content: EntryContent, photos: [PhotoID], author: UserID?) async throws -> Entry
 
     /// `create`, at most once per `key` and family for a day (a draft sent again after its answer was lost): the key's
     /// entry comes back instead, `replayed`, whatever is sent with it. A key whose entry was deleted since is a
     /// conflict; keys older than `idempotencyLifetime` are forgotten.
-    func create(family: FamilyID, content: EntryContent, photos: [PhotoID], idempotencyKey key: String) async throws
+    func create(family: FamilyID, content: EntryContent, photos: [PhotoID], author: UserID?, idempotencyKey key: String) async throws
         -> (entry: Entry, replayed: Bool)
 
     /// Replaces the whole content, children and tags included; `photos`, when given, replaces the photos too
@@ -189,7 +189,17 @@ extension EntryStore {
     }
 
     public func create(family: FamilyID, content: EntryContent) async throws -> Entry {
-        try await create(family: family, content: content, photos: [])
+        try await create(family: family, content: content, photos: [], author: nil)
+    }
+
+    public func create(family: FamilyID, content: EntryContent, photos: [PhotoID]) async throws -> Entry {
+        try await create(family: family, content: content, photos: photos, author: nil)
+    }
+
+    public func create(family: FamilyID, content: EntryContent, photos: [PhotoID], idempotencyKey key: String) async throws
+        -> (entry: Entry, replayed: Bool)
+    {
+        try await create(family: family, content: content, photos: photos, author: nil, idempotencyKey: key)
     }
 
     public func update(family: FamilyID, id: EntryID, content: EntryContent) async throws -> (entry: Entry, released: [ReleasedPhotoFile]) {

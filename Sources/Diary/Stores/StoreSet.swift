@@ -17,12 +17,14 @@ public struct DiaryStores: Sendable {
     public let vaccinations: any VaccinationStore
     public let loginFailures: any LoginFailureStore
     public let reactions: any ReactionStore
+    public let news: any NewsStore
 
     public init(
         accounts: any AccountStore, sessions: any SessionStore, sharing: any SharingStore, children: any ChildStore,
         entries: any EntryStore, memos: any MemoStore, anniversaries: any AnniversaryStore, events: any EventStore,
         photos: any PhotoStore, search: any SearchStore, imports: any ImportStore, growth: any GrowthStore,
-        vaccinations: any VaccinationStore, loginFailures: any LoginFailureStore, reactions: any ReactionStore
+        vaccinations: any VaccinationStore, loginFailures: any LoginFailureStore, reactions: any ReactionStore,
+        news: any NewsStore
     ) {
         self.accounts = accounts
         self.sessions = sessions
@@ -39,5 +41,6 @@ public struct DiaryStores: Sendable {
         self.vaccinations = vaccinations
         self.loginFailures = loginFailures
         self.reactions = reactions
+        self.news = news
     }
 }

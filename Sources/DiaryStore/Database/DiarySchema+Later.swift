@@ -3,6 +3,23 @@ import GRDB
 /// The migrations after the first three (v4 accounts onwards), newest first; `DiarySchema.migrator` lists them in
 /// order. Shipped migrations are never edited.
 extension DiarySchema {
+    /// Who wrote an entry (null for imports and older entries: never "new" to anyone), and which member has seen
+    /// which entry: what is new to a member is what others wrote since they joined that they have not opened.
+    static func authorsAndReads(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE entries ADD COLUMN authorId TEXT REFERENCES users(id) ON DELETE SET NULL;
+            CREATE INDEX entries_author ON entries(familyId, createdAt) WHERE authorId IS NOT NULL;
+            CREATE TABLE entryReads (
+                familyId TEXT NOT NULL REFERENCES families(id) ON DELETE CASCADE,
+                entryId TEXT NOT NULL REFERENCES entries(id) ON DELETE CASCADE,
+                userId TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                readAt DATETIME NOT NULL,
+                PRIMARY KEY (entryId, userId)
+            );
+            CREATE INDEX entryReads_user ON entryReads(userId, familyId);
+            """)
+    }
+
     /// Comments and hearts on an entry or one photo, by any member (viewers too). A comment outlives its author's
     /// account (`authorId` null: "a former member"); a heart goes with it. Both go with their entry or photo.
     static func reactions(_ db: Database) throws {

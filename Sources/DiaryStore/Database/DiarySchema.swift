@@ -22,6 +22,7 @@ enum DiarySchema {
         migrator.registerMigration("v11 videos", migrate: videos)
         migrator.registerMigration("v12 idempotency keys", migrate: idempotencyKeys)
         migrator.registerMigration("v13 comments and hearts", migrate: reactions)
+        migrator.registerMigration("v14 authors and reads", migrate: authorsAndReads)
         return migrator
     }
 

@@ -93,7 +93,7 @@ extension DiaryDatabase {
         "families", "users", "memberships", "apiTokens", "children", "entries", "entryChildren", "tags", "entryTags",
         "photos", "entryPhotos", "events", "eventPhotos", "anniversaries", "memos", "growthMeasurements", "vaccinations",
         "vaccinationChoices", "vaccinationSkips", "invitations", "shareLinks", "shareLinkEntries", "calendarFeeds",
-        "importedItems", "comments", "hearts",
+        "importedItems", "comments", "hearts", "entryReads",
     ]
 
     /// The password hash of an account whose hash a family backup left out: it matches no password.
@@ -154,7 +154,7 @@ extension DiaryDatabase {
         case "users": return ("WHERE id IN (SELECT userId FROM memberships WHERE familyId = ?)", [family.sql])
         case "growthMeasurements": return ("WHERE childId IN (SELECT id FROM children WHERE familyId = ?)", [family.sql])
         // A heart is its member's: one who left the family takes it along (their account is not in the backup).
-        case "hearts": return ("WHERE familyId = ? AND userId IN (SELECT userId FROM memberships WHERE familyId = ?)", [family.sql, family.sql])
+        case "hearts", "entryReads": return ("WHERE familyId = ? AND userId IN (SELECT userId FROM memberships WHERE familyId = ?)", [family.sql, family.sql])
         default:
             guard columns.contains("familyId") else {
                 throw StoreError.conflict(field: table, message: "has no family to scope a backup by")

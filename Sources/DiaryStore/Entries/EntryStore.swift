@@ -92,12 +92,14 @@ public struct SQLiteEntryStore: EntryStore {
         try await database.writer.read { db in try fetch(db, family: family, id: id) }
     }
 
-    public func create(family: FamilyID, content: EntryContent, photos: [PhotoID] = []) async throws -> Entry {
+    public func create(family: FamilyID, content: EntryContent, photos: [PhotoID], author: UserID?) async throws -> Entry {
         let now = database.clock.now()
-        return try await database.writer.write { db in try insert(db, family: family, content: content, photos: photos, now: now) }
+        return try await database.writer.write { db in
+            try insert(db, family: family, content: content, photos: photos, author: author, now: now)
+        }
     }
 
-    public func create(family: FamilyID, content: EntryContent, photos: [PhotoID], idempotencyKey key: String) async throws
+    public func create(family: FamilyID, content: EntryContent, photos: [PhotoID], author: UserID?, idempotencyKey key: String) async throws
         -> (entry: Entry, replayed: Bool)
     {
         let now = database.clock.now()
@@ -116,7 +118,7 @@ public struct SQLiteEntryStore: EntryStore {
                 }
                 return (try fetch(db, family: family, id: id), true)
             }
-            let entry = try insert(db, family: family, content: content, photos: photos, now: now)
+            let entry = try insert(db, family: family, content: content, photos: photos, author: author, now: now)
             try db.execute(
                 sql: "UPDATE idempotencyKeys SET entryId = ? WHERE familyId = ? AND key = ?", arguments: [entry.id.sql, family.sql, key])
             return (entry, false)
@@ -124,10 +126,12 @@ public struct SQLiteEntryStore: EntryStore {
     }
 
     /// `create` inside a transaction the caller holds (an import writes many entries in one).
-    func insert(_ db: Database, family: FamilyID, content: EntryContent, photos: [PhotoID], now: Date) throws -> Entry {
+    func insert(_ db: Database, family: FamilyID, content: EntryContent, photos: [PhotoID], author: UserID? = nil, now: Date) throws -> Entry {
         let entry = Entry(familyID: family, content: content, createdAt: now, modifiedAt: now)
         try checkChildren(db, family: family, content.childIDs)
-        try EntryRecord(id: entry.id, family: family, content: content, createdAt: now, modifiedAt: now).insert(db)
+        var record = EntryRecord(id: entry.id, family: family, content: content, createdAt: now, modifiedAt: now)
+        record.authorId = author?.sql
+        try record.insert(db)
         try link(db, entry: entry.id, family: family, content: content)
         try SQLitePhotoStore.link(db, photos, to: .entry(entry.id), family: family)
         try SearchIndex.refresh(db, entry: entry.id)
@@ -142,9 +146,10 @@ public struct SQLiteEntryStore: EntryStore {
             let stored = try fetch(db, family: family, id: id)
             guard version == nil || version == stored.version else { throw StoreError.changed(kind: "entry", id: id.description) }
             try checkChildren(db, family: family, content.childIDs)
-            try EntryRecord(
-                id: id, family: family, content: content, createdAt: stored.createdAt, modifiedAt: stored.nextModifiedAt(now: now)
-            ).update(db)
+            var record = EntryRecord(
+                id: id, family: family, content: content, createdAt: stored.createdAt, modifiedAt: stored.nextModifiedAt(now: now))
+            record.authorId = stored.authorID?.sql
+            try record.update(db)
             try db.execute(sql: "DELETE FROM entryChildren WHERE entryId = ?", arguments: [id.sql])
             try db.execute(sql: "DELETE FROM entryTags WHERE entryId = ?", arguments: [id.sql])
             try link(db, entry: id, family: family, content: content)
@@ -264,6 +269,7 @@ struct EntryRecord: Codable, FetchableRecord, PersistableRecord {
     var longitude: Double?
     var createdAt: String
     var modifiedAt: String
+    var authorId: String?
 
     init(id: EntryID, family: FamilyID, content: EntryContent, createdAt: Date, modifiedAt: Date) {
         self.init(id: id, family: family, content: content, createdAt: createdAt.stored, modifiedAt: modifiedAt.stored)
@@ -296,6 +302,8 @@ struct EntryRecord: Codable, FetchableRecord, PersistableRecord {
         guard let created = StoredTime.date(createdAt), let modified = StoredTime.date(modifiedAt) else {
             throw StoreError.unreadable("entry \(id): '\(createdAt)' or '\(modifiedAt)' is not a timestamp")
         }
-        return Entry(id: entryID, familyID: family, content: content, photoIDs: photos, createdAt: created, modifiedAt: modified)
+        return Entry(
+            id: entryID, familyID: family, content: content, photoIDs: photos, createdAt: created, modifiedAt: modified,
+            authorID: authorId.flatMap(UserID.init))
     }
 }

@@ -1,6 +1,20 @@
 /// The PostgreSQL migrations after the first two (p3 shared state onwards), newest first, as SQLite's
 /// `DiarySchema+Later`; `PostgresSchema.migrations` lists them in order. Shipped migrations are never edited.
 extension PostgresSchema {
+    /// As SQLite's "v14 authors and reads".
+    static let authorsAndReads = """
+        ALTER TABLE entries ADD COLUMN authorId text COLLATE "C" REFERENCES users(id) ON DELETE SET NULL;
+        CREATE INDEX entries_author ON entries(familyId, createdAt) WHERE authorId IS NOT NULL;
+        CREATE TABLE entryReads (
+            familyId text COLLATE "C" NOT NULL REFERENCES families(id) ON DELETE CASCADE,
+            entryId text COLLATE "C" NOT NULL REFERENCES entries(id) ON DELETE CASCADE,
+            userId text COLLATE "C" NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            readAt text COLLATE "C" NOT NULL,
+            PRIMARY KEY (entryId, userId)
+        );
+        CREATE INDEX entryReads_user ON entryReads(userId, familyId);
+        """
+
     /// As SQLite's "v13 comments and hearts".
     static let reactions = """
         CREATE TABLE comments (

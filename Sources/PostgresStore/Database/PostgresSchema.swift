@@ -19,6 +19,7 @@ enum PostgresSchema {
         Migration(name: "p4 videos", sql: videos),
         Migration(name: "p5 idempotency keys", sql: idempotencyKeys),
         Migration(name: "p6 comments and hearts", sql: reactions),
+        Migration(name: "p7 authors and reads", sql: authorsAndReads),
     ]
 
     private static let diary = """

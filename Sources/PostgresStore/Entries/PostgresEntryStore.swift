@@ -90,14 +90,16 @@ public struct PostgresEntryStore: EntryStore {
         try await database.read { db in try await Self.fetch(db, family: family, id: id) }
     }
 
-    public func create(family: FamilyID, content: EntryContent, photos: [PhotoID]) async throws -> Entry {
+    public func create(family: FamilyID, content: EntryContent, photos: [PhotoID], author: UserID?) async throws -> Entry {
         let now = database.clock.now()
-        return try await database.write { db in try await Self.insert(db, family: family, content: content, photos: photos, now: now) }
+        return try await database.write { db in
+            try await Self.insert(db, family: family, content: content, photos: photos, author: author, now: now)
+        }
     }
 
     /// A second request with the same key waits on the first's row (`ON CONFLICT` on an uncommitted insert), then
     /// finds its entry.
-    public func create(family: FamilyID, content: EntryContent, photos: [PhotoID], idempotencyKey key: String) async throws
+    public func create(family: FamilyID, content: EntryContent, photos: [PhotoID], author: UserID?, idempotencyKey key: String) async throws
         -> (entry: Entry, replayed: Bool)
     {
         let now = database.clock.now()
@@ -115,23 +117,25 @@ public struct PostgresEntryStore: EntryStore {
                 }
                 return (try await Self.fetch(db, family: family, id: id), true)
             }
-            let entry = try await Self.insert(db, family: family, content: content, photos: photos, now: now)
+            let entry = try await Self.insert(db, family: family, content: content, photos: photos, author: author, now: now)
             try await db.execute("UPDATE idempotencyKeys SET entryId = ? WHERE familyId = ? AND key = ?", [entry.id.sql, family.sql, key])
             return (entry, false)
         }
     }
 
     /// `create` inside a transaction the caller holds (an import writes many entries in one).
-    static func insert(_ db: PostgresTransaction, family: FamilyID, content: EntryContent, photos: [PhotoID], now: Date) async throws -> Entry {
+    static func insert(
+        _ db: PostgresTransaction, family: FamilyID, content: EntryContent, photos: [PhotoID], author: UserID? = nil, now: Date
+    ) async throws -> Entry {
         let entry = Entry(familyID: family, content: content, createdAt: now, modifiedAt: now)
         try await checkChildren(db, family: family, content.childIDs)
         try await db.execute(
             """
             INSERT INTO entries (id, familyId, title, body, localDateTime, timeZone, weather, placeName, latitude, longitude,
-                createdAt, modifiedAt)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                createdAt, modifiedAt, authorId)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
-            [entry.id.sql, family.sql] + contentArguments(content) + [now.stored, now.stored])
+            [entry.id.sql, family.sql] + contentArguments(content) + [now.stored, now.stored, author?.sql])
         try await link(db, entry: entry.id, family: family, content: content)
         try await PostgresPhotoStore.link(db, photos, to: .entry(entry.id), family: family)
         try await PostgresSearchIndex.refresh(db, entry: entry.id)
@@ -264,7 +268,8 @@ public struct PostgresEntryStore: EntryStore {
                     weather: try row.optionalString("weather"))
                 return Entry(
                     id: try row.id("id"), familyID: try row.id("familyId"), content: content, photoIDs: photos[id] ?? [],
-                    createdAt: try row.timestamp("createdAt"), modifiedAt: try row.timestamp("modifiedAt"))
+                    createdAt: try row.timestamp("createdAt"), modifiedAt: try row.timestamp("modifiedAt"),
+                    authorID: try row.optionalID("authorId"))
             }
         }
     }

@@ -15,6 +15,8 @@ public struct EntryResource: Encodable {
     let photoIds: [PhotoID]
     let createdAt: Date
     let modifiedAt: Date
+    /// Who wrote it; absent for imports and entries older than authors.
+    let authorId: UserID?
 
     public init(_ entry: Entry) {
         let content = entry.content
@@ -30,6 +32,7 @@ public struct EntryResource: Encodable {
         photoIds = entry.photoIDs
         createdAt = entry.createdAt
         modifiedAt = entry.modifiedAt
+        authorId = entry.authorID
     }
 }
 

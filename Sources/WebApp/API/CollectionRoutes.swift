@@ -15,9 +15,9 @@ struct CollectionRoutes<Owner, Item: Sendable, Payload: Decodable, Resource: Enc
     let update: @Sendable (FamilyID, Identifier<Owner>, Payload) async throws -> Item
     let delete: @Sendable (FamilyID, Identifier<Owner>) async throws -> Void
     let resource: @Sendable (Item) -> Resource
-    /// `create` at most once per `Idempotency-Key` (entries: drafts written offline are sent again until an answer
-    /// arrives); nil where the header means nothing.
-    var createOnce: (@Sendable (FamilyID, Payload, String) async throws -> (item: Item, replayed: Bool))?
+    /// `create` by the asker (entries keep their author), at most once per `Idempotency-Key` when one is given
+    /// (entries: drafts written offline are sent again until an answer arrives); nil where neither means anything.
+    var createOnce: (@Sendable (FamilyID, UserID?, Payload, String?) async throws -> (item: Item, replayed: Bool))?
     /// The item's version, sent as its `ETag`; a `PUT` with `If-Match` then goes to `updateIfMatch`, which writes
     /// only while the stored item is still that version (entries: an edit made offline never overwrites silently).
     var version: (@Sendable (Item) -> Int64)?
@@ -29,7 +29,7 @@ struct CollectionRoutes<Owner, Item: Sendable, Payload: Decodable, Resource: Enc
         create: @escaping @Sendable (FamilyID, Payload) async throws -> Item,
         update: @escaping @Sendable (FamilyID, Identifier<Owner>, Payload) async throws -> Item,
         delete: @escaping @Sendable (FamilyID, Identifier<Owner>) async throws -> Void, resource: @escaping @Sendable (Item) -> Resource,
-        createOnce: (@Sendable (FamilyID, Payload, String) async throws -> (item: Item, replayed: Bool))? = nil,
+        createOnce: (@Sendable (FamilyID, UserID?, Payload, String?) async throws -> (item: Item, replayed: Bool))? = nil,
         version: (@Sendable (Item) -> Int64)? = nil,
         updateIfMatch: (@Sendable (FamilyID, Identifier<Owner>, Payload, Int64) async throws -> Item)? = nil
     ) {
@@ -85,8 +85,8 @@ struct CollectionRoutes<Owner, Item: Sendable, Payload: Decodable, Resource: Enc
         group.post(path, .editor) { request, context in
             let family = try context.member().familyID
             let payload = try await request.decode(as: Payload.self, context: context)
-            if let createOnce, let key = try Self.key(request) {
-                let (item, replayed) = try await createOnce(family, payload, key)
+            if let createOnce {
+                let (item, replayed) = try await createOnce(family, context.userID, payload, try Self.key(request))
                 var response = try response(item, status: .created)
                 if replayed { response.headers[Self.replayed] = "true" }
                 return response

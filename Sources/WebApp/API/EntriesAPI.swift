@@ -33,10 +33,14 @@ struct EntriesAPI {
             update: { family, id, payload in try await replace(family, id, payload, nil) },
             delete: { family, id in await photos.release(try await store.delete(family: family, id: id)) },
             resource: EntryResource.init,
-            createOnce: { family, payload, key in
+            createOnce: { family, author, payload, key in
                 let first = try await payload.firstPhoto(family: family, photos: photos.store)
+                let content = try payload.content(first: first)
+                guard let key else {
+                    return (try await store.create(family: family, content: content, photos: payload.photoIds ?? [], author: author), false)
+                }
                 let (entry, replayed) = try await store.create(
-                    family: family, content: try payload.content(first: first), photos: payload.photoIds ?? [], idempotencyKey: key)
+                    family: family, content: content, photos: payload.photoIds ?? [], author: author, idempotencyKey: key)
                 return (entry, replayed)
             },
             version: \.version,

@@ -71,3 +71,44 @@ struct ReactionsAPI {
 struct CommentBody: Decodable {
     let text: String
 }
+
+/// `GET /news` and `POST /news/read`: what is new to the asker, and marking it seen.
+struct NewsAPI {
+    let store: any NewsStore
+
+    func register(on api: SecureRoutes) {
+        api.get("news", .viewer) { _, context in
+            let lines = try await store.news(family: try context.member().familyID, user: try context.user())
+            return try JSONBody.response(NewsResource(items: lines.map {
+                .init(authorId: $0.authorID, authorName: $0.authorName, entries: $0.entries, photos: $0.photos)
+            }))
+        }
+        api.post("news/read", .member) { request, context in
+            let family = try context.member().familyID
+            let user = try context.user()
+            let body = try await request.decode(as: ReadBody.self, context: context)
+            if let ids = body.entryIds {
+                guard ids.count <= 500 else { throw Problem(status: .unprocessableContent, detail: "entryIds: at most 500", field: "entryIds") }
+                try await store.markRead(family: family, user: user, entries: ids)
+            } else {
+                try await store.markAllRead(family: family, user: user)
+            }
+            return Response(status: .noContent)
+        }
+    }
+
+    struct ReadBody: Decodable {
+        let entryIds: [EntryID]?
+    }
+
+    struct NewsResource: Encodable {
+        let items: [Line]
+
+        struct Line: Encodable {
+            let authorId: UserID
+            let authorName: String
+            let entries: Int
+            let photos: Int
+        }
+    }
+}

@@ -36,6 +36,8 @@ struct EntryCard {
     /// Photos beyond none (nil: no photo; mustache shows a section for any number).
     let photoCount: Int?
     let children: String?
+    /// Written by another member since this one last looked (the timeline marks it).
+    var isNew = false
 
     /// `videos`: the clips among the entries' first photos (`EntryCard.videos`).
     /// `ages`: the children with their birth dates, for `하늘 생후 100일` instead of the name alone.

@@ -83,10 +83,17 @@ struct EntryPages {
         } else {
             let (sections, next) = try await stores.entries.timeline(family: family, filter: filter, after: paging.cursor, limit: Self.pageSize)
             let videos = try await EntryCard.videos(sections.flatMap(\.items), family: family, store: stores.photos.store)
+            // What others wrote that this member has not opened yet carries a mark.
+            let unread = try await stores.database.stores.news.unread(
+                family: family, user: try context.user(), among: sections.flatMap(\.items).map(\.id))
             data["sections"] = sections.map { section in
                 [
                     "month": language.monthTitle(year: section.month.year, month: section.month.month),
-                    "entries": section.items.map { EntryCard($0, language: language, names: names, videos: videos, ages: ages) },
+                    "entries": section.items.map { entry in
+                        var card = EntryCard(entry, language: language, names: names, videos: videos, ages: ages)
+                        card.isNew = unread.contains(entry.id)
+                        return card
+                    },
                 ] as [String: Any]
             }
             data["next"] = next.map { Self.link(request, cursor: $0.description) }
@@ -119,6 +126,8 @@ struct EntryPages {
         let language = Language(request)
         let family = try context.member().familyID
         let entry = try await stores.entries.get(family: family, id: try context.id(of: "entry"))
+        // Opened: no longer new to this member.
+        try await stores.database.stores.news.markRead(family: family, user: try context.user(), entries: [entry.id])
         let children = try await stores.allChildren(family)
         let content = entry.content
         let count = entry.photoIDs.count
@@ -243,7 +252,7 @@ struct EntryPages {
                 await stores.photos.release(released)
                 saved = entry
             } else {
-                saved = try await stores.entries.create(family: family, content: content, photos: draft.photoIDs)
+                saved = try await stores.entries.create(family: family, content: content, photos: draft.photoIDs, author: context.userID)
             }
             return AccountPages.redirect("/entries/\(saved.id)")
         } catch let error as ValidationError {

@@ -32,6 +32,11 @@ struct HomePage {
             data["manyChildren"] = children.count > 1
             data["child"] = current.map { ChildCard($0, today: today, language: language) }
             data["todayText"] = language.longDate(today)
+            let news = try await stores.database.stores.news.news(family: member.familyID, user: try context.user())
+            if !news.isEmpty {
+                data["hasNews"] = true
+                data["news"] = news.map { NewsText.line($0, language: language) }
+            }
             if let lunar = try? LunarDate.from(today) { data["todayLunar"] = language.lunarDate(lunar) }
             let notices = try await FamilyNotices.notices(
                 family: member.familyID, on: today, days: 7, children: stores.children, anniversaries: stores.anniversaries,
