@@ -13,6 +13,23 @@ public enum ReactionTarget: Hashable, Sendable {
         }
     }
 
+    /// The one of `entry` and `photo` that is there (a stored row names exactly one).
+    public init?(entry: EntryID?, photo: PhotoID?) {
+        switch (entry, photo) {
+        case (let entry?, nil): self = .entry(entry)
+        case (nil, let photo?): self = .photo(photo)
+        default: return nil
+        }
+    }
+
+    /// The column that names the target in the `comments` and `hearts` tables of either engine.
+    public var column: String {
+        switch self {
+        case .entry: "entryId"
+        case .photo: "photoId"
+        }
+    }
+
     public var id: String {
         switch self {
         case .entry(let id): id.description

@@ -11,7 +11,7 @@ public struct SQLiteReactionStore: ReactionStore {
     public func comments(family: FamilyID, on target: ReactionTarget) async throws -> [Comment] {
         try await database.writer.read { db in
             try Self.requireTarget(db, family: family, target)
-            let column = Self.column(target)
+            let column = target.column
             return try Row.fetchAll(
                 db, sql: "\(Self.select) WHERE c.familyId = ? AND c.\(column) = ? ORDER BY c.createdAt, c.id",
                 arguments: [family.sql, target.id]
@@ -30,7 +30,7 @@ public struct SQLiteReactionStore: ReactionStore {
             try Self.requireTarget(db, family: family, target)
             let id = CommentID()
             try db.execute(
-                sql: "INSERT INTO comments (id, familyId, \(Self.column(target)), authorId, body, createdAt, modifiedAt) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                sql: "INSERT INTO comments (id, familyId, \(target.column), authorId, body, createdAt, modifiedAt) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 arguments: [id.sql, family.sql, target.id, author.sql, text, now.stored, now.stored])
             return try Self.fetch(db, family: family, id: id)
         }
@@ -68,7 +68,7 @@ public struct SQLiteReactionStore: ReactionStore {
         let now = database.clock.now()
         return try await database.writer.write { db in
             try Self.requireTarget(db, family: family, target)
-            let column = Self.column(target)
+            let column = target.column
             if on {
                 try db.execute(
                     sql: "INSERT INTO hearts (id, familyId, \(column), userId, createdAt) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
@@ -87,12 +87,6 @@ public struct SQLiteReactionStore: ReactionStore {
         SELECT c.*, u.username AS authorName FROM comments c LEFT JOIN users u ON u.id = c.authorId
         """
 
-    static func column(_ target: ReactionTarget) -> String {
-        switch target {
-        case .entry: "entryId"
-        case .photo: "photoId"
-        }
-    }
 
     static func requireTarget(_ db: Database, family: FamilyID, _ target: ReactionTarget) throws {
         switch target {
@@ -110,9 +104,7 @@ public struct SQLiteReactionStore: ReactionStore {
 
     static func decode(_ row: Row) throws -> Comment {
         try readBack("comment") {
-            let entry: EntryID? = try row.optionalID("entryId")
-            let photo: PhotoID? = try row.optionalID("photoId")
-            guard let target = entry.map(ReactionTarget.entry) ?? photo.map(ReactionTarget.photo) else {
+            guard let target = ReactionTarget(entry: try row.optionalID("entryId"), photo: try row.optionalID("photoId")) else {
                 throw StoreError.unreadable("a comment on nothing")
             }
             return Comment(
@@ -127,7 +119,7 @@ public struct SQLiteReactionStore: ReactionStore {
             db,
             sql: """
                 SELECT h.userId, u.username, h.createdAt FROM hearts h JOIN users u ON u.id = h.userId
-                WHERE h.familyId = ? AND h.\(column(target)) = ? ORDER BY h.createdAt, u.username
+                WHERE h.familyId = ? AND h.\(target.column) = ? ORDER BY h.createdAt, u.username
                 """,
             arguments: [family.sql, target.id]
         ).map { row in

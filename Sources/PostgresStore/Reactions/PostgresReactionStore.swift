@@ -12,7 +12,7 @@ public struct PostgresReactionStore: ReactionStore {
         let rows = try await database.read { db in
             try await Self.requireTarget(db, family: family, target)
             return try await db.rows(
-                "\(Self.select) WHERE c.familyId = ? AND c.\(Self.column(target)) = ? ORDER BY c.createdAt, c.id", [family.sql, target.id])
+                "\(Self.select) WHERE c.familyId = ? AND c.\(target.column) = ? ORDER BY c.createdAt, c.id", [family.sql, target.id])
         }
         return try rows.map(Self.decode)
     }
@@ -28,7 +28,7 @@ public struct PostgresReactionStore: ReactionStore {
             try await Self.requireTarget(db, family: family, target)
             let id = CommentID()
             try await db.execute(
-                "INSERT INTO comments (id, familyId, \(Self.column(target)), authorId, body, createdAt, modifiedAt) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO comments (id, familyId, \(target.column), authorId, body, createdAt, modifiedAt) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [id.sql, family.sql, target.id, author.sql, text, now.stored, now.stored])
             return try await Self.fetch(db, family: family, id: id)
         }
@@ -65,7 +65,7 @@ public struct PostgresReactionStore: ReactionStore {
         let now = database.clock.now()
         return try await database.write { db in
             try await Self.requireTarget(db, family: family, target)
-            let column = Self.column(target)
+            let column = target.column
             if on {
                 try await db.execute(
                     "INSERT INTO hearts (id, familyId, \(column), userId, createdAt) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
@@ -81,12 +81,6 @@ public struct PostgresReactionStore: ReactionStore {
 
     static let select = "SELECT c.*, u.username AS authorName FROM comments c LEFT JOIN users u ON u.id = c.authorId"
 
-    static func column(_ target: ReactionTarget) -> String {
-        switch target {
-        case .entry: "entryId"
-        case .photo: "photoId"
-        }
-    }
 
     static func requireTarget(_ db: PostgresTransaction, family: FamilyID, _ target: ReactionTarget) async throws {
         switch target {
@@ -104,9 +98,7 @@ public struct PostgresReactionStore: ReactionStore {
 
     static func decode(_ row: PostgresRecord) throws -> Comment {
         try readBack("comment") {
-            let entry: EntryID? = try row.optionalID("entryId")
-            let photo: PhotoID? = try row.optionalID("photoId")
-            guard let target = entry.map(ReactionTarget.entry) ?? photo.map(ReactionTarget.photo) else {
+            guard let target = ReactionTarget(entry: try row.optionalID("entryId"), photo: try row.optionalID("photoId")) else {
                 throw StoreError.unreadable("a comment on nothing")
             }
             return Comment(
@@ -120,7 +112,7 @@ public struct PostgresReactionStore: ReactionStore {
         try await db.rows(
             """
             SELECT h.userId, u.username, h.createdAt FROM hearts h JOIN users u ON u.id = h.userId
-            WHERE h.familyId = ? AND h.\(column(target)) = ? ORDER BY h.createdAt, u.username
+            WHERE h.familyId = ? AND h.\(target.column) = ? ORDER BY h.createdAt, u.username
             """, [family.sql, target.id]
         ).map { row in
             try readBack("heart") { Heart(userID: try row.id("userId"), userName: try row.string("username"), createdAt: try row.timestamp("createdAt")) }
