@@ -105,6 +105,19 @@ def test_every_photo_says_how_old_the_child_was_and_the_album_shows_a_month(chro
         assert not items[1].find_elements(By.TAG_NAME, "strong")  # taken before the birth: no age at all
         assert items[0].find_element(By.TAG_NAME, "a").get_attribute("href").endswith(f"/entries/{entry['id']}#photo-1")
         shot(chrome, "album")
+        # A single photo's own page: its age, the way back to its entry, and its comments.
+        chrome.get(url(server, f"/entries/{entry['id']}"))
+        press(chrome, chrome.find_elements(By.CSS_SELECTOR, ".photo-comments")[0])
+        wait(chrome, lambda d: "/photos/" in d.current_url)
+        assert "하늘 백일" in chrome.find_element(By.CSS_SELECTOR, "main .meta").text
+        box = chrome.find_element(By.CSS_SELECTOR, ".comment-box textarea")
+        box.send_keys("이 사진 액자에 넣자")
+        press(chrome, chrome.find_element(By.CSS_SELECTOR, ".comment-box button[type=submit]"))
+        wait(chrome, lambda d: "이 사진 액자에 넣자" in d.find_element(By.CSS_SELECTOR, ".comments").text)
+        assert f"entry={entry['id']}" in chrome.current_url
+        assert [c["text"] for c in server.request("GET", f"/api/v1/photos/{photos[0]['id']}/comments", token=token).json()["items"]] == ["이 사진 액자에 넣자"]
+        chrome.get(url(server, f"/entries/{entry['id']}"))
+        assert chrome.find_elements(By.CSS_SELECTOR, ".photo-comments")[0].text == "💬 1"
         # The editor: a date before the birth gets a gentle word.
         chrome.get(url(server, f"/entries/{entry['id']}/edit"))
         date = chrome.find_element(By.NAME, "date")

@@ -138,7 +138,7 @@ struct EntryPages {
         let ages = ChildAges(children)
         let taken = Dictionary(
             try await stores.photos.store.photos(family: family, entry: entry.id).map { ($0.id, $0.takenLocal) }, uniquingKeysWith: { a, _ in a })
-        let hearts = try await reactions.photoHearts(entry.photoIDs, context: context)
+        let hearts = try await reactions.photoReactions(entry.photoIDs, context: context)
         var data: [String: Any] = [
             "id": entry.id.description,
             "date": "\(language.longDate(content.date.date)) \(language.time(content.date.time))",
@@ -166,9 +166,10 @@ struct EntryPages {
                 item["csrf"] = context.session?.csrfToken ?? ""
                 item["heartCount"] = hearts[photo]?.count ?? 0
                 if hearts[photo]?.mine == true { item["hearted"] = true }
+                item["commentCount"] = hearts[photo]?.comments ?? 0
                 return item
             },
-            "reactions": try await reactions.section(entry: entry, context: context, language: language),
+            "reactions": try await reactions.section(.entry(entry.id), context: context, language: language),
         ]
         if let lunar = try? LunarDate.from(content.date.date) { data["lunar"] = language.lunarDate(lunar) }
         // Mustache would show a section for a nil inside a dictionary: absent keys only.

@@ -21,16 +21,20 @@ struct ReactionPages {
             try await toggle(.photo(try context.id(of: "photo")), context)
             return AccountPages.redirect(WebCredentials.safeRedirect(context.form["back"]))
         }
-        pages.post("entries/:id/comments", .member) { request, context in
-            let entry: EntryID = try context.id(of: "entry")
-            let member = try context.member()
-            do {
-                _ = try await store.addComment(family: member.familyID, on: .entry(entry), author: try context.user(), text: context.form["text"] ?? "")
-            } catch let error as ValidationError {
-                throw Problem(status: .unprocessableContent, detail: error.description, field: "text")
+        for kind in ["entries", "photos"] {
+            pages.post("\(kind)/:id/comments", .member) { request, context in
+                let target = try ReactionsAPI.target(kind, context)
+                let member = try context.member()
+                do {
+                    _ = try await store.addComment(family: member.familyID, on: target, author: try context.user(), text: context.form["text"] ?? "")
+                } catch let error as ValidationError {
+                    throw Problem(status: .unprocessableContent, detail: error.description, field: "text")
+                }
+                let back = context.form["back"].map { WebCredentials.safeRedirect($0) } ?? Self.path(target)
+                return AccountPages.redirect("\(back)#comments")
             }
-            return AccountPages.redirect("/entries/\(entry)#comments")
         }
+        pages.get("photos/:id", .viewer) { request, context in try await photo(request, context) }
         pages.get("comments/:id/edit", .member) { request, context in
             let comment = try await own(context)
             return try await editor(request, context, comment: comment, text: comment.text, error: nil)
@@ -77,25 +81,59 @@ struct ReactionPages {
         ).response(request, context: context)
     }
 
-    /// Where a comment is shown: its entry's page (a photo's comments are the API's; the web shows a photo's hearts).
-    static func place(of comment: Comment) -> String {
-        switch comment.target {
-        case .entry(let entry): "/entries/\(entry)#comments"
-        case .photo: "/timeline"
+    /// Where a comment is shown: its entry's page or its photo's.
+    static func place(of comment: Comment) -> String { "\(path(comment.target))#comments" }
+
+    /// `/entries/{id}` or `/photos/{id}`: the page of a target, and the start of its forms' addresses.
+    static func path(_ target: ReactionTarget) -> String {
+        switch target {
+        case .entry(let entry): "/entries/\(entry)"
+        case .photo(let photo): "/photos/\(photo)"
         }
+    }
+
+    /// `/photos/{id}?entry=…`: one photo or clip large, with the children's age when it was taken, its hearts and
+    /// its comments; `entry` (the viewer's link) gives the way back.
+    private func photo(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        let language = Language(request)
+        let words = Words.table(language)
+        let family = try context.member().familyID
+        let id: PhotoID = try context.id(of: "photo")
+        let photo = try await stores.photos.store.get(family: family, id: id)
+        var data: [String: Any] = [
+            "large": PhotoLinks.thumbnail(id, large: true), "original": PhotoLinks.original(id), "alt": words[photo.video == nil ? .photo : .video],
+            "reactions": try await section(
+                .photo(id), context: context, language: language,
+                back: "/photos/\(id)" + (request.uri.query.map { "?\($0)" } ?? "")),
+        ]
+        if photo.video != nil { data["video"] = PhotoLinks.video(id) }
+        var title = words[photo.video == nil ? .photo : .video]
+        if let entryID = Query(request: request).string("entry").flatMap(EntryID.init),
+            let entry = try? await stores.entries.get(family: family, id: entryID), entry.photoIDs.contains(id)
+        {
+            title = entry.content.title
+            data["entryLink"] = "/entries/\(entry.id)"
+            data["entryTitle"] = entry.content.title
+            let day = photo.takenLocal.flatMap { try? SolarDate(iso: String($0.prefix(10))) } ?? entry.content.date.date
+            let ages = ChildAges(try await stores.allChildren(family))
+            if let line = ages.line(entry.content.childIDs, on: day, language: language) { data["ages"] = line }
+        }
+        return WebPage("photo", title: title, tab: .timeline, data: data).response(request, context: context)
     }
 
     /// What the entry page shows under the entry: the heart button and who gave one, the comments in order with
     /// edit/delete where the asker may, and the comment box.
-    func section(entry: Entry, context: AppRequestContext, language: Language) async throws -> [String: Any] {
+    /// `back`: where the forms return (the page's own address with its query).
+    func section(_ target: ReactionTarget, context: AppRequestContext, language: Language, back: String? = nil) async throws -> [String: Any] {
         let member = try context.member()
         let user = try context.user()
-        let hearts = try await store.hearts(family: member.familyID, on: .entry(entry.id))
-        let comments = try await store.comments(family: member.familyID, on: .entry(entry.id))
+        let hearts = try await store.hearts(family: member.familyID, on: target)
+        let comments = try await store.comments(family: member.familyID, on: target)
         let words = Words.table(language)
-        return [
+        var section: [String: Any] = [
+            "path": Self.path(target), "back": back ?? Self.path(target),
             "hearted": hearts.contains { $0.userID == user }, "heartCount": hearts.count,
-            "heartNames": hearts.map(\.userName).joined(separator: ", "), "commentCount": comments.count,
+            "commentCount": comments.count,
             "comments": comments.map { comment -> [String: Any] in
                 var item: [String: Any] = [
                     "id": comment.id.description, "author": comment.authorName ?? words[.formerMember], "text": comment.text,
@@ -107,16 +145,20 @@ struct ReactionPages {
                 return item
             },
         ]
+        // A section opens for any string, even an empty one (swift-mustache): the names only when there are some.
+        if !hearts.isEmpty { section["heartNames"] = hearts.map(\.userName).joined(separator: ", ") }
+        return section
     }
 
-    /// A photo's heart in the viewer: how many, and whether one is the asker's.
-    func photoHearts(_ photos: [PhotoID], context: AppRequestContext) async throws -> [PhotoID: (count: Int, mine: Bool)] {
+    /// A photo's heart and comments in the viewer: how many hearts, whether one is the asker's, how many comments.
+    func photoReactions(_ photos: [PhotoID], context: AppRequestContext) async throws -> [PhotoID: (count: Int, mine: Bool, comments: Int)] {
         let member = try context.member()
         let user = try context.user()
-        var result: [PhotoID: (Int, Bool)] = [:]
+        var result: [PhotoID: (Int, Bool, Int)] = [:]
         for photo in photos {
             let hearts = try await store.hearts(family: member.familyID, on: .photo(photo))
-            result[photo] = (hearts.count, hearts.contains { $0.userID == user })
+            let comments = try await store.comments(family: member.familyID, on: .photo(photo))
+            result[photo] = (hearts.count, hearts.contains { $0.userID == user }, comments.count)
         }
         return result
     }
