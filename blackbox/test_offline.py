@@ -263,3 +263,27 @@ def test_the_same_member_signing_in_again_keeps_unsent_drafts_and_another_member
         assert not [u for u in kept if u.endswith("/timeline")], kept
     finally:
         server.stop()
+
+
+def test_a_file_the_server_refuses_leaves_the_queue_with_its_reason_and_the_others_go_on(chrome, tmp_path):  # noqa: F811
+    data, token, server, child = family(tmp_path)
+    try:
+        sign_in(chrome, server)
+        fake = tmp_path / "notes.jpg"
+        fake.write_bytes(b"this is a shopping list, not a photo\n" * 50)
+        good = image(tmp_path, ".jpg", 320, 240)
+        chrome.get(url(server, "/entries/new"))
+        chrome.find_element(By.NAME, "title").send_keys("사진 한 장만")
+        press(chrome, chrome.find_element(By.CSS_SELECTOR, "input[name=child]"))
+        chrome.find_element(By.CSS_SELECTOR, "input[type=file]").send_keys(f"{fake}\n{good}")
+        alert = wait(chrome, lambda d: d.find_element(By.CSS_SELECTOR, "[data-photos] [role=alert]"))
+        assert "notes.jpg" in alert.text and "not a supported" in alert.text
+        wait(chrome, lambda d: len(d.find_elements(By.CSS_SELECTOR, "[data-photos] input[name=photo]")) == 1)
+        press(chrome, chrome.find_element(By.CSS_SELECTOR, "form[data-editor] button[type=submit]"))
+        wait(chrome, lambda d: re.search(r"/entries/[0-9a-f-]{36}$", d.current_url))
+        entry_id = chrome.current_url.rsplit("/", 1)[1]
+        photos = server.request("GET", f"/api/v1/entries/{entry_id}/photos", token=token).json()["items"]
+        assert len(photos) == 1
+        assert server.request("GET", f"/api/v1/photos/{photos[0]['id']}/original", token=token).body == good.read_bytes()
+    finally:
+        server.stop()

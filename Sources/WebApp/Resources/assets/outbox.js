@@ -56,6 +56,9 @@ const Outbox = (() => {
     if (response.redirected && new URL(response.url).pathname === "/login") throw new Unreachable("signed out");
     return response;
   };
+  // What the server refuses for good (the file itself, or a malformed announcement): anything else is waited out.
+  const REFUSED = new Set([400, 413, 415, 422]);
+  const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
   const detail = async (response) => {
     try { return (await response.json()).detail || `HTTP ${response.status}`; } catch (error) { return `HTTP ${response.status}`; }
   };
@@ -83,7 +86,8 @@ const Outbox = (() => {
       const response = await call("POST", "/api/v1/uploads", {
         headers: { ...TUS, "Upload-Length": String(item.size), "Idempotency-Key": item.id,
           "Upload-Metadata": `filename ${btoa(String.fromCharCode(...name))}` } });
-      if (!response.ok) return refuse(item, await detail(response));
+      if (REFUSED.has(response.status)) return refuse(item, await detail(response));
+      if (!response.ok) throw new Unreachable(`HTTP ${response.status}`);
       item.location = response.headers.get("Location");
       await put("uploads", item);
     }
@@ -96,6 +100,7 @@ const Outbox = (() => {
       await put("uploads", item);
       return upload(item, true);
     }
+    if (!status.ok) throw new Unreachable(`HTTP ${status.status}`);
     const known = await status.json();
     if (known.refusal) return refuse(item, known.refusal.detail);
     if (known.photo) return finish(item, known.photo);
@@ -106,12 +111,15 @@ const Outbox = (() => {
         item.offset = sent;
         changed({ upload: item });
       });
-      if (answer.status >= 500) throw new Unreachable(`HTTP ${answer.status}`);
       if (answer.status === 409) {
-        const again = await (await call("GET", item.location)).json();
-        offset = again.offset;
+        // Another offset than the server's, or a piece still arriving from a cut connection: ask, wait a moment.
+        await pause(1000);
+        const again = await call("GET", item.location);
+        if (!again.ok) throw new Unreachable(`HTTP ${again.status}`);
+        offset = (await again.json()).offset;
         continue;
       }
+      if (!REFUSED.has(answer.status) && answer.status !== 204) throw new Unreachable(`HTTP ${answer.status}`);
       if (answer.status !== 204) {
         let reason = `HTTP ${answer.status}`;
         try { reason = JSON.parse(answer.responseText).detail || reason; } catch (error) { /* not JSON */ }
