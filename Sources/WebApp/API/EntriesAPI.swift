@@ -19,6 +19,19 @@ struct EntriesAPI {
             await photos.release(released)
             return entry
         }
+        /// A new entry by `author` (the asker), at most once per `key` when one is given.
+        @Sendable func make(_ family: FamilyID, _ author: UserID?, _ payload: EntryPayload, _ key: String?) async throws
+            -> (item: Entry, replayed: Bool)
+        {
+            let first = try await payload.firstPhoto(family: family, photos: photos.store)
+            let content = try payload.content(first: first)
+            guard let key else {
+                return (try await store.create(family: family, content: content, photos: payload.photoIds ?? [], author: author), false)
+            }
+            let (entry, replayed) = try await store.create(
+                family: family, content: content, photos: payload.photoIds ?? [], author: author, idempotencyKey: key)
+            return (entry, replayed)
+        }
         return CollectionRoutes(
             path: "entries",
             list: { family, query in
@@ -26,23 +39,11 @@ struct EntriesAPI {
                 return try await store.list(family: family, filter: try query.timelineFilter(), after: paging.cursor, limit: paging.limit)
             },
             get: { family, id in try await store.get(family: family, id: id) },
-            create: { family, payload in
-                let first = try await payload.firstPhoto(family: family, photos: photos.store)
-                return try await store.create(family: family, content: try payload.content(first: first), photos: payload.photoIds ?? [])
-            },
+            create: { family, payload in try await make(family, nil, payload, nil).item },
             update: { family, id, payload in try await replace(family, id, payload, nil) },
             delete: { family, id in await photos.release(try await store.delete(family: family, id: id)) },
             resource: EntryResource.init,
-            createOnce: { family, author, payload, key in
-                let first = try await payload.firstPhoto(family: family, photos: photos.store)
-                let content = try payload.content(first: first)
-                guard let key else {
-                    return (try await store.create(family: family, content: content, photos: payload.photoIds ?? [], author: author), false)
-                }
-                let (entry, replayed) = try await store.create(
-                    family: family, content: content, photos: payload.photoIds ?? [], author: author, idempotencyKey: key)
-                return (entry, replayed)
-            },
+            createOnce: make,
             version: \.version,
             updateIfMatch: replace)
     }

@@ -58,13 +58,15 @@ struct ReactionsAPI {
         kind == "entries" ? .entry(try context.id(of: "entry")) : .photo(try context.id(of: "photo"))
     }
 
-    /// Someone else's comment is theirs to change (an owner may delete it): 403 saying so, after a 404 for one that
-    /// is not in the family at all.
-    static func requireAuthor(_ store: any ReactionStore, family: FamilyID, id: CommentID, user: UserID, owner: Bool) async throws {
+    /// The comment, when it is the asker's to change (or, `owner`, to delete): 403 saying so for someone else's,
+    /// after a 404 for one that is not in the family at all.
+    @discardableResult
+    static func requireAuthor(_ store: any ReactionStore, family: FamilyID, id: CommentID, user: UserID, owner: Bool) async throws -> Comment {
         let comment = try await store.comment(family: family, id: id)
         guard comment.authorID == user || owner else {
             throw Problem(status: .forbidden, detail: "only its author can change a comment (an owner can delete it)")
         }
+        return comment
     }
 }
 

@@ -52,8 +52,8 @@ struct ReactionPages {
         pages.post("comments/:id/delete", .member) { request, context in
             let member = try context.member()
             let id: CommentID = try context.id(of: "comment")
-            let comment = try await store.comment(family: member.familyID, id: id)
-            try await ReactionsAPI.requireAuthor(store, family: member.familyID, id: id, user: try context.user(), owner: member.role == .owner)
+            let comment = try await ReactionsAPI.requireAuthor(
+                store, family: member.familyID, id: id, user: try context.user(), owner: member.role == .owner)
             try await store.deleteComment(family: member.familyID, id: id, by: try context.user(), asOwner: member.role == .owner)
             return AccountPages.redirect(Self.place(of: comment))
         }
@@ -68,8 +68,7 @@ struct ReactionPages {
     private func own(_ context: AppRequestContext) async throws -> Comment {
         let member = try context.member()
         let id: CommentID = try context.id(of: "comment")
-        try await ReactionsAPI.requireAuthor(store, family: member.familyID, id: id, user: try context.user(), owner: false)
-        return try await store.comment(family: member.familyID, id: id)
+        return try await ReactionsAPI.requireAuthor(store, family: member.familyID, id: id, user: try context.user(), owner: false)
     }
 
     private func editor(_ request: Request, _ context: AppRequestContext, comment: Comment, text: String, error: String?) async throws -> Response {
