@@ -25,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/weichsel/ZIPFoundation.git", from: "0.9.20"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
         // Pure core: no I/O.
@@ -53,6 +54,19 @@ let package = Package(
         // `PhotoStorage` that keeps originals and thumbnails there. `S3Answers` reads the store's XML answers (outside
         // bytes: fuzzed on its own, without the HTTP stack).
         .target(name: "S3Answers", swiftSettings: swiftSettings),
+        // E-mail: `MailFormat` writes messages and reads SMTP replies (outside bytes: fuzzed, no I/O); `Mail` talks to
+        // the SMTP server over SwiftNIO (STARTTLS by swift-nio-ssl, already in the build through postgres-nio).
+        .target(name: "MailFormat", swiftSettings: swiftSettings),
+        .target(
+            name: "Mail",
+            dependencies: [
+                "MailFormat",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "ObjectStorage",
             dependencies: [
@@ -168,6 +182,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(name: "PhotosTests", dependencies: ["Photos", "Diary"], swiftSettings: swiftSettings),
         .testTarget(name: "BackupTests", dependencies: ["Backup"], swiftSettings: swiftSettings),
+        .testTarget(name: "MailTests", dependencies: ["MailFormat", "Mail"], swiftSettings: swiftSettings),
         .testTarget(name: "S3AnswersTests", dependencies: ["S3Answers"], swiftSettings: swiftSettings),
         .testTarget(name: "PostgresStoreTests", dependencies: ["PostgresStore"], swiftSettings: swiftSettings),
         .testTarget(name: "ObjectStorageTests", dependencies: ["ObjectStorage", "S3Answers", "Photos"], exclude: ["sigv4_oracle.py"], swiftSettings: swiftSettings),
