@@ -18,13 +18,14 @@ public struct DiaryStores: Sendable {
     public let loginFailures: any LoginFailureStore
     public let reactions: any ReactionStore
     public let news: any NewsStore
+    public let mail: any MailStore
 
     public init(
         accounts: any AccountStore, sessions: any SessionStore, sharing: any SharingStore, children: any ChildStore,
         entries: any EntryStore, memos: any MemoStore, anniversaries: any AnniversaryStore, events: any EventStore,
         photos: any PhotoStore, search: any SearchStore, imports: any ImportStore, growth: any GrowthStore,
         vaccinations: any VaccinationStore, loginFailures: any LoginFailureStore, reactions: any ReactionStore,
-        news: any NewsStore
+        news: any NewsStore, mail: any MailStore
     ) {
         self.accounts = accounts
         self.sessions = sessions
@@ -42,5 +43,6 @@ public struct DiaryStores: Sendable {
         self.loginFailures = loginFailures
         self.reactions = reactions
         self.news = news
+        self.mail = mail
     }
 }

@@ -5,6 +5,36 @@ import GRDB
 extension DiarySchema {
     /// Who wrote an entry (null for imports and older entries: never "new" to anyone), and which member has seen
     /// which entry: what is new to a member is what others wrote since they joined that they have not opened.
+    /// Members' e-mail choices (backed up with their membership) and the outbox (not backed up: what was sent from
+    /// this database, each message rendered once and sent at most once).
+    static func mail(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE memberships ADD COLUMN mailAddress TEXT CHECK (mailAddress IS NULL OR length(mailAddress) BETWEEN 3 AND 254);
+            ALTER TABLE memberships ADD COLUMN mailDigest TEXT NOT NULL DEFAULT 'off' CHECK (mailDigest IN ('off', 'daily', 'weekly'));
+            ALTER TABLE memberships ADD COLUMN mailReminders BOOLEAN NOT NULL DEFAULT 0;
+            ALTER TABLE memberships ADD COLUMN mailLanguage TEXT NOT NULL DEFAULT 'ko' CHECK (mailLanguage IN ('ko', 'en'));
+            ALTER TABLE memberships ADD COLUMN mailSince DATETIME;
+            CREATE TABLE mailOutbox (
+                id TEXT PRIMARY KEY,
+                familyId TEXT NOT NULL REFERENCES families(id) ON DELETE CASCADE,
+                userId TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                key TEXT NOT NULL,
+                recipient TEXT NOT NULL,
+                messageId TEXT NOT NULL,
+                message BLOB NOT NULL,
+                state TEXT NOT NULL CHECK (state IN ('queued', 'sending', 'sent', 'failed', 'unknown', 'skipped')),
+                attempts INTEGER NOT NULL DEFAULT 0,
+                nextAttemptAt DATETIME NOT NULL,
+                claimedAt DATETIME,
+                lastError TEXT,
+                createdAt DATETIME NOT NULL,
+                sentAt DATETIME,
+                UNIQUE (familyId, userId, key)
+            );
+            CREATE INDEX mailOutbox_due ON mailOutbox(nextAttemptAt) WHERE state = 'queued';
+            """)
+    }
+
     static func authorsAndReads(_ db: Database) throws {
         try db.execute(sql: """
             ALTER TABLE entries ADD COLUMN authorId TEXT REFERENCES users(id) ON DELETE SET NULL;

@@ -23,6 +23,7 @@ enum DiarySchema {
         migrator.registerMigration("v12 idempotency keys", migrate: idempotencyKeys)
         migrator.registerMigration("v13 comments and hearts", migrate: reactions)
         migrator.registerMigration("v14 authors and reads", migrate: authorsAndReads)
+        migrator.registerMigration("v15 mail", migrate: mail)
         return migrator
     }
 

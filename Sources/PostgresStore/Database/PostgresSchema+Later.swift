@@ -2,6 +2,33 @@
 /// `DiarySchema+Later`; `PostgresSchema.migrations` lists them in order. Shipped migrations are never edited.
 extension PostgresSchema {
     /// As SQLite's "v14 authors and reads".
+    /// As SQLite's "v15 mail".
+    static let mail = """
+        ALTER TABLE memberships ADD COLUMN mailAddress text COLLATE "C" CHECK (mailAddress IS NULL OR length(mailAddress) BETWEEN 3 AND 254);
+        ALTER TABLE memberships ADD COLUMN mailDigest text COLLATE "C" NOT NULL DEFAULT 'off' CHECK (mailDigest IN ('off', 'daily', 'weekly'));
+        ALTER TABLE memberships ADD COLUMN mailReminders boolean NOT NULL DEFAULT false;
+        ALTER TABLE memberships ADD COLUMN mailLanguage text COLLATE "C" NOT NULL DEFAULT 'ko' CHECK (mailLanguage IN ('ko', 'en'));
+        ALTER TABLE memberships ADD COLUMN mailSince text COLLATE "C";
+        CREATE TABLE mailOutbox (
+            id text COLLATE "C" PRIMARY KEY,
+            familyId text COLLATE "C" NOT NULL REFERENCES families(id) ON DELETE CASCADE,
+            userId text COLLATE "C" NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            key text COLLATE "C" NOT NULL,
+            recipient text COLLATE "C" NOT NULL,
+            messageId text COLLATE "C" NOT NULL,
+            message bytea NOT NULL,
+            state text COLLATE "C" NOT NULL CHECK (state IN ('queued', 'sending', 'sent', 'failed', 'unknown', 'skipped')),
+            attempts bigint NOT NULL DEFAULT 0,
+            nextAttemptAt text COLLATE "C" NOT NULL,
+            claimedAt text COLLATE "C",
+            lastError text COLLATE "C",
+            createdAt text COLLATE "C" NOT NULL,
+            sentAt text COLLATE "C",
+            UNIQUE (familyId, userId, key)
+        );
+        CREATE INDEX mailOutbox_due ON mailOutbox(nextAttemptAt) WHERE state = 'queued';
+        """
+
     static let authorsAndReads = """
         ALTER TABLE entries ADD COLUMN authorId text COLLATE "C" REFERENCES users(id) ON DELETE SET NULL;
         CREATE INDEX entries_author ON entries(familyId, createdAt) WHERE authorId IS NOT NULL;

@@ -20,6 +20,7 @@ enum PostgresSchema {
         Migration(name: "p5 idempotency keys", sql: idempotencyKeys),
         Migration(name: "p6 comments and hearts", sql: reactions),
         Migration(name: "p7 authors and reads", sql: authorsAndReads),
+        Migration(name: "p8 mail", sql: mail),
     ]
 
     private static let diary = """
