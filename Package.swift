@@ -137,7 +137,8 @@ let package = Package(
         .target(
             name: "WebApp",
             dependencies: [
-                "Diary", "DiaryStore", "Secrets", "Photos", "Services", "Backup", "Importers", "Multipart",
+                "Diary", "DiaryStore", "Secrets", "Photos", "Services", "Backup", "Importers", "Multipart", "Mail", "MailFormat",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -152,6 +153,7 @@ let package = Package(
             name: "saessak",
             dependencies: [
                 "Diary", "DiaryStore", "PostgresStore", "ObjectStorage", "Files", "Secrets", "Photos", "Services", "WebApp", "Backup", "Importers",
+                "Mail", "MailFormat",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

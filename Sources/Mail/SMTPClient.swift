@@ -79,7 +79,7 @@ public struct SMTPClient: Sendable {
         do {
             conversation = try await connect()
         } catch {
-            return .retry("cannot connect to \(settings.host):\(settings.port): \(error)")
+            return .retry("connect: \(error)")
         }
         defer { conversation.close() }
         var handedOver = false

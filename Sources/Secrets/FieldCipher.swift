@@ -70,6 +70,22 @@ public struct FieldCipher: Sendable {
         guard let text = String(data: plaintext, encoding: .utf8) else { throw SecretsError.badKey("not UTF-8 text") }
         return text
     }
+
+    /// A signature of `message` for one `purpose` (HMAC-SHA256 under a key derived from this one by HKDF, so a
+    /// signature for one purpose is worth nothing for another): links that act without a sign-in, such as the
+    /// unsubscribe link in every mail. Every server of one database has the same key, so each accepts the others'.
+    public func signature(of message: String, purpose: String) -> Data {
+        Data(HMAC<SHA256>.authenticationCode(for: Data(message.utf8), using: derivedKey(purpose)))
+    }
+
+    /// Whether `signature` is this key's for `message` and `purpose` (compared in constant time).
+    public func verifies(_ signature: Data, of message: String, purpose: String) -> Bool {
+        HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: Data(message.utf8), using: derivedKey(purpose))
+    }
+
+    private func derivedKey(_ purpose: String) -> SymmetricKey {
+        HKDF<SHA256>.deriveKey(inputKeyMaterial: key, info: Data("saessak signature: \(purpose)".utf8), outputByteCount: 32)
+    }
 }
 
 public enum SecretsError: Error, CustomStringConvertible {

@@ -11,6 +11,7 @@ struct Serve: AsyncParsableCommand {
         discussion: "A fresh data folder is created on first run. Stop with Ctrl-C (SIGINT) or SIGTERM.")
 
     @OptionGroup var data: DataOptions
+    @OptionGroup var mail: MailOptions
 
     @Option(help: "The address to listen on.")
     var host = AppConfiguration.defaultHost
@@ -73,7 +74,7 @@ struct Serve: AsyncParsableCommand {
                 connectionLimits: ConnectionLimits(
                     headerTimeout: .seconds(Int64(headerTimeout)), bodyStallTimeout: .seconds(Int64(bodyTimeout)),
                     maxConnectionsPerAddress: maxConnectionsPerAddress),
-                videoLimits: VideoLimits(maxBytes: maxVideoSize << 20, maxSeconds: maxVideoMinutes * 60)),
+                videoLimits: VideoLimits(maxBytes: maxVideoSize << 20, maxSeconds: maxVideoMinutes * 60), mail: try mail.configuration()),
             database: database, photoStorage: photoStorage, logger: logger)
         try await app.runService()
     }

@@ -50,4 +50,15 @@ import Testing
         #expect(PasswordHasher.problem(with: "short") != nil)
         #expect(PasswordHasher.problem(with: "long enough") == nil)
     }
+
+    @Test func signaturesHoldForTheirMessageAndPurposeOnly() {
+        let cipher = FieldCipher.random()
+        let signature = cipher.signature(of: "family|user", purpose: "unsubscribe")
+        #expect(signature.count == 32)
+        #expect(cipher.verifies(signature, of: "family|user", purpose: "unsubscribe"))
+        #expect(!cipher.verifies(signature, of: "family|other", purpose: "unsubscribe"))
+        #expect(!cipher.verifies(signature, of: "family|user", purpose: "something else"))
+        #expect(!FieldCipher.random().verifies(signature, of: "family|user", purpose: "unsubscribe"))
+        #expect(!cipher.verifies(Data(signature.prefix(31)), of: "family|user", purpose: "unsubscribe"))
+    }
 }

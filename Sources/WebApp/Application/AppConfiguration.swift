@@ -15,6 +15,8 @@ public struct AppConfiguration: Sendable {
     public var connectionLimits: ConnectionLimits
     /// What one uploaded video may be (size, length).
     public var videoLimits: VideoLimits
+    /// How mail is sent; nil sends none (members may still choose it).
+    public var mail: MailConfiguration?
 
     public static let defaultHost = "127.0.0.1"
     public static let defaultPort = 8080
@@ -22,8 +24,9 @@ public struct AppConfiguration: Sendable {
 
     public init(
         host: String = defaultHost, port: Int = defaultPort, dataFolder: URL, staticFolder: URL? = nil,
-        connectionLimits: ConnectionLimits = .standard, videoLimits: VideoLimits = VideoLimits()
+        connectionLimits: ConnectionLimits = .standard, videoLimits: VideoLimits = VideoLimits(), mail: MailConfiguration? = nil
     ) {
+        self.mail = mail
         self.connectionLimits = connectionLimits
         self.videoLimits = videoLimits
         self.host = host

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import Photos
+import ServiceLifecycle
 import Services
 
 /// Builds the application that `saessak serve` runs; tests build the very same one.
@@ -25,18 +26,22 @@ public func buildApplication(
     let signIn = SignIn(database)
     // A data folder nobody can sign in to yet offers a one-time link that creates its owner.
     let setupToken = try await signIn.accounts.hasUsers() ? nil : signIn.setup.issue()
+    // Object storage is swept every hour too (see PhotoSweeper); the folder at start only.
+    var services: [any Service] = [photos.worker, photos.renditions]
+    if photos.storage.isShared { services.append(PhotoSweeper(photos: photos, logger: logger)) }
+    if let mail = configuration.mail {
+        services.append(try MailDispatcher(stores: database.stores, photos: photos, cipher: database.cipher, configuration: mail, logger: logger))
+    }
     let limits = configuration.connectionLimits
     let counts = ConnectionCounts()
     return Application(
         router: buildRouter(
             database: database, dataFolder: configuration.dataFolder, photos: photos, signIn: signIn,
-            staticFolder: configuration.staticFolder
+            staticFolder: configuration.staticFolder, sendsMail: configuration.mail != nil
         ).router,
         server: .http1(configuration: .init(additionalChannelHandlers: [ConnectionGuard(limits: limits, counts: counts)])),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Saessak"),
-        // Object storage is swept every hour too (see PhotoSweeper); the folder at start only.
-        services: photos.storage.isShared
-            ? [photos.worker, photos.renditions, PhotoSweeper(photos: photos, logger: logger)] : [photos.worker, photos.renditions],
+        services: services,
         onServerRunning: { channel in
             guard let setupToken, let port = channel.localAddress?.port else { return }
             let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
@@ -48,9 +53,9 @@ public func buildApplication(
 }
 
 /// Every route of the server, each with the access it declares (`AccessTable`).
-func buildRouter(database: any DiaryEngine, dataFolder: URL, photos: PhotoService, signIn: SignIn, staticFolder: URL? = nil)
-    -> (router: Router<AppRequestContext>, access: AccessTable)
-{
+func buildRouter(
+    database: any DiaryEngine, dataFolder: URL, photos: PhotoService, signIn: SignIn, staticFolder: URL? = nil, sendsMail: Bool = false
+) -> (router: Router<AppRequestContext>, access: AccessTable) {
     let stores = database.stores
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: SecurityHeadersMiddleware())
@@ -70,7 +75,7 @@ func buildRouter(database: any DiaryEngine, dataFolder: URL, photos: PhotoServic
     Manifest().register(on: root)
     ServiceWorker().register(on: root)
     AccountPages(signIn: signIn).register(on: pages)
-    let web = WebStores(database: database, dataFolder: dataFolder, photos: photos, signIn: signIn)
+    let web = WebStores(database: database, dataFolder: dataFolder, photos: photos, signIn: signIn, sendsMail: sendsMail)
     HomePage(stores: web).register(on: pages)
     EntryPages(stores: web).register(on: pages)
     ReactionPages(stores: web).register(on: pages)
@@ -119,5 +124,6 @@ func buildRouter(database: any DiaryEngine, dataFolder: URL, photos: PhotoServic
     TokensAPI(accounts: stores.accounts).register(on: api)
     AccountAPI(signIn: signIn).register(on: api)
     SharingAPI(store: stores.sharing).register(on: api)
+    MailRoutes(mail: stores.mail, accounts: stores.accounts, cipher: database.cipher, serverSendsMail: sendsMail).register(api: api, pages: pages)
     return (router, access)
 }

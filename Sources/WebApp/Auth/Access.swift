@@ -118,9 +118,20 @@ struct SecureRoutes {
         use handler: @escaping @Sendable (Request, AppRequestContext) async throws -> Output
     ) { on(.delete, path, access, use: handler) }
 
+    /// A POST to a `.link` route whose token in the path is the whole credential and which reads no cookie, so
+    /// another site gains nothing by sending it: the unsubscribe link's one-click POST (RFC 8058), which a mail
+    /// program sends without any CSRF token.
+    func postWithoutCSRF<Output: ResponseGenerator>(
+        _ path: String, _ access: Access,
+        use handler: @escaping @Sendable (Request, AppRequestContext) async throws -> Output
+    ) {
+        precondition(access == .link, "only a link route may go without the CSRF check")
+        on(.post, path, access, checksCSRF: false, use: handler)
+    }
+
     /// Any other method (`PATCH`, `HEAD`, `OPTIONS`: the resumable uploads).
     func on<Output: ResponseGenerator>(
-        _ method: HTTPRequest.Method, _ path: String, _ access: Access,
+        _ method: HTTPRequest.Method, _ path: String, _ access: Access, checksCSRF: Bool = true,
         use handler: @escaping @Sendable (Request, AppRequestContext) async throws -> Output
     ) {
         let full = prefix.isEmpty ? path : "\(prefix)/\(path)"
@@ -135,7 +146,7 @@ struct SecureRoutes {
             do {
                 if identifies { try await authenticator.authenticate(request, &context) }
                 try access.check(context)
-                if !WebCredentials.safeMethods.contains(method), !context.viaBearerToken {
+                if checksCSRF, !WebCredentials.safeMethods.contains(method), !context.viaBearerToken {
                     context.form = try await WebCredentials.form(&request, context: context)
                     try WebCredentials.checkCSRF(request, context: context)
                 }

@@ -116,6 +116,9 @@ struct SettingsPages {
                 ["id": $0.id.description, "name": $0.name, "role": roleName($0.role ?? member.role)]
             }
             data["roles"] = Role.allCases.filter { member.role.includes($0) }.map { ["value": $0.rawValue, "name": roleName($0)] }
+            data["mail"] = try await mailForm(member, language: language)
+            data["mailSaved"] = request.uri.queryParameters["done"] == "mail"
+            data["serverSendsMail"] = stores.sendsMail
         }
         return WebPage("settings", title: words[.settings], tab: .more, data: data).response(request, context: context)
     }
@@ -150,6 +153,24 @@ struct SettingsPages {
                 }
                 try await writer.finish(nil)
             })
+    }
+
+    /// The member's mail choice as the form shows it.
+    private func mailForm(_ member: Membership, language: Language) async throws -> [String: Any] {
+        let choice = try await stores.database.stores.mail.choice(family: member.familyID, user: member.userID)
+        var form: [String: Any] = [
+            "digests": DigestFrequency.allCases.map { frequency in
+                ["value": frequency.rawValue, "name": MailWord(rawValue: "digest_\(frequency.rawValue)")?.text(language) ?? frequency.rawValue,
+                    "selected": frequency == choice.digest] as [String: Any]
+            },
+            "mailLanguages": [
+                ["code": "ko", "name": "한국어", "selected": choice.language == "ko"],
+                ["code": "en", "name": "English", "selected": choice.language == "en"],
+            ],
+            "reminders": choice.reminders,
+        ]
+        if let address = choice.address { form["address"] = address }
+        return form
     }
 
     static func day(_ instant: Date, _ language: Language) -> String {

@@ -21,9 +21,12 @@ struct WebStores: Sendable {
     let database: any DiaryEngine
     /// The data folder, for what stays local whatever the storage: staged imports and made backups.
     let dataFolder: URL
+    /// Whether this server sends mail (`saessak serve` was given SMTP settings).
+    let sendsMail: Bool
 
-    init(database: any DiaryEngine, dataFolder: URL, photos: PhotoService, signIn: SignIn) {
+    init(database: any DiaryEngine, dataFolder: URL, photos: PhotoService, signIn: SignIn, sendsMail: Bool = false) {
         self.database = database
+        self.sendsMail = sendsMail
         self.dataFolder = dataFolder
         let stores = database.stores
         entries = stores.entries

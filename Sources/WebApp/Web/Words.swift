@@ -57,6 +57,11 @@ struct Words {
 
     private static let dictionaries: [Language: [String: String]] = Dictionary(
         uniqueKeysWithValues: [Language.korean, .english].map { language in
-            (language, Dictionary(uniqueKeysWithValues: Word.allCases.map { ($0.rawValue, $0.text(language)) }))
+            (
+                language,
+                Dictionary(
+                    uniqueKeysWithValues: Word.allCases.map { ($0.rawValue, $0.text(language)) }
+                        + MailWord.allCases.map { ($0.rawValue, $0.text(language)) })
+            )
         })
 }

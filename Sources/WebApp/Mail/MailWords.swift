@@ -1,0 +1,78 @@
+/// The words of e-mail — the settings that choose it, the unsubscribe page, and the mails themselves — Korean first
+/// and complete in English. Templates read them as `{{t.key}}` beside `Word`'s (`Words.dictionary` holds both).
+enum MailWord: String, CaseIterable, Sendable {
+    case mailTitle, mailHint, mailAddress, mailDigest, digest_off, digest_daily, digest_weekly, mailReminders
+    case mailRemindersHint, mailLanguage, mailSaved, mailNotConfigured, mailWhatIsSent
+    case unsubscribeTitle, unsubscribeQuestion, unsubscribeButton, unsubscribed, unsubscribedNote
+    case digestSubjectDaily, digestSubjectWeekly, digestGreeting, digestNewEntries, digestMoreEntries, digestOpenEntry
+    case digestComments, digestCommentOn, digestComingUp, digestFooterDaily, digestFooterWeekly, reminderSubject
+    case reminderLead, reminderOpen, footerSettings, footerUnsubscribe, footerWhy
+
+    var texts: (korean: String, english: String) {
+        switch self {
+        case .mailTitle: ("이메일 소식", "News by e-mail")
+        case .mailHint:
+            (
+                "새 일기와 사진, 내 일기에 달린 댓글, 다가오는 날을 메일로 받아요. 이 가족에서만 적용됩니다.",
+                "Get new entries and photos, comments on your entries and the days coming up by e-mail. For this family only."
+            )
+        case .mailAddress: ("받을 이메일 주소", "E-mail address")
+        case .mailDigest: ("소식 모아 받기", "Digest")
+        case .digest_off: ("받지 않음", "Off")
+        case .digest_daily: ("매일 아침", "Every morning")
+        case .digest_weekly: ("매주 월요일 아침", "Monday mornings")
+        case .mailReminders: ("기념일 미리 알림", "Reminders")
+        case .mailRemindersHint:
+            (
+                "백일, 돌, 생일(양력·음력), 예방접종, 기념일 3일 전에 메일을 보내요.",
+                "A mail three days before 백일, 돌, birthdays (solar and lunar), vaccinations and anniversaries."
+            )
+        case .mailLanguage: ("메일 언어", "Language of the mails")
+        case .mailSaved: ("이메일 설정을 저장했습니다.", "Your e-mail settings are saved.")
+        case .mailNotConfigured:
+            (
+                "이 서버는 아직 메일을 보내도록 설정되지 않았습니다. 설정은 저장되고, 관리자가 메일 서버를 설정하면 보내기 시작합니다.",
+                "This server is not set up to send mail yet. Your choice is kept, and mail starts once the server's mail settings are made."
+            )
+        case .mailWhatIsSent:
+            (
+                "메일에는 주민등록번호나 사진의 위치 정보가 들어가지 않습니다. 사진은 작은 미리보기로만 들어갑니다.",
+                "No mail ever carries a resident registration number or where a photo was taken; photos go as small previews only."
+            )
+        case .unsubscribeTitle: ("메일 그만 받기", "Stop these mails")
+        case .unsubscribeQuestion: ("%@ 가족의 메일을 그만 받을까요?", "Stop the mails from the %@ family?")
+        case .unsubscribeButton: ("그만 받기", "Unsubscribe")
+        case .unsubscribed: ("더 이상 메일을 보내지 않습니다.", "No more mail will be sent.")
+        case .unsubscribedNote: ("다시 받으려면 로그인해서 설정에서 켜 주세요.", "To get them again, sign in and turn them on in Settings.")
+        case .digestSubjectDaily: ("[%@] 오늘의 소식", "[%@] Today's news")
+        case .digestSubjectWeekly: ("[%@] 이번 주 소식", "[%@] This week's news")
+        case .digestGreeting: ("%@님, 새싹 소식이에요.", "Hello %@, here is the news from Saessak.")
+        case .digestNewEntries: ("새 일기", "New entries")
+        case .digestMoreEntries: ("그 밖에 일기 %@개가 더 있어요.", "%@ more entries are waiting.")
+        case .digestOpenEntry: ("일기 보기", "Open the entry")
+        case .digestComments: ("내 일기에 달린 댓글", "Comments on your entries")
+        case .digestCommentOn: ("%@에", "on %@")
+        case .digestComingUp: ("다가오는 날", "Coming up")
+        case .digestFooterDaily: ("새싹에서 매일 아침 보내는 소식입니다.", "Saessak sends you this every morning.")
+        case .digestFooterWeekly: ("새싹에서 매주 월요일 아침 보내는 소식입니다.", "Saessak sends you this every Monday morning.")
+        case .reminderSubject: ("[%@] %@", "[%@] %@")
+        case .reminderLead: ("미리 알려 드려요.", "A reminder of what is coming.")
+        case .reminderOpen: ("달력에서 보기", "See it on the calendar")
+        case .footerSettings: ("메일 설정 바꾸기", "Change your mail settings")
+        case .footerUnsubscribe: ("이 메일 그만 받기", "Unsubscribe")
+        case .footerWhy: ("%@ 가족의 구성원으로 직접 신청하셨기 때문에 받으셨습니다.", "You get this because you asked for it as a member of the %@ family.")
+        }
+    }
+
+    func text(_ language: Language) -> String { language == .korean ? texts.korean : texts.english }
+
+    /// The text with `%@` replaced by the arguments in order.
+    func text(_ language: Language, _ arguments: String...) -> String {
+        var result = text(language)
+        for argument in arguments {
+            guard let range = result.range(of: "%@") else { break }
+            result.replaceSubrange(range, with: argument)
+        }
+        return result
+    }
+}

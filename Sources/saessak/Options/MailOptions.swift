@@ -1,0 +1,72 @@
+import ArgumentParser
+import Foundation
+import Mail
+import MailFormat
+import WebApp
+
+/// How mail is sent: `saessak serve` and `saessak mail run`. The SMTP user name and password come from the
+/// environment (`SAESSAK_SMTP_USERNAME`, `SAESSAK_SMTP_PASSWORD`), never the command line (a process list shows it).
+struct MailOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The SMTP server that sends the mail (no mail without it).", valueName: "HOST"))
+    var smtpHost: String?
+
+    @Option(help: "The SMTP server's port (587 for STARTTLS, 465 for TLS).")
+    var smtpPort = 587
+
+    @Option(help: ArgumentHelp("starttls (required, the default), tls (from the first byte) or none (a relay on this machine).", valueName: "MODE"))
+    var smtpSecurity = "starttls"
+
+    @Option(help: ArgumentHelp("A PEM file of certificates to trust besides the system's (a home server's own CA).", valueName: "FILE"))
+    var smtpCaFile: String?
+
+    @Option(help: ArgumentHelp("The address the mail comes from.", valueName: "ADDRESS"))
+    var mailFrom: String?
+
+    @Option(help: ArgumentHelp("The address people open the app at, for the links in mail (https://diary.example.kr).", valueName: "URL"))
+    var publicUrl: String?
+
+    @Option(help: ArgumentHelp("The hour (Seoul time, 0–23) from which the day's digests go out.", valueName: "HOUR"))
+    var digestHour = 7
+
+    @Option(help: ArgumentHelp("Seconds between looks for mail to write and send.", valueName: "SECONDS"))
+    var mailInterval = 60
+
+    func validate() throws {
+        guard smtpHost != nil else { return }
+        _ = try configuration()
+    }
+
+    /// The settings, or nil without `--smtp-host`.
+    func configuration(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> MailConfiguration? {
+        guard let smtpHost else { return nil }
+        guard !smtpHost.isEmpty else { throw ValidationError("--smtp-host must not be empty") }
+        guard (1...65535).contains(smtpPort) else { throw ValidationError("--smtp-port must be 1–65535 (got \(smtpPort))") }
+        guard let security = SMTPSettings.Security(rawValue: smtpSecurity) else {
+            throw ValidationError("--smtp-security must be starttls, tls or none (got '\(smtpSecurity)')")
+        }
+        guard let mailFrom else { throw ValidationError("--mail-from is needed with --smtp-host") }
+        let from: MailAddress
+        do { from = try MailAddress(mailFrom) } catch { throw ValidationError("--mail-from '\(mailFrom)' \(error)") }
+        guard let publicUrl, let url = URL(string: publicUrl), ["http", "https"].contains(url.scheme ?? ""), url.host != nil,
+            url.query == nil, url.fragment == nil
+        else { throw ValidationError("--public-url must be the app's address, such as https://diary.example.kr (got '\(publicUrl ?? "")')") }
+        guard (0...23).contains(digestHour) else { throw ValidationError("--digest-hour must be 0–23 (got \(digestHour))") }
+        guard (1...3600).contains(mailInterval) else { throw ValidationError("--mail-interval must be 1–3600 seconds (got \(mailInterval))") }
+        if let smtpCaFile, !FileManager.default.isReadableFile(atPath: smtpCaFile) {
+            throw ValidationError("--smtp-ca-file '\(smtpCaFile)' cannot be read")
+        }
+        let username = environment["SAESSAK_SMTP_USERNAME"].flatMap { $0.isEmpty ? nil : $0 }
+        let password = environment["SAESSAK_SMTP_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
+        guard (username == nil) == (password == nil) else {
+            throw ValidationError("set both SAESSAK_SMTP_USERNAME and SAESSAK_SMTP_PASSWORD, or neither")
+        }
+        if username != nil, security == .none, !["127.0.0.1", "::1", "localhost"].contains(smtpHost) {
+            throw ValidationError("--smtp-security none would send the SMTP password in the clear: use starttls or tls")
+        }
+        return MailConfiguration(
+            smtp: SMTPSettings(
+                host: smtpHost, port: smtpPort, security: security, username: username, password: password,
+                trustedCertificates: smtpCaFile, heloName: url.host ?? "saessak.localhost"),
+            from: from, publicURL: publicUrl, digestHour: digestHour, interval: .seconds(mailInterval))
+    }
+}
