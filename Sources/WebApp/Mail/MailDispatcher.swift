@@ -44,8 +44,10 @@ public struct MailDispatcher: Service {
     public func run() async throws {
         logger.info("mail", metadata: ["smtp": "\(client.settings.host):\(client.settings.port)", "security": "\(client.settings.security)"])
         while !Task.isCancelled, !Task.isShuttingDownGracefully {
-            _ = await round(now: Date())
-            try? await Task.sleep(for: composer.configuration.interval)
+            // A stop does not wait for a slow SMTP server: the send is cancelled (a message not yet handed over is
+            // tried again later; one that was is never sent again) and its outcome still recorded.
+            _ = await cancelWhenGracefulShutdown { await round(now: Date()) }
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: composer.configuration.interval) }
         }
     }
 
@@ -60,10 +62,13 @@ public struct MailDispatcher: Service {
         } catch {
             logger.error("mail: cannot write the due mail", metadata: ["error": "\(error)"])
         }
+        // What was queued just now is due too (its time is the clock's, a moment after `now`).
+        let now = max(now, Date())
         do {
-            while let mail = try await stores.mail.claimNext(now: now) {
+            while !Task.isCancelled, let mail = try await stores.mail.claimNext(now: now) {
                 let result = await send(mail, now: now)
-                try await stores.mail.finish(id: mail.id, result: result)
+                // Recorded even when the round was cancelled meanwhile (a new task does not inherit the cancellation).
+                try await Task { try await stores.mail.finish(id: mail.id, result: result) }.value
                 switch result {
                 case .sent: round.sent += 1
                 case .retry: round.retrying += 1
