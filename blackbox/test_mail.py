@@ -2,9 +2,12 @@
 well-formed MIME (Python's own parser finds no defect), its links work for that member and for no one else, it never
 carries the resident number or a photo's place, a refused send is retried, and nothing is ever sent twice — not even
 when the server took the message and the answer was lost."""
+import base64
 import datetime
 import email
 import email.policy
+import hashlib
+import hmac
 import html
 import json
 import re
@@ -183,6 +186,7 @@ def test_digests_and_reminders_arrive_well_formed_with_links_for_that_member_onl
     assert unsubscribe in parts(digest)[1]
     path = urllib.parse.urlparse(unsubscribe).path
     _, _, _, family_id, user_id, token = path.split("/")
+    assert path == unsubscribe_path(data, family_id, user_id)
     assert family.request("GET", path).status == 200
     mom_id = entry["authorId"]
     for forged in (f"/mail/unsubscribe/{family_id}/{mom_id}/{token}", f"/mail/unsubscribe/{family_id}/{user_id}/{token[:-2]}AA",
@@ -200,6 +204,16 @@ def test_digests_and_reminders_arrive_well_formed_with_links_for_that_member_onl
     assert run_mail(data, smtp, family) == "queued 0, sent 0, retrying 0, failed 0, unknown 0"
     assert len(smtp.messages) == 3
     assert sorted(m["state"] for m in outbox(data)) == ["sent", "sent", "sent"]
+
+
+def unsubscribe_path(data, family_id, user_id):
+    """The unsubscribe link the server makes for a member, computed here from the data folder's key as docs/mail.md
+    describes it (HKDF-SHA256 → HMAC-SHA256 of "family|member"): an independent check of the server's signature."""
+    key = (data / "secret.key").read_bytes()
+    prk = hmac.new(b"\0" * 32, key, hashlib.sha256).digest()
+    derived = hmac.new(prk, b"saessak signature: mail unsubscribe\x01", hashlib.sha256).digest()
+    signature = hmac.new(derived, f"{family_id}|{user_id}".encode(), hashlib.sha256).digest()
+    return f"/mail/unsubscribe/{family_id}/{user_id}/" + base64.urlsafe_b64encode(signature).decode().rstrip("=")
 
 
 def _decoded(message):

@@ -26,6 +26,7 @@ import clips
 from browser import Browser
 from conftest import Server, make_family
 from images import image, image_bytes, jpeg_with_exif, multipart
+from test_mail import unsubscribe_path
 
 PASSWORD = "a long password"
 ARTEFACTS = Path(os.environ.get("SAESSAK_ARTEFACTS", Path(__file__).resolve().parent.parent / "test-artefacts"))
@@ -443,6 +444,8 @@ def page_paths(site):
     anniversary = made("POST", "/api/v1/anniversaries", {"name": "할머니 생신", "calendar": "lunar", "month": 3, "day": 2, "isHoliday": True})
     invitation = made("POST", "/api/v1/invitations", {"role": "viewer"})["url"].split(str(site.port), 1)[1]
     share = made("POST", "/api/v1/share-links", {"entryIds": [entry["id"]], "label": "할머니께"})["url"].split(str(site.port), 1)[1]
+    family_id = site.request("GET", "/api/v1/account", token=token).json()["familyId"]
+    unsubscribe = unsubscribe_path(site.data, family_id, entry["authorId"])
     return {
         "home": "/", "invitation": invitation, "share-link": share, "timeline": "/timeline", "search": "/timeline?q=%EA%B1%B8%EC%9D%8C", "entry": f"/entries/{entry['id']}",
         "entry-new": "/entries/new", "entry-edit": f"/entries/{entry['id']}/edit", "entry-delete": f"/entries/{entry['id']}/delete",
@@ -452,7 +455,7 @@ def page_paths(site):
         "anniversary-edit": f"/anniversaries/{anniversary['id']}/edit", "calculator": "/calculator", "more": "/more",
         "settings": "/settings", "import": "/settings/import", "health": f"/health?child={child['id']}", "event-edit": f"/health/events/{event['id']}/edit", "anniversary-new": "/anniversaries/new", "password": "/account/password",
         "comment-edit": f"/comments/{comment['id']}/edit", "album": f"/album?child={child['id']}&month=2026-11",
-        "photo": f"/photos/{entry['photoIds'][0]}?entry={entry['id']}", "not-found": "/entries/00000000-0000-0000-0000-000000000000",
+        "photo": f"/photos/{entry['photoIds'][0]}?entry={entry['id']}", "unsubscribe": unsubscribe, "not-found": "/entries/00000000-0000-0000-0000-000000000000",
     }
 
 

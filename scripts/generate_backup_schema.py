@@ -17,8 +17,30 @@ TABLES = [
     "families", "users", "memberships", "apiTokens", "children", "entries", "entryChildren", "tags", "entryTags",
     "photos", "entryPhotos", "events", "eventPhotos", "anniversaries", "memos", "growthMeasurements", "vaccinations",
     "vaccinationChoices", "vaccinationSkips", "invitations", "shareLinks", "shareLinkEntries", "calendarFeeds",
-    "importedItems",
+    "importedItems", "comments", "hearts", "entryReads",
 ]
+# What a table or column means, where its name does not say it (kept here so that regenerating keeps it).
+TABLE_NOTES = {
+    "comments": "Comments on an entry or one photo (exactly one of entryId and photoId is set).",
+    "hearts": "One member's heart on an entry or one photo.",
+    "entryReads": "Which member has opened which entry (what is new to them is the rest).",
+}
+COLUMN_NOTES = {
+    ("entries", "authorId"): "who wrote the entry; null for imports, older entries, a deleted account or (a family backup) a "
+                             "member no longer in the family",
+    ("photos", "durationMs"): "a video clip's length; null for a photo",
+    ("photos", "videoCodec"): "a clip's video codec, as ffmpeg names it (h264, hevc, vp9); null for a photo",
+    ("photos", "audioCodec"): "a clip's audio codec (aac, opus); null for a silent clip or a photo",
+    ("photos", "rendition"): "whether a clip needs a web rendition (pending) or plays as it is (none); renditions are not in "
+                             "backups and are made again after a restore",
+    ("comments", "authorId"): "null once the author's account is gone, or (a family backup) when the author is no longer in "
+                              "the family",
+    ("memberships", "mailAddress"): "where the member's e-mail goes (null: none); the outbox itself is not backed up",
+    ("memberships", "mailDigest"): "off, daily or weekly",
+    ("memberships", "mailReminders"): "reminders a few days before milestones, birthdays, anniversaries and vaccinations",
+    ("memberships", "mailLanguage"): "ko or en: the language of the member's mail",
+    ("memberships", "mailSince"): "where the member's next digest starts (null: when they joined)",
+}
 SEALED = {("children", "residentNumberSealed"): "residentNumber"}
 LEFT_OUT = {("photos", "thumbnails")}
 BLOB = {"type": "object", "additionalProperties": False, "required": ["base64"],
@@ -53,9 +75,11 @@ def main(binary):
                 continue
             schema = column_schema(declared)
             properties[name] = schema if not_null else {"anyOf": [schema, {"type": "null"}]}
+            if (table, name) in COLUMN_NOTES:
+                properties[name] = {**properties[name], "description": COLUMN_NOTES[(table, name)]}
             if not_null:
                 required.append(name)
-        tables[table] = {"type": "array", "items": {
+        tables[table] = {"type": "array", **({"description": TABLE_NOTES[table]} if table in TABLE_NOTES else {}), "items": {
             "type": "object", "additionalProperties": False, "required": required, "properties": properties}}
     schema = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",

@@ -51,7 +51,12 @@ import Testing
         used.formUnion(ImportPages.Kind.allCases.map { "import_\($0.rawValue)" })
         used.formUnion(["children", "entries", "events", "anniversaries", "photos", "measurements"].map { "importKind_\($0)" })
         #expect(used.count > 100)
-        for key in used.sorted() { #expect(Word(rawValue: key) != nil, "\(key) is not a word") }
+        used.formUnion(DigestFrequency.allCases.map { "digest_\($0.rawValue)" })
+        for key in used.sorted() { #expect(Word(rawValue: key) != nil || MailWord(rawValue: key) != nil, "\(key) is not a word") }
+        for word in MailWord.allCases {
+            #expect(!word.text(.korean).isEmpty && !word.text(.english).isEmpty, "\(word) lacks a language")
+            #expect(word.text(.korean).components(separatedBy: "%@").count == word.text(.english).components(separatedBy: "%@").count, "\(word)")
+        }
         for word in Word.allCases {
             #expect(!word.text(.korean).isEmpty, "\(word) has no Korean")
             #expect(!word.text(.english).isEmpty, "\(word) has no English")

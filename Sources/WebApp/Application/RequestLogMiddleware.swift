@@ -7,8 +7,9 @@ import Logging
 struct RequestLogMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
 
-    /// First path segments whose second segment is a secret: share links, invitations, calendar feeds.
-    static let secretAfter: Set<String> = ["s", "invite", "feeds"]
+    /// First path segments, and which segments after them are a secret: share links, invitations and calendar feeds
+    /// (the second); an unsubscribe link (`/mail/unsubscribe/<family>/<user>/<signature>`: who it is for too).
+    static let secretSegments: [String: ClosedRange<Int>] = ["s": 1...1, "invite": 1...1, "feeds": 1...1, "mail": 2...4]
 
     func handle(
         _ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response
@@ -40,9 +41,9 @@ struct RequestLogMiddleware: RouterMiddleware {
     /// `…` however its path is spelled (`/S/`, `/%73/`, `/s%2F`), decoded first.
     static func redacted(_ path: String) -> String {
         let parts = (path.removingPercentEncoding ?? path).split(separator: "/").map(String.init)
-        let first = parts.first?.lowercased()
+        let secret = parts.first.flatMap { secretSegments[$0.lowercased()] }
         return "/" + parts.enumerated().map { index, part in
-            index == 1 && first.map(secretAfter.contains) == true ? "…" : part
+            secret?.contains(index) == true ? "…" : part
         }.joined(separator: "/")
     }
 
