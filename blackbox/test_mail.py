@@ -2,6 +2,7 @@
 well-formed MIME (Python's own parser finds no defect), its links work for that member and for no one else, it never
 carries the resident number or a photo's place, a refused send is retried, and nothing is ever sent twice — not even
 when the server took the message and the answer was lost."""
+import asyncio
 import base64
 import datetime
 import email
@@ -38,6 +39,8 @@ class Inbox:
         self.refuse_next = 0  # answer 451 after the message
         self.drop_next = 0  # take the message, then cut the connection before answering
         self.arrived = threading.Condition()
+        self.answer = threading.Event()  # cleared: the server takes the message and waits before answering
+        self.answer.set()
 
     async def handle_DATA(self, server, session, envelope):
         if self.refuse_next:
@@ -46,6 +49,8 @@ class Inbox:
         with self.arrived:
             self.messages.append((list(envelope.rcpt_tos), bytes(envelope.original_content or envelope.content)))
             self.arrived.notify_all()
+        while not self.answer.is_set():
+            await asyncio.sleep(0.05)
         if self.drop_next:
             self.drop_next -= 1
             server.transport.abort()
@@ -240,15 +245,55 @@ def test_a_refused_send_is_retried_and_a_lost_answer_is_never_sent_again(family,
     assert "좋았겠다" in parts(message)[0] and message["Message-ID"].strip("<>") == waiting["messageId"]
     assert run_mail(data, smtp, family, tomorrow + datetime.timedelta(minutes=3)).startswith("queued 0, sent 0")
 
-    # The server takes the next day's digest and the connection breaks before its answer: perhaps delivered, so
-    # never sent again.
+    # A daily digest with no news is not sent (the days coming up alone wait for a weekly one or a reminder).
+    assert run_mail(data, smtp, family, tomorrow + datetime.timedelta(days=1)).startswith("queued 0, sent 0")
+    # Weekly, on the next Monday: the server takes the digest and the connection breaks before its answer — perhaps
+    # delivered, so never sent again.
+    call(family, "PUT", "/account/mail", {"address": "mom@example.kr", "digest": "weekly", "reminders": False, "language": "ko"},
+         family.owner)
     smtp.drop_next = 1
-    later = tomorrow + datetime.timedelta(days=1)
+    later = tomorrow + datetime.timedelta(days=2)
+    later += datetime.timedelta(days=(7 - later.weekday()) % 7)  # a Monday
+    assert run_mail(data, smtp, family, later - datetime.timedelta(days=1)).startswith("queued 0, sent 0")  # a Sunday
     assert run_mail(data, smtp, family, later) == "queued 1, sent 0, retrying 0, failed 0, unknown 1"
     for minutes in (2, 30, 600):
         assert run_mail(data, smtp, family, later + datetime.timedelta(minutes=minutes)).startswith("queued 0, sent 0")
     assert len(smtp.messages) == 2
-    assert sorted(m["state"] for m in outbox(data) if m["state"] != "skipped") == ["sent", "unknown"]
+    assert sorted(m["state"] for m in outbox(data)) == ["sent", "skipped", "unknown"]
+    assert "이번 주 소식" in str(parse(smtp.messages[1][1])["Subject"])
+
+
+def test_a_server_killed_while_sending_never_sends_that_mail_again(family, smtp):
+    """kill -9 after the message went out and before the answer came: the outbox row stays `sending`, becomes
+    `unknown` once it is stale, and neither the restarted server nor a later round sends it again."""
+    data = family.data
+    smtp.answer.clear()
+    sender = Server(data)
+    sender.extra_args = mail_options(smtp, family, "--mail-interval", "1")
+    sender.start()
+    try:
+        call(family, "PUT", "/account/mail", {"address": "mom@example.kr", "digest": "off", "reminders": True, "language": "ko"},
+             family.owner)
+        [reminder] = smtp.wait_for(1)
+        assert str(reminder["Subject"]).startswith("[우리집] 하늘 백일")
+        sender.stop(kill=True)
+    finally:
+        smtp.answer.set()
+        sender.stop()
+    assert [m["state"] for m in outbox(data)] == ["sending"]
+    now = datetime.datetime.now(SEOUL).replace(microsecond=0)
+    assert run_mail(data, smtp, family, now + datetime.timedelta(minutes=5)).startswith("queued 0, sent 0")
+    assert [m["state"] for m in outbox(data)] == ["sending"]  # its sender may still be at it
+    assert run_mail(data, smtp, family, now + datetime.timedelta(minutes=20)).startswith("queued 0, sent 0")
+    assert [m["state"] for m in outbox(data)] == ["unknown"]
+    again = Server(data)
+    again.extra_args = mail_options(smtp, family, "--mail-interval", "1")
+    again.start()
+    try:
+        time.sleep(3)
+    finally:
+        again.stop()
+    assert len(smtp.messages) == 1 and [m["state"] for m in outbox(data)] == ["unknown"]
 
 
 def test_the_server_sends_by_itself_over_starttls_with_a_password(tmp_path):

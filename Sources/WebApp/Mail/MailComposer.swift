@@ -31,7 +31,9 @@ struct MailComposer: Sendable {
         }
     }
 
-    /// The digest covering `recipient.digestSince` to `now`, or nil when there is nothing to tell.
+    /// The digest covering `recipient.digestSince` to `now`, or nil when there is nothing to tell: a daily digest
+    /// needs new entries or comments (the days coming up ride along; reminders tell of them on their own), a weekly
+    /// one goes with the days coming up alone.
     func digest(for recipient: MailRecipient, address: MailAddress, now: Date) async throws -> MailMessage? {
         let language = Language(rawValue: recipient.choice.language) ?? .korean
         let family = recipient.family
@@ -44,7 +46,8 @@ struct MailComposer: Sendable {
             family: family, on: today, days: recipient.choice.digest == .weekly ? 14 : 7, children: stores.children,
             anniversaries: stores.anniversaries, vaccinations: stores.vaccinations
         ).filter { $0.kind != .holiday }
-        guard !entryIDs.isEmpty || !comments.isEmpty || !notices.isEmpty else { return nil }
+        let hasNews = !entryIDs.isEmpty || !comments.isEmpty
+        guard hasNews || (recipient.choice.digest == .weekly && !notices.isEmpty) else { return nil }
 
         var body = MailBody(configuration: configuration)
         body.paragraph(MailWord.digestGreeting.text(language, recipient.username))
