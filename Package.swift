@@ -30,7 +30,7 @@ let package = Package(
     targets: [
         // Pure core: no I/O.
         .target(name: "KoreanCalendar", swiftSettings: swiftSettings),
-        .target(name: "Diary", dependencies: ["KoreanCalendar"], swiftSettings: swiftSettings),
+        .target(name: "Diary", dependencies: ["KoreanCalendar", "Places"], swiftSettings: swiftSettings),
         // Outside bytes: form bodies and ZIP archives, read without trusting a byte of them.
         .target(name: "Multipart", swiftSettings: swiftSettings),
         .target(name: "ZIPReading", dependencies: ["CInflate"], swiftSettings: swiftSettings),
@@ -129,7 +129,7 @@ let package = Package(
         .target(
             name: "Services",
             dependencies: [
-                "Diary", "DiaryStore", "Files", "Photos",
+                "Diary", "DiaryStore", "Files", "Photos", "Places",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -140,7 +140,7 @@ let package = Package(
         .target(
             name: "WebApp",
             dependencies: [
-                "Diary", "DiaryStore", "Secrets", "Photos", "Services", "Backup", "Importers", "Multipart", "Mail", "MailFormat",
+                "Diary", "DiaryStore", "Secrets", "Photos", "Services", "Backup", "Importers", "Multipart", "Mail", "MailFormat", "Places",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

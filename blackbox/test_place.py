@@ -3,6 +3,7 @@ NGII polygons the bundled data was made from — says, after today's names for r
 halls, a 읍 and a 면 in each 도, islands, the sea, Tokyo) and thousands of random points over Korea's bounding box."""
 import json
 import random
+import urllib.parse
 import sys
 from pathlib import Path
 
@@ -104,3 +105,44 @@ def test_names_are_romanised_by_the_revised_romanization(name, english):
     from generate_places import romanise
 
     assert romanise(name) == english
+
+
+def test_an_entry_from_a_phone_photo_shows_and_finds_its_place(tmp_path):
+    """A photo with GPS taken at Seoul City Hall: the photo and the entry made with it carry the 읍면동 with no one
+    typing it; the timeline and the entry page show it in the reader's language; search by 동 name finds the entry; a
+    typed name wins; the editor offers the place until a name is typed."""
+    from images import jpeg_with_exif, multipart
+    from browser import Browser
+    from conftest import Server, make_family, new_child
+
+    data = tmp_path / "saessak-data"
+    token = make_family(data, "mom", "우리집")
+    server = Server(data).start()
+    try:
+        child = new_child(server, token)
+        picture = jpeg_with_exif(tmp_path)  # GPS 37.5665, 126.978
+        content_type, body = multipart([(picture.name, picture.read_bytes())])
+        photo = server.request("POST", "/api/v1/photos", raw=body, token=token, headers={"Content-Type": content_type}).json()["items"][0]
+        assert photo["region"]["korean"] == {"sido": "서울특별시", "sigungu": "중구", "eupmyeondong": "태평로1가"}
+        entry = server.request("POST", "/api/v1/entries", {"title": "시청 앞 산책", "body": "", "date": "2026-11-22T10:00",
+                                                            "childIds": [child["id"]], "photoIds": [photo["id"]]}, token).json()
+        assert "name" not in entry["place"] and entry["place"]["region"]["english"]["eupmyeondong"] == "Taepyeongno 1-ga"
+        typed = server.request("POST", "/api/v1/entries", {"title": "할머니 댁", "body": "", "date": "2026-11-22T11:00", "childIds": [child["id"]],
+                                                            "place": {"name": "할머니 댁", "latitude": 35.1798, "longitude": 129.075}}, token).json()
+        assert typed["place"]["name"] == "할머니 댁" and typed["place"]["region"]["korean"]["sigungu"] == "연제구"
+        abroad = server.request("POST", "/api/v1/entries", {"title": "도쿄", "body": "", "date": "2026-11-22T12:00", "childIds": [child["id"]],
+                                                             "place": {"latitude": 35.6895, "longitude": 139.6917}}, token).json()
+        assert "region" not in abroad["place"]
+        found = server.request("GET", "/api/v1/search?q=" + urllib.parse.quote("태평로1가"), token=token).json()["items"]
+        assert [hit["id"] for hit in found] == [entry["id"]], found
+        assert [h for h in server.request("GET", "/api/v1/search?q=" + urllib.parse.quote("연제구"), token=token).json()["items"]]
+        browser = Browser(server)
+        browser.sign_in("mom", "a long password")
+        timeline = browser.request("GET", "/timeline").text
+        assert "📍 중구 태평로1가" in timeline and "📍 할머니 댁" in timeline
+        assert "서울특별시 중구 태평로1가" in browser.request("GET", f"/entries/{entry['id']}").text
+        assert "Taepyeongno 1-ga, Jung-gu" in browser.request("GET", "/timeline?lang=en").text
+        editor = browser.request("GET", f"/entries/{entry['id']}/edit?lang=ko").text
+        assert 'placeholder="서울특별시 중구 태평로1가"' in editor
+    finally:
+        server.stop()

@@ -28,6 +28,8 @@ TABLE_NOTES = {
 COLUMN_NOTES = {
     ("entries", "authorId"): "who wrote the entry; null for imports, older entries, a deleted account or (a family backup) a "
                              "member no longer in the family",
+    ("entries", "placeRegion"): "the Korean place the coordinates lie in (시도 시군구 읍면동), written with the entry from the "
+                                "bundled place data; search finds the entry by it",
     ("photos", "durationMs"): "a video clip's length; null for a photo",
     ("photos", "videoCodec"): "a clip's video codec, as ffmpeg names it (h264, hevc, vp9); null for a photo",
     ("photos", "audioCodec"): "a clip's audio codec (aac, opus); null for a silent clip or a photo",

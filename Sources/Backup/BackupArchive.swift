@@ -221,7 +221,12 @@ public enum BackupArchive {
                 _ = try await photos.putOriginal(file, sha256: parts[0], format: format)
             }
             try await database.load(tables)
-            try database.migrateToLatest()
+            if manifest.schema != DiaryDatabase.migrations {
+                // Made by an older Saessak: the later migrations, then the search documents again (they may read
+                // columns the backup's schema lacked, such as the entries' place regions).
+                try database.migrateToLatest()
+                _ = try await database.stores.search.reindex()
+            }
             if let target {
                 try await target.load(try await database.dump(includeSensitive: true))
             }

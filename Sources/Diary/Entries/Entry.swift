@@ -1,4 +1,5 @@
 import Foundation
+import Places
 import KoreanCalendar
 
 /// A diary entry: what happened, when (local wall-clock time in a named time zone) and to which children.
@@ -117,6 +118,15 @@ public struct Place: Hashable, Sendable {
         }
         self.latitude = latitude
         self.longitude = longitude
+    }
+}
+
+extension Place {
+    /// The Korean administrative place of the coordinates (시도 시군구 읍면동), found on this machine from the bundled
+    /// data (docs/place.md); nil without coordinates, outside South Korea, or if the data cannot be read.
+    public var region: KoreanPlace? {
+        guard let latitude, let longitude, case .success(let places) = KoreanPlaces.bundled else { return nil }
+        return places.place(latitude: latitude, longitude: longitude)
     }
 }
 

@@ -5,6 +5,12 @@ import GRDB
 extension DiarySchema {
     /// Who wrote an entry (null for imports and older entries: never "new" to anyone), and which member has seen
     /// which entry: what is new to a member is what others wrote since they joined that they have not opened.
+    /// The Korean place an entry's coordinates lie in, as text (`서울특별시 마포구 연남동`), written with the entry from
+    /// the bundled place data: what search finds by 동 name (docs/place.md).
+    static func placeRegions(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE entries ADD COLUMN placeRegion TEXT")
+    }
+
     /// Members' e-mail choices (backed up with their membership) and the outbox (not backed up: what was sent from
     /// this database, each message rendered once and sent at most once).
     static func mail(_ db: Database) throws {

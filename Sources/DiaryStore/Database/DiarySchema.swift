@@ -24,6 +24,7 @@ enum DiarySchema {
         migrator.registerMigration("v13 comments and hearts", migrate: reactions)
         migrator.registerMigration("v14 authors and reads", migrate: authorsAndReads)
         migrator.registerMigration("v15 mail", migrate: mail)
+        migrator.registerMigration("v16 place regions", migrate: placeRegions)
         return migrator
     }
 

@@ -265,6 +265,8 @@ struct EntryRecord: Codable, FetchableRecord, PersistableRecord {
     var timeZone: String
     var weather: String?
     var placeName: String?
+    /// Derived from the coordinates when written (search finds the entry by it); never read back.
+    var placeRegion: String?
     var latitude: Double?
     var longitude: Double?
     var createdAt: String
@@ -284,6 +286,7 @@ struct EntryRecord: Codable, FetchableRecord, PersistableRecord {
         timeZone = content.timeZone
         weather = content.weather
         placeName = content.place?.name
+        placeRegion = content.place?.region?.text(english: false)
         latitude = content.place?.latitude
         longitude = content.place?.longitude
         self.createdAt = createdAt

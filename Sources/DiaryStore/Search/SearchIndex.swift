@@ -12,7 +12,7 @@ enum SearchIndex {
         }
     }
 
-    /// The entry's document: title, body, tags in order, place name.
+    /// The entry's document: title, body, tags in order, place name and the Korean place of its coordinates.
     static func refresh(_ db: Database, entry: EntryID) throws {
         try refreshEntries(db, condition: "entries.id = ?", arguments: [entry.sql])
     }
@@ -23,6 +23,7 @@ enum SearchIndex {
 
     /// Every document made again from the entries and memos, and the index rebuilt from the documents.
     static func refreshAll(_ db: Database) throws {
+        try fillPlaceRegions(db)
         try db.execute(sql: "DELETE FROM searchDocuments")
         try refreshEntries(db, condition: "1", arguments: [])
         try refreshMemos(db, condition: "1", arguments: [])
@@ -30,7 +31,21 @@ enum SearchIndex {
         try db.execute(sql: "INSERT INTO searchIndex (searchIndex) VALUES ('optimize')")
     }
 
+    /// Entries with coordinates but no place region yet (written before schema v16, or restored from a backup made
+    /// before it) get theirs from the bundled place data.
+    static func fillPlaceRegions(_ db: Database) throws {
+        guard try db.columns(in: "entries").contains(where: { $0.name == "placeRegion" }) else { return }
+        let rows = try Row.fetchAll(
+            db, sql: "SELECT id, latitude, longitude FROM entries WHERE placeRegion IS NULL AND latitude IS NOT NULL AND longitude IS NOT NULL")
+        for row in rows {
+            guard let region = PlaceRegion.text(latitude: row["latitude"], longitude: row["longitude"]) else { continue }
+            try db.execute(sql: "UPDATE entries SET placeRegion = ? WHERE id = ?", arguments: [region, row["id"] as String])
+        }
+    }
+
     private static func refreshEntries(_ db: Database, condition: String, arguments: StatementArguments) throws {
+        let place = try db.columns(in: "entries").contains(where: { $0.name == "placeRegion" })
+            ? "trim(coalesce(placeName, '') || ' ' || coalesce(placeRegion, ''))" : "coalesce(placeName, '')"
         try db.execute(
             sql: """
                 INSERT INTO searchDocuments (familyId, family, entryId, title, body, tags, place)
@@ -38,7 +53,7 @@ enum SearchIndex {
                     coalesce((SELECT group_concat(name, ' ') FROM (
                         SELECT tags.name FROM entryTags JOIN tags ON tags.id = entryTags.tagId
                         WHERE entryTags.entryId = entries.id ORDER BY entryTags.position)), ''),
-                    coalesce(placeName, '')
+                    \(place)
                 FROM entries WHERE \(condition)
                 ON CONFLICT (entryId) DO UPDATE
                 SET title = excluded.title, body = excluded.body, tags = excluded.tags, place = excluded.place
@@ -54,5 +69,13 @@ enum SearchIndex {
                 ON CONFLICT (memoId) DO UPDATE SET title = excluded.title, body = excluded.body
                 """,
             arguments: arguments)
+    }
+}
+
+/// The text an entry's coordinates give its `placeRegion` column: `서울특별시 중구 태평로1가`, or nil outside Korea.
+package enum PlaceRegion {
+    package static func text(latitude: Double?, longitude: Double?) -> String? {
+        guard let latitude, let longitude else { return nil }
+        return (try? Place(name: nil, latitude: latitude, longitude: longitude))?.region?.text(english: false)
     }
 }

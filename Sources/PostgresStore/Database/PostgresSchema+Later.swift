@@ -2,6 +2,11 @@
 /// `DiarySchema+Later`; `PostgresSchema.migrations` lists them in order. Shipped migrations are never edited.
 extension PostgresSchema {
     /// As SQLite's "v14 authors and reads".
+    /// As SQLite's "v16 place regions".
+    static let placeRegions = """
+        ALTER TABLE entries ADD COLUMN placeRegion text COLLATE "C";
+        """
+
     /// As SQLite's "v15 mail".
     static let mail = """
         ALTER TABLE memberships ADD COLUMN mailAddress text COLLATE "C" CHECK (mailAddress IS NULL OR length(mailAddress) BETWEEN 3 AND 254);

@@ -21,6 +21,7 @@ enum PostgresSchema {
         Migration(name: "p6 comments and hearts", sql: reactions),
         Migration(name: "p7 authors and reads", sql: authorsAndReads),
         Migration(name: "p8 mail", sql: mail),
+        Migration(name: "p9 place regions", sql: placeRegions),
     ]
 
     private static let diary = """

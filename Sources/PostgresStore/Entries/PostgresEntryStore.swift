@@ -132,8 +132,8 @@ public struct PostgresEntryStore: EntryStore {
         try await db.execute(
             """
             INSERT INTO entries (id, familyId, title, body, localDateTime, timeZone, weather, placeName, latitude, longitude,
-                createdAt, modifiedAt, authorId)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                placeRegion, createdAt, modifiedAt, authorId)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [entry.id.sql, family.sql] + contentArguments(content) + [now.stored, now.stored, author?.sql])
         try await link(db, entry: entry.id, family: family, content: content)
@@ -156,7 +156,7 @@ public struct PostgresEntryStore: EntryStore {
             let changed = try await db.execute(
                 """
                 UPDATE entries SET title = ?, body = ?, localDateTime = ?, timeZone = ?, weather = ?, placeName = ?,
-                    latitude = ?, longitude = ?, modifiedAt = ?
+                    latitude = ?, longitude = ?, placeRegion = ?, modifiedAt = ?
                 WHERE id = ? AND familyId = ? RETURNING 1
                 """,
                 Self.contentArguments(content) + [stored.nextModifiedAt(now: now).stored, id.sql, family.sql])
@@ -196,7 +196,7 @@ public struct PostgresEntryStore: EntryStore {
     private static func contentArguments(_ content: EntryContent) -> [SQLArgument] {
         [
             content.title, content.body, content.date.iso, content.timeZone, content.weather, content.place?.name,
-            content.place?.latitude, content.place?.longitude,
+            content.place?.latitude, content.place?.longitude, content.place?.region?.text(english: false),
         ]
     }
 

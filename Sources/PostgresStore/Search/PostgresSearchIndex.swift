@@ -10,7 +10,7 @@ enum PostgresSearchIndex {
     static func refresh(_ db: PostgresTransaction, entry: EntryID) async throws {
         guard let row = try await db.row(
             """
-            SELECT familyId, title, body, coalesce(placeName, '') AS place,
+            SELECT familyId, title, body, trim(coalesce(placeName, '') || ' ' || coalesce(placeRegion, '')) AS place,
                 coalesce((SELECT string_agg(tags.name, ' ' ORDER BY entryTags.position) FROM entryTags
                     JOIN tags ON tags.id = entryTags.tagId WHERE entryTags.entryId = entries.id), '') AS tags
             FROM entries WHERE id = ?
@@ -32,10 +32,18 @@ enum PostgresSearchIndex {
     /// Every document made again from the entries and memos, a thousand at a time (two statements a batch), in the
     /// order they were written: document IDs are the recency search windows go by, as SQLite's rowids are.
     static func refreshAll(_ db: PostgresTransaction) async throws {
+        // Entries with coordinates but no place region yet (restored from a backup made before schema v16).
+        let unnamed = try await db.rows(
+            "SELECT id, latitude, longitude FROM entries WHERE placeRegion IS NULL AND latitude IS NOT NULL AND longitude IS NOT NULL")
+        for row in unnamed {
+            guard let region = PlaceRegion.text(latitude: try row.optionalDouble("latitude"), longitude: try row.optionalDouble("longitude"))
+            else { continue }
+            try await db.execute("UPDATE entries SET placeRegion = ? WHERE id = ?", [region, try row.string("id")])
+        }
         try await db.execute("DELETE FROM searchDocuments")
         for (table, key, select) in [
             ("entries", "entryId", """
-                SELECT id, familyId, createdAt, title, body, coalesce(placeName, '') AS place,
+                SELECT id, familyId, createdAt, title, body, trim(coalesce(placeName, '') || ' ' || coalesce(placeRegion, '')) AS place,
                     coalesce((SELECT string_agg(tags.name, ' ' ORDER BY entryTags.position) FROM entryTags
                         JOIN tags ON tags.id = entryTags.tagId WHERE entryTags.entryId = entries.id), '') AS tags
                 """),

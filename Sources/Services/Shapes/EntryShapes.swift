@@ -1,4 +1,5 @@
 import Diary
+import Places
 import Foundation
 
 /// An entry as the API and `saessak entries list --json` show it.
@@ -10,7 +11,7 @@ public struct EntryResource: Encodable {
     let timeZone: String
     let childIds: [ChildID]
     let tags: [String]
-    let place: PlaceBody?
+    let place: EntryPlace?
     let weather: String?
     let photoIds: [PhotoID]
     let createdAt: Date
@@ -27,7 +28,7 @@ public struct EntryResource: Encodable {
         timeZone = content.timeZone
         childIds = content.childIDs
         tags = content.tags
-        place = content.place.map { PlaceBody(name: $0.name, latitude: $0.latitude, longitude: $0.longitude) }
+        place = content.place.map(EntryPlace.init)
         weather = content.weather
         photoIds = entry.photoIDs
         createdAt = entry.createdAt
@@ -64,6 +65,22 @@ public struct TimelineResponse: Encodable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(sections, forKey: .sections)
         try container.encode(next, forKey: .next)
+    }
+}
+
+/// An entry's place as the API gives it: what was typed or taken from the first photo, and the Korean place its
+/// coordinates lie in (`region`, found on the server from the bundled data; absent outside Korea).
+public struct EntryPlace: Encodable, Sendable {
+    public let name: String?
+    public let latitude: Double?
+    public let longitude: Double?
+    public let region: KoreanPlace?
+
+    public init(_ place: Place) {
+        name = place.name
+        latitude = place.latitude
+        longitude = place.longitude
+        region = place.region
     }
 }
 

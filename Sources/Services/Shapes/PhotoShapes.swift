@@ -1,4 +1,5 @@
 import Diary
+import Places
 import Foundation
 
 /// A photo as the API shows it.
@@ -13,6 +14,8 @@ public struct PhotoResource: Encodable {
     let takenAt: String?
     let latitude: Double?
     let longitude: Double?
+    /// The Korean place the GPS position lies in (found on the server; absent without one, or outside Korea).
+    let region: KoreanPlace?
     let cameraMake: String?
     let cameraModel: String?
     let thumbnailsReady: Bool
@@ -30,6 +33,7 @@ public struct PhotoResource: Encodable {
         takenAt = photo.takenAt
         latitude = photo.latitude
         longitude = photo.longitude
+        region = try? Place(name: nil, latitude: photo.latitude, longitude: photo.longitude).region
         cameraMake = photo.cameraMake
         cameraModel = photo.cameraModel
         thumbnailsReady = photo.thumbnailsReady

@@ -1,4 +1,5 @@
 import Diary
+import Places
 import DiaryStore
 import Foundation
 import Services
@@ -36,6 +37,8 @@ struct EntryCard {
     /// Photos beyond none (nil: no photo; mustache shows a section for any number).
     let photoCount: Int?
     let children: String?
+    /// Where: the name typed, or the 시군구 and 읍면동 its coordinates lie in (in the reader's language).
+    let place: String?
     /// Written by another member since this one last looked (the timeline marks it).
     var isNew = false
 
@@ -54,6 +57,7 @@ struct EntryCard {
         photoCount = entry.photoIDs.isEmpty ? nil : entry.photoIDs.count
         let named = content.childIDs.compactMap { names[$0] }
         children = ages?.line(content.childIDs, on: content.date.date, language: language) ?? (named.isEmpty ? nil : named.joined(separator: ", "))
+        place = content.place.flatMap { $0.name ?? $0.region.map { PlaceText.short($0, language: language) } }
     }
 }
 
@@ -61,6 +65,17 @@ extension EntryCard {
     /// The clips among the first photos of `entries` (one query), for their cards' `▶ 0:23`.
     static func videos(_ entries: [Entry], family: FamilyID, store: any PhotoStore) async throws -> [PhotoID: VideoFacts] {
         try await store.videos(family: family, among: entries.compactMap(\.photoIDs.first))
+    }
+}
+
+/// A place found from coordinates, as pages write it.
+enum PlaceText {
+    /// `마포구 연남동`, or `Yeonnam-dong, Mapo-gu`: the card's few words (the 시도 when there is nothing finer).
+    static func short(_ place: KoreanPlace, language: Language) -> String {
+        let names = language == .korean ? place.korean : place.english
+        let parts = [names.sigungu, names.eupmyeondong].compactMap { $0 }
+        if parts.isEmpty { return names.sido }
+        return language == .korean ? parts.joined(separator: " ") : parts.reversed().joined(separator: ", ")
     }
 }
 

@@ -174,7 +174,8 @@ struct EntryPages {
         if let lunar = try? LunarDate.from(content.date.date) { data["lunar"] = language.lunarDate(lunar) }
         // Mustache would show a section for a nil inside a dictionary: absent keys only.
         if let place = content.place {
-            data["place"] = place.name ?? String(format: "%.4f, %.4f", place.latitude ?? 0, place.longitude ?? 0)
+            data["place"] = place.name ?? place.region.map { $0.text(english: language == .english) }
+                ?? String(format: "%.4f, %.4f", place.latitude ?? 0, place.longitude ?? 0)
         }
         if let weather = content.weather { data["weather"] = weather }
         return WebPage("entry", title: content.title, tab: .timeline, data: data).response(request, context: context)
@@ -219,6 +220,12 @@ struct EntryPages {
             "maxFiles": PhotoService.maxFilesPerRequest,
         ]
         if let error { data["error"] = error }
+        // The place the coordinates lie in, shown until a name is typed (and the entry's place if none is).
+        if let latitude = Double(draft.latitude), let longitude = Double(draft.longitude),
+            let region = try? Place(name: nil, latitude: latitude, longitude: longitude).region
+        {
+            data["placeHint"] = region.text(english: language == .english)
+        }
         return WebPage(
             "entry-editor", title: words[entry == nil ? .newEntry : .editEntry], tab: entry == nil ? .write : .timeline,
             data: data, status: error == nil ? .ok : .unprocessableContent

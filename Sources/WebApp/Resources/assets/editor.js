@@ -163,9 +163,20 @@ function setUpEditor(form) {
         const latitude = form.querySelector("input[name=latitude]");
         const longitude = form.querySelector("input[name=longitude]");
         if (latitude.value === "") { latitude.value = photo.latitude; longitude.value = photo.longitude; }
+        // The place the photo was taken, found on the server: shown until a name is typed, and the entry's place if
+        // none is (the page shows it in the reader's language).
+        if (photo.region) form.querySelector("input[name=place]").placeholder = regionText(photo.region);
       }
     }
     counter();
+  };
+
+  const regionText = (region) => {
+    if (document.documentElement.lang === "en") {
+      const names = region.english;
+      return [names.eupmyeondong, names.sigungu, names.sido].filter(Boolean).join(", ");
+    }
+    return [region.korean.sido, region.korean.sigungu, region.korean.eupmyeondong].filter(Boolean).join(" ");
   };
 
   input.addEventListener("change", async () => {
