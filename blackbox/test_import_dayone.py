@@ -56,8 +56,8 @@ def test_a_day_one_export(home, tmp_path):
     assert zoo["date"] == "2020-05-05T12:12" and zoo["timeZone"] == "Asia/Seoul" and zoo["body"] == "동물원에 갔다. 기린이 컸다!"
     assert zoo["tags"] == ["나들이", "동물원", "즐겨찾기"] and zoo["weather"] == "맑음 22℃"
     # Day One's place is kept as it was; the Korean place of its coordinates comes beside it (issue 24).
-    region = zoo["place"].pop("region")
-    assert zoo["place"] == {"name": "서울대공원, 과천시", "latitude": 37.4276, "longitude": 127.0169}
+    region = zoo["place"]["region"]
+    assert {k: v for k, v in zoo["place"].items() if k != "region"} == {"name": "서울대공원, 과천시", "latitude": 37.4276, "longitude": 127.0169}
     assert region["korean"] == {"sido": "경기도", "sigungu": "과천시", "eupmyeondong": "막계동"}
     children = {c["name"]: c["id"] for c in get_once(data, token, "/api/v1/children")["items"]}
     assert zoo["childIds"] == [children["하늘"]]
