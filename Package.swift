@@ -30,7 +30,7 @@ let package = Package(
     targets: [
         // Pure core: no I/O.
         .target(name: "KoreanCalendar", swiftSettings: swiftSettings),
-        .target(name: "Diary", dependencies: ["KoreanCalendar", "Places"], swiftSettings: swiftSettings),
+        .target(name: "Diary", dependencies: ["KoreanCalendar", "Places", "WeatherAnswers"], swiftSettings: swiftSettings),
         // Outside bytes: form bodies and ZIP archives, read without trusting a byte of them.
         .target(name: "Multipart", swiftSettings: swiftSettings),
         .target(name: "ZIPReading", dependencies: ["CInflate"], swiftSettings: swiftSettings),
@@ -57,6 +57,9 @@ let package = Package(
         // Korea's administrative areas (시도, 시군구, 읍면동) from a bundled data file: a photo's place named with no
         // network (docs/place.md).
         .target(name: "Places", resources: [.copy("Resources/korea-places.bin")], swiftSettings: swiftSettings),
+        // Weather for a day and place from a public archive (Open-Meteo's format): the request and the answer read
+        // without trusting it (outside bytes: fuzzed). Opt in per family; nothing is sent otherwise.
+        .target(name: "WeatherAnswers", swiftSettings: swiftSettings),
         // E-mail: `MailFormat` writes messages and reads SMTP replies (outside bytes: fuzzed, no I/O); `Mail` talks to
         // the SMTP server over SwiftNIO (STARTTLS by swift-nio-ssl, already in the build through postgres-nio).
         .target(name: "MailFormat", swiftSettings: swiftSettings),
@@ -140,8 +143,9 @@ let package = Package(
         .target(
             name: "WebApp",
             dependencies: [
-                "Diary", "DiaryStore", "Secrets", "Photos", "Services", "Backup", "Importers", "Multipart", "Mail", "MailFormat", "Places",
+                "Diary", "DiaryStore", "Secrets", "Photos", "Services", "Backup", "Importers", "Multipart", "Mail", "MailFormat", "Places", "WeatherAnswers",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -156,7 +160,7 @@ let package = Package(
             name: "saessak",
             dependencies: [
                 "Diary", "DiaryStore", "PostgresStore", "ObjectStorage", "Files", "Secrets", "Photos", "Services", "WebApp", "Backup", "Importers",
-                "Mail", "MailFormat", "Places",
+                "Mail", "MailFormat", "Places", "WeatherAnswers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -190,6 +194,7 @@ let package = Package(
         .testTarget(name: "PhotosTests", dependencies: ["Photos", "Diary"], swiftSettings: swiftSettings),
         .testTarget(name: "BackupTests", dependencies: ["Backup"], swiftSettings: swiftSettings),
         .testTarget(name: "PlacesTests", dependencies: ["Places"], swiftSettings: swiftSettings),
+        .testTarget(name: "WeatherAnswersTests", dependencies: ["WeatherAnswers"], swiftSettings: swiftSettings),
         .testTarget(name: "MailTests", dependencies: ["MailFormat", "Mail"], swiftSettings: swiftSettings),
         .testTarget(name: "S3AnswersTests", dependencies: ["S3Answers"], swiftSettings: swiftSettings),
         .testTarget(name: "PostgresStoreTests", dependencies: ["PostgresStore"], swiftSettings: swiftSettings),

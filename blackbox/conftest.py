@@ -181,8 +181,10 @@ class Server:
 
     def start(self):
         self.log = open(self.data.parent / f"server-{self.port}.log", "ab")
+        # No test reaches a real weather service: unless a test names its own, a loopback port nothing listens on.
+        weather = [] if "--weather-url" in self.extra_args else ["--weather-url", "http://127.0.0.1:9/v1/archive"]
         self.process = subprocess.Popen(
-            [BIN, "serve", "--data", str(self.data), "--port", str(self.port), *self.extra_args], stdout=self.log, stderr=self.log,
+            [BIN, "serve", "--data", str(self.data), "--port", str(self.port), *weather, *self.extra_args], stdout=self.log, stderr=self.log,
             env=self.env or engine_environment(self.data, self.engine),
         )
         deadline = time.time() + 30

@@ -304,9 +304,9 @@ def test_a_backup_from_an_older_schema_is_migrated_forward(tmp_path):
     saessak("backup", str(current), data=data)
 
     def as_v7(manifest, files):  # before the imports table of schema v8 (and v9's columns in it; v10 and v12 back up nothing; v15's outbox neither)
-        assert manifest["schema"][-9:] == ["v8 imports", "v9 imported records", "v10 shared state", "v11 videos", "v12 idempotency keys",
-                                           "v13 comments and hearts", "v14 authors and reads", "v15 mail", "v16 place regions"]
-        del manifest["schema"][-9:]
+        assert manifest["schema"][-10:] == ["v8 imports", "v9 imported records", "v10 shared state", "v11 videos", "v12 idempotency keys",
+                                            "v13 comments and hearts", "v14 authors and reads", "v15 mail", "v16 place regions", "v17 weather"]
+        del manifest["schema"][-10:]
         for table in ("importedItems", "comments", "hearts", "entryReads"):  # v8's table, v13's, v14's
             del files[f"data/{table}.json"], manifest["files"][f"data/{table}.json"], manifest["counts"][table]
         photos = json.loads(files["data/photos.json"])  # v11's video columns
@@ -315,6 +315,11 @@ def test_a_backup_from_an_older_schema_is_migrated_forward(tmp_path):
                 row.pop(column, None)
         files["data/photos.json"] = json.dumps(photos, ensure_ascii=False).encode()
         manifest["files"]["data/photos.json"] = hashlib.sha256(files["data/photos.json"]).hexdigest()
+        families = json.loads(files["data/families.json"])  # v17's weather switch
+        for row in families:
+            row.pop("weatherLookup", None)
+        files["data/families.json"] = json.dumps(families, ensure_ascii=False).encode()
+        manifest["files"]["data/families.json"] = hashlib.sha256(files["data/families.json"]).hexdigest()
         memberships = json.loads(files["data/memberships.json"])  # v15's mail choices
         for row in memberships:
             for column in ("mailAddress", "mailDigest", "mailReminders", "mailLanguage", "mailSince"):

@@ -99,6 +99,7 @@ def families(draw):
         "comments": draw(st.lists(st.tuples(st.booleans(), st.booleans(), text.filter(lambda t: t.strip() and "\0" not in t)), max_size=3)),
         "hearts": draw(st.lists(st.tuples(st.booleans(), st.booleans()), max_size=3, unique=True)),
         # E-mail choices of the owner and (when there is one) the first member: digest, reminders, language, address.
+        "weather": draw(st.booleans()),
         "mail": draw(st.lists(st.tuples(st.sampled_from(["off", "daily", "weekly"]), st.booleans(), st.sampled_from(["ko", "en"]),
                                         st.from_regex(r"[a-z0-9][a-z0-9+_-]{0,15}", fullmatch=True)), max_size=2)),
     }
@@ -167,6 +168,8 @@ def build(data, plan, picture, scratch, movies):
         for on_photo, by_member in plan["hearts"]:
             if targets:
                 api(server, "PUT", f"{targets[-1] if on_photo else targets[0]}/heart", token=member if by_member and member else token)
+        if plan["weather"]:
+            api(server, "PUT", "/family/weather", {"on": True}, token)
         for who, (digest, reminders, language, local) in zip((token, member), plan["mail"]):
             if who:
                 api(server, "PUT", "/account/mail", {"address": f"{local}@example.kr", "digest": digest, "reminders": reminders,
@@ -192,7 +195,7 @@ def contents(path):
 
 
 READS = ["/children", "/entries?limit=200", "/timeline?limit=200", "/events", "/anniversaries", "/memos", "/invitations",
-         "/share-links", "/feeds", "/tokens", "/account", "/account/mail", "/today?date=2026-11-22&days=400", "/search?q=아기"]
+         "/share-links", "/feeds", "/tokens", "/account", "/account/mail", "/family/weather", "/today?date=2026-11-22&days=400", "/search?q=아기"]
 
 
 def normalised(value):

@@ -14,7 +14,7 @@ scratch=.build-fuzz
 flags=(-Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing)
 
 # The modules the targets use (and, through them, everything they depend on).
-for target in Multipart Diary Files Photos Importers Backup S3Answers MailFormat; do
+for target in Multipart Diary Files Photos Importers Backup S3Answers MailFormat WeatherAnswers; do
     swift build --scratch-path "$scratch" "${flags[@]}" --target "$target"
 done
 bin="$(swift build --scratch-path "$scratch" "${flags[@]}" --show-bin-path)"

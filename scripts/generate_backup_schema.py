@@ -37,6 +37,8 @@ COLUMN_NOTES = {
                              "backups and are made again after a restore",
     ("comments", "authorId"): "null once the author's account is gone, or (a family backup) when the author is no longer in "
                               "the family",
+    ("families", "weatherLookup"): "whether new entries get the day's weather from the archive (docs/place.md); the answers "
+                                   "kept are not backed up",
     ("memberships", "mailAddress"): "where the member's e-mail goes (null: none); the outbox itself is not backed up",
     ("memberships", "mailDigest"): "off, daily or weekly",
     ("memberships", "mailReminders"): "reminders a few days before milestones, birthdays, anniversaries and vaccinations",

@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import Foundation
 import Photos
+import WeatherAnswers
 import WebApp
 
 struct Serve: AsyncParsableCommand {
@@ -37,7 +38,17 @@ struct Serve: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The longest video clip one upload may be, in minutes.", valueName: "MINUTES"))
     var maxVideoMinutes = 15
 
+    @Option(help: ArgumentHelp("The weather archive asked for families that turn weather on (Open-Meteo's format).", valueName: "URL"))
+    var weatherUrl = OpenMeteoArchive.defaultURL
+
+    @Option(help: ArgumentHelp("Seconds a weather answer may take before the entry is saved without it.", valueName: "SECONDS"))
+    var weatherTimeout = 3
+
     func validate() throws {
+        guard let url = URL(string: weatherUrl), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+            throw ArgumentParser.ValidationError("--weather-url must be an http(s) address (got '\(weatherUrl)')")
+        }
+        guard (1...30).contains(weatherTimeout) else { throw ArgumentParser.ValidationError("--weather-timeout must be 1–30 seconds (got \(weatherTimeout))") }
         guard headerTimeout >= 1, bodyTimeout >= 1 else { throw ArgumentParser.ValidationError("timeouts are at least 1 second") }
         guard maxConnectionsPerAddress >= 1 else { throw ArgumentParser.ValidationError("--max-connections-per-address must be at least 1") }
         guard (1...16384).contains(maxVideoSize) else { throw ArgumentParser.ValidationError("--max-video-size must be 1–16384 MB (got \(maxVideoSize))") }
@@ -74,7 +85,8 @@ struct Serve: AsyncParsableCommand {
                 connectionLimits: ConnectionLimits(
                     headerTimeout: .seconds(Int64(headerTimeout)), bodyStallTimeout: .seconds(Int64(bodyTimeout)),
                     maxConnectionsPerAddress: maxConnectionsPerAddress),
-                videoLimits: VideoLimits(maxBytes: maxVideoSize << 20, maxSeconds: maxVideoMinutes * 60), mail: try mail.configuration()),
+                videoLimits: VideoLimits(maxBytes: maxVideoSize << 20, maxSeconds: maxVideoMinutes * 60), mail: try mail.configuration(),
+                weather: WeatherConfiguration(url: weatherUrl, timeout: .seconds(weatherTimeout))),
             database: database, photoStorage: photoStorage, logger: logger)
         try await app.runService()
     }

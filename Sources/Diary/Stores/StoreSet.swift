@@ -19,13 +19,14 @@ public struct DiaryStores: Sendable {
     public let reactions: any ReactionStore
     public let news: any NewsStore
     public let mail: any MailStore
+    public let weather: any WeatherStore
 
     public init(
         accounts: any AccountStore, sessions: any SessionStore, sharing: any SharingStore, children: any ChildStore,
         entries: any EntryStore, memos: any MemoStore, anniversaries: any AnniversaryStore, events: any EventStore,
         photos: any PhotoStore, search: any SearchStore, imports: any ImportStore, growth: any GrowthStore,
         vaccinations: any VaccinationStore, loginFailures: any LoginFailureStore, reactions: any ReactionStore,
-        news: any NewsStore, mail: any MailStore
+        news: any NewsStore, mail: any MailStore, weather: any WeatherStore
     ) {
         self.accounts = accounts
         self.sessions = sessions
@@ -44,5 +45,6 @@ public struct DiaryStores: Sendable {
         self.reactions = reactions
         self.news = news
         self.mail = mail
+        self.weather = weather
     }
 }

@@ -108,6 +108,6 @@ extension DiaryDatabase {
             children: SQLiteChildStore(self), entries: SQLiteEntryStore(self), memos: SQLiteMemoStore(self),
             anniversaries: SQLiteAnniversaryStore(self), events: SQLiteEventStore(self), photos: SQLitePhotoStore(self),
             search: SQLiteSearchStore(self), imports: SQLiteImportStore(self), growth: SQLiteGrowthStore(self),
-            vaccinations: SQLiteVaccinationStore(self), loginFailures: SQLiteLoginFailureStore(self), reactions: SQLiteReactionStore(self), news: SQLiteNewsStore(self), mail: SQLiteMailStore(self))
+            vaccinations: SQLiteVaccinationStore(self), loginFailures: SQLiteLoginFailureStore(self), reactions: SQLiteReactionStore(self), news: SQLiteNewsStore(self), mail: SQLiteMailStore(self), weather: SQLiteWeatherStore(self))
     }
 }

@@ -5,6 +5,23 @@ import GRDB
 extension DiarySchema {
     /// Who wrote an entry (null for imports and older entries: never "new" to anyone), and which member has seen
     /// which entry: what is new to a member is what others wrote since they joined that they have not opened.
+    /// Whether a family looks up its entries' weather (off until an owner turns it on; backed up), and the archive's
+    /// answers by cell and day (not backed up: asked again if lost).
+    static func weather(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE families ADD COLUMN weatherLookup BOOLEAN NOT NULL DEFAULT 0;
+            CREATE TABLE weatherCache (
+                cell TEXT NOT NULL,
+                date TEXT NOT NULL,
+                code INTEGER,
+                high REAL,
+                low REAL,
+                fetchedAt DATETIME NOT NULL,
+                PRIMARY KEY (cell, date)
+            );
+            """)
+    }
+
     /// The Korean place an entry's coordinates lie in, as text (`서울특별시 마포구 연남동`), written with the entry from
     /// the bundled place data: what search finds by 동 name (docs/place.md).
     static func placeRegions(_ db: Database) throws {

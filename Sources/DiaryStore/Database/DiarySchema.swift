@@ -25,6 +25,7 @@ enum DiarySchema {
         migrator.registerMigration("v14 authors and reads", migrate: authorsAndReads)
         migrator.registerMigration("v15 mail", migrate: mail)
         migrator.registerMigration("v16 place regions", migrate: placeRegions)
+        migrator.registerMigration("v17 weather", migrate: weather)
         return migrator
     }
 

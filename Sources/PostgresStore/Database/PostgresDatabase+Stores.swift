@@ -8,6 +8,6 @@ extension PostgresDatabase {
             children: PostgresChildStore(self), entries: PostgresEntryStore(self), memos: PostgresMemoStore(self),
             anniversaries: PostgresAnniversaryStore(self), events: PostgresEventStore(self), photos: PostgresPhotoStore(self),
             search: PostgresSearchStore(self), imports: PostgresImportStore(self), growth: PostgresGrowthStore(self),
-            vaccinations: PostgresVaccinationStore(self), loginFailures: PostgresLoginFailureStore(self), reactions: PostgresReactionStore(self), news: PostgresNewsStore(self), mail: PostgresMailStore(self))
+            vaccinations: PostgresVaccinationStore(self), loginFailures: PostgresLoginFailureStore(self), reactions: PostgresReactionStore(self), news: PostgresNewsStore(self), mail: PostgresMailStore(self), weather: PostgresWeatherStore(self))
     }
 }

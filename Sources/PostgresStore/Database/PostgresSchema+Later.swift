@@ -2,6 +2,20 @@
 /// `DiarySchema+Later`; `PostgresSchema.migrations` lists them in order. Shipped migrations are never edited.
 extension PostgresSchema {
     /// As SQLite's "v14 authors and reads".
+    /// As SQLite's "v17 weather".
+    static let weather = """
+        ALTER TABLE families ADD COLUMN weatherLookup boolean NOT NULL DEFAULT false;
+        CREATE TABLE weatherCache (
+            cell text COLLATE "C" NOT NULL,
+            date text COLLATE "C" NOT NULL,
+            code bigint,
+            high double precision,
+            low double precision,
+            fetchedAt text COLLATE "C" NOT NULL,
+            PRIMARY KEY (cell, date)
+        );
+        """
+
     /// As SQLite's "v16 place regions".
     static let placeRegions = """
         ALTER TABLE entries ADD COLUMN placeRegion text COLLATE "C";

@@ -22,6 +22,7 @@ enum PostgresSchema {
         Migration(name: "p7 authors and reads", sql: authorsAndReads),
         Migration(name: "p8 mail", sql: mail),
         Migration(name: "p9 place regions", sql: placeRegions),
+        Migration(name: "p10 weather", sql: weather),
     ]
 
     private static let diary = """

@@ -17,6 +17,8 @@ public struct AppConfiguration: Sendable {
     public var videoLimits: VideoLimits
     /// How mail is sent; nil sends none (members may still choose it).
     public var mail: MailConfiguration?
+    /// Where the day's weather is asked, for families that turned it on.
+    public var weather: WeatherConfiguration
 
     public static let defaultHost = "127.0.0.1"
     public static let defaultPort = 8080
@@ -24,9 +26,11 @@ public struct AppConfiguration: Sendable {
 
     public init(
         host: String = defaultHost, port: Int = defaultPort, dataFolder: URL, staticFolder: URL? = nil,
-        connectionLimits: ConnectionLimits = .standard, videoLimits: VideoLimits = VideoLimits(), mail: MailConfiguration? = nil
+        connectionLimits: ConnectionLimits = .standard, videoLimits: VideoLimits = VideoLimits(), mail: MailConfiguration? = nil,
+        weather: WeatherConfiguration = WeatherConfiguration()
     ) {
         self.mail = mail
+        self.weather = weather
         self.connectionLimits = connectionLimits
         self.videoLimits = videoLimits
         self.host = host

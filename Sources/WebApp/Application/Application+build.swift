@@ -37,7 +37,7 @@ public func buildApplication(
     return Application(
         router: buildRouter(
             database: database, dataFolder: configuration.dataFolder, photos: photos, signIn: signIn,
-            staticFolder: configuration.staticFolder, sendsMail: configuration.mail != nil
+            staticFolder: configuration.staticFolder, sendsMail: configuration.mail != nil, weather: configuration.weather, logger: logger
         ).router,
         server: .http1(configuration: .init(additionalChannelHandlers: [ConnectionGuard(limits: limits, counts: counts)])),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Saessak"),
@@ -54,9 +54,13 @@ public func buildApplication(
 
 /// Every route of the server, each with the access it declares (`AccessTable`).
 func buildRouter(
-    database: any DiaryEngine, dataFolder: URL, photos: PhotoService, signIn: SignIn, staticFolder: URL? = nil, sendsMail: Bool = false
+    database: any DiaryEngine, dataFolder: URL, photos: PhotoService, signIn: SignIn, staticFolder: URL? = nil, sendsMail: Bool = false,
+    weather: WeatherConfiguration = WeatherConfiguration(), logger: Logger = Logger(label: "saessak")
 ) -> (router: Router<AppRequestContext>, access: AccessTable) {
     let stores = database.stores
+    // New entries get the day's weather where their family asked for it (off by default).
+    let entryStore = WeatherFillingEntries(
+        base: stores.entries, lookup: WeatherLookup(store: stores.weather, configuration: weather, logger: logger))
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: RequestLogMiddleware())
@@ -75,7 +79,9 @@ func buildRouter(
     Manifest().register(on: root)
     ServiceWorker().register(on: root)
     AccountPages(signIn: signIn).register(on: pages)
-    let web = WebStores(database: database, dataFolder: dataFolder, photos: photos, signIn: signIn, sendsMail: sendsMail)
+    let web = WebStores(
+        database: database, dataFolder: dataFolder, photos: photos, signIn: signIn, sendsMail: sendsMail, entries: entryStore,
+        weatherURL: weather.url)
     HomePage(stores: web).register(on: pages)
     EntryPages(stores: web).register(on: pages)
     ReactionPages(stores: web).register(on: pages)
@@ -106,7 +112,7 @@ func buildRouter(
         sharing: stores.sharing, children: stores.children, anniversaries: stores.anniversaries,
         events: stores.events, vaccinations: stores.vaccinations, today: today, clock: database.clock
     ).register(api: api, pages: pages)
-    let entries = EntriesAPI(store: stores.entries, photos: photos)
+    let entries = EntriesAPI(store: entryStore, photos: photos)
     entries.routes.register(on: api)
     entries.registerTimeline(on: api)
     entries.registerOnThisDay(on: api, today: today)
@@ -124,6 +130,7 @@ func buildRouter(
     TokensAPI(accounts: stores.accounts).register(on: api)
     AccountAPI(signIn: signIn).register(on: api)
     SharingAPI(store: stores.sharing).register(on: api)
+    WeatherRoutes(store: stores.weather, serviceURL: weather.url).register(api: api, pages: pages)
     MailRoutes(mail: stores.mail, accounts: stores.accounts, cipher: database.cipher, serverSendsMail: sendsMail).register(api: api, pages: pages)
     return (router, access)
 }

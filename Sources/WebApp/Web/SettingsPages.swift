@@ -119,6 +119,15 @@ struct SettingsPages {
             data["mail"] = try await mailForm(member, language: language)
             data["mailSaved"] = request.uri.queryParameters["done"] == "mail"
             data["serverSendsMail"] = stores.sendsMail
+            if member.role == .owner {
+                let host = WeatherRoutes(store: stores.database.stores.weather, serviceURL: stores.weatherURL).host
+                var weather: [String: Any] = [
+                    "hint": words[.weatherLookupHint].replacingOccurrences(of: "%@", with: host),
+                    "saved": request.uri.queryParameters["done"] == "weather",
+                ]
+                if try await stores.database.stores.weather.lookupIsOn(family: member.familyID) { weather["on"] = true }
+                data["weather"] = weather
+            }
         }
         return WebPage("settings", title: words[.settings], tab: .more, data: data).response(request, context: context)
     }

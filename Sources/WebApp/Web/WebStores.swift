@@ -2,6 +2,7 @@ import Diary
 import DiaryStore
 import Foundation
 import Services
+import WeatherAnswers
 import KoreanCalendar
 
 /// The stores the pages read and write, made once for the whole web app.
@@ -23,13 +24,20 @@ struct WebStores: Sendable {
     let dataFolder: URL
     /// Whether this server sends mail (`saessak serve` was given SMTP settings).
     let sendsMail: Bool
+    /// Where the day's weather is asked (the settings page names it).
+    let weatherURL: String
 
-    init(database: any DiaryEngine, dataFolder: URL, photos: PhotoService, signIn: SignIn, sendsMail: Bool = false) {
+    /// `entries`: the store pages write entries through (the weather-filling one), or the database's.
+    init(
+        database: any DiaryEngine, dataFolder: URL, photos: PhotoService, signIn: SignIn, sendsMail: Bool = false,
+        entries: (any EntryStore)? = nil, weatherURL: String = OpenMeteoArchive.defaultURL
+    ) {
         self.database = database
         self.sendsMail = sendsMail
+        self.weatherURL = weatherURL
         self.dataFolder = dataFolder
         let stores = database.stores
-        entries = stores.entries
+        self.entries = entries ?? stores.entries
         children = stores.children
         memos = stores.memos
         anniversaries = stores.anniversaries

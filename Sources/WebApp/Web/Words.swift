@@ -11,6 +11,7 @@ enum Word: String, CaseIterable, Sendable {
     case onThisDay, nothingOnThisDay, filters, tag, tags, tagsExample, year, yearMonth, month, day, searchResults
     case noResults, noEntries, memo, entries, photos, photo, swipeHint, previousPhoto, nextPhoto, showPhoto
     case video, videoPreparing, videoFailed, downloadOriginal, offline, offlineNote, offlinePage, entryChanged
+    case weatherLookup, weatherLookupHint, weatherLookupOn, weatherLookupSaved
     case whatsNew, newBadge, markAllRead, album, noPhotosThisMonth, heart, hearts, heartedBy, comments, comment, writeComment, postComment, editComment, formerMember, edited
     case newEntry, editEntry, deleteEntry, deleteEntryWarning, entryTitle, entryBody, dateTime, weather
     case weatherExample, place, keep, addPhotos, photosHint, moveUp, moveDown, remove, uploading, uploadFailed

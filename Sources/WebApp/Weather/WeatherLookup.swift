@@ -1,0 +1,126 @@
+import AsyncHTTPClient
+import Diary
+import Foundation
+import KoreanCalendar
+import Logging
+import NIOCore
+import Services
+import WeatherAnswers
+
+/// Where the day's weather is asked (`saessak serve --weather-url`, `--weather-timeout`).
+public struct WeatherConfiguration: Sendable {
+    public var url: String
+    public var timeout: Duration
+
+    public init(url: String = OpenMeteoArchive.defaultURL, timeout: Duration = .seconds(3)) {
+        self.url = url
+        self.timeout = timeout
+    }
+}
+
+/// Fills a new entry's weather from a public archive when its family turned the lookup on (off by default), the entry
+/// says no weather, and it has coordinates. What is sent: the entry's date and its position rounded to 0.1°. Answers are
+/// kept by day and cell, so each is asked once ("no data yet" is asked again after a day). A slow, failing or
+/// vanished service leaves the weather empty and the save goes on — never a failed save; the log says why.
+struct WeatherLookup: Sendable {
+    let store: any WeatherStore
+    let configuration: WeatherConfiguration
+    let logger: Logger
+
+    /// A day's "no data yet" is kept this long before the archive is asked again.
+    static let noDataFor: TimeInterval = 86_400
+
+    /// The weather text for the entry, or nil to leave it as it is.
+    func weather(family: FamilyID, content: EntryContent) async -> String? {
+        guard content.weather == nil, let latitude = content.place?.latitude, let longitude = content.place?.longitude,
+            let cell = WeatherCell(latitude: latitude, longitude: longitude)
+        else { return nil }
+        do {
+            guard try await store.lookupIsOn(family: family) else { return nil }
+        } catch {
+            return nil
+        }
+        let date = content.date.date.iso
+        if let kept = try? await store.cached(cell: cell.key, date: date),
+            kept.weather != nil || Date().timeIntervalSince(kept.fetchedAt) < Self.noDataFor
+        {
+            return kept.weather?.text(english: false)
+        }
+        do {
+            let day = try await fetch(cell: cell, date: date)
+            try await store.remember(cell: cell.key, date: date, weather: day)
+            return day?.text(english: false)
+        } catch {
+            logger.warning("weather: left empty", metadata: ["date": "\(date)", "why": "\(error)"])
+            return nil
+        }
+    }
+
+    private func fetch(cell: WeatherCell, date: String) async throws -> DailyWeather? {
+        let separator = configuration.url.contains("?") ? "&" : "?"
+        let request = HTTPClientRequest(url: configuration.url + separator + OpenMeteoArchive.query(cell: cell, date: date))
+        let response = try await HTTPClient.shared.execute(request, timeout: .nanoseconds(Int64(configuration.timeout.components.seconds) * 1_000_000_000
+            + configuration.timeout.components.attoseconds / 1_000_000_000))
+        let body = try await response.body.collect(upTo: OpenMeteoArchive.maximumAnswerBytes)
+        let bytes = Data(buffer: body)
+        // The archive answers errors as 400 with its JSON; anything else not 200 is the service's trouble.
+        guard response.status == .ok || response.status == .badRequest else {
+            throw OpenMeteoArchive.Failure.refused("HTTP \(response.status.code)")
+        }
+        return try OpenMeteoArchive.weather(from: bytes, date: date)
+    }
+}
+
+/// The entry store the API and the pages write through: a new entry that says no weather gets the day's weather when
+/// its family asked for it (`WeatherLookup`); everything else goes straight to the store.
+struct WeatherFillingEntries: EntryStore {
+    let base: any EntryStore
+    let lookup: WeatherLookup
+
+    private func filled(_ family: FamilyID, _ content: EntryContent) async -> EntryContent {
+        guard let weather = await lookup.weather(family: family, content: content) else { return content }
+        var content = content
+        content.weather = weather
+        return content
+    }
+
+    func create(family: FamilyID, content: EntryContent, photos: [PhotoID], author: UserID?) async throws -> Entry {
+        try await base.create(family: family, content: await filled(family, content), photos: photos, author: author)
+    }
+
+    func create(family: FamilyID, content: EntryContent, photos: [PhotoID], author: UserID?, idempotencyKey key: String) async throws
+        -> (entry: Entry, replayed: Bool)
+    {
+        try await base.create(family: family, content: await filled(family, content), photos: photos, author: author, idempotencyKey: key)
+    }
+
+    func list(family: FamilyID, filter: TimelineFilter, after cursor: PageCursor?, limit: Int) async throws -> Page<Entry> {
+        try await base.list(family: family, filter: filter, after: cursor, limit: limit)
+    }
+
+    func timeline(family: FamilyID, filter: TimelineFilter, after cursor: PageCursor?, limit: Int) async throws
+        -> (sections: [MonthSection<Entry>], next: PageCursor?)
+    {
+        try await base.timeline(family: family, filter: filter, after: cursor, limit: limit)
+    }
+
+    func days(family: FamilyID, from first: SolarDate, through last: SolarDate) async throws -> [SolarDate: DaySummary] {
+        try await base.days(family: family, from: first, through: last)
+    }
+
+    func onThisDay(family: FamilyID, _ day: OnThisDay, limit: Int) async throws -> [Entry] {
+        try await base.onThisDay(family: family, day, limit: limit)
+    }
+
+    func get(family: FamilyID, id: EntryID) async throws -> Entry { try await base.get(family: family, id: id) }
+
+    func update(family: FamilyID, id: EntryID, content: EntryContent, photos: [PhotoID]?, expecting version: Int64?) async throws
+        -> (entry: Entry, released: [ReleasedPhotoFile])
+    {
+        try await base.update(family: family, id: id, content: content, photos: photos, expecting: version)
+    }
+
+    func delete(family: FamilyID, id: EntryID) async throws -> [ReleasedPhotoFile] { try await base.delete(family: family, id: id) }
+
+    func tags(family: FamilyID) async throws -> [String] { try await base.tags(family: family) }
+}
