@@ -26,6 +26,8 @@ for module in Sources/*/; do
     [ -d "$bin/$module.build" ] || continue
     while read -r object; do
         source="$(basename "$object" .o)"
+        # SwiftPM's own source for a module with resources (Places: `Bundle.module`) is not in Sources/.
+        [ "$source" = resource_bundle_accessor.swift ] && continue
         [ -n "$(find "Sources/$module" -name "$source" -print -quit)" ] || rm -f "$object"
     done < <(find "$bin/$module.build" -name '*.swift.o')
 done
