@@ -195,7 +195,7 @@ let package = Package(
         .testTarget(name: "BackupTests", dependencies: ["Backup"], swiftSettings: swiftSettings),
         .testTarget(name: "PlacesTests", dependencies: ["Places"], swiftSettings: swiftSettings),
         .testTarget(name: "WeatherAnswersTests", dependencies: ["WeatherAnswers"], swiftSettings: swiftSettings),
-        .testTarget(name: "MailTests", dependencies: ["MailFormat", "Mail"], swiftSettings: swiftSettings),
+        .testTarget(name: "MailFormatTests", dependencies: ["MailFormat"], swiftSettings: swiftSettings),
         .testTarget(name: "S3AnswersTests", dependencies: ["S3Answers"], swiftSettings: swiftSettings),
         .testTarget(name: "PostgresStoreTests", dependencies: ["PostgresStore"], swiftSettings: swiftSettings),
         .testTarget(name: "ObjectStorageTests", dependencies: ["ObjectStorage", "S3Answers", "Photos"], exclude: ["sigv4_oracle.py"], swiftSettings: swiftSettings),

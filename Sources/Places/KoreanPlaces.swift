@@ -39,7 +39,6 @@ public final class KoreanPlaces: Sendable {
         let code: UInt64
         let korean: (UInt32, UInt32, UInt32)
         let english: (UInt32, UInt32, UInt32)
-        let box: (Int32, Int32, Int32, Int32)
     }
 
     /// One polygon of an area: its box, and its rings (exterior and holes), each a range of `points` (x, y pairs).
@@ -92,6 +91,7 @@ public final class KoreanPlaces: Sendable {
             for id in [korean.0, korean.1, korean.2, english.0, english.1, english.2] where id != Self.none && id >= names.count {
                 throw PlaceDataError(description: "a name beyond the table")
             }
+            // The area's box: where its points' deltas start (lookups go by each polygon's own box).
             let box = (try reader.i32(), try reader.i32(), try reader.i32(), try reader.i32())
             for _ in 0..<(try reader.u32()) {
                 var rings: [Range<Int>] = []
@@ -124,7 +124,7 @@ public final class KoreanPlaces: Sendable {
             case 1: 2
             default: 3
             }
-            areas.append(Area(rank: rank, code: code, korean: korean, english: english, box: box))
+            areas.append(Area(rank: rank, code: code, korean: korean, english: english))
         }
         guard reader.isAtEnd else { throw PlaceDataError(description: "bytes after the last area") }
         self.names = names

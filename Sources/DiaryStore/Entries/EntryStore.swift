@@ -286,7 +286,7 @@ struct EntryRecord: Codable, FetchableRecord, PersistableRecord {
         timeZone = content.timeZone
         weather = content.weather
         placeName = content.place?.name
-        placeRegion = content.place?.region?.text(english: false)
+        placeRegion = PlaceRegion.text(content.place)
         latitude = content.place?.latitude
         longitude = content.place?.longitude
         self.createdAt = createdAt

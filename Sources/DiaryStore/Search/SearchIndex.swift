@@ -76,6 +76,8 @@ enum SearchIndex {
 package enum PlaceRegion {
     package static func text(latitude: Double?, longitude: Double?) -> String? {
         guard let latitude, let longitude else { return nil }
-        return (try? Place(name: nil, latitude: latitude, longitude: longitude))?.region?.text(english: false)
+        return text(try? Place(name: nil, latitude: latitude, longitude: longitude))
     }
+
+    package static func text(_ place: Place?) -> String? { place?.region?.text(english: false) }
 }

@@ -196,7 +196,7 @@ public struct PostgresEntryStore: EntryStore {
     private static func contentArguments(_ content: EntryContent) -> [SQLArgument] {
         [
             content.title, content.body, content.date.iso, content.timeZone, content.weather, content.place?.name,
-            content.place?.latitude, content.place?.longitude, content.place?.region?.text(english: false),
+            content.place?.latitude, content.place?.longitude, PlaceRegion.text(content.place),
         ]
     }
 

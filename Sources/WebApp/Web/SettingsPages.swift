@@ -120,7 +120,7 @@ struct SettingsPages {
             data["mailSaved"] = request.uri.queryParameters["done"] == "mail"
             data["serverSendsMail"] = stores.sendsMail
             if member.role == .owner {
-                let host = WeatherRoutes(store: stores.database.stores.weather, serviceURL: stores.weatherURL).host
+                let host = WeatherRoutes.host(stores.weatherURL)
                 var weather: [String: Any] = [
                     "hint": words[.weatherLookupHint].replacingOccurrences(of: "%@", with: host),
                     "saved": request.uri.queryParameters["done"] == "weather",
