@@ -53,7 +53,7 @@ def test_an_entry_with_photos_in_one_post(family, tmp_path):
     # A mistake (no title) comes back as the form, with what was typed and the photos already taken in.
     headers, body = form_data([("title", "")] + fields[1:], photos)
     again = browser.request("POST", action, raw=body, headers=headers)
-    assert again.status == 422 and "title" in again.text and "낙엽을 밟았다" in again.text
+    assert again.status == 422 and "제목: 비어 있습니다" in again.text and "낙엽을 밟았다" in again.text
     kept = re.findall(r'name="photo" value="([0-9a-f-]{36})" checked', again.text)
     assert len(kept) == 2
 
@@ -70,6 +70,49 @@ def test_an_entry_with_photos_in_one_post(family, tmp_path):
     # A form from another site (no token in the address) changes nothing.
     headers, body = form_data(fields, [])
     assert browser.request("POST", "/entries/new", raw=body, headers=headers).status == 403
+
+
+def test_a_mistake_is_named_in_the_pages_language(family, tmp_path):
+    """The editor's mistakes come back in the words of the page: which field, by its label, and what is wrong —
+    in Korean first, in English when the person chose it; the API keeps its English `field: message`."""
+    child = new_child(family, family.token)
+    browser = Browser(family)
+    browser.sign_in("mom", PASSWORD)
+    fields = [("title", "첫눈"), ("body", ""), ("date", "2026-11-22T09:00")]
+
+    # No child ticked (a group of boxes cannot be `required`): the form says so in Korean, nothing saved.
+    headers, body = form_data(fields, [])
+    again = browser.request("POST", editor_action(browser, "/entries/new"), raw=body, headers=headers)
+    assert again.status == 422 and "아이들: 아이를 한 명 이상 골라 주세요." in again.text, again.text
+    assert "must name" not in again.text and "childIds" not in again.text
+    titles = [item["title"] for item in family.request("GET", "/api/v1/entries?limit=100", token=family.token).json()["items"]]
+    assert "첫눈" not in titles
+
+    # An anniversary on a day its month lacks, and a lunar leap month the year has not.
+    csrf = browser.csrf("/anniversaries/new")
+    day = browser.request("POST", "/anniversaries/new", form={"_csrf": csrf, "name": "기념일", "calendar": "solar", "month": "2", "day": "30"})
+    assert day.status == 422 and "일: 양력 2월은 29일까지입니다." in day.text, day.text
+    month = browser.request("POST", "/anniversaries/new", form={"_csrf": csrf, "name": "기념일", "calendar": "solar", "month": "열두", "day": "1"})
+    assert month.status == 422 and "월: 숫자가 아닙니다." in month.text
+
+    # A comment of nothing but spaces: named, on the entry's words, not an English error.
+    entry = family.request("POST", "/api/v1/entries", {"title": "산책", "body": "", "date": "2026-11-22T10:00", "childIds": [child["id"]]},
+                           token=family.token).json()
+    csrf = browser.csrf(f"/entries/{entry['id']}")
+    blank = browser.request("POST", f"/entries/{entry['id']}/comments", form={"_csrf": csrf, "text": "   "})
+    assert blank.status == 422 and "댓글: 비어 있습니다" in blank.text and "must not" not in blank.text
+
+    # The same mistakes in English for someone who chose it; the API's words are unchanged.
+    english = Browser(family, headers={"Accept-Language": "en"})
+    english.sign_in("mom", PASSWORD)
+    headers, body = form_data(fields, [])
+    again = english.request("POST", editor_action(english, "/entries/new"), raw=body, headers=headers)
+    assert again.status == 422 and "Children: choose at least one child." in again.text
+    csrf = english.csrf("/anniversaries/new")
+    day = english.request("POST", "/anniversaries/new", form={"_csrf": csrf, "name": "Day", "calendar": "lunar", "month": "1", "day": "31"})
+    assert day.status == 422 and "Day: Lunar month 1 has at most 30 days." in day.text
+    api = family.request("POST", "/api/v1/entries", {"title": "첫눈", "body": "", "date": "2026-11-22T09:00", "childIds": []}, token=family.token)
+    assert api.status == 422 and "childIds: must name at least one child" in api.json()["detail"]
 
 
 def test_the_calculator_by_form_posts(family):

@@ -111,8 +111,9 @@ public enum BirthDate: Hashable, Sendable {
             }
         } catch let error as ValidationError {
             throw error
-        } catch CalendarError.noSuchLeapMonth(let year, let month, let leapMonth) {
-            throw ValidationError(field: "isLeapMonth", "\(CalendarError.noSuchLeapMonth(year: year, month: month, leapMonth: leapMonth))")
+        } catch let error as CalendarError {
+            if case .noSuchLeapMonth = error { throw ValidationError(field: "isLeapMonth", .calendar(error)) }
+            throw ValidationError(field: "birthDate", .calendar(error))
         } catch {
             throw ValidationError(field: "birthDate", "\(error)")
         }

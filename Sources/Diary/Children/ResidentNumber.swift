@@ -11,7 +11,7 @@ public struct ResidentNumber: Hashable, Sendable, CustomStringConvertible {
         guard compact.count == 13, compact.allSatisfy({ $0.isASCII && $0.isNumber }),
             text.count == 13 || (text.count == 14 && text.split(separator: "-").map(\.count) == [6, 7])
         else {
-            throw ValidationError(field: "residentNumber", "must be 13 digits as YYMMDD-NNNNNNN")
+            throw ValidationError(field: "residentNumber", .residentNumberForm)
         }
         digits = compact
     }

@@ -77,7 +77,7 @@ public struct EntryContent: Hashable, Sendable {
         self.timeZone = timeZone
         var seen = Set<ChildID>()
         self.childIDs = childIDs.filter { seen.insert($0).inserted }
-        guard !self.childIDs.isEmpty else { throw ValidationError(field: "childIds", "must name at least one child") }
+        guard !self.childIDs.isEmpty else { throw ValidationError(field: "childIds", .noChild) }
         var seenTags = Set<String>()
         var normalised: [String] = []
         for tag in tags {
@@ -85,7 +85,7 @@ public struct EntryContent: Hashable, Sendable {
             if seenTags.insert(name.lowercased()).inserted { normalised.append(name) }
         }
         guard normalised.count <= Self.maxTags else {
-            throw ValidationError(field: "tags", "at most \(Self.maxTags) tags (got \(normalised.count))")
+            throw ValidationError(field: "tags", .tooManyTags(maximum: Self.maxTags, got: normalised.count))
         }
         self.tags = normalised
         self.place = place
@@ -105,13 +105,13 @@ public struct Place: Hashable, Sendable {
         case (nil, nil): break
         case (let latitude?, let longitude?):
             guard (-90...90).contains(latitude) else {
-                throw ValidationError(field: "place.latitude", "must be between -90 and 90 (got \(latitude))")
+                throw ValidationError(field: "place.latitude", .latitudeRange(latitude))
             }
             guard (-180...180).contains(longitude) else {
-                throw ValidationError(field: "place.longitude", "must be between -180 and 180 (got \(longitude))")
+                throw ValidationError(field: "place.longitude", .longitudeRange(longitude))
             }
         default:
-            throw ValidationError(field: latitude == nil ? "place.latitude" : "place.longitude", "latitude and longitude go together")
+            throw ValidationError(field: latitude == nil ? "place.latitude" : "place.longitude", .halfAPosition)
         }
         guard self.name != nil || latitude != nil else {
             throw ValidationError(field: "place", "needs a name or coordinates")

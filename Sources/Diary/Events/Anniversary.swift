@@ -38,12 +38,12 @@ public struct AnniversaryDetails: Hashable, Sendable {
         childID: ChildID? = nil
     ) throws(ValidationError) {
         self.name = try Validate.requiredText(name, field: "name", maxLength: EntryContent.maxTitleLength)
-        guard (1...12).contains(month) else { throw ValidationError(field: "month", "must be 1–12 (got \(month))") }
+        guard (1...12).contains(month) else { throw ValidationError(field: "month", .monthRange(got: month)) }
         // Solar: the longest the month can be (29 February is allowed; it shows on 28 February in common years).
         // Lunar: months have 29 or 30 days; a day 30 missing in some year is handled when occurrences are computed.
         let longest = calendar == .lunar ? 30 : [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
         guard (1...longest).contains(day) else {
-            throw ValidationError(field: "day", "must be 1–\(longest) for \(calendar.rawValue) month \(month) (got \(day))")
+            throw ValidationError(field: "day", .dayRange(maximum: longest, lunar: calendar == .lunar, month: month, got: day))
         }
         guard !isLeapMonth || calendar == .lunar else {
             throw ValidationError(field: "isLeapMonth", "only a lunar anniversary can be in a leap month")

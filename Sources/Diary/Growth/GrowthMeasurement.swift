@@ -40,7 +40,7 @@ public struct GrowthMeasurement: Hashable, Sendable {
         guard unit == expected else {
             throw ValidationError(field: "unit", "\(kind.rawValue) is measured in \(expected.rawValue) (got \(unit.rawValue))")
         }
-        guard value.isFinite, value > 0 else { throw ValidationError(field: "value", "must be a positive number") }
+        guard value.isFinite, value > 0 else { throw ValidationError(field: "value", .notPositive) }
         guard !plausible || value <= unit.largestPlausible else {
             throw ValidationError(field: "value", "\(value) \(unit.rawValue) is not a child's \(kind.rawValue); at most \(Int(unit.largestPlausible)) \(unit.rawValue)")
         }

@@ -1,12 +1,70 @@
+import KoreanCalendar
+
 /// Input that breaks a rule of the domain. `field` names the offending field as the user sent it
-/// (a JSON key, a form field, a CLI option), so every interface can point at it.
+/// (a JSON key, a form field, a CLI option), so every interface can point at it; `message` says what is wrong in
+/// English (the API's and the CLI's words). `rule`, when there is one, is the same in a form the web app can put in
+/// Korean: the rules a person filling in a form can break.
 public struct ValidationError: Error, Equatable, Sendable, CustomStringConvertible {
     public let field: String
     public let message: String
+    public let rule: Rule?
+
+    /// The rules a form can break, each with its English message.
+    public enum Rule: Equatable, Sendable {
+        case empty
+        case tooLong(maximum: Int, got: Int)
+        case containsNUL
+        case notANumber
+        case notPositive
+        case noChild
+        case residentNumberForm
+        /// A password too short or too long, in the English words of the rule that refused it.
+        case passwordLength(String)
+        case notCurrentPassword
+        case latitudeRange(Double)
+        case longitudeRange(Double)
+        case halfAPosition
+        case tooManyTags(maximum: Int, got: Int)
+        case monthRange(got: Int)
+        /// The day of a month of an anniversary: at most `maximum` (31, 30 or 29 solar; 30 lunar).
+        case dayRange(maximum: Int, lunar: Bool, month: Int, got: Int)
+        /// A date the calendar does not have (day 31 of a 30-day month, a leap month that year lacks, a year outside
+        /// the tables).
+        case calendar(CalendarError)
+
+        var message: String {
+            switch self {
+            case .empty: "must not be empty"
+            case .tooLong(let maximum, let got): "must be at most \(maximum) characters (got \(got))"
+            case .containsNUL: "must not contain the NUL character"
+            case .notANumber: "is not a number"
+            case .notPositive: "must be a positive number"
+            case .noChild: "must name at least one child"
+            case .residentNumberForm: "must be 13 digits as YYMMDD-NNNNNNN"
+            case .passwordLength(let problem): problem
+            case .notCurrentPassword: "is not the current password"
+            case .latitudeRange(let latitude): "must be between -90 and 90 (got \(latitude))"
+            case .longitudeRange(let longitude): "must be between -180 and 180 (got \(longitude))"
+            case .halfAPosition: "latitude and longitude go together"
+            case .tooManyTags(let maximum, let got): "at most \(maximum) tags (got \(got))"
+            case .monthRange(let got): "must be 1–12 (got \(got))"
+            case .dayRange(let maximum, let lunar, let month, let got):
+                "must be 1–\(maximum) for \(lunar ? "lunar" : "solar") month \(month) (got \(got))"
+            case .calendar(let error): "\(error)"
+            }
+        }
+    }
 
     public init(field: String, _ message: String) {
         self.field = field
         self.message = message
+        self.rule = nil
+    }
+
+    public init(field: String, _ rule: Rule) {
+        self.field = field
+        self.message = rule.message
+        self.rule = rule
     }
 
     public var description: String { "\(field): \(message)" }
@@ -18,11 +76,11 @@ public enum Validate {
     /// No NUL: SQLite's text functions stop at one, so its checks would see `"\u{0}x"` as empty and refuse the row
     /// with a 500 (found by schemathesis, issue 18).
     public static func requiredText(_ text: String, field: String, maxLength: Int) throws(ValidationError) -> String {
-        guard !text.unicodeScalars.contains("\u{0}") else { throw ValidationError(field: field, "must not contain the NUL character") }
+        guard !text.unicodeScalars.contains("\u{0}") else { throw ValidationError(field: field, .containsNUL) }
         let trimmed = text.trimmingWhitespace()
-        guard !trimmed.isEmpty else { throw ValidationError(field: field, "must not be empty") }
+        guard !trimmed.isEmpty else { throw ValidationError(field: field, .empty) }
         guard trimmed.count <= maxLength else {
-            throw ValidationError(field: field, "must be at most \(maxLength) characters (got \(trimmed.count))")
+            throw ValidationError(field: field, .tooLong(maximum: maxLength, got: trimmed.count))
         }
         return trimmed
     }
@@ -35,7 +93,9 @@ public enum Validate {
 
     /// Parses a field's text, turning any error (a `CalendarError`, say) into one that names the field.
     public static func field<T>(_ name: String, _ parse: () throws -> T) throws(ValidationError) -> T {
-        do { return try parse() } catch let error as ValidationError { throw error } catch {
+        do { return try parse() } catch let error as ValidationError { throw error } catch let error as CalendarError {
+            throw ValidationError(field: name, .calendar(error))
+        } catch {
             throw ValidationError(field: name, "\(error)")
         }
     }
@@ -43,7 +103,7 @@ public enum Validate {
     /// Body text keeps its inner and trailing white space (it is the author's), only bounded in length.
     public static func body(_ text: String, field: String, maxLength: Int) throws(ValidationError) -> String {
         guard text.count <= maxLength else {
-            throw ValidationError(field: field, "must be at most \(maxLength) characters (got \(text.count))")
+            throw ValidationError(field: field, .tooLong(maximum: maxLength, got: text.count))
         }
         return text
     }

@@ -56,9 +56,9 @@ struct SignIn: Sendable {
         }
         guard try await verify(current, against: try await accounts.passwordHash(of: user)) else {
             try await throttle.recordFailure(account: username, address: address, now: clock.now())
-            throw ValidationError(field: "currentPassword", "is not the current password")
+            throw ValidationError(field: "currentPassword", .notCurrentPassword)
         }
-        if let problem = PasswordHasher.problem(with: new) { throw ValidationError(field: "newPassword", problem) }
+        if let problem = PasswordHasher.problem(with: new) { throw ValidationError(field: "newPassword", .passwordLength(problem)) }
         let hash = try await hashed(new)
         try await accounts.setPasswordHash(hash, of: user)
         try await sessions.endAll(user: user, keeping: session?.id)
@@ -69,7 +69,7 @@ struct SignIn: Sendable {
         guard setup.matches(token), try await !accounts.hasUsers() else {
             throw Problem(status: .notFound, detail: "this setup link is no longer valid")
         }
-        if let problem = PasswordHasher.problem(with: password) { throw ValidationError(field: "password", problem) }
+        if let problem = PasswordHasher.problem(with: password) { throw ValidationError(field: "password", .passwordLength(problem)) }
         let hash = try await hashed(password)
         let (user, _) = try await accounts.createUser(username: username, passwordHash: hash, familyName: familyName)
         setup.consume()

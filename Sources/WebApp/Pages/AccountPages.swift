@@ -82,7 +82,7 @@ struct AccountPages {
                 response.headers[values: .setCookie].append(WebCredentials.sessionCookie(cookie, secure: WebCredentials.isSecure(request)))
                 return response
             } catch let error as ValidationError {
-                return Self.setupPage(request, context: context, token: token, error: error.description)
+                return Self.setupPage(request, context: context, token: token, error: error.text(Language(request)))
             } catch let error as StoreError {
                 return Self.setupPage(request, context: context, token: token, error: error.description)
             }

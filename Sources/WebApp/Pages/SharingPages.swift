@@ -42,7 +42,7 @@ struct SharingPages {
                 let password = context.form["password"] ?? ""
                 if let problem = PasswordHasher.problem(with: password) {
                     return Self.invitationPage(request, context: context, token: token, role: invitation.role,
-                        familyName: familyName, error: "\(Word.password.text(Language(request))): \(problem)")
+                        familyName: familyName, error: ValidationError(field: "password", .passwordLength(problem)).text(Language(request)))
                 }
                 newUser = (context.form["username"] ?? "", try await signIn.hash(password))
             }
@@ -50,7 +50,7 @@ struct SharingPages {
             do {
                 accepted = try await sharing.accept(token: token, user: context.userID, newUser: newUser)
             } catch let error as ValidationError {
-                return Self.invitationPage(request, context: context, token: token, role: invitation.role, familyName: familyName, error: error.description)
+                return Self.invitationPage(request, context: context, token: token, role: invitation.role, familyName: familyName, error: error.text(Language(request)))
             } catch StoreError.conflict(field: "username", _) {
                 try await signIn.throttle.recordFailure(account: throttleKey, address: address, now: Date())
                 return Self.invitationPage(request, context: context, token: token, role: invitation.role, familyName: familyName,

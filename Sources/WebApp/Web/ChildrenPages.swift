@@ -105,7 +105,7 @@ struct ChildrenPages {
             return AccountPages.redirect("/?child=\(child.id)")
         } catch let error as ValidationError {
             form.uploads.forEach { $0.abandon() }
-            return self.form(request, context: context, draft: draft, child: current, error: error.description)
+            return self.form(request, context: context, draft: draft, child: current, error: error.text(Language(request)))
         } catch let error as PhotoError {
             return self.form(request, context: context, draft: draft, child: current, error: Problem(error).detail)
         }

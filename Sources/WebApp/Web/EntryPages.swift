@@ -69,7 +69,7 @@ struct EntryPages {
                     family: family, try SearchQuery(text), filter: try SearchFilter(childID: filter.childID),
                     after: paging.cursor, limit: Self.pageSize)
             } catch let error as ValidationError {
-                throw Problem(status: .badRequest, detail: error.description, field: "q")
+                throw Problem(status: .badRequest, detail: error.text(Language(request)), field: "q")
             }
             data["searching"] = true
             data["hits"] = page.items.map { hit in
@@ -264,7 +264,7 @@ struct EntryPages {
             }
             return AccountPages.redirect("/entries/\(saved.id)")
         } catch let error as ValidationError {
-            return try await editor(request, context: context, family: family, draft: draft, entry: entry, error: error.description)
+            return try await editor(request, context: context, family: family, draft: draft, entry: entry, error: error.text(Language(request)))
         } catch let error as StoreError {
             if case .changed = error, let id {
                 // Changed elsewhere since the form was opened: the form comes back as typed, now against the stored
@@ -330,7 +330,7 @@ struct EntryDraft {
     func payload() throws -> EntryPayload {
         func coordinate(_ text: String, field: String) throws -> Double? {
             guard let text = text.nonBlank else { return nil }
-            guard let value = Double(text) else { throw ValidationError(field: field, "is not a number") }
+            guard let value = Double(text) else { throw ValidationError(field: field, .notANumber) }
             return value
         }
         let hasPlace = place.nonBlank != nil || latitude.nonBlank != nil

@@ -32,7 +32,7 @@ struct HealthPages {
                 guard let kind = context.form["kind"].flatMap(GrowthMeasurement.Kind.init(rawValue:)) else {
                     throw ValidationError(field: "kind", "must be height, weight or head")
                 }
-                guard let value = context.form.text("value").flatMap(Double.init) else { throw ValidationError(field: "value", "is not a number") }
+                guard let value = context.form.text("value").flatMap(Double.init) else { throw ValidationError(field: "value", .notANumber) }
                 let date = try Validate.field("date") { try SolarDate(iso: context.form["date"] ?? "") }
                 _ = try await stores.growth.add(
                     family: family,
@@ -50,7 +50,7 @@ struct HealthPages {
                 _ = try await stores.events.create(family: family, details: details, photos: photos)
             } catch let error as ValidationError {
                 form.uploads.forEach { $0.abandon() }
-                return try await page(request, context: context, child: child.id, error: error.description)
+                return try await page(request, context: context, child: child.id, error: error.text(Language(request)))
             } catch let error as PhotoError {
                 return try await page(request, context: context, child: child.id, error: Problem(error).detail)
             }
@@ -72,7 +72,7 @@ struct HealthPages {
                 await stores.photos.release(released)
             } catch let error as ValidationError {
                 form.uploads.forEach { $0.abandon() }
-                return editor(request, context: context, event: event, error: error.description)
+                return editor(request, context: context, event: event, error: error.text(Language(request)))
             } catch let error as PhotoError {
                 return editor(request, context: context, event: event, error: Problem(error).detail)
             }
@@ -153,7 +153,7 @@ struct HealthPages {
         do {
             try await body(family, child)
         } catch let error as ValidationError {
-            return try await page(request, context: context, child: child.id, error: error.description)
+            return try await page(request, context: context, child: child.id, error: error.text(Language(request)))
         }
         return AccountPages.redirect("/health?child=\(child.id)")
     }

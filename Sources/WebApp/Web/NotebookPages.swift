@@ -35,7 +35,7 @@ struct NotebookPages {
                         ["id": hit.id, "title": hit.title, "snippet": SearchHitResource(hit).snippet]
                     }
                 } catch let error as ValidationError {
-                    throw Problem(status: .badRequest, detail: error.description, field: "q")
+                    throw Problem(status: .badRequest, detail: error.text(Language(request)), field: "q")
                 }
             } else {
                 let paging = try query.paging()
@@ -61,7 +61,7 @@ struct NotebookPages {
                 return AccountPages.redirect("/memos/\(memo.id)")
             } catch let error as ValidationError {
                 return memoForm(request, context: context, title: context.form["title"] ?? "", body: context.form["body"] ?? "",
-                    id: nil, error: error.description)
+                    id: nil, error: error.text(Language(request)))
             }
         }
         pages.get("memos/:id", .viewer) { request, context in
@@ -77,7 +77,7 @@ struct NotebookPages {
                 return AccountPages.redirect("/memos")
             } catch let error as ValidationError {
                 return memoForm(request, context: context, title: context.form["title"] ?? "", body: context.form["body"] ?? "",
-                    id: id, error: error.description)
+                    id: id, error: error.text(Language(request)))
             }
         }
         pages.get("memos/:id/delete", .editor) { request, context in
@@ -201,8 +201,8 @@ struct NotebookPages {
             guard let calendar = CalendarKind(rawValue: form["calendar"] ?? "solar") else {
                 throw ValidationError(field: "calendar", "must be solar or lunar")
             }
-            guard let month = Int(form.text("month") ?? "") else { throw ValidationError(field: "month", "is not a number") }
-            guard let day = Int(form.text("day") ?? "") else { throw ValidationError(field: "day", "is not a number") }
+            guard let month = Int(form.text("month") ?? "") else { throw ValidationError(field: "month", .notANumber) }
+            guard let day = Int(form.text("day") ?? "") else { throw ValidationError(field: "day", .notANumber) }
             let child = form.text("child").flatMap(ChildID.init)
             let details = try AnniversaryDetails(
                 name: form["name"] ?? "", calendar: calendar, month: month, day: day,
@@ -217,7 +217,7 @@ struct NotebookPages {
             let fields = ["name", "calendar", "month", "day", "isLeapMonth", "isHoliday", "child"].reduce(into: [String: String]()) {
                 $0[$1] = form[$1] ?? ""
             }
-            return try await anniversaryForm(request, context: context, fields: fields, id: id, error: error.description)
+            return try await anniversaryForm(request, context: context, fields: fields, id: id, error: error.text(Language(request)))
         } catch let error as StoreError {
             return try await anniversaryForm(request, context: context, fields: [:], id: id, error: error.description)
         }

@@ -28,7 +28,7 @@ struct ReactionPages {
                 do {
                     _ = try await store.addComment(family: member.familyID, on: target, author: try context.user(), text: context.form["text"] ?? "")
                 } catch let error as ValidationError {
-                    throw Problem(status: .unprocessableContent, detail: error.description, field: "text")
+                    throw Problem(status: .unprocessableContent, detail: error.text(Language(request)), field: "text")
                 }
                 let back = context.form["back"].map { WebCredentials.safeRedirect($0) } ?? Self.path(target)
                 return AccountPages.redirect("\(back)#comments")
@@ -45,7 +45,7 @@ struct ReactionPages {
             do {
                 _ = try await store.editComment(family: comment.familyID, id: comment.id, author: try context.user(), text: text)
             } catch let error as ValidationError {
-                return try await editor(request, context, comment: comment, text: text, error: error.description)
+                return try await editor(request, context, comment: comment, text: text, error: error.text(Language(request)))
             }
             return AccountPages.redirect(Self.place(of: comment))
         }
