@@ -37,17 +37,27 @@ S3_BLACKBOX := test_photos test_backup test_import_dayone test_import_iphotodiar
 
 ## Every test: the Swift test targets, then the black-box tests of the built binary (API, CLI, crash safety) — each
 ## with a throwaway PostgreSQL cluster and S3-compatible object store: the store suites run on both engines, the
-## black-box suite on SQLite and the photo folder, then its engine-dependent modules on PostgreSQL, then its photo
-## modules on object storage (and the several-servers test on PostgreSQL and object storage together).
+## black-box suite on SQLite and the photo folder, and beside it (two at once: `blackbox-more`) its engine-dependent
+## modules on PostgreSQL, then its photo modules on object storage, then the several-servers test on PostgreSQL and
+## object storage together. Each stage's output is printed whole when it ends.
 test: deps venv
 	$(SWIFT) build --build-tests
 	SAESSAK_TEST_PYTHON=$(VENV)/bin/python scripts/with-postgres.sh scripts/with-object-store.sh $(SWIFT) test --skip-build
-	SAESSAK_BIN="$$($(SWIFT) build --show-bin-path)/saessak" scripts/with-postgres.sh $(VENV)/bin/python -m pytest -q blackbox
-	SAESSAK_BIN="$$($(SWIFT) build --show-bin-path)/saessak" SAESSAK_BLACKBOX_ENGINE=postgres scripts/with-postgres.sh \
+	$(MAKE) --no-print-directory -j2 --output-sync=target blackbox-sqlite blackbox-more
+
+BIN_PATH = $$($(SWIFT) build --show-bin-path)/saessak
+
+# The generated round trips run 30 families on SQLite and 10 on each further engine (the same generator, fewer draws).
+.PHONY: blackbox-sqlite blackbox-more
+blackbox-sqlite:
+	SAESSAK_BIN="$(BIN_PATH)" scripts/with-postgres.sh $(VENV)/bin/python -m pytest -q blackbox
+
+blackbox-more:
+	SAESSAK_BIN="$(BIN_PATH)" SAESSAK_BLACKBOX_ENGINE=postgres ROUNDTRIP_EXAMPLES=10 scripts/with-postgres.sh \
 		$(VENV)/bin/python -m pytest -q $(patsubst %,blackbox/%.py,$(POSTGRES_BLACKBOX))
-	SAESSAK_BIN="$$($(SWIFT) build --show-bin-path)/saessak" SAESSAK_BLACKBOX_PHOTOS=s3 scripts/with-object-store.sh \
+	SAESSAK_BIN="$(BIN_PATH)" SAESSAK_BLACKBOX_PHOTOS=s3 ROUNDTRIP_EXAMPLES=10 scripts/with-object-store.sh \
 		$(VENV)/bin/python -m pytest -q $(patsubst %,blackbox/%.py,$(S3_BLACKBOX))
-	SAESSAK_BIN="$$($(SWIFT) build --show-bin-path)/saessak" SAESSAK_BLACKBOX_ENGINE=postgres SAESSAK_BLACKBOX_PHOTOS=s3 \
+	SAESSAK_BIN="$(BIN_PATH)" SAESSAK_BLACKBOX_ENGINE=postgres SAESSAK_BLACKBOX_PHOTOS=s3 \
 		scripts/with-postgres.sh scripts/with-object-store.sh $(VENV)/bin/python -m pytest -q blackbox/test_multi_server.py
 
 ## Benchmarks (never part of `make test`): one table, with ratios against references measured in the same run.
