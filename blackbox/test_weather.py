@@ -71,6 +71,14 @@ class Archive:
 
 @pytest.fixture()
 def family(tmp_path):
+    # Every entry asks (no pause after a failure), so that each test sees the service's answer to each entry.
+    server = start_family(tmp_path, "--weather-pause", "0")
+    yield server
+    server.stop()
+    server.archive.close()
+
+
+def start_family(tmp_path, *extra):
     archive = Archive()
     data = tmp_path / "saessak-data"
     owner = make_family(data, "mom", "우리집")
@@ -79,13 +87,11 @@ def family(tmp_path):
     saessak("admin", "add-member", "--username", "grandma", "--family", "우리집", "--role", "viewer", data=data)
     viewer = saessak("admin", "create-token", "--username", "grandma", "--family", "우리집", data=data).stdout.strip()
     server = Server(data)
-    server.extra_args = ["--weather-url", archive.url, "--weather-timeout", "2"]
+    server.extra_args = ["--weather-url", archive.url, "--weather-timeout", "2", *extra]
     server.start()
     server.owner, server.viewer, server.archive = owner, viewer, archive
     server.child = new_child(server, owner)
-    yield server
-    server.stop()
-    archive.close()
+    return server
 
 
 def call(server, method, path, body=None, token=None):
@@ -155,6 +161,36 @@ def test_a_failing_service_never_fails_a_save(family, mode):
     assert entry["weather"] == "눈 18℃/7℃"
 
 
+def test_after_a_failure_new_entries_do_not_wait_for_the_service_until_the_pause_is_over(tmp_path):
+    family = start_family(tmp_path, "--weather-pause", "4")
+    try:
+        call(family, "PUT", "/family/weather", {"on": True}, family.owner)
+        family.archive.mode = "slow"
+        entry, seconds = write(family, "2026-09-01")
+        failed_at = time.time()  # the pause starts when the answer is given up on
+        assert "weather" not in entry and 1.5 < seconds < 5, seconds
+        # Within the pause: saved at once, the service not asked.
+        entry, seconds = write(family, "2026-09-02")
+        assert "weather" not in entry and seconds < 1.5 and len(family.archive.queries) == 1, seconds
+        log = (family.data.parent / f"server-{family.port}.log").read_text()
+        assert "the service failed a moment ago" in log
+        # After it: asked again, and the answer kept.
+        family.archive.mode = "ok"
+        time.sleep(max(0, failed_at + 4.5 - time.time()))
+        entry, _ = write(family, "2026-09-02")
+        assert entry["weather"] == "맑음 18℃/7℃" and len(family.archive.queries) == 2
+        # The archive's own refusal (a day it does not cover) is an answer, not a failure: the next entry asks.
+        family.archive.mode = "error"
+        entry, _ = write(family, "2026-09-03")
+        assert "weather" not in entry
+        family.archive.mode = "ok"
+        entry, _ = write(family, "2026-09-04")
+        assert entry["weather"] == "맑음 18℃/7℃" and len(family.archive.queries) == 4
+    finally:
+        family.stop()
+        family.archive.close()
+
+
 def test_an_owner_turns_it_on_in_settings(family):
     browser = Browser(family)
     browser.sign_in("mom", "a long password")
@@ -171,6 +207,7 @@ def test_bad_weather_settings_are_named(tmp_path):
     from conftest import saessak
 
     for args, words in ((["--weather-url", "ftp://example.org/archive"], "--weather-url"), (["--weather-url", "nonsense"], "--weather-url"),
-                        (["--weather-timeout", "0"], "--weather-timeout"), (["--weather-timeout", "31"], "--weather-timeout")):
+                        (["--weather-timeout", "0"], "--weather-timeout"), (["--weather-timeout", "31"], "--weather-timeout"),
+                        (["--weather-pause", "-1"], "--weather-pause"), (["--weather-pause", "86401"], "--weather-pause")):
         result = saessak("serve", "--port", "0", *args, data=tmp_path / "saessak-data", check=False)
         assert result.returncode != 0 and words in result.stderr, (args, result.stderr)

@@ -44,11 +44,15 @@ struct Serve: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seconds a weather answer may take before the entry is saved without it.", valueName: "SECONDS"))
     var weatherTimeout = 3
 
+    @Option(help: ArgumentHelp("Seconds new entries go without asking for the weather after the service failed (0: always ask).", valueName: "SECONDS"))
+    var weatherPause = 300
+
     func validate() throws {
         guard let url = URL(string: weatherUrl), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
             throw ArgumentParser.ValidationError("--weather-url must be an http(s) address (got '\(weatherUrl)')")
         }
         guard (1...30).contains(weatherTimeout) else { throw ArgumentParser.ValidationError("--weather-timeout must be 1–30 seconds (got \(weatherTimeout))") }
+        guard (0...86_400).contains(weatherPause) else { throw ArgumentParser.ValidationError("--weather-pause must be 0–86400 seconds (got \(weatherPause))") }
         guard headerTimeout >= 1, bodyTimeout >= 1 else { throw ArgumentParser.ValidationError("timeouts are at least 1 second") }
         guard maxConnectionsPerAddress >= 1 else { throw ArgumentParser.ValidationError("--max-connections-per-address must be at least 1") }
         guard (1...16384).contains(maxVideoSize) else { throw ArgumentParser.ValidationError("--max-video-size must be 1–16384 MB (got \(maxVideoSize))") }
@@ -86,7 +90,7 @@ struct Serve: AsyncParsableCommand {
                     headerTimeout: .seconds(Int64(headerTimeout)), bodyStallTimeout: .seconds(Int64(bodyTimeout)),
                     maxConnectionsPerAddress: maxConnectionsPerAddress),
                 videoLimits: VideoLimits(maxBytes: maxVideoSize << 20, maxSeconds: maxVideoMinutes * 60), mail: try mail.configuration(),
-                weather: WeatherConfiguration(url: weatherUrl, timeout: .seconds(weatherTimeout))),
+                weather: WeatherConfiguration(url: weatherUrl, timeout: .seconds(weatherTimeout), pause: .seconds(weatherPause))),
             database: database, photoStorage: photoStorage, logger: logger)
         try await app.runService()
     }

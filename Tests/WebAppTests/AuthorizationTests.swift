@@ -75,7 +75,7 @@ import Testing
         ]
 
         let app = try await buildApplication(AppConfiguration(port: 0, dataFolder: folder))
-        let table = try buildRouter(
+        let table = buildRouter(
             database: database, dataFolder: folder, photos: try PhotoService(dataFolder: folder, database: database, logger: .init(label: "test")),
             signIn: SignIn(database)
         ).access
@@ -166,7 +166,7 @@ import Testing
     /// new kind of link cannot be added without its secret staying out of the log (issue 17).
     @Test func everyLinkRouteIsRedactedInTheLog() throws {
         let database = try DiaryDatabase(folder: folder)
-        let table = try buildRouter(
+        let table = buildRouter(
             database: database, dataFolder: folder, photos: try PhotoService(dataFolder: folder, database: database, logger: .init(label: "test")),
             signIn: SignIn(database)
         ).access

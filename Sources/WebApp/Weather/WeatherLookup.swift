@@ -5,27 +5,55 @@ import KoreanCalendar
 import Logging
 import NIOCore
 import Services
+import Synchronization
 import WeatherAnswers
 
-/// Where the day's weather is asked (`saessak serve --weather-url`, `--weather-timeout`).
+/// Where the day's weather is asked (`saessak serve --weather-url`, `--weather-timeout`, `--weather-pause`).
 public struct WeatherConfiguration: Sendable {
     public var url: String
     public var timeout: Duration
+    /// After the service fails, how long new entries go without asking it (zero: every entry asks).
+    public var pause: Duration
 
-    public init(url: String = OpenMeteoArchive.defaultURL, timeout: Duration = .seconds(3)) {
+    public init(url: String = OpenMeteoArchive.defaultURL, timeout: Duration = .seconds(3), pause: Duration = .seconds(300)) {
         self.url = url
         self.timeout = timeout
+        self.pause = pause
     }
+}
+
+/// When the weather service last failed this server: a home server whose internet is down, or a service that is
+/// gone, would otherwise make every new entry wait the whole timeout. Kept in memory — each server finds out for
+/// itself, and a restart asks again.
+final class WeatherPause: Sendable {
+    private let until = Mutex<ContinuousClock.Instant?>(nil)
+    let length: Duration
+
+    init(length: Duration) { self.length = length }
+
+    var isOn: Bool { until.withLock { until in until.map { ContinuousClock.now < $0 } ?? false } }
+
+    func begin() { until.withLock { $0 = ContinuousClock.now + length } }
 }
 
 /// Fills a new entry's weather from a public archive when its family turned the lookup on (off by default), the entry
 /// says no weather, and it has coordinates. What is sent: the entry's date and its position rounded to 0.1°. Answers are
 /// kept by day and cell, so each is asked once ("no data yet" is asked again after a day). A slow, failing or
-/// vanished service leaves the weather empty and the save goes on — never a failed save; the log says why.
+/// vanished service leaves the weather empty and the save goes on — never a failed save; the log says why — and the
+/// entries after it are saved without asking until `pause` has passed. A refusal in the archive's own words (a day it
+/// does not cover) is an answer, not a failure: it pauses nothing.
 struct WeatherLookup: Sendable {
     let store: any WeatherStore
     let configuration: WeatherConfiguration
     let logger: Logger
+    let pause: WeatherPause
+
+    init(store: any WeatherStore, configuration: WeatherConfiguration, logger: Logger) {
+        self.store = store
+        self.configuration = configuration
+        self.logger = logger
+        self.pause = WeatherPause(length: configuration.pause)
+    }
 
     /// A day's "no data yet" is kept this long before the archive is asked again.
     static let noDataFor: TimeInterval = 86_400
@@ -46,14 +74,28 @@ struct WeatherLookup: Sendable {
         {
             return kept.weather?.text(english: false)
         }
+        guard !pause.isOn else {
+            logger.info("weather: left empty, the service failed a moment ago", metadata: ["date": "\(date)"])
+            return nil
+        }
         do {
             let day = try await fetch(cell: cell, date: date)
             try await store.remember(cell: cell.key, date: date, weather: day)
             return day?.text(english: false)
+        } catch OpenMeteoArchive.Failure.refused(let reason) {
+            logger.warning("weather: left empty", metadata: ["date": "\(date)", "why": "the archive refused: \(reason)"])
+            return nil
         } catch {
-            logger.warning("weather: left empty", metadata: ["date": "\(date)", "why": "\(error)"])
+            if configuration.pause > .zero { pause.begin() }
+            logger.warning("weather: left empty", metadata: ["date": "\(date)", "why": "\(error)", "askedAgainIn": "\(configuration.pause)"])
             return nil
         }
+    }
+
+    /// An answer that is not the archive's: the service's own trouble (a 500, a proxy's page).
+    private struct ServiceStatus: Error, CustomStringConvertible {
+        let code: UInt
+        var description: String { "HTTP \(code)" }
     }
 
     private func fetch(cell: WeatherCell, date: String) async throws -> DailyWeather? {
@@ -65,7 +107,7 @@ struct WeatherLookup: Sendable {
         let bytes = Data(buffer: body)
         // The archive answers errors as 400 with its JSON; anything else not 200 is the service's trouble.
         guard response.status == .ok || response.status == .badRequest else {
-            throw OpenMeteoArchive.Failure.refused("HTTP \(response.status.code)")
+            throw ServiceStatus(code: response.status.code)
         }
         return try OpenMeteoArchive.weather(from: bytes, date: date)
     }
