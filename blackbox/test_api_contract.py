@@ -118,6 +118,32 @@ def test_calculator_is_stateless_and_exact(server):
     assert call(server, "POST", "/calculator", {"key": "1"}).status == 401
 
 
+def test_entries_carry_each_childs_age_on_their_day(server, tmp_path):
+    """Wherever an entry is given — one, the list, the timeline, on this day, the CLI — each tagged child born by
+    its day has an age as the pages write it: day 100 is 백일, a lunar birthday's 돌 falls on the lunar day."""
+    t = server.kim
+    sun = new_child(server, t, name="해", birthDate="2025-08-14")
+    moon = new_child(server, t, name="달", birthDate="2024-01-01", birthCalendar="lunar")  # solar 2024-02-10
+    both = [sun["id"], moon["id"]]
+    baegil = call(server, "POST", "/entries", {"title": "해 백일", "date": "2025-11-21T12:00", "childIds": both}, t).json()
+    assert baegil["ages"] == [{"childId": sun["id"], "korean": "백일", "english": "100th day"},
+                              {"childId": moon["id"], "korean": "21개월", "english": "21 months"}]
+    # The lunar first birthday: 2025-01-29 (설날), not the solar 2025-02-10; 해 was not born yet — no negative age.
+    dol = call(server, "POST", "/entries", {"title": "달 돌", "date": "2025-01-29T18:00", "childIds": both}, t).json()
+    assert dol["ages"] == [{"childId": moon["id"], "korean": "돌", "english": "first birthday"}]
+    before = call(server, "POST", "/entries", {"title": "태어나기 전", "date": "2024-01-05T09:00", "childIds": both}, t).json()
+    assert "ages" not in before
+    assert call(server, "GET", f"/entries/{dol['id']}", token=t).json()["ages"] == dol["ages"]
+    listed = {e["id"]: e.get("ages") for e in call(server, "GET", f"/entries?child={moon['id']}&limit=100", token=t).json()["items"]}
+    assert listed[baegil["id"]] == baegil["ages"] and listed[before["id"]] is None
+    sections = call(server, "GET", f"/timeline?child={moon['id']}&limit=100", token=t).json()["sections"]
+    assert any(e.get("ages") == dol["ages"] for section in sections for e in section["items"])
+    on_day = call(server, "GET", "/on-this-day?date=2026-11-21", token=t).json()["items"]
+    assert [e["ages"] for e in on_day if e["id"] == baegil["id"]] == [baegil["ages"]]
+    edited = call(server, "PUT", f"/entries/{baegil['id']}", {"title": "해 백일", "date": "2025-11-22T12:00", "childIds": [sun["id"]]}, t).json()
+    assert edited["ages"] == [{"childId": sun["id"], "korean": "3개월", "english": "3 months"}]
+
+
 def test_on_this_day(server):
     t = server.kim
     child = new_child(server, t)

@@ -22,6 +22,15 @@ public struct Child: Hashable, Sendable {
         self.createdAt = createdAt
         self.modifiedAt = modifiedAt
     }
+
+    /// The child's age on `date` as an album writes it (생후 100일, 돌 — the lunar one for a lunar birthday), or nil
+    /// before the birth or for a birth outside the calendar tables.
+    public func age(on date: SolarDate) -> AgeLabel? {
+        guard let birth = profile.birthDate.solarDate else { return nil }
+        var lunar: LunarDate?
+        if case .lunar(let date) = profile.birthDate { lunar = date }
+        return AgeLabel(born: birth, lunarBirth: lunar, on: date)
+    }
 }
 
 /// Everything a parent enters about a child, already validated.

@@ -20,6 +20,14 @@ public protocol ChildStore: Sendable {
     func delete(family: FamilyID, id: ChildID) async throws -> [ReleasedPhotoFile]
 }
 
+extension ChildStore {
+    /// Every child of the family by ID (a family has a handful), for their ages beside entries.
+    public func byID(family: FamilyID) async throws -> [ChildID: Child] {
+        let all = try await Page.all { try await list(family: family, after: $0, limit: $1) }
+        return Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+}
+
 /// How long a client's idempotency key for a new entry is honoured (`EntryStore.create(…, idempotencyKey:)`).
 public let idempotencyLifetime: TimeInterval = 24 * 3600
 

@@ -68,6 +68,11 @@ public struct ValidationError: Error, Equatable, Sendable, CustomStringConvertib
     }
 
     public var description: String { "\(field): \(message)" }
+
+    /// The same mistake: the same field and words (a rule only says them in a form other languages can take).
+    public static func == (left: ValidationError, right: ValidationError) -> Bool {
+        left.field == right.field && left.message == right.message
+    }
 }
 
 /// Small checks shared by every kind of record.

@@ -18,8 +18,11 @@ public struct EntryResource: Encodable {
     let modifiedAt: Date
     /// Who wrote it; absent for imports and entries older than authors.
     let authorId: UserID?
+    /// Each tagged child's age on the entry's day, for those born by then; absent when none was.
+    let ages: [ChildAgeResource]?
 
-    public init(_ entry: Entry) {
+    /// `children`: the family's children by ID, for their ages (none given: no ages).
+    public init(_ entry: Entry, children: [ChildID: Child] = [:]) {
         let content = entry.content
         id = entry.id
         title = content.title
@@ -34,7 +37,18 @@ public struct EntryResource: Encodable {
         createdAt = entry.createdAt
         modifiedAt = entry.modifiedAt
         authorId = entry.authorID
+        let ages = content.childIDs.compactMap { id in
+            children[id]?.age(on: content.date.date).map { ChildAgeResource(childId: id, korean: $0.korean, english: $0.english) }
+        }
+        self.ages = ages.isEmpty ? nil : ages
     }
+}
+
+/// A child's age on a day, as the pages write it: `생후 100일`, `돌`, `만 4세` (`day 100`, `first birthday`, `age 4`).
+public struct ChildAgeResource: Encodable {
+    let childId: ChildID
+    let korean: String
+    let english: String
 }
 
 

@@ -5,59 +5,76 @@ import Services
 import Hummingbird
 import KoreanCalendar
 
-/// `/api/v1/entries` and the month-sectioned `/api/v1/timeline`.
+/// `/api/v1/entries` and the month-sectioned `/api/v1/timeline`. Each entry carries its children's ages on its day.
 struct EntriesAPI {
     let store: any EntryStore
+    let children: any ChildStore
     let photos: PhotoService
 
-    var routes: CollectionRoutes<Entry, Entry, EntryPayload, EntryResource> {
-        let (store, photos) = (store, photos)
-        @Sendable func replace(_ family: FamilyID, _ id: EntryID, _ payload: EntryPayload, _ version: Int64?) async throws -> Entry {
+    /// An entry and its family's children, for the ages of those it names.
+    struct AgedEntry: Sendable {
+        let entry: Entry
+        let children: [ChildID: Child]
+
+        var resource: EntryResource { EntryResource(entry, children: children) }
+    }
+
+    var routes: CollectionRoutes<Entry, AgedEntry, EntryPayload, EntryResource> {
+        let (store, children, photos) = (store, children, photos)
+        @Sendable func aged(_ family: FamilyID, _ entry: Entry) async throws -> AgedEntry {
+            AgedEntry(entry: entry, children: try await children.byID(family: family))
+        }
+        @Sendable func replace(_ family: FamilyID, _ id: EntryID, _ payload: EntryPayload, _ version: Int64?) async throws -> AgedEntry {
             let first = try await payload.firstPhoto(family: family, photos: photos.store)
             let (entry, released) = try await store.update(
                 family: family, id: id, content: try payload.content(first: first), photos: payload.photoIds, expecting: version)
             await photos.release(released)
-            return entry
+            return try await aged(family, entry)
         }
         /// A new entry by `author` (the asker), at most once per `key` when one is given.
         @Sendable func make(_ family: FamilyID, _ author: UserID?, _ payload: EntryPayload, _ key: String?) async throws
-            -> (item: Entry, replayed: Bool)
+            -> (item: AgedEntry, replayed: Bool)
         {
             let first = try await payload.firstPhoto(family: family, photos: photos.store)
             let content = try payload.content(first: first)
             guard let key else {
-                return (try await store.create(family: family, content: content, photos: payload.photoIds ?? [], author: author), false)
+                let entry = try await store.create(family: family, content: content, photos: payload.photoIds ?? [], author: author)
+                return (try await aged(family, entry), false)
             }
             let (entry, replayed) = try await store.create(
                 family: family, content: content, photos: payload.photoIds ?? [], author: author, idempotencyKey: key)
-            return (entry, replayed)
+            return (try await aged(family, entry), replayed)
         }
         return CollectionRoutes(
             path: "entries",
             list: { family, query in
                 let paging = try query.paging()
-                return try await store.list(family: family, filter: try query.timelineFilter(), after: paging.cursor, limit: paging.limit)
+                let page = try await store.list(family: family, filter: try query.timelineFilter(), after: paging.cursor, limit: paging.limit)
+                let births = try await children.byID(family: family)
+                return Page(items: page.items.map { AgedEntry(entry: $0, children: births) }, next: page.next)
             },
-            get: { family, id in try await store.get(family: family, id: id) },
+            get: { family, id in try await aged(family, try await store.get(family: family, id: id)) },
             create: { family, payload in try await make(family, nil, payload, nil).item },
             update: { family, id, payload in try await replace(family, id, payload, nil) },
             delete: { family, id in await photos.release(try await store.delete(family: family, id: id)) },
-            resource: EntryResource.init,
+            resource: \.resource,
             createOnce: make,
-            version: \.version,
+            version: \.entry.version,
             updateIfMatch: replace)
     }
 
     /// `GET /api/v1/timeline`: the same entries and filters as the list, grouped by month, newest first.
     func registerTimeline(on group: SecureRoutes) {
-        group.get("timeline", .viewer) { [store] request, context in
+        group.get("timeline", .viewer) { [store, children] request, context in
             let query = Query(request: request)
             let paging = try query.paging()
+            let family = try context.member().familyID
             let (sections, next) = try await store.timeline(
-                family: try context.member().familyID, filter: try query.timelineFilter(), after: paging.cursor, limit: paging.limit)
+                family: family, filter: try query.timelineFilter(), after: paging.cursor, limit: paging.limit)
+            let births = try await children.byID(family: family)
             return try JSONBody.response(
                 TimelineResponse(
-                    sections: sections.map { .init(month: $0.month.iso, items: $0.items.map(EntryResource.init)) },
+                    sections: sections.map { .init(month: $0.month.iso, items: $0.items.map { EntryResource($0, children: births) }) },
                     next: next?.description))
         }
     }
@@ -65,15 +82,17 @@ struct EntriesAPI {
     /// `GET /api/v1/on-this-day?date=YYYY-MM-DD&lunar=true`: entries of earlier years on the same day (default:
     /// today in Seoul), by the solar calendar and, with `lunar=true`, also by the lunar one.
     func registerOnThisDay(on group: SecureRoutes, today: Today) {
-        group.get("on-this-day", .viewer) { [store] request, context in
+        group.get("on-this-day", .viewer) { [store, children] request, context in
             let query = Query(request: request)
             let date = try query.date("date") ?? today.date()
             let lunar = query.string("lunar")
             guard lunar == nil || lunar == "true" || lunar == "false" else {
                 throw Problem(status: .badRequest, detail: "lunar: must be true or false", field: "lunar")
             }
-            let entries = try await store.onThisDay(family: try context.member().familyID, OnThisDay(date: date, includeLunar: lunar == "true"))
-            return try JSONBody.response(ListResponse(items: entries.map(EntryResource.init), next: nil))
+            let family = try context.member().familyID
+            let entries = try await store.onThisDay(family: family, OnThisDay(date: date, includeLunar: lunar == "true"))
+            let births = try await children.byID(family: family)
+            return try JSONBody.response(ListResponse(items: entries.map { EntryResource($0, children: births) }, next: nil))
         }
     }
 }

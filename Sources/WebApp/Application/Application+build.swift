@@ -112,7 +112,7 @@ func buildRouter(
         sharing: stores.sharing, children: stores.children, anniversaries: stores.anniversaries,
         events: stores.events, vaccinations: stores.vaccinations, today: today, clock: database.clock
     ).register(api: api, pages: pages)
-    let entries = EntriesAPI(store: entryStore, photos: photos)
+    let entries = EntriesAPI(store: entryStore, children: stores.children, photos: photos)
     entries.routes.register(on: api)
     entries.registerTimeline(on: api)
     entries.registerOnThisDay(on: api, today: today)

@@ -156,10 +156,7 @@ struct ChildAges {
 
     /// The child's age label on `date` (nil before the birth, or for a birth outside the calendar tables).
     func label(_ id: ChildID, on date: SolarDate, language: Language) -> String? {
-        guard let child = children[id], let birth = child.profile.birthDate.solarDate else { return nil }
-        var lunar: LunarDate?
-        if case .lunar(let date) = child.profile.birthDate { lunar = date }
-        return AgeLabel(born: birth, lunarBirth: lunar, on: date).map { language == .korean ? $0.korean : $0.english }
+        children[id]?.age(on: date).map { language == .korean ? $0.korean : $0.english }
     }
 
     /// `하늘 생후 100일 · 바다 3개월`: each named child with their age on `date` (or their name alone).

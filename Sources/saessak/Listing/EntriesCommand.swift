@@ -46,7 +46,8 @@ struct ListEntries: AsyncParsableCommand {
         let filter = try TimelineFilter(childID: child.flatMap { ChildID($0) }, tag: tag, month: month, year: nil)
         let page = try await database.stores.entries.list(family: familyID, filter: filter, after: nil, limit: limit)
         if output.json {
-            let list = ListResponse(items: page.items.map(EntryResource.init), next: page.next?.description)
+            let children = try await database.stores.children.byID(family: familyID)
+            let list = ListResponse(items: page.items.map { EntryResource($0, children: children) }, next: page.next?.description)
             print(try JSONShapes.text(list))
             return
         }
