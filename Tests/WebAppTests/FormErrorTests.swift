@@ -10,7 +10,8 @@ import Testing
     static let rules: [ValidationError.Rule] = [
         .empty, .tooLong(maximum: 200, got: 201), .containsNUL, .notANumber, .notPositive, .noChild, .residentNumberForm,
         .passwordLength("must be at least 8 characters"), .notCurrentPassword, .latitudeRange(91), .longitudeRange(-181), .halfAPosition,
-        .tooManyTags(maximum: 20, got: 21), .monthRange(got: 13), .dayRange(maximum: 29, lunar: false, month: 2, got: 30),
+        .tooManyTags(maximum: 20, got: 21), .notATag("a,b", maximum: 50),
+        .implausible(value: 150, unit: "kg", kind: "weight", maximum: 500), .monthRange(got: 13), .dayRange(maximum: 29, lunar: false, month: 2, got: 30),
         .calendar(.malformed("x", expected: "YYYY-MM-DD")), .calendar(.yearOutOfRange(1800)), .calendar(.invalidMonth(13)),
         .calendar(.invalidDay(year: 2025, month: 2, day: 29, daysInMonth: 28)), .calendar(.invalidTime("25:00")),
         .calendar(.outsideLunarTable("2051-01-01")), .calendar(.outsideSolarTermYears(2200)), .calendar(.outsideHolidayYears(1900)),
@@ -37,9 +38,9 @@ import Testing
     }
 
     @Test func aMessageWithoutARuleKeepsItsEnglishWords() {
-        let error = ValidationError(field: "tags", "',' is not a tag")
-        #expect(error.text(.korean) == "태그: 입력한 값을 확인해 주세요. (',' is not a tag)")
-        #expect(error.text(.english) == "Tag: ',' is not a tag")
+        let error = ValidationError(field: "isLeapMonth", "only a lunar anniversary can be in a leap month")
+        #expect(error.text(.korean) == "윤달: 입력한 값을 확인해 주세요. (only a lunar anniversary can be in a leap month)")
+        #expect(error.text(.english) == "Leap month: only a lunar anniversary can be in a leap month")
         #expect(ValidationError(field: "somethingNew", "is odd").text(.korean).hasPrefix("somethingNew: "))
     }
 }

@@ -149,7 +149,7 @@ public struct Tag: Hashable, Sendable {
         var name = raw.trimmingWhitespace()
         if name.hasPrefix("#") { name = String(name.dropFirst()).trimmingWhitespace() }
         guard !name.isEmpty, name.count <= maxNameLength, !name.contains(",") else {
-            throw ValidationError(field: "tags", "'\(raw)' is not a tag (1–\(maxNameLength) characters, no commas)")
+            throw ValidationError(field: "tags", .notATag(raw, maximum: maxNameLength))
         }
         return name
     }

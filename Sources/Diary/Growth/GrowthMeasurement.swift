@@ -42,7 +42,8 @@ public struct GrowthMeasurement: Hashable, Sendable {
         }
         guard value.isFinite, value > 0 else { throw ValidationError(field: "value", .notPositive) }
         guard !plausible || value <= unit.largestPlausible else {
-            throw ValidationError(field: "value", "\(value) \(unit.rawValue) is not a child's \(kind.rawValue); at most \(Int(unit.largestPlausible)) \(unit.rawValue)")
+            throw ValidationError(
+                field: "value", .implausible(value: value, unit: unit.rawValue, kind: kind.rawValue, maximum: Int(unit.largestPlausible)))
         }
         self.id = id
         self.childID = childID

@@ -25,6 +25,9 @@ public struct ValidationError: Error, Equatable, Sendable, CustomStringConvertib
         case longitudeRange(Double)
         case halfAPosition
         case tooManyTags(maximum: Int, got: Int)
+        case notATag(String, maximum: Int)
+        /// A measurement no child has (a slip of the keyboard): at most `maximum` of `unit`.
+        case implausible(value: Double, unit: String, kind: String, maximum: Int)
         case monthRange(got: Int)
         /// The day of a month of an anniversary: at most `maximum` (31, 30 or 29 solar; 30 lunar).
         case dayRange(maximum: Int, lunar: Bool, month: Int, got: Int)
@@ -47,6 +50,8 @@ public struct ValidationError: Error, Equatable, Sendable, CustomStringConvertib
             case .longitudeRange(let longitude): "must be between -180 and 180 (got \(longitude))"
             case .halfAPosition: "latitude and longitude go together"
             case .tooManyTags(let maximum, let got): "at most \(maximum) tags (got \(got))"
+            case .notATag(let text, let maximum): "'\(text)' is not a tag (1–\(maximum) characters, no commas)"
+            case .implausible(let value, let unit, let kind, let maximum): "\(value) \(unit) is not a child's \(kind); at most \(maximum) \(unit)"
             case .monthRange(let got): "must be 1–12 (got \(got))"
             case .dayRange(let maximum, let lunar, let month, let got):
                 "must be 1–\(maximum) for \(lunar ? "lunar" : "solar") month \(month) (got \(got))"

@@ -44,6 +44,10 @@ extension ValidationError.Rule {
         case .halfAPosition: return korean ? "위도와 경도를 함께 입력해 주세요." : "give the latitude and the longitude together."
         case .tooManyTags(let maximum, let got):
             return korean ? "태그는 \(maximum)개까지 달 수 있습니다 (지금 \(got)개)." : "at most \(maximum) tags (now \(got))."
+        case .notATag(_, let maximum):
+            return korean ? "태그는 1–\(maximum)자이고 쉼표가 없어야 합니다." : "a tag is 1–\(maximum) characters, without commas."
+        case .implausible(_, let unit, _, let maximum):
+            return korean ? "아이의 측정값이라기엔 너무 큽니다 (\(maximum) \(unit)까지)." : "too large for a child (at most \(maximum) \(unit))."
         case .monthRange: return korean ? "1월에서 12월 사이여야 합니다." : "must be 1–12."
         case .dayRange(let maximum, let lunar, let month, _):
             let calendar = (lunar ? Word.lunar : Word.solar).text(language)
