@@ -296,6 +296,47 @@ def test_a_server_killed_while_sending_never_sends_that_mail_again(family, smtp)
     assert len(smtp.messages) == 1 and [m["state"] for m in outbox(data)] == ["unknown"]
 
 
+def test_a_stop_lets_the_message_under_way_hear_its_answer_but_does_not_wait_for_silence(family, smtp):
+    """A stop (SIGTERM) while the SMTP server holds a message and has not answered: an answer within the grace
+    (5 s) is heard and the mail recorded `sent`; a server that stays silent is cut off after it — `unknown`, never
+    sent again — and the stop does not hang."""
+    data = family.data
+    smtp.answer.clear()
+    sender = Server(data)
+    sender.extra_args = mail_options(smtp, family, "--mail-interval", "1")
+    sender.start()
+    try:
+        call(family, "PUT", "/account/mail", {"address": "mom@example.kr", "digest": "off", "reminders": True, "language": "ko"},
+             family.owner)
+        smtp.wait_for(1)
+        threading.Timer(1.0, smtp.answer.set).start()  # the answer comes a second into the stop
+        began = time.time()
+        sender.stop()
+        assert time.time() - began < 5
+    finally:
+        smtp.answer.set()
+        sender.stop()
+    assert [m["state"] for m in outbox(data)] == ["sent"]
+
+    # A second child's 백일: this time the SMTP server never answers while the server stops.
+    birth = datetime.datetime.now(SEOUL).date() - datetime.timedelta(days=97)
+    call(family, "POST", "/children", {"name": "구름", "birthDate": birth.isoformat()}, family.owner)
+    smtp.answer.clear()
+    sender = Server(data)
+    sender.extra_args = mail_options(smtp, family, "--mail-interval", "1")
+    sender.start()
+    try:
+        smtp.wait_for(2)
+        began = time.time()
+        sender.stop()
+        assert 4 < time.time() - began < 15
+    finally:
+        smtp.answer.set()
+        sender.stop()
+    assert sorted(m["state"] for m in outbox(data)) == ["sent", "unknown"]
+    assert len(smtp.messages) == 2
+
+
 def test_the_server_sends_by_itself_over_starttls_with_a_password(tmp_path):
     """`saessak serve` with SMTP settings sends on its own: STARTTLS to a server whose certificate it was told to
     trust, AUTH PLAIN with the credentials from the environment; a wrong password fails the message for good."""

@@ -7,6 +7,7 @@ import Photos
 import Secrets
 import ServiceLifecycle
 import Services
+import Synchronization
 
 /// What one round of the mail loop did.
 public struct MailRound: Sendable, Equatable {
@@ -31,6 +32,9 @@ public struct MailDispatcher: Service {
     static let staleAfter: TimeInterval = 15 * 60
     /// Waits before the 1st, 2nd, … retry; after the last, the message has failed.
     static let backoff: [TimeInterval] = [60, 300, 1_800, 7_200, 21_600, 43_200, 86_400]
+    /// How long a stop lets the message under way hear its answer: an SMTP server answers a delivered message at
+    /// once, and a stop in between would leave it `unknown`; a slow or silent one is not waited for longer.
+    static let graceOnStop: Duration = .seconds(5)
     /// Dealt-with messages are forgotten after this long (their keys are dated: nothing is written again).
     static let keepFor: TimeInterval = 90 * 86_400
 
@@ -44,15 +48,38 @@ public struct MailDispatcher: Service {
     public func run() async throws {
         logger.info("mail", metadata: ["smtp": "\(client.settings.host):\(client.settings.port)", "security": "\(client.settings.security)"])
         while !Task.isCancelled, !Task.isShuttingDownGracefully {
-            // A stop does not wait for a slow SMTP server: the send is cancelled (a message not yet handed over is
-            // tried again later; one that was is never sent again) and its outcome still recorded.
-            _ = await cancelWhenGracefulShutdown { await round(now: Date()) }
+            // A stop claims no further message and gives the one under way `graceOnStop` to hear its answer; then
+            // the send is cancelled (a message not yet handed over is tried again later; one that was is never sent
+            // again) and its outcome still recorded.
+            let stop = StopSignal()
+            await withGracefulShutdownHandler {
+                await withTaskGroup(of: Void.self) { group in
+                    group.addTask { _ = await round(now: Date(), stop: stop) }
+                    group.addTask {
+                        while !stop.isRaised, !Task.isCancelled { try? await Task.sleep(for: .milliseconds(100)) }
+                        try? await Task.sleep(for: Self.graceOnStop)
+                    }
+                    await group.next()
+                    group.cancelAll()
+                }
+            } onGracefulShutdown: {
+                stop.raise()
+            }
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: composer.configuration.interval) }
         }
     }
 
+    /// Raised when the server begins to stop: the round claims no further message.
+    final class StopSignal: Sendable {
+        private let raised = Mutex(false)
+        var isRaised: Bool { raised.withLock { $0 } }
+        func raise() { raised.withLock { $0 = true } }
+    }
+
     /// Writes what is due at `now` and sends what is queued. Failures are logged, never thrown: the next round tries again.
-    public func round(now: Date) async -> MailRound {
+    public func round(now: Date) async -> MailRound { await round(now: now, stop: StopSignal()) }
+
+    func round(now: Date, stop: StopSignal) async -> MailRound {
         var round = MailRound()
         do {
             let abandoned = try await stores.mail.abandonStale(claimedBefore: now.addingTimeInterval(-Self.staleAfter))
@@ -65,7 +92,7 @@ public struct MailDispatcher: Service {
         // What was queued just now is due too (its time is the clock's, a moment after `now`).
         let now = max(now, Date())
         do {
-            while !Task.isCancelled, let mail = try await stores.mail.claimNext(now: now) {
+            while !Task.isCancelled, !stop.isRaised, let mail = try await stores.mail.claimNext(now: now) {
                 let result = await send(mail, now: now)
                 // Recorded even when the round was cancelled meanwhile (a new task does not inherit the cancellation).
                 try await Task { try await stores.mail.finish(id: mail.id, result: result) }.value
