@@ -4,6 +4,7 @@ while the entry itself stays the parents' to change."""
 from selenium.webdriver.common.by import By
 
 from conftest import Server, make_family
+from openapi_contract import check
 from test_web_app import PASSWORD, chrome, press, shot, url, wait  # noqa: F401 (chrome is a fixture)
 
 
@@ -87,6 +88,12 @@ def test_every_photo_says_how_old_the_child_was_and_the_album_shows_a_month(chro
         # 백일 is 2025-06-08; the second photo's EXIF says 2024-02-10, before the birth: no age for it, never a negative one.
         entry = server.request("POST", "/api/v1/entries", {"title": "백일 잔치", "body": "", "date": "2025-06-08T12:00",
                                                             "childIds": [child["id"]], "photoIds": [p["id"] for p in photos]}, token).json()
+        # The API says the same: the entry's age, and each photo's at its capture day in the entry's photo list.
+        assert entry["ages"] == [{"childId": child["id"], "korean": "백일", "english": "100th day"}]
+        listed = server.request("GET", f"/api/v1/entries/{entry['id']}/photos", token=token)
+        check("GET", f"/api/v1/entries/{entry['id']}/photos", listed)
+        assert [p.get("ages") for p in listed.json()["items"]] == [entry["ages"], None]
+        assert "ages" not in server.request("GET", f"/api/v1/photos/{photos[0]['id']}", token=token).json()
         chrome.delete_all_cookies()
         chrome.get(url(server, "/login"))
         chrome.find_element(By.NAME, "username").send_keys("mom")

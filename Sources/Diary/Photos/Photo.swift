@@ -1,5 +1,6 @@
 import Diary
 import Foundation
+import KoreanCalendar
 
 /// A photo's metadata row; the files live in the photo library, named by `sha256`.
 public struct Photo: Hashable, Sendable {
@@ -52,6 +53,9 @@ public struct Photo: Hashable, Sendable {
 
     /// ISO 8601 capture time, with the offset when the camera recorded one.
     public var takenAt: String? { takenLocal.map { $0 + (takenOffset ?? "") } }
+
+    /// The day the camera says it was taken, on its own clock (nil when it says nothing).
+    public var takenDay: SolarDate? { takenLocal.flatMap { try? SolarDate(iso: String($0.prefix(10))) } }
 }
 
 /// What a video clip's row adds to a photo's (its width and height are the picture's as displayed, its

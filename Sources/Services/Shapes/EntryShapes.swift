@@ -1,6 +1,7 @@
 import Diary
 import Places
 import Foundation
+import KoreanCalendar
 
 /// An entry as the API and `saessak entries list --json` show it.
 public struct EntryResource: Encodable {
@@ -37,10 +38,7 @@ public struct EntryResource: Encodable {
         createdAt = entry.createdAt
         modifiedAt = entry.modifiedAt
         authorId = entry.authorID
-        let ages = content.childIDs.compactMap { id in
-            children[id]?.age(on: content.date.date).map { ChildAgeResource(childId: id, korean: $0.korean, english: $0.english) }
-        }
-        self.ages = ages.isEmpty ? nil : ages
+        ages = ChildAgeResource.ages(content.childIDs, children, on: content.date.date)
     }
 }
 
@@ -49,6 +47,14 @@ public struct ChildAgeResource: Encodable {
     let childId: ChildID
     let korean: String
     let english: String
+
+    /// The ages on `day` of those of `ids` born by then; nil when none was.
+    static func ages(_ ids: [ChildID], _ children: [ChildID: Child], on day: SolarDate) -> [ChildAgeResource]? {
+        let ages = ids.compactMap { id in
+            children[id]?.age(on: day).map { ChildAgeResource(childId: id, korean: $0.korean, english: $0.english) }
+        }
+        return ages.isEmpty ? nil : ages
+    }
 }
 
 

@@ -21,8 +21,12 @@ public struct PhotoResource: Encodable {
     let thumbnailsReady: Bool
     let video: VideoResource?
     let createdAt: Date
+    /// In an entry's photo list: the entry's children's ages on the day it was taken (the entry's day when the camera
+    /// says nothing), for those born by then.
+    let ages: [ChildAgeResource]?
 
-    public init(_ photo: Photo) {
+    /// `entry` and `children`: the entry the photo is shown in and the family's children by ID, for the ages.
+    public init(_ photo: Photo, in entry: Entry? = nil, children: [ChildID: Child] = [:]) {
         id = photo.id
         mimeType = photo.mimeType
         byteCount = photo.byteCount
@@ -39,6 +43,7 @@ public struct PhotoResource: Encodable {
         thumbnailsReady = photo.thumbnailsReady
         video = photo.video.map(VideoResource.init)
         createdAt = photo.createdAt
+        ages = entry.flatMap { ChildAgeResource.ages($0.content.childIDs, children, on: photo.takenDay ?? $0.content.date.date) }
     }
 }
 

@@ -122,7 +122,7 @@ func buildRouter(
     SearchAPI(store: stores.search).register(on: api)
     EventsAPI(store: stores.events, photos: photos).routes.register(on: api)
     AnniversariesAPI(store: stores.anniversaries).routes.register(on: api)
-    PhotosAPI(service: photos, clock: database.clock).register(on: api)
+    PhotosAPI(service: photos, entries: stores.entries, children: stores.children, clock: database.clock).register(on: api)
     let uploads = ResumableUploads(dataFolder: dataFolder, photos: photos)
     uploads.sweep(now: database.clock.now())  // uploads that expired while the server was down
     UploadsAPI(uploads: uploads, photos: photos, clock: database.clock).register(on: api)

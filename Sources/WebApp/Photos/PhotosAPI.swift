@@ -9,23 +9,35 @@ import Services
 /// The photo routes: uploads (streamed to disk), the entry's photo list, a child's profile photo, and the files.
 struct PhotosAPI {
     let service: PhotoService
+    let entries: any EntryStore
+    let children: any ChildStore
     let clock: Clock
+
+    /// An entry's photos as the API gives them, each with the entry's children's ages on the day it was taken.
+    private func resources(_ photos: [Photo], family: FamilyID, entry id: EntryID) async throws -> [PhotoResource] {
+        let entry = try await entries.get(family: family, id: id)
+        let children = try await children.byID(family: family)
+        return photos.map { PhotoResource($0, in: entry, children: children) }
+    }
 
     func register(on api: SecureRoutes) {
         api.post("photos", .editor) { request, context in
             let family = try context.member().familyID
             let photos = try await upload(request, context: context, family: family, entry: nil)
-            return try JSONBody.response(ListResponse(items: photos.map(PhotoResource.init), next: nil), status: .created)
+            return try JSONBody.response(ListResponse(items: photos.map { PhotoResource($0) }, next: nil), status: .created)
         }
         api.post("entries/:id/photos", .editor) { request, context in
             let family = try context.member().familyID
             let entry = try context.id(of: "entry") as EntryID
             let photos = try await upload(request, context: context, family: family, entry: entry)
-            return try JSONBody.response(ListResponse(items: photos.map(PhotoResource.init), next: nil), status: .created)
+            return try JSONBody.response(
+                ListResponse(items: try await resources(photos, family: family, entry: entry), next: nil), status: .created)
         }
         api.get("entries/:id/photos", .viewer) { _, context in
-            let photos = try await service.store.photos(family: try context.member().familyID, entry: try context.id(of: "entry") as EntryID)
-            return try JSONBody.response(ListResponse(items: photos.map(PhotoResource.init), next: nil))
+            let family = try context.member().familyID
+            let entry = try context.id(of: "entry") as EntryID
+            let photos = try await service.store.photos(family: family, entry: entry)
+            return try JSONBody.response(ListResponse(items: try await resources(photos, family: family, entry: entry), next: nil))
         }
         api.put("entries/:id/photos", .editor) { request, context in
             let family = try context.member().familyID
@@ -33,7 +45,7 @@ struct PhotosAPI {
             let body = try await request.decode(as: PhotoOrder.self, context: context)
             let (photos, released) = try await service.store.setPhotos(body.photoIds, family: family, entry: entry)
             await service.release(released)
-            return try JSONBody.response(ListResponse(items: photos.map(PhotoResource.init), next: nil))
+            return try JSONBody.response(ListResponse(items: try await resources(photos, family: family, entry: entry), next: nil))
         }
         api.delete("entries/:id/photos/:photo", .editor) { _, context in
             let family = try context.member().familyID

@@ -35,7 +35,7 @@ struct AlbumPage {
             let photos = try await stores.photos.store.photos(family: family, entry: entry.id)
             let videos = try await stores.photos.store.videos(family: family, among: entry.photoIDs)
             for (index, photo) in photos.enumerated() {
-                let day = photo.takenLocal.flatMap { try? SolarDate(iso: String($0.prefix(10))) } ?? entry.content.date.date
+                let day = photo.takenDay ?? entry.content.date.date
                 var item: [String: Any] = [
                     "thumbnail": PhotoLinks.thumbnail(photo.id), "link": "/entries/\(entry.id)#photo-\(index + 1)",
                     "alt": "\(entry.content.title) \(index + 1)",

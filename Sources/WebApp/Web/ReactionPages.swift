@@ -113,7 +113,7 @@ struct ReactionPages {
             title = entry.content.title
             data["entryLink"] = "/entries/\(entry.id)"
             data["entryTitle"] = entry.content.title
-            let day = photo.takenLocal.flatMap { try? SolarDate(iso: String($0.prefix(10))) } ?? entry.content.date.date
+            let day = photo.takenDay ?? entry.content.date.date
             let ages = ChildAges(try await stores.allChildren(family))
             if let line = ages.line(entry.content.childIDs, on: day, language: language) { data["ages"] = line }
         }

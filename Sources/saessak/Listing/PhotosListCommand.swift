@@ -31,7 +31,7 @@ struct PhotosList: AsyncParsableCommand {
             throw CLIError("no entry \(entry) in this family")
         }
         if output.json {
-            print(try JSONShapes.text(ListResponse(items: photos.map(PhotoResource.init), next: nil)))
+            print(try JSONShapes.text(ListResponse(items: photos.map { PhotoResource($0) }, next: nil)))
             return
         }
         for photo in photos { print(Self.line(photo)) }
