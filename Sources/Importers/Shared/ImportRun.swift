@@ -34,7 +34,7 @@ public enum ImportRun {
     }
 
     /// Runs blocking work on a new thread and waits for it without holding a concurrency-pool thread.
-    static func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    public static func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             let thread = Thread { continuation.resume(with: Result { try work() }) }
             thread.stackSize = 8 << 20

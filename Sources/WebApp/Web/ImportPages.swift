@@ -81,7 +81,11 @@ struct ImportPages {
                 try FileManager.default.moveItem(at: form.uploads[plist].url, to: staged.plist)
                 staged.hasPlist = true
             }
-            if kind == .text && staged.fileName.lowercased().hasSuffix(".zip") { try TextImport.unpack(zip: staged.file, into: staged.texts) }
+            if kind == .text && staged.fileName.lowercased().hasSuffix(".zip") {
+                // Inflating a large archive is blocking work: on a thread of its own, not one of the server's.
+                let (zip, texts) = (staged.file, staged.texts)
+                try await ImportRun.onOwnThread { try TextImport.unpack(zip: zip, into: texts) }
+            }
             try JSONEncoder().encode(staged.saved).write(to: folder.appendingPathComponent("import.json"), options: .atomic)
         } catch let failure as ImportFailure {
             try? FileManager.default.removeItem(at: folder)
