@@ -47,15 +47,16 @@ test: deps venv
 
 BIN_PATH = $$($(SWIFT) build --show-bin-path)/saessak
 
-# The generated round trips run 30 families on SQLite and 10 on each further engine (the same generator, fewer draws).
+# The generated round trips draw 30 families on SQLite and 10 on each further engine (the same generator, fewer
+# draws); ROUNDTRIP_EXAMPLES set in the environment sets them all.
 .PHONY: blackbox-sqlite blackbox-more
 blackbox-sqlite:
 	SAESSAK_BIN="$(BIN_PATH)" scripts/with-postgres.sh $(VENV)/bin/python -m pytest -q blackbox
 
 blackbox-more:
-	SAESSAK_BIN="$(BIN_PATH)" SAESSAK_BLACKBOX_ENGINE=postgres ROUNDTRIP_EXAMPLES=10 scripts/with-postgres.sh \
+	SAESSAK_BIN="$(BIN_PATH)" SAESSAK_BLACKBOX_ENGINE=postgres ROUNDTRIP_EXAMPLES=$${ROUNDTRIP_EXAMPLES:-10} scripts/with-postgres.sh \
 		$(VENV)/bin/python -m pytest -q $(patsubst %,blackbox/%.py,$(POSTGRES_BLACKBOX))
-	SAESSAK_BIN="$(BIN_PATH)" SAESSAK_BLACKBOX_PHOTOS=s3 ROUNDTRIP_EXAMPLES=10 scripts/with-object-store.sh \
+	SAESSAK_BIN="$(BIN_PATH)" SAESSAK_BLACKBOX_PHOTOS=s3 ROUNDTRIP_EXAMPLES=$${ROUNDTRIP_EXAMPLES:-10} scripts/with-object-store.sh \
 		$(VENV)/bin/python -m pytest -q $(patsubst %,blackbox/%.py,$(S3_BLACKBOX))
 	SAESSAK_BIN="$(BIN_PATH)" SAESSAK_BLACKBOX_ENGINE=postgres SAESSAK_BLACKBOX_PHOTOS=s3 \
 		scripts/with-postgres.sh scripts/with-object-store.sh $(VENV)/bin/python -m pytest -q blackbox/test_multi_server.py
