@@ -88,6 +88,12 @@ def test_a_mistake_is_named_in_the_pages_language(family, tmp_path):
     titles = [item["title"] for item in family.request("GET", "/api/v1/entries?limit=100", token=family.token).json()["items"]]
     assert "첫눈" not in titles
 
+    # A file that is no photo, sent with the entry: refused in Korean, what was typed kept.
+    headers, body = form_data(fields + [("child", child["id"])], [("files", "영수증.jpg", b"%PDF-1.7 not a photo at all")])
+    refused = browser.request("POST", editor_action(browser, "/entries/new"), raw=body, headers=headers)
+    assert refused.status == 422 and "사진이나 동영상으로 올릴 수 없는 파일입니다" in refused.text and "첫눈" in refused.text
+    assert "is not a supported" not in refused.text
+
     # An anniversary on a day its month lacks, and a lunar leap month the year has not.
     csrf = browser.csrf("/anniversaries/new")
     day = browser.request("POST", "/anniversaries/new", form={"_csrf": csrf, "name": "기념일", "calendar": "solar", "month": "2", "day": "30"})
@@ -108,6 +114,9 @@ def test_a_mistake_is_named_in_the_pages_language(family, tmp_path):
     headers, body = form_data(fields, [])
     again = english.request("POST", editor_action(english, "/entries/new"), raw=body, headers=headers)
     assert again.status == 422 and "Children: choose at least one child." in again.text
+    headers, body = form_data(fields + [("child", child["id"])], [("files", "receipt.jpg", b"%PDF-1.7 not a photo at all")])
+    refused = english.request("POST", editor_action(english, "/entries/new"), raw=body, headers=headers)
+    assert refused.status in (413, 415, 422) and "is not a supported photo or video format" in refused.text
     csrf = english.csrf("/anniversaries/new")
     day = english.request("POST", "/anniversaries/new", form={"_csrf": csrf, "name": "Day", "calendar": "lunar", "month": "1", "day": "31"})
     assert day.status == 422 and "Day: Lunar month 1 has at most 30 days." in day.text

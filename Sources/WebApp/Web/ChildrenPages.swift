@@ -107,7 +107,7 @@ struct ChildrenPages {
             form.uploads.forEach { $0.abandon() }
             return self.form(request, context: context, draft: draft, child: current, error: error.text(Language(request)))
         } catch let error as PhotoError {
-            return self.form(request, context: context, draft: draft, child: current, error: Problem(error).detail)
+            return self.form(request, context: context, draft: draft, child: current, error: error.text(Language(request)))
         }
     }
 }

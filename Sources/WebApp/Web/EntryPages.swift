@@ -246,7 +246,7 @@ struct EntryPages {
                 uploaded = try await stores.photos.ingest(form.uploads, family: family, entry: nil, now: stores.today.clock.now())
             }
         } catch let error as PhotoError {
-            return try await editor(request, context: context, family: family, draft: draft, entry: entry, error: Problem(error).detail)
+            return try await editor(request, context: context, family: family, draft: draft, entry: entry, error: error.text(Language(request)))
         }
         draft.photoIDs += uploaded.map(\.id)
         do {

@@ -1,5 +1,6 @@
 import Diary
 import KoreanCalendar
+import Photos
 
 /// A form's mistake as the page says it: the field by the label the person saw, and what is wrong in their language.
 /// The API and the CLI keep the English `field: message`; a rule the domain does not name yet shows its English words
@@ -72,6 +73,22 @@ extension ValidationError.Rule {
             "음력 \(year)년 \(isLeapMonth ? "윤" : "")\(month)월은 \(length)일까지라서 \(day)일이 없습니다."
         case .noSuchLeapMonth(let year, let month, let leapMonth):
             "음력 \(year)년에는 윤\(month)월이 없습니다" + (leapMonth.map { " (그해 윤달은 윤\($0)월)." } ?? " (그해에는 윤달이 없습니다).")
+        }
+    }
+}
+
+extension PhotoError {
+    /// A refused upload as the form says it: Korean words of its own, the limit or the reason in the server's words.
+    func text(_ language: Language) -> String {
+        guard language == .korean else { return Problem(self).detail }
+        return switch self {
+        case .unsupported: "사진이나 동영상으로 올릴 수 없는 파일입니다 (JPEG, PNG, WebP, HEIC, MP4, MOV, WebM만 받습니다)."
+        case .tooLarge(let why): "파일이 이 서버의 한도를 넘습니다. (\(why))"
+        case .corrupt: "사진을 읽을 수 없습니다: 파일이 손상되었거나 중간에 잘렸습니다."
+        case .corruptVideo(let why): "동영상을 읽을 수 없습니다. (\(why))"
+        case .noVideoTools: "이 서버는 동영상을 받을 수 없습니다: ffmpeg가 설치되어 있지 않습니다 (Debian 패키지 ffmpeg)."
+        case .internal: "서버가 사진을 저장하지 못했습니다. 잠시 후 다시 해 주세요."
+        case .unavailable: "사진 저장소에 지금 연결할 수 없습니다. 잠시 후 다시 해 주세요."
         }
     }
 }

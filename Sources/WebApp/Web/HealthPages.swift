@@ -52,7 +52,7 @@ struct HealthPages {
                 form.uploads.forEach { $0.abandon() }
                 return try await page(request, context: context, child: child.id, error: error.text(Language(request)))
             } catch let error as PhotoError {
-                return try await page(request, context: context, child: child.id, error: Problem(error).detail)
+                return try await page(request, context: context, child: child.id, error: error.text(Language(request)))
             }
             return AccountPages.redirect("/health?child=\(child.id)")
         }
@@ -74,7 +74,7 @@ struct HealthPages {
                 form.uploads.forEach { $0.abandon() }
                 return editor(request, context: context, event: event, error: error.text(Language(request)))
             } catch let error as PhotoError {
-                return editor(request, context: context, event: event, error: Problem(error).detail)
+                return editor(request, context: context, event: event, error: error.text(Language(request)))
             }
             return AccountPages.redirect("/health?child=\(event.details.childID)")
         }
