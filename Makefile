@@ -28,12 +28,12 @@ run: deps
 POSTGRES_BLACKBOX := test_api_contract test_isolation test_sessions test_tokens test_sharing test_search test_growth \
 	test_vaccinations test_feeds test_photos test_backup test_bad_input test_today test_security_probe test_cli \
 	test_sensitive test_roundtrip_generated test_import_dayone test_import_text test_import_iphotodiary test_multi_server test_video \
-	test_idempotency test_uploads test_reactions test_mail test_place test_weather
+	test_idempotency test_uploads test_reactions test_mail test_mail_sending test_place test_weather
 
 # The black-box modules that run a third time with photos in object storage (SeaweedFS): every module that stores,
 # serves, backs up or imports photos.
 S3_BLACKBOX := test_photos test_backup test_import_dayone test_import_iphotodiary test_import_text test_sharing \
-	test_bad_input test_roundtrip_generated test_object_storage test_video test_uploads test_mail
+	test_bad_input test_roundtrip_generated test_object_storage test_video test_uploads test_mail test_mail_sending
 
 ## Every test: the Swift test targets, then the black-box tests of the built binary (API, CLI, crash safety) — each
 ## with a throwaway PostgreSQL cluster and S3-compatible object store: the store suites run on both engines, the
