@@ -86,7 +86,7 @@ struct WeatherLookup: Sendable {
             logger.warning("weather: left empty", metadata: ["date": "\(date)", "why": "the archive refused: \(reason)"])
             return nil
         } catch {
-            if configuration.pause > .zero { pause.begin() }
+            pause.begin()  // a zero pause ends as it begins
             logger.warning("weather: left empty", metadata: ["date": "\(date)", "why": "\(error)", "askedAgainIn": "\(configuration.pause)"])
             return nil
         }

@@ -137,7 +137,8 @@ struct EntryPages {
         // Each photo's age line, at its capture day (the entry's day when the photo carries none).
         let ages = ChildAges(children)
         let taken = Dictionary(
-            try await stores.photos.store.photos(family: family, entry: entry.id).map { ($0.id, $0.takenDay) }, uniquingKeysWith: { a, _ in a })
+            try await stores.photos.store.photos(family: family, entry: entry.id).compactMap { photo in photo.takenDay.map { (photo.id, $0) } },
+            uniquingKeysWith: { a, _ in a })
         let hearts = try await reactions.photoReactions(entry.photoIDs, context: context)
         var data: [String: Any] = [
             "id": entry.id.description,
@@ -160,7 +161,7 @@ struct EntryPages {
                 ]
                 if let video = videos[photo] { item["video"] = Self.videoItem(photo, video) }
                 item["photoId"] = photo.description
-                let day = taken[photo].flatMap { $0 } ?? content.date.date
+                let day = taken[photo] ?? content.date.date
                 if let line = ages.line(content.childIDs, on: day, language: language) { item["ages"] = line }
                 item["id"] = entry.id.description
                 item["csrf"] = context.session?.csrfToken ?? ""
