@@ -40,6 +40,8 @@ let package = Package(
         .target(name: "CVipsShims", dependencies: ["CVips"], path: "CModules/CVipsShims"),
         .systemLibrary(name: "CInflate", path: "CModules/CInflate", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "CSearchTokenizer", path: "CModules/CSearchTokenizer", linkerSettings: [.linkedLibrary("sqlite3"), .linkedLibrary("m")]),
+        // Untrusted SQLite files (an uploaded iPhotoDiary store) opened defensively: sqlite3_db_config is variadic.
+        .target(name: "CSQLiteGuard", path: "CModules/CSQLiteGuard", linkerSettings: [.linkedLibrary("sqlite3")]),
         // Durable file writes (atomic replace, folder sync): the only module that names the C library for them.
         .target(name: "Files", swiftSettings: swiftSettings),
         .target(
@@ -122,7 +124,7 @@ let package = Package(
         .target(
             name: "Importers",
             dependencies: [
-                "Diary", "DiaryStore", "Photos", "ZIPReading",
+                "Diary", "DiaryStore", "Photos", "ZIPReading", "CSQLiteGuard",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

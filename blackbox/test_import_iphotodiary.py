@@ -1,13 +1,16 @@
 """`saessak import iphotodiary`: the legacy iPhone app's Core Data store in its oldest and last model, with Korean
 text, a lunar-born child, PNG photos, an orphan diary, 백일/첫돌 rows and AnnData.plist; broken stores change
 nothing. Fixtures are built here (legacy_store.py)."""
+import html
 import json
+import re
 import shutil
+import subprocess
 
 import pytest
 from korean_lunar_calendar import KoreanLunarCalendar
 
-from conftest import Server, get_once, make_family, saessak, stored_originals
+from conftest import BIN, Server, get_once, make_family, saessak, stored_originals
 from images import image_bytes, size_of
 from legacy_store import LAST, OLDEST, Store, ann_data, stamp
 
@@ -236,3 +239,74 @@ def test_bad_plist_is_named(home, tmp_path):
     result = saessak("import", "iphotodiary", str(store), "--anniversaries", str(plist), data=data, check=False)
     assert result.returncode != 0 and "AnnData.plist: not a property list" in result.stderr, result.stderr
     assert snapshot(data, token) == before
+
+
+def hostile_store(tmp_path, kind):
+    """Stores that make SQLite do work their bytes do not show (issue 33): a 16 KB file whose generated column is
+    100 MB a row, a view or a trigger where a table should be."""
+    import sqlite3
+    path = tmp_path / f"{kind}.sqlite"
+    store = Store(path, LAST)
+    child = store.add("CHILDDATA", childname="달", birthday=stamp(2011, 1, 1), islunar=1)
+    for day in range(1, 31):
+        store.add("DIARYDATA", child=child, tag=f"{day}일", writedate=stamp(2011, 2, day % 28 + 1))
+    store.close()
+    db = sqlite3.connect(path)
+    if kind == "generated-column":
+        db.execute("ALTER TABLE ZDIARYDATA ADD COLUMN ZBOMB AS (zeroblob(100000000)) VIRTUAL")
+    elif kind == "view":
+        db.execute("DROP TABLE ZEVENTDATA")
+        db.execute("CREATE VIEW ZEVENTDATA AS SELECT zeroblob(100000000) AS ZEVENTNAME FROM ZDIARYDATA")
+    elif kind == "trigger":
+        db.execute("CREATE TRIGGER bomb AFTER INSERT ON ZDIARYDATA BEGIN SELECT zeroblob(100000000); END")
+    db.commit()
+    db.close()
+    assert path.stat().st_size < 64 << 10
+    return path
+
+
+def peak_memory(pid):
+    status = open(f"/proc/{pid}/status").read()
+    return int(re.search(r"VmHWM:\s+(\d+) kB", status).group(1)) << 10
+
+
+@pytest.mark.parametrize("kind, message", [
+    ("generated-column", "ZDIARYDATA.ZBOMB is a generated column"),
+    ("view", "it holds a view (ZEVENTDATA)"),
+    ("trigger", "it holds a trigger (bomb)"),
+])
+def test_a_hostile_store_is_refused_by_a_process_of_its_own(home, tmp_path, kind, message):
+    data, token = home
+    path = hostile_store(tmp_path, kind)
+    before = snapshot(data, token)
+    result = saessak("import", "iphotodiary", str(path), data=data, check=False)
+    assert result.returncode != 0 and message in result.stderr, result.stderr
+    assert snapshot(data, token) == before
+    # The child the server runs says the same, with its own exit status.
+    copy = tmp_path / "copy.sqlite"
+    child = subprocess.run([BIN, "read-untrusted", "iphotodiary", "--name", path.name, "--", str(path), str(copy)],
+                           capture_output=True, text=True)
+    assert child.returncode == 3 and message in child.stderr and not copy.exists()
+
+
+def test_the_servers_memory_is_not_the_uploads_to_take(home, tmp_path):
+    """The dry run of the web import read the generated column of every row into the server: 123 MB → 1 GB."""
+    from browser import Browser
+    from test_import_pages import upload
+    from test_pages_without_script import PASSWORD
+    data, token = home
+    server = Server(data).start()
+    try:
+        browser = Browser(server)
+        assert browser.sign_in("mom", PASSWORD).status == 303
+        # The good store first: the child's copy is what the server reads, and it reads all of it.
+        store, _ = last_store(tmp_path)
+        preview = upload(browser, "iphotodiary", "NewIPhotoDiary.sqlite", store.read_bytes())
+        assert preview.status == 200 and re.search(r'data-count="found">3</td>', preview.text), preview.text
+        baseline = peak_memory(server.process.pid)
+        bomb = upload(browser, "iphotodiary", "NewIPhotoDiary.sqlite", hostile_store(tmp_path, "generated-column").read_bytes())
+        assert "ZDIARYDATA.ZBOMB is a generated column" in html.unescape(bomb.text)
+        assert peak_memory(server.process.pid) - baseline < 64 << 20
+        assert server.request("GET", "/healthz").status == 200
+    finally:
+        server.stop()

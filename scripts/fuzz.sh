@@ -56,8 +56,9 @@ for target in $targets; do
     mkdir -p "$corpus" "$scratch/crashes/$target"
     log="$scratch/$target.log"
     # Leaks are not looked for here (a trap or an overflow is what kills the server): Foundation's and SQLite's
-    # caches count as leaks, after the first input and at exit.
-    ASAN_OPTIONS=detect_leaks=0 "$fuzzer" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=4096 -timeout=20 -print_final_stats=1 -detect_leaks=0 \
+    # caches count as leaks, after the first input and at exit. Memory bombs are findings: no input of at most 64 KB
+    # may make one allocation of more than 512 MB or the process grow past 2 GB (AddressSanitizer's shadow included).
+    ASAN_OPTIONS=detect_leaks=0 "$fuzzer" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 -malloc_limit_mb=512 -timeout=20 -print_final_stats=1 -detect_leaks=0 \
         -artifact_prefix="$scratch/crashes/$target/" "$corpus" 2>&1 | tee "$log" | grep -E '^#[0-9]+.*(NEW|pulse|DONE)|ERROR|SUMMARY' || true
     if grep -q 'ERROR: libFuzzer\|ERROR: AddressSanitizer\|ERROR: LeakSanitizer\|Fatal error\|deadly signal' "$log"; then
         echo "fuzz: $target crashed; the input is in $scratch/crashes/$target/" >&2

@@ -1,11 +1,14 @@
 // libFuzzer target: the old iPhotoDiary app's files as a family would upload them — its Core Data SQLite store
 // (first byte even) or its AnnData.plist (odd), read in a dry run into a scratch folder (Sources/Importers/IPhotoDiary).
+// The store goes through the child process's reader (`UntrustedStore`, here in this process under the child's SQLite
+// heap cap); `make fuzz`'s -malloc_limit_mb and -rss_limit_mb count a memory bomb as a finding.
 import Diary
 import Foundation
 import Photos
 @testable import Importers
 
 private let folder: URL = {
+    UntrustedStore.capHeapAsInTheChild()
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("saessak-fuzz-legacy-\(getpid())")
     try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url

@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import Importers
 import Logging
 
 @main
@@ -10,10 +12,14 @@ struct Saessak: AsyncParsableCommand {
             Serve.self, Admin.self, ChildrenCommand.self, EntriesCommand.self, MemosCommand.self, LunarCommand.self, SolarCommand.self,
             TermsCommand.self, HolidaysCommand.self, CalendarCommand.self, CalcCommand.self, VaccinesCommand.self,
             BackupCommand.self, RestoreCommand.self, ImportCommand.self, PhotosCommand.self, CommentsCommand.self, MailCommand.self, PlaceCommand.self,
+            ReadUntrustedCommand.self,
         ])
 
     static func main() async {
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        // An uploaded SQLite store is read by this program in a child process, never by the server itself. Named
+        // through /proc so that the child is this very binary even after a package upgrade replaced the file.
+        UntrustedStore.readInChildProcesses(program: "/proc/\(getpid())/exe")
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {

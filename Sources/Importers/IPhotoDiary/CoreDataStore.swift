@@ -12,19 +12,16 @@ struct CoreDataStore {
     /// `Z_METADATA.Z_UUID`: the store's identity, the stem of every source key.
     let identity: String
 
-    init(url: URL) throws {
-        fileName = url.lastPathComponent
-        var configuration = Configuration()
-        configuration.readonly = true
-        let header = (try? FileHandle(forReadingFrom: url).read(upToCount: 16)) ?? Data()
-        guard header.starts(with: Array("SQLite format 3\u{0}".utf8)) else {
-            throw ImportFailure("\(fileName): not a SQLite database (an iPhotoDiary store is NewIPhotoDiary.sqlite)")
-        }
+    /// Opens the plain copy `UntrustedStore` made of an uploaded store (hardened all the same); `name` is the
+    /// uploaded file's, for messages.
+    init(copy url: URL, name: String) throws {
+        fileName = name
         do {
-            queue = try DatabaseQueue(path: url.path, configuration: configuration)
+            queue = try DatabaseQueue(path: url.path, configuration: UntrustedStore.configuration(readonly: true))
             (tables, identity) = try queue.read { db in
                 let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
-                let identity = tables.contains("Z_METADATA") ? try String.fetchOne(db, sql: "SELECT Z_UUID FROM Z_METADATA LIMIT 1") : nil
+                let identity = tables.contains("Z_METADATA")
+                    ? try DatabaseValue.fetchOne(db, sql: "SELECT Z_UUID FROM Z_METADATA LIMIT 1").flatMap(String.fromDatabaseValue) : nil
                 return (tables, identity ?? "store")
             }
         } catch let error as DatabaseError {
@@ -36,11 +33,12 @@ struct CoreDataStore {
         }
     }
 
-    /// Every row of a table in `Z_PK` order (an absent table has none). `without` leaves big blobs out.
+    /// Every row of a table in `Z_PK` order (an absent table has none). `without` leaves big blobs out. The copy holds
+    /// only the columns the importer reads (`UntrustedStore.columns`).
     func records(_ table: String, without: [String] = []) throws -> [Record] {
         guard tables.contains(table) else { return [] }
         return try read { db in
-            let columns = try db.columns(in: table).map(\.name).filter { !without.contains($0) }
+            let columns = try db.columns(in: table).map(\.name).filter { UntrustedStore.columns.contains($0) && !without.contains($0) }
             let list = columns.map { "\"\($0)\"" }.joined(separator: ", ")
             return try Row.fetchAll(db, sql: "SELECT \(list) FROM \"\(table)\" ORDER BY Z_PK").map { Record(table: table, row: $0) }
         }

@@ -15,7 +15,11 @@ public enum IPhotoDiaryImport {
         store url: URL, anniversaries plist: URL?, existing: [Child], family: FamilyID, now: Date, intake: PhotoIntake,
         report: inout ImportReport, progress: (Int) -> TerminalProgress? = { _ in nil }
     ) throws -> ImportBatch {
-        let store = try CoreDataStore(url: url)
+        // Never the upload itself: a plain copy of the columns read, made by a process of its own (UntrustedStore).
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("saessak-iphotodiary-\(UUID().uuidString).sqlite")
+        defer { try? FileManager.default.removeItem(at: copy) }
+        try UntrustedStore.copy(url, to: copy, name: url.lastPathComponent)
+        let store = try CoreDataStore(copy: copy, name: url.lastPathComponent)
         var reader = Reader(store: store, existing: existing, family: family, now: now, intake: intake, report: report)
         try reader.readChildren()
         try reader.readDiaries(progress: progress)

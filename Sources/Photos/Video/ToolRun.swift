@@ -54,6 +54,15 @@ public final class ToolRun: Sendable {
         started: (ToolRun) -> Void = { _ in }, lines: ((Substring) -> Void)? = nil
     ) throws(PhotoError) -> Outcome {
         guard let path = tool.path else { throw .internal("\(tool.rawValue) is not installed (Debian package ffmpeg)") }
+        return try run(program: path, arguments, memory: memory, timeout: timeout, outputLimit: outputLimit, started: started, lines: lines)
+    }
+
+    /// Runs another program the same way: `saessak` itself, reading an untrusted file in a process of its own.
+    public static func run(
+        program path: String, _ arguments: [String], memory: Int, timeout: TimeInterval, outputLimit: Int = 1 << 20,
+        started: (ToolRun) -> Void = { _ in }, lines: ((Substring) -> Void)? = nil
+    ) throws(PhotoError) -> Outcome {
+        let name = URL(fileURLWithPath: path).lastPathComponent
         let run = ToolRun()
         let output = Pipe(), errors = Pipe()
         run.process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
@@ -66,7 +75,7 @@ public final class ToolRun: Sendable {
         do {
             try run.process.run()
         } catch {
-            throw .internal("cannot start \(tool.rawValue): \(error)")
+            throw .internal("cannot start \(name): \(error)")
         }
         started(run)
         let deadline = DispatchWorkItem { [run] in run.stop(timedOut: true) }
