@@ -37,10 +37,10 @@ def hevc_mov(folder, name="IMG_0001.MOV", seconds=3, size="640x360", rotate=90,
     return out
 
 
-def webm(folder, name="clip.webm", seconds=2, size="320x240"):
+def webm(folder, name="clip.webm", seconds=2, size="320x240", extra=()):
     out = Path(folder) / name
     subprocess.run(FFMPEG + _source(seconds, size) + ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8",
-                   "-b:v", "300k", "-c:a", "libopus", "-shortest", str(out)], check=True)
+                   "-b:v", "300k", "-c:a", "libopus", "-shortest", *extra, str(out)], check=True)
     return out
 
 

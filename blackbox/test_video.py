@@ -1,6 +1,7 @@
 """Video clips through the real server (issue 21): what phones upload, read right; web renditions made by the job
 queue; served with ranges; refused clearly when broken."""
 import json
+import subprocess
 import time
 
 import pytest
@@ -205,21 +206,45 @@ def test_a_rendition_cut_off_by_kill_9_is_finished_after_the_restart(tmp_path, f
         server.stop()
 
 
-def test_a_share_link_plays_the_entrys_clip_and_nothing_else(server, folder):
+TAGS = ["-metadata", "location=+37.5665+126.9780/", "-metadata", "title=우리 집 앞 놀이터", "-metadata", "comment=할머니 댁 주소",
+        "-metadata:s:v", "title=stream secret"]
+
+
+@pytest.mark.parametrize("make, name, content_type", [
+    (lambda folder: clips.h264_mp4(folder, "shared.mp4", seconds=2, extra=[*TAGS, "-movflags", "use_metadata_tags"]), "shared.mp4", "video/mp4"),
+    (lambda folder: clips.webm(folder, "shared.webm", extra=TAGS), "shared.webm", "video/webm"),
+])
+def test_a_share_link_plays_the_entrys_clip_without_its_tags_and_nothing_else(server, folder, make, name, content_type):
+    """Issue 33: a clip that plays as it is (MP4 H.264/AAC, WebM) was sent to a share link as uploaded — the phone's
+    GPS, title and comment included. Members still get the original; a share link a copy of its streams, untagged."""
     t = server.kim
     entry = new_entry(server, t, [new_child(server, t)["id"]])
-    original = clips.h264_mp4(folder, "shared.mp4", seconds=2).read_bytes()
-    item = upload(server, t, [("shared.mp4", original)], f"/api/v1/entries/{entry['id']}/photos").json()["items"][0]
+    original = make(folder).read_bytes()
+    assert b"37.5665" in original
+    item = upload(server, t, [(name, original)], f"/api/v1/entries/{entry['id']}/photos").json()["items"][0]
     other = upload(server, t, [("other.mp4", clips.h264_mp4(folder, "other.mp4", seconds=1).read_bytes())]).json()["items"][0]
     link = server.request("POST", "/api/v1/share-links", {"entryIds": [entry["id"]], "label": "할머니께"}, t).json()["url"]
     path = link.split(str(server.port), 1)[1]
     page = server.request("GET", path).body.decode()
     assert f'src="{path}/videos/{item["id"]}"' in page and "<video controls" in page
-    played = server.request("GET", f"{path}/videos/{item['id']}", headers={"Range": "bytes=0-99"})
-    assert played.status == 206 and played.body == original[:100] and played.headers["Content-Type"] == "video/mp4"
+    played = server.request("GET", f"{path}/videos/{item['id']}")
+    assert played.status == 200 and played.headers["Content-Type"] == content_type
+    for secret in ["37.5665", "우리 집 앞 놀이터", "할머니 댁 주소", "stream secret", "loci"]:
+        assert secret.encode() not in played.body, secret
+    copy = folder / ("played-" + name)
+    copy.write_bytes(played.body)
+    probed = json.loads(subprocess.run(["ffprobe", "-v", "error", "-print_format", "json", "-show_format", "-show_streams", str(copy)],
+                                       capture_output=True, check=True).stdout)
+    assert [s["codec_type"] for s in probed["streams"]] == ["video", "audio"]
+    assert abs(float(probed["format"]["duration"]) - 2) < 0.3
+    ranged = server.request("GET", f"{path}/videos/{item['id']}", headers={"Range": "bytes=0-99"})
+    assert ranged.status == 206 and ranged.body == played.body[:100]
     # Outsiders learn nothing of the content's hash, and the link's cache life is short.
     assert item["sha256"] not in played.headers["ETag"] and "max-age=300" in played.headers["Cache-Control"]
     assert server.request("GET", f"{path}/videos/{other['id']}").status == 404
+    # The family's own page still plays the original, tags and all.
+    mine = server.request("GET", f"/api/v1/photos/{item['id']}/video", token=t)
+    assert mine.status == 200 and mine.body == original
 
 
 def test_the_owner_sets_the_limits_and_a_clip_over_them_is_refused_naming_them(tmp_path, folder):

@@ -32,6 +32,31 @@ import Testing
         #expect(throws: PhotoError.unsupported(detected: detected)) { try MediaFormat.sniff(bytes).get() }
     }
 
+    /// Text that starts like a QuickTime atom (issue 33: `<!--free-->` and a DASH manifest passed as `.mov`).
+    @Test(arguments: [
+        "<!--free--><MPD><BaseURL>file:///etc/passwd</BaseURL></MPD>",
+        "#EXTfree\n#EXTM3U\n#EXTINF:1,\nfile:///etc/passwd\n",
+        "ffcofree\nfile 'a.mp4'\n",
+        "\u{0}\u{0}\u{0}\u{8}free<MPD mediaPresentationDuration='PT1S'>",
+        "\u{0}\u{0}\u{0}\u{4}mdat",
+        "\u{0}\u{0}\u{0}\u{10}moov#EXTM3U\n#EXT-X-",
+    ])
+    func playlistsDressedAsQuickTimeRefused(_ text: String) {
+        #expect(throws: PhotoError.unsupported(detected: "a file that only starts like a QuickTime video")) {
+            try MediaFormat.sniff(Array(text.utf8)).get()
+        }
+    }
+
+    @Test(arguments: [
+        "\u{0}\u{0}\u{0}\u{8}free\u{0}\u{0}\u{1}\u{0}mdat",
+        "\u{0}\u{0}\u{0}\u{10}skip\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{0}\u{8}moov",
+        "\u{0}\u{0}\u{2}\u{0}moov\u{0}\u{0}\u{0}\u{6C}mvhd",
+        "\u{0}\u{0}\u{0}\u{1}mdat\u{0}\u{0}\u{0}\u{0}\u{0}\u{1}\u{0}\u{0}",
+    ])
+    func oldQuickTimeStillRecognised(_ text: String) throws {
+        #expect(try MediaFormat.sniff(Array(text.utf8)).get() == .mov)
+    }
+
     @Test func renditionPlans() {
         #expect(RenditionPlan(format: .mp4, videoCodec: "h264", audioCodec: "aac") == .none)
         #expect(RenditionPlan(format: .mp4, videoCodec: "h264", audioCodec: nil) == .none)
@@ -47,7 +72,10 @@ import Testing
 @Suite struct VideoProbeTests {
     let seoul = TimeZone(identifier: "Asia/Seoul")!
 
-    func answer(streams: String, format: String) -> Data { Data(#"{"streams": [\#(streams)], "format": {\#(format)}}"#.utf8) }
+    /// ffprobe's answer for a file its `mov` demuxer read (the one `MediaInput` names for MP4 and QuickTime).
+    func answer(streams: String, format: String) -> Data {
+        Data(#"{"streams": [\#(streams)], "format": {"format_name": "mov,mp4,m4a,3gp,3g2,mj2", \#(format)}}"#.utf8)
+    }
 
     @Test func iphoneClip() throws {
         let json = answer(
@@ -88,12 +116,16 @@ import Testing
     }
 
     @Test(arguments: [
-        (#"{}"#, "the file holds no video picture"),
-        (#"{"streams": [{"codec_type": "audio", "codec_name": "aac"}], "format": {"duration": "1"}}"#, "the file holds no video picture"),
-        (#"{"streams": [{"codec_type": "video", "codec_name": "h264"}], "format": {"duration": "1"}}"#, "the video's picture size is missing"),
-        (#"{"streams": [{"codec_type": "video", "codec_name": "h264", "width": 64, "height": 64}], "format": {"duration": "nan"}}"#,
+        (#"{}"#, "it is not the MP4 container it starts like"),
+        (#"{"streams": [{"codec_type": "video", "codec_name": "h264", "width": 64, "height": 64}], "format": {"format_name": "hls", "duration": "1"}}"#,
+         "it is not the MP4 container it starts like"),
+        (#"{"streams": [{"codec_type": "video", "codec_name": "h264", "width": 64, "height": 64}], "format": {"format_name": "dash", "duration": "1"}}"#,
+         "it is not the MP4 container it starts like"),
+        (#"{"streams": [{"codec_type": "audio", "codec_name": "aac"}], "format": {"format_name": "mov,mp4,m4a,3gp,3g2,mj2", "duration": "1"}}"#, "the file holds no video picture"),
+        (#"{"streams": [{"codec_type": "video", "codec_name": "h264"}], "format": {"format_name": "mov,mp4,m4a,3gp,3g2,mj2", "duration": "1"}}"#, "the video's picture size is missing"),
+        (#"{"streams": [{"codec_type": "video", "codec_name": "h264", "width": 64, "height": 64}], "format": {"format_name": "mov,mp4,m4a,3gp,3g2,mj2", "duration": "nan"}}"#,
          "the video's length could not be read"),
-        (#"{"streams": [{"codec_type": "video", "codec_name": "h264", "width": 64, "height": 64}], "format": {"duration": "-3"}}"#,
+        (#"{"streams": [{"codec_type": "video", "codec_name": "h264", "width": 64, "height": 64}], "format": {"format_name": "mov,mp4,m4a,3gp,3g2,mj2", "duration": "-3"}}"#,
          "the video's length could not be read"),
     ])
     func nonsenseRefusedByName(_ json: String, _ why: String) {
@@ -169,10 +201,17 @@ import Testing
         return url
     }()
 
+    /// ffmpeg run by the test itself, to make clips from its test sources (ToolRun reads only a pinned clip).
     func ffmpeg(_ arguments: [String]) throws {
-        let outcome = try ToolRun.run(.ffmpeg, ["-nostdin", "-v", "error", "-y"] + arguments, memory: 4 << 30, timeout: 60)
-        #expect(outcome.succeeded, "\(outcome.errors)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        process.arguments = ["-nostdin", "-v", "error", "-y"] + arguments
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
     }
+
+    func input(_ url: URL, _ format: MediaFormat) -> MediaInput { MediaInput(path: url.path, format: format) }
 
     func clip(_ name: String, seconds: Int = 2, extra: [String] = []) throws -> URL {
         let url = folder.appendingPathComponent(name)
@@ -191,13 +230,13 @@ import Testing
 
         let output = folder.appendingPathComponent("out.mp4")
         let progress = ProgressBox()
-        try VideoRendition.make(.transcode, clip: source, durationMilliseconds: info.durationMilliseconds, output: output) { progress.add($0) }
+        try VideoRendition.make(.transcode, clip: input(source, .mov), durationMilliseconds: info.durationMilliseconds, output: output) { progress.add($0) }
         let made = try VideoInspector.inspect(output, format: .mp4, byteCount: size(output), limits: VideoLimits(), zone: .current)
         #expect(made.videoCodec == "h264" && made.audioCodec == "aac" && made.rendition == .none)
         #expect(progress.values.last ?? 0 > 0.9)
 
         let poster = try VideoRendition.thumbnail(
-            of: source, durationMilliseconds: info.durationMilliseconds, size: .small, poster: folder.appendingPathComponent("p.jpg"))
+            of: input(source, .mov), durationMilliseconds: info.durationMilliseconds, size: .small, poster: folder.appendingPathComponent("p.jpg"))
         #expect(Array(poster.prefix(3)) == [0xFF, 0xD8, 0xFF])
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("p.jpg").path))
     }
@@ -207,9 +246,27 @@ import Testing
         try ffmpeg(["-f", "lavfi", "-i", "testsrc=size=1440x2560:rate=5:duration=1", "-c:v", "libx264", "-preset", "ultrafast",
                     "-pix_fmt", "yuv420p", tall.path])
         let output = folder.appendingPathComponent("tall-web.mp4")
-        try VideoRendition.make(.transcode, clip: tall, durationMilliseconds: 1000, output: output) { _ in }
+        try VideoRendition.make(.transcode, clip: input(tall, .mp4), durationMilliseconds: 1000, output: output) { _ in }
         let made = try VideoInspector.inspect(output, format: .mp4, byteCount: size(output), limits: VideoLimits(), zone: .current)
         #expect(made.width == 1080 && made.height == 1920)
+    }
+
+    /// A share link's copy of a clip that plays as it is keeps its streams and loses every tag (issue 33).
+    @Test(arguments: [("tagged.mp4", MediaFormat.mp4), ("tagged.webm", .webm)])
+    func aStrippedCopyHasNoTags(_ name: String, _ format: MediaFormat) throws {
+        let tagged = folder.appendingPathComponent(name)
+        let codecs = format == .webm ? ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-c:a", "libopus"] : ["-c:v", "libx264", "-c:a", "aac"]
+        try ffmpeg(["-f", "lavfi", "-i", "testsrc=size=64x48:rate=5:duration=1", "-f", "lavfi", "-i", "sine=duration=1", "-shortest"] + codecs
+                   + ["-metadata", "location=+37.5665+126.9780/", "-metadata", "title=우리 집 앞", "-metadata", "comment=secret note",
+                      "-metadata:s:v", "handler_name=GPS +37.5665", "-metadata:s:a", "title=audio title", tagged.path])
+        let stripped = folder.appendingPathComponent("stripped-" + name)
+        try VideoRendition.strippedCopy(of: input(tagged, format), durationMilliseconds: 1000, output: stripped)
+        let bytes = try Data(contentsOf: stripped)
+        for secret in ["37.5665", "secret note", "우리 집 앞", "audio title"] {
+            #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(secret) is still in the copy")
+        }
+        let made = try VideoInspector.inspect(stripped, format: format, byteCount: bytes.count, limits: VideoLimits(), zone: .current)
+        #expect(made.latitude == nil && made.width == 64)
     }
 
     @Test func cutShortIsRefused() throws {
@@ -232,12 +289,22 @@ import Testing
     }
 
     @Test func aToolOverItsTimeIsKilled() throws {
+        let source = try clip("ten.mp4", seconds: 10)
         let started = Date()
         let outcome = try ToolRun.run(
-            .ffmpeg, ["-nostdin", "-v", "error", "-re", "-f", "lavfi", "-i", "testsrc=duration=60", "-f", "null", "-"], memory: 4 << 30,
-            timeout: 1)
+            .ffmpeg, ["-nostdin", "-v", "error", "-re"], input: input(source, .mp4), outputs: ["-f", "null", "-"], memory: 4 << 30, timeout: 1)
         #expect(outcome.status == nil && outcome.timedOut)
-        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(Date().timeIntervalSince(started) < 9)
+    }
+
+    /// ffprobe and ffmpeg read one pinned clip: a second input, or a format named before it, is refused unrun.
+    @Test(arguments: [
+        (["-f", "hls"], [String]()), (["-i", "file:/etc/passwd"], []), ([], ["-i", "concat:a.mp4|b.mp4", "-f", "null", "-"]),
+    ])
+    func onlyThePinnedClipIsRead(_ options: [String], _ outputs: [String]) {
+        #expect(throws: PhotoError.internal("ffmpeg may read only a pinned clip")) {
+            try ToolRun.run(.ffmpeg, options, input: input(folder, .mp4), outputs: outputs, memory: 1 << 30, timeout: 5)
+        }
     }
 }
 

@@ -86,8 +86,12 @@ public enum MediaFormat: String, CaseIterable, Sendable {
             if brand.hasPrefix("M4A") { return .failure(.unsupported(detected: "an audio file (M4A)")) }
             return .failure(.unsupported(detected: "an ISO media file (\(brand.trimmingCharacters(in: .whitespaces)))"))
         }
-        // Old QuickTime files start with a `moov`, `mdat`, `wide` or `free` atom instead of `ftyp`.
-        if head.count >= 8, ["moov", "mdat", "wide", "free"].contains(String(decoding: head[4..<8], as: UTF8.self)) {
+        // Old QuickTime files start with a `moov`, `mdat`, `wide`, `free` or `skip` atom instead of `ftyp`; the atom
+        // must also look like one (`<!--free-->` before a DASH manifest did not, and passed).
+        if head.count >= 8, quickTimeFirstAtoms.contains(String(decoding: head[4..<8], as: UTF8.self)) {
+            guard isPlausibleFirstAtom(head) else {
+                return .failure(.unsupported(detected: "a file that only starts like a QuickTime video"))
+            }
             return .success(.mov)
         }
         // EBML (Matroska and WebM): the header names its document type near the start.
@@ -107,6 +111,39 @@ public enum MediaFormat: String, CaseIterable, Sendable {
             return .failure(.unsupported(detected: "text"))
         }
         return .failure(.unsupported(detected: "unrecognised binary data"))
+    }
+
+    static let quickTimeFirstAtoms: Set<String> = ["moov", "mdat", "wide", "free", "skip"]
+    /// What may follow a leading `wide`/`free`/`skip` atom, and what a `moov` atom starts with.
+    static let quickTimeTopAtoms: Set<String> = ["moov", "mdat", "wide", "free", "skip", "ftyp", "pnot", "uuid"]
+    static let quickTimeMovieAtoms: Set<String> = ["mvhd", "trak", "udta", "cmov", "iods", "meta", "prfl", "clip", "ctab", "rmra"]
+
+    /// A leading QuickTime atom whose size makes sense: a size of 0 (to the end), 1 (64 bits follow) or at least 8, not
+    /// four printable characters (no real atom of under 512 MB starts so); a padding atom (`wide`, `free`, `skip`)
+    /// followed, within the bytes seen, by another known atom; a `moov` that starts with a movie atom.
+    static func isPlausibleFirstAtom(_ head: [UInt8]) -> Bool {
+        func size(at offset: Int) -> Int? {
+            guard head.count >= offset + 8 else { return nil }
+            return head[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+        }
+        func type(at offset: Int) -> String? {
+            guard head.count >= offset + 8 else { return nil }
+            return String(decoding: head[offset + 4..<offset + 8], as: UTF8.self)
+        }
+        guard let first = size(at: 0), first == 0 || first == 1 || first >= 8,
+            !head[0..<4].allSatisfy({ (0x20...0x7E).contains($0) }),
+            let kind = type(at: 0)
+        else { return false }
+        switch kind {
+        case "wide", "free", "skip":
+            guard first >= 8, let next = type(at: first) else { return false }
+            return quickTimeTopAtoms.contains(next)
+        case "moov":
+            guard let child = type(at: 8) else { return head.count < 16 }
+            return quickTimeMovieAtoms.contains(child)
+        default:
+            return true
+        }
     }
 
     private static func contains(_ needle: [UInt8], in haystack: [UInt8]) -> Bool {

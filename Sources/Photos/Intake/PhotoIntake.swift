@@ -62,7 +62,7 @@ public final class PhotoIntake: @unchecked Sendable {
             let info = try VideoInspector.inspect(
                 upload.url, format: sniffed, byteCount: upload.byteCount, limits: limits.video, zone: Self.familyClock)
             small = try VideoRendition.thumbnail(
-                of: upload.url, durationMilliseconds: info.durationMilliseconds, size: .small, poster: storage.scratchFile(extension: "jpg"))
+                of: MediaInput(path: upload.url.path, format: sniffed), durationMilliseconds: info.durationMilliseconds, size: .small, poster: storage.scratchFile(extension: "jpg"))
             photo = Photo(checked: info, sha256: sha256, byteCount: upload.byteCount, family: family, now: now, coordinates: coordinates)
             format = sniffed
         } else {

@@ -34,7 +34,8 @@ public protocol PhotoStorage: Sendable {
     /// A stored thumbnail, for reading; nil when it has not been made.
     func openThumbnail(sha256: String, size: ThumbnailSize) async throws(PhotoError) -> (any StoredPhotoFile)?
 
-    /// Stores a clip's web rendition (an MP4 made in `scratchFile`), moving it away from there.
+    /// Stores a clip's web rendition (an MP4 made in `scratchFile`), moving it away from there. A clip that plays as
+    /// it is has none; its place holds the copy without tags that share links play, in the clip's own container.
     func putRendition(_ file: URL, sha256: String) async throws(PhotoError)
 
     /// A clip's stored web rendition; nil when it has not been made.

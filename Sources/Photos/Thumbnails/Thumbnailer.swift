@@ -50,6 +50,10 @@ extension Thumbnailer {
     /// A thumbnail of a stored photo or clip (a clip's is made from its poster frame, taken into `scratch`).
     public static func thumbnail(of photo: Photo, original: URL, size: ThumbnailSize, scratch: URL) throws(PhotoError) -> Data {
         guard let video = photo.video else { return try thumbnail(of: original, size: size) }
-        return try VideoRendition.thumbnail(of: original, durationMilliseconds: video.durationMilliseconds, size: size, poster: scratch)
+        guard let format = MediaFormat(mimeType: photo.mimeType), format.isVideo else {
+            throw .internal("photo \(photo.id) is a clip of no known container (\(photo.mimeType))")
+        }
+        return try VideoRendition.thumbnail(
+            of: MediaInput(path: original.path, format: format), durationMilliseconds: video.durationMilliseconds, size: size, poster: scratch)
     }
 }

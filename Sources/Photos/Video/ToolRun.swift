@@ -49,15 +49,24 @@ public final class ToolRun: Sendable {
     /// Runs `tool` with `arguments` and waits (blocking this thread, which must live until the tool ends: the tool is
     /// killed when the thread that started it ends; callers run it on a worker thread). `lines`
     /// receives standard output line by line as it comes (ffmpeg's `-progress`), instead of it being kept.
+    /// The tool reads `input` (pinned to its container: `MediaInput`), after `options` and before `outputs`; no other
+    /// input can be named.
     public static func run(
-        _ tool: Tool, _ arguments: [String], memory: Int, timeout: TimeInterval, outputLimit: Int = 1 << 20,
-        started: (ToolRun) -> Void = { _ in }, lines: ((Substring) -> Void)? = nil
+        _ tool: Tool, _ options: [String], input: MediaInput, outputs: [String] = [], memory: Int, timeout: TimeInterval,
+        outputLimit: Int = 1 << 20, started: (ToolRun) -> Void = { _ in }, lines: ((Substring) -> Void)? = nil
     ) throws(PhotoError) -> Outcome {
         guard let path = tool.path else { throw .internal("\(tool.rawValue) is not installed (Debian package ffmpeg)") }
-        return try run(program: path, arguments, memory: memory, timeout: timeout, outputLimit: outputLimit, started: started, lines: lines)
+        // Options before the input could name its format; either list could name a second input.
+        guard input.format.demuxer != nil, !options.contains("-f"), !(options + outputs).contains("-i") else {
+            throw .internal("\(tool.rawValue) may read only a pinned clip")
+        }
+        return try run(
+            program: path, options + input.arguments + outputs, memory: memory, timeout: timeout, outputLimit: outputLimit,
+            started: started, lines: lines)
     }
 
     /// Runs another program the same way: `saessak` itself, reading an untrusted file in a process of its own.
+    /// (Every program the server starts goes through here; `blackbox/test_media_tricks.py` lists them.)
     public static func run(
         program path: String, _ arguments: [String], memory: Int, timeout: TimeInterval, outputLimit: Int = 1 << 20,
         started: (ToolRun) -> Void = { _ in }, lines: ((Substring) -> Void)? = nil

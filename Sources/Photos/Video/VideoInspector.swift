@@ -17,24 +17,24 @@ public enum VideoInspector {
         guard byteCount <= limits.maxBytes else {
             throw .tooLarge("the video is \(ImageInspector.megabytes(byteCount)), more than the \(ImageInspector.megabytes(limits.maxBytes)) limit")
         }
+        let input = MediaInput(path: file.path, format: format)
         let probe = try ToolRun.run(
-            .ffprobe, ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", "--", file.path],
+            .ffprobe, ["-v", "error", "-print_format", "json", "-show_format", "-show_streams"], input: input,
             memory: probeMemory, timeout: probeTime)
         guard probe.succeeded else { throw .corruptVideo(reason(probe)) }
         let info = try VideoProbe.read(probe.output, format: format, limits: limits, zone: zone)
-        try checkEnd(file, info: info, byteCount: byteCount)
+        try checkEnd(input, info: info, byteCount: byteCount)
         return info
     }
 
     /// A clip whose index comes first (`faststart`) and whose data was cut off still describes itself in full; its
     /// last seconds are read to find out: ffprobe then reports the packets missing or lying past the end.
-    static func checkEnd(_ file: URL, info: VideoInfo, byteCount: Int) throws(PhotoError) {
+    static func checkEnd(_ input: MediaInput, info: VideoInfo, byteCount: Int) throws(PhotoError) {
         let from = max(0, Double(info.durationMilliseconds) / 1000 - 2)
         let tail = try ToolRun.run(
             .ffprobe,
-            ["-v", "error", "-read_intervals", String(format: "%.3f%%", from), "-show_entries", "packet=pos,size", "-of", "csv=p=0",
-             "--", file.path],
-            memory: probeMemory, timeout: probeTime)
+            ["-v", "error", "-read_intervals", String(format: "%.3f%%", from), "-show_entries", "packet=pos,size", "-of", "csv=p=0"],
+            input: input, memory: probeMemory, timeout: probeTime)
         guard tail.succeeded else { throw .corruptVideo(reason(tail)) }
         var packets = 0
         for line in String(decoding: tail.output, as: UTF8.self).split(separator: "\n") {

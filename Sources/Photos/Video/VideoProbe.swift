@@ -25,6 +25,7 @@ public enum VideoProbe {
     }
 
     struct Format: Decodable {
+        let format_name: String?
         let duration: String?
         let tags: [String: String]?
     }
@@ -41,6 +42,10 @@ public enum VideoProbe {
             answer = try JSONDecoder().decode(Answer.self, from: json)
         } catch {
             throw .corrupt("ffprobe's answer could not be read")
+        }
+        // The demuxer was named; a file it read as something else (a nested playlist, say) is not what we decided.
+        guard let reported = answer.format?.format_name, reported == format.demuxer?.reported else {
+            throw .corruptVideo("it is not the \(format.fileExtension.uppercased()) container it starts like")
         }
         let streams = answer.streams ?? []
         // Cover art in a QuickTime file is a one-frame "video" stream marked as an attached picture.

@@ -168,6 +168,35 @@ public struct PhotoService: Sendable {
         }
     }
 
+    /// What a share link plays of a clip: never the original, whose tags may say where it was filmed (issue 33) — the
+    /// web rendition (made without tags), or, for a clip that plays as it is, a copy of its streams without any tag,
+    /// made when first asked for and kept in the rendition's place (such a clip has no rendition). Nil while a
+    /// rendition is being made or when it could not be.
+    public func sharedPlayable(_ photo: Photo) async throws -> (file: any StoredPhotoFile, contentType: String)? {
+        guard let video = photo.video else { return nil }
+        switch video.rendition {
+        case .ready:
+            return try await storage.openRendition(sha256: photo.sha256).map { ($0, "video/mp4") }
+        case .pending, .failed:
+            return nil
+        case .none:
+            if let copy = try await storage.openRendition(sha256: photo.sha256) { return (copy, photo.mimeType) }
+            guard let format = MediaFormat(mimeType: photo.mimeType), format.isVideo,
+                let original = try await storage.localOriginal(sha256: photo.sha256, format: format)
+            else { throw PhotoError.internal("the original of photo \(photo.id) is missing") }
+            let output = storage.scratchFile(extension: format.fileExtension)
+            try await NIOThreadPool.singleton.runIfActive {
+                try withExtendedLifetime(original) {
+                    try VideoRendition.strippedCopy(
+                        of: MediaInput(path: original.url.path, format: format), durationMilliseconds: video.durationMilliseconds,
+                        output: output)
+                }
+            }
+            try await storage.putRendition(output, sha256: photo.sha256)
+            return try await storage.openRendition(sha256: photo.sha256).map { ($0, photo.mimeType) }
+        }
+    }
+
     /// A thumbnail, made now if the worker has not got to it yet (the square one is made when first asked for).
     public func thumbnail(_ photo: Photo, size: ThumbnailSize) async throws -> any StoredPhotoFile {
         if let stored = try await storage.openThumbnail(sha256: photo.sha256, size: size) { return stored }

@@ -71,7 +71,7 @@ public final class RenditionWorker: Service, Sendable {
                 group.addTask {
                     try await job.runOnThread {
                         try VideoRendition.make(
-                            plan == .none ? .remux : plan, clip: original.url, durationMilliseconds: video.durationMilliseconds,
+                            plan == .none ? .remux : plan, clip: MediaInput(path: original.url.path, format: format), durationMilliseconds: video.durationMilliseconds,
                             output: output, started: job.started, progress: job.report)
                     }
                 }

@@ -104,7 +104,9 @@ struct SharingPages {
         }
         pages.get("s/:token/videos/:photo", .link) { [sharing, entries, photos] request, context in
             let (link, photo) = try await Self.sharedPhoto(request, context: context, sharing: sharing, entries: entries, photos: photos)
-            return try await PhotosAPI.video(photo, service: photos, etag: Self.tag(link, photo, "video"), caching: .shareLink, request: request)
+            // Never the original (its tags); the tag changed with that, so no browser keeps an original it was sent.
+            return try await PhotosAPI.video(
+                photo, service: photos, etag: Self.tag(link, photo, "video-stripped"), caching: .shareLink, shared: true, request: request)
         }
     }
 

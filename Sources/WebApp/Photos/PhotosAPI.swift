@@ -100,11 +100,14 @@ struct PhotosAPI {
 
     /// What browsers play of a clip (`PhotoService.playable`), with ranges for seeking; 404 for a photo, 409 while
     /// its web rendition is being made or when it could not be.
+    /// A clip as a browser plays it; `shared` (a share link) never sends the original (`PhotoService.sharedPlayable`).
     static func video(
-        _ photo: Photo, service: PhotoService, etag: String, caching: FileResponse.Caching = .member, request: Request
+        _ photo: Photo, service: PhotoService, etag: String, caching: FileResponse.Caching = .member, shared: Bool = false,
+        request: Request
     ) async throws -> Response {
         guard let video = photo.video else { throw Problem(status: .notFound, detail: "photo \(photo.id) is not a video") }
-        guard let (file, contentType) = try await service.playable(photo) else {
+        let playable = shared ? try await service.sharedPlayable(photo) : try await service.playable(photo)
+        guard let (file, contentType) = playable else {
             switch video.rendition {
             case .failed:
                 throw Problem(status: .conflict, detail: "the web version of this video could not be made; its original can be downloaded")
