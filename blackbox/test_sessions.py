@@ -239,3 +239,63 @@ def test_tokens_are_made_and_revoked_in_the_browser(site):
     assert browser.request("POST", revoke, form={"_csrf": csrf}).status == 303
     assert site.request("GET", "/api/v1/children", token=token).status == 401
     assert "<code>" not in browser.request("GET", "/settings").text
+
+
+def test_the_setup_link_makes_one_owner_however_many_use_it_at_once(tmp_path):
+    """Issue 33: four parallel POSTs of the link made four users and four families (the link was spent after bcrypt)."""
+    import threading
+    data = tmp_path / "data"
+    running = Server(data).start()
+    try:
+        link = None
+        deadline = time.time() + 10
+        while link is None and time.time() < deadline:
+            match = re.search(r"http://127\.0\.0\.1:\d+(/setup\?token=\S+)", (data.parent / f"server-{running.port}.log").read_text())
+            link = match and match.group(1)
+            time.sleep(0.05)
+        browsers = [Browser(running) for _ in range(6)]
+        forms = []
+        for number, browser in enumerate(browsers):
+            page = browser.request("GET", link)
+            assert page.status == 200
+            forms.append({"_csrf": re.search(r'name="_csrf" value="([^"]+)"', page.text).group(1),
+                          "token": re.search(r'name="token" value="([^"]+)"', page.text).group(1),
+                          "username": f"mina{number}", "password": PASSWORD, "family": f"집{number}"})
+        barrier = threading.Barrier(len(browsers))
+        answers = [None] * len(browsers)
+
+        def post(number):
+            barrier.wait()
+            answers[number] = browsers[number].request("POST", "/setup", form=forms[number]).status
+
+        threads = [threading.Thread(target=post, args=(n,)) for n in range(len(browsers))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert sorted(answers) == [303] + [404] * (len(browsers) - 1), answers
+        owners = [n for n in range(len(browsers)) if Browser(running).sign_in(f"mina{n}", PASSWORD).status == 303]
+        assert owners == [answers.index(303)]
+    finally:
+        running.stop()
+
+
+def test_a_refused_setup_keeps_the_link(tmp_path):
+    """A name that cannot be used gives the link back: the owner tries again with another."""
+    data = tmp_path / "data"
+    running = Server(data).start()
+    try:
+        link = None
+        deadline = time.time() + 10
+        while link is None and time.time() < deadline:
+            match = re.search(r"http://127\.0\.0\.1:\d+(/setup\?token=\S+)", (data.parent / f"server-{running.port}.log").read_text())
+            link = match and match.group(1)
+            time.sleep(0.05)
+        browser = Browser(running)
+        page = browser.request("GET", link)
+        form = {"_csrf": re.search(r'name="_csrf" value="([^"]+)"', page.text).group(1),
+                "token": re.search(r'name="token" value="([^"]+)"', page.text).group(1), "password": PASSWORD, "family": "우리집"}
+        assert browser.request("POST", "/setup", form={**form, "username": "no spaces allowed"}).status == 422
+        assert browser.request("POST", "/setup", form={**form, "username": "mina"}).status == 303
+    finally:
+        running.stop()

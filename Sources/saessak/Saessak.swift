@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Importers
 import Logging
+import Services
 
 @main
 struct Saessak: AsyncParsableCommand {
@@ -16,7 +17,8 @@ struct Saessak: AsyncParsableCommand {
         ])
 
     static func main() async {
-        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        // Every line as the program wrote it: what came from outside cannot start a line or colour a terminal.
+        LoggingSystem.bootstrap { label in EscapingLogHandler(StreamLogHandler.standardError(label: label)) }
         // An uploaded SQLite store is read by this program in a child process, never by the server itself. Named
         // through /proc so that the child is this very binary even after a package upgrade replaced the file.
         UntrustedStore.readInChildProcesses(program: "/proc/\(getpid())/exe")

@@ -65,15 +65,26 @@ struct SignIn: Sendable {
     }
 
     /// Creates the owner and their family from the first-run setup link, and signs them in.
+    /// The link is taken before the slow bcrypt, atomically: of several requests at once only one gets it (four
+    /// parallel POSTs made four owners and four families, issue 33). A refused username gives it back.
     func setUp(token: String, username: String, password: String, familyName: String) async throws -> (cookie: String, session: Session) {
-        guard setup.matches(token), try await !accounts.hasUsers() else {
-            throw Problem(status: .notFound, detail: "this setup link is no longer valid")
+        if let problem = PasswordHasher.problem(with: password) {
+            guard setup.matches(token) else { throw Problem(status: .notFound, detail: "this setup link is no longer valid") }
+            throw ValidationError(field: "password", .passwordLength(problem))
         }
-        if let problem = PasswordHasher.problem(with: password) { throw ValidationError(field: "password", .passwordLength(problem)) }
-        let hash = try await hashed(password)
-        let (user, _) = try await accounts.createUser(username: username, passwordHash: hash, familyName: familyName)
-        setup.consume()
-        return try await sessions.start(user: user.id)
+        guard let claimed = setup.claim(token) else { throw Problem(status: .notFound, detail: "this setup link is no longer valid") }
+        do {
+            guard try await !accounts.hasUsers() else { throw Problem(status: .notFound, detail: "this setup link is no longer valid") }
+            let hash = try await hashed(password)
+            let (user, _) = try await accounts.createUser(username: username, passwordHash: hash, familyName: familyName)
+            return try await sessions.start(user: user.id)
+        } catch let error as ValidationError {
+            setup.giveBack(claimed)
+            throw error
+        } catch let error as StoreError {
+            setup.giveBack(claimed)
+            throw error
+        }
     }
 
     private func verify(_ password: String, against hash: String) async throws -> Bool {
@@ -111,5 +122,17 @@ final class SetupLink: Sendable {
         return digest.withLock { $0 == given }
     }
 
-    func consume() { digest.withLock { $0 = nil } }
+    /// Takes the link if `token` is it: afterwards it matches nothing, for every other request at once. Returns what
+    /// `giveBack` needs.
+    func claim(_ token: String) -> Data? {
+        let given = TokenGenerator.digest(of: token)
+        return digest.withLock { current in
+            guard current == given else { return nil }
+            current = nil
+            return given
+        }
+    }
+
+    /// Makes a claimed link work again (the owner typed a name that cannot be used), unless a new one was issued.
+    func giveBack(_ claimed: Data) { digest.withLock { if $0 == nil { $0 = claimed } } }
 }

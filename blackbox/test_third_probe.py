@@ -1,0 +1,44 @@
+"""Regressions of the third outside probe (issue 33), each as the probe did it, through the real server: forged log
+lines, feeds and share links that outlived "sign out everywhere", API answers a browser may keep on disk, text cut at
+a NUL, limits counted in grapheme clusters, look-alike names, duplicate JSON keys. (Files that make our tools read
+what they should not are test_media_tricks.py and test_import_iphotodiary.py; the setup link's race test_sessions.py.)"""
+import socket
+
+import pytest
+
+from browser import Browser
+from conftest import Server, make_family, new_child, new_entry, saessak
+
+PASSWORD = "a long password"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    data = tmp_path_factory.mktemp("third") / "data"
+    owner = make_family(data, "mom", "우리집")
+    running = Server(data).start()
+    running.owner = owner
+    running.data = data
+    yield running
+    running.stop()
+
+
+def raw_request(server, target):
+    """Sends a request line as given (no client library re-encodes it) and returns the status line."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as connection:
+        connection.sendall(f"GET {target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
+        return connection.recv(4096).split(b"\r\n", 1)[0]
+
+
+def test_a_request_cannot_write_a_line_of_its_own_into_the_log(site):
+    """`%0d%0a` in a path started a fake line in the request log; `%1b[31m` wrote a terminal escape."""
+    log = site.data.parent / f"server-{site.port}.log"
+    before = log.read_bytes()
+    assert b"404" in raw_request(site, "/x%0d%0a2026-11-25T00:00:00+0000%20info%20saessak%20:%20GET%20/admin%20200")
+    assert b"404" in raw_request(site, "/y%1b%5b31mred%1b%5b0m%e2%80%ae%c2%85")
+    written = log.read_bytes()[len(before):]
+    lines = written.decode().splitlines()
+    assert not any(line.startswith("2026-11-25T00:00:00") for line in lines), written
+    assert b"\x1b" not in written and "\u202e" not in written.decode() and "\x85" not in written.decode()
+    assert any("/x\\u{D}\\u{A}2026-11-25T00:00:00+0000 info saessak : GET /admin 200 404" in line for line in lines), written
+    assert any("/y\\u{1B}[31mred\\u{1B}[0m\\u{202E}\\u{85} 404" in line for line in lines), written
