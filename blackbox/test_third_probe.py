@@ -42,3 +42,51 @@ def test_a_request_cannot_write_a_line_of_its_own_into_the_log(site):
     assert b"\x1b" not in written and "\u202e" not in written.decode() and "\x85" not in written.decode()
     assert any("/x\\u{D}\\u{A}2026-11-25T00:00:00+0000 info saessak : GET /admin 200 404" in line for line in lines), written
     assert any("/y\\u{1B}[31mred\\u{1B}[0m\\u{202E}\\u{85} 404" in line for line in lines), written
+
+
+def path_of(url):
+    return "/" + url.split("/", 3)[3]
+
+
+def test_signing_out_everywhere_ends_the_members_feeds_and_offers_to_end_their_share_links(tmp_path):
+    """A stolen session kept the children's birthdays and vaccinations through the calendar feeds it made, and its
+    share links, after "sign out everywhere" and a password reset."""
+    data = tmp_path / "data"
+    token = make_family(data, "mom", "우리집")
+    server = Server(data).start()
+    try:
+        child = new_child(server, token)
+        entry = new_entry(server, token, [child["id"]])
+        browser = Browser(server)
+        assert browser.sign_in("mom", PASSWORD).status == 303
+        feed = path_of(server.request("POST", "/api/v1/feeds", {"label": "달력"}, token).json()["url"])
+        link = path_of(server.request("POST", "/api/v1/share-links", {"entryIds": [entry["id"]]}, token).json()["url"])
+        assert server.request("GET", feed).status == 200 and server.request("GET", link).status == 200
+
+        out = browser.request("POST", "/logout/everywhere", form={"_csrf": browser.csrf("/settings")})
+        assert out.status == 303
+        assert server.request("GET", feed).status == 404
+        # The share link is the family's to keep or end: the settings page names the member's and ends them at once.
+        assert server.request("GET", link).status == 200
+        again = Browser(server)
+        assert again.sign_in("mom", PASSWORD).status == 303
+        settings = again.request("GET", "/settings")
+        assert "내가 만든 공유 링크 중 아직 열려 있는 것: 1개" in settings.text
+        revoked = again.request("POST", "/settings/my-share-links/revoke", form={"_csrf": again.csrf("/settings")})
+        assert revoked.status == 200 and "내가 만든 공유 링크를 모두 해제했습니다." in revoked.text
+        assert "아직 열려 있는 것" not in revoked.text
+        assert server.request("GET", link).status == 404
+        # The English page says it too.
+        assert server.request("POST", "/api/v1/share-links", {"entryIds": [entry["id"]]}, fresh_token(data)).status == 201
+        assert "Share links you made that are still open: 1" in again.request("GET", "/settings?lang=en").text
+
+        # A password reset from the command line ends feeds too.
+        second = path_of(server.request("POST", "/api/v1/feeds", {}, fresh_token(data)).json()["url"])
+        saessak("admin", "reset-password", "--username", "mom", "--password-stdin", data=data, stdin="another long password\n")
+        assert server.request("GET", second).status == 404
+    finally:
+        server.stop()
+
+
+def fresh_token(data):
+    return saessak("admin", "create-token", "--username", "mom", data=data).stdout.strip()

@@ -19,8 +19,9 @@ public protocol AccountStore: Sendable {
 
     func setPasswordHash(_ hash: String, of user: UserID) async throws
 
-    /// Signs a user out everywhere, API tokens included: every session and every token of theirs, in every family,
-    /// ends at once. With `passwordHash`, sets it in the same transaction (a password reset).
+    /// Signs a user out everywhere, API tokens included: every session, every token and every calendar feed of theirs
+    /// (a feed's secret URL outlived a stolen session, issue 33), in every family, ends at once. With `passwordHash`,
+    /// sets it in the same transaction (a password reset).
     func signOutEverywhere(_ user: UserID, passwordHash: String?) async throws
 
     /// The user of a name (the command line's password reset).
@@ -100,6 +101,13 @@ public protocol SharingStore: Sendable {
 
     /// Revokes a link: it stops working at once.
     func revokeShareLink(_ id: ShareLinkID, family: FamilyID) async throws
+
+    /// The live links a user made, in every family: after "sign out everywhere" someone who held their session may
+    /// have made some, and the settings page offers to revoke them.
+    func shareLinks(createdBy user: UserID) async throws -> [ShareLink]
+
+    /// Revokes every link a user made, in every family; returns how many.
+    func revokeShareLinks(createdBy user: UserID) async throws -> Int
 
     /// The live link a token names (unknown, expired and revoked links are nil); entries deleted since drop out.
     func openShareLink(token: String) async throws -> ShareLink?

@@ -65,6 +65,7 @@ public struct SQLiteAccountStore: AccountStore {
             }
             try db.execute(sql: "DELETE FROM sessions WHERE userId = ?", arguments: [user.sql])
             try db.execute(sql: "DELETE FROM apiTokens WHERE userId = ?", arguments: [user.sql])
+            try db.execute(sql: "DELETE FROM calendarFeeds WHERE createdBy = ?", arguments: [user.sql])
         }
     }
 

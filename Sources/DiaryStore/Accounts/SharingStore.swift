@@ -149,6 +149,23 @@ public struct SQLiteSharingStore: SharingStore {
         }
     }
 
+    public func shareLinks(createdBy user: UserID) async throws -> [ShareLink] {
+        let now = database.clock.now()
+        return try await database.writer.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM shareLinks WHERE createdBy = ? AND expiresAt > ? ORDER BY createdAt DESC, id",
+                arguments: [user.sql, now.stored]
+            ).map { try Self.decodeLink(db, $0) }
+        }
+    }
+
+    public func revokeShareLinks(createdBy user: UserID) async throws -> Int {
+        try await database.writer.write { db in
+            try db.execute(sql: "DELETE FROM shareLinks WHERE createdBy = ?", arguments: [user.sql])
+            return db.changesCount
+        }
+    }
+
     public func openShareLink(token: String) async throws -> ShareLink? {
         let now = database.clock.now()
         return try await database.writer.read { db in

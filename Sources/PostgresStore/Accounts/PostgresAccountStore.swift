@@ -65,6 +65,7 @@ public struct PostgresAccountStore: AccountStore {
             }
             try await db.execute("DELETE FROM sessions WHERE userId = ?", [user.sql])
             try await db.execute("DELETE FROM apiTokens WHERE userId = ?", [user.sql])
+            try await db.execute("DELETE FROM calendarFeeds WHERE createdBy = ?", [user.sql])
         }
     }
 

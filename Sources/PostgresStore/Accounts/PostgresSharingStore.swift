@@ -147,6 +147,25 @@ public struct PostgresSharingStore: SharingStore {
         }
     }
 
+    public func shareLinks(createdBy user: UserID) async throws -> [ShareLink] {
+        let now = database.clock.now()
+        return try await database.read { db in
+            var links: [ShareLink] = []
+            for row in try await db.rows(
+                "SELECT * FROM shareLinks WHERE createdBy = ? AND expiresAt > ? ORDER BY createdAt DESC, id", [user.sql, now.stored])
+            {
+                links.append(try await Self.decodeLink(db, row))
+            }
+            return links
+        }
+    }
+
+    public func revokeShareLinks(createdBy user: UserID) async throws -> Int {
+        try await database.write { db in
+            try await db.execute("DELETE FROM shareLinks WHERE createdBy = ? RETURNING 1", [user.sql])
+        }
+    }
+
     public func openShareLink(token: String) async throws -> ShareLink? {
         let now = database.clock.now()
         let digest = TokenGenerator.digest(of: token)

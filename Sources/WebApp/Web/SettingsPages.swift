@@ -65,6 +65,11 @@ struct SettingsPages {
             return try await page(request, context: context, secret: ("newFeedOnce", Links.absolute(request, "/feeds/\(token).ics")))
         }
         pages.get("settings/backup.zip", .owner) { request, context in try await backup(request, context: context) }
+        // A stolen session may have made share links in any of the user's families: one button ends them all.
+        pages.post("settings/my-share-links/revoke", .session) { request, context in
+            _ = try await stores.sharing.revokeShareLinks(createdBy: try context.user())
+            return try await page(request, context: context, notice: "myShareLinksRevoked")
+        }
         pages.post("settings/feeds/:id/revoke", .viewer) { _, context in
             try await stores.sharing.revokeFeed(try context.id(of: "feed"), by: try context.member())
             return AccountPages.redirect("/settings")
@@ -78,6 +83,7 @@ struct SettingsPages {
         let words = Words.table(language)
         let accounts = stores.signIn.accounts
         let account = try await accounts.account(try context.user())
+        let mine = try await stores.sharing.shareLinks(createdBy: try context.user())
         let roleName = { (role: Role) in words.named("role_\(role.rawValue)") ?? role.rawValue }
         var data: [String: Any] = [
             "username": account.username,
@@ -90,6 +96,7 @@ struct SettingsPages {
             ],
         ]
         if let notice { data["notice"] = words.named(notice) ?? notice }
+        if !mine.isEmpty { data["myShareLinks"] = words[.myShareLinks].replacingOccurrences(of: "%d", with: "\(mine.count)") }
         if let secret { data["secret"] = ["label": words.named(secret.label) ?? "", "value": secret.value] }
         if let member = context.membership {
             let family = account.families.first { $0.family.id == member.familyID }

@@ -203,9 +203,14 @@ extension Word {
         case .signOutEverywhere: ("모든 기기에서 로그아웃", "Sign out everywhere")
         case .signOutEverywhereHint:
             (
-                "이 브라우저와 다른 기기, API 토큰까지 모두 끊깁니다. 휴대폰을 잃어버렸을 때 쓰세요.",
-                "Ends every session, this one included, and revokes every API token of yours: for a lost phone."
+                "이 브라우저와 다른 기기, API 토큰, 내가 만든 달력 구독 주소까지 모두 끊깁니다. 휴대폰을 잃어버렸을 때 쓰세요.",
+                "Ends every session, this one included, and revokes every API token and calendar feed of yours: for a lost phone."
             )
+        case .myShareLinks:
+            ("내가 만든 공유 링크 중 아직 열려 있는 것: %d개 (로그인 없이 일기를 보여 줍니다)",
+             "Share links you made that are still open: %d (they show entries without signing in)")
+        case .revokeMyShareLinks: ("내가 만든 공유 링크 모두 해제", "Revoke every share link I made")
+        case .myShareLinksRevoked: ("내가 만든 공유 링크를 모두 해제했습니다.", "Every share link you made was revoked.")
         case .language: ("언어", "Language")
         case .members: ("가족 구성원", "Family members")
         case .invitations: ("초대", "Invitations")

@@ -22,7 +22,7 @@ enum Word: String, CaseIterable, Sendable {
     case anniversaries, memos, calculator, result, back, searchMemos, newMemo, deleteMemo, noMemos, newAnniversary
     case editAnniversary, deleteAnniversary, noAnniversaries, anniversaryName, date, next, redDay, showAsRedDay
     case forChild, account, signedInAs, family, switchFamily, changePassword, passwordChanged, signOut
-    case signOutEverywhere, signOutEverywhereHint, language, members, invitations, invite, role, myRole, role_owner
+    case signOutEverywhere, signOutEverywhereHint, myShareLinks, revokeMyShareLinks, myShareLinksRevoked, language, members, invitations, invite, role, myRole, role_owner
     case role_editor, role_viewer, validDays, until, revoke, noneYet, shareLinks, shareLink, shareLinksHint
     case shareThisEntry, makeShareLink, calendarFeeds, calendarFeed, calendarFeedsHint, label, includeHolidays
     case apiTokens, tokenName, newTokenOnce, newInvitationOnce, newShareLinkOnce, newFeedOnce, backup, backupHint
