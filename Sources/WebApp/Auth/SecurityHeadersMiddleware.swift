@@ -2,7 +2,9 @@ import HTTPTypes
 import Hummingbird
 
 /// Headers every response carries, errors included: no inline or foreign script, no framing (clickjacking), no
-/// referrer (share-link and invitation URLs carry secrets), no MIME sniffing.
+/// referrer (share-link and invitation URLs carry secrets), no MIME sniffing; and no API answer kept on disk
+/// (`no-store`, issue 33: the web app reads `/api/v1/account`, `/entries`, `/tokens` with its cookie) unless it says
+/// how it may be kept — photo files are `private` and immutable, which the offline app relies on.
 struct SecurityHeadersMiddleware: RouterMiddleware {
     typealias Context = AppRequestContext
 
@@ -22,6 +24,7 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
         response.headers[Self.frameOptions] = "DENY"
         response.headers[Self.referrerPolicy] = "no-referrer"
         response.headers[.xContentTypeOptions] = "nosniff"
+        if response.headers[.cacheControl] == nil, request.uri.path.hasPrefix("/api/") { response.headers[.cacheControl] = "no-store" }
         return response
     }
 }
