@@ -28,7 +28,7 @@ run: deps
 POSTGRES_BLACKBOX := test_api_contract test_isolation test_sessions test_tokens test_sharing test_search test_growth \
 	test_vaccinations test_feeds test_photos test_backup test_bad_input test_today test_security_probe test_cli \
 	test_sensitive test_roundtrip_generated test_import_dayone test_import_text test_import_iphotodiary test_multi_server test_video \
-	test_idempotency test_uploads test_reactions test_mail test_mail_sending test_place test_weather
+	test_idempotency test_uploads test_reactions test_mail test_mail_sending test_place test_weather test_third_probe test_text_fields
 
 # The black-box modules that run a third time with photos in object storage (SeaweedFS): every module that stores,
 # serves, backs up or imports photos.

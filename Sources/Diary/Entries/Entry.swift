@@ -148,9 +148,9 @@ public struct Tag: Hashable, Sendable {
     public static func normalisedName(_ raw: String) throws(ValidationError) -> String {
         var name = raw.trimmingWhitespace()
         if name.hasPrefix("#") { name = String(name.dropFirst()).trimmingWhitespace() }
-        guard !name.isEmpty, name.count <= maxNameLength, !name.contains(",") else {
-            throw ValidationError(field: "tags", .notATag(raw, maximum: maxNameLength))
+        guard !name.isEmpty, name.unicodeScalars.count <= maxNameLength, !name.unicodeScalars.contains(",") else {
+            throw ValidationError(field: "tags", .notATag(String(raw.unicodeScalars.prefix(60)), maximum: maxNameLength))
         }
-        return name
+        return try Validate.text(name, field: "tags", maxLength: maxNameLength)
     }
 }

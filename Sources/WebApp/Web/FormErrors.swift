@@ -34,6 +34,8 @@ extension ValidationError.Rule {
         case .tooLong(let maximum, let got):
             return korean ? "\(maximum)자까지 쓸 수 있습니다 (지금 \(got)자)." : "can be at most \(maximum) characters (now \(got))."
         case .containsNUL: return korean ? "저장할 수 없는 문자(NUL)가 들어 있습니다." : "contains a character that cannot be kept (NUL)."
+        case .tooManyMarks(let maximum):
+            return korean ? "한 글자에 결합 부호를 \(maximum)개보다 많이 붙일 수 없습니다." : "cannot stack more than \(maximum) combining marks on one character."
         case .notANumber: return korean ? "숫자가 아닙니다." : "is not a number."
         case .notPositive: return korean ? "0보다 큰 숫자여야 합니다." : "must be a number above 0."
         case .noChild: return korean ? "아이를 한 명 이상 골라 주세요." : "choose at least one child."
