@@ -90,3 +90,14 @@ def test_signing_out_everywhere_ends_the_members_feeds_and_offers_to_end_their_s
 
 def fresh_token(data):
     return saessak("admin", "create-token", "--username", "mom", data=data).stdout.strip()
+
+
+@pytest.mark.parametrize("body, key", [
+    ('{"title": "첫 걸음", "title": "<b>다른 제목</b>", "date": "2026-11-22T09:00", "childIds": []}', "title"),
+    ('{"title": "t", "\\u0074itle": "u", "date": "2026-11-22T09:00", "childIds": []}', "title"),
+    ('{"title": "t", "place": {"name": "a", "name": "b"}, "date": "2026-11-22T09:00", "childIds": []}', "name"),
+])
+def test_a_key_twice_in_one_object_is_refused(site, body, key):
+    """Foundation read duplicate keys first-wins: a proxy reading last-wins would see another entry."""
+    answer = site.request("POST", "/api/v1/entries", raw=body.encode(), token=site.owner, headers={"Content-Type": "application/json"})
+    assert answer.status == 400 and answer.json()["field"] == key and "twice" in answer.json()["detail"], answer.body

@@ -2,11 +2,13 @@ import Diary
 import Foundation
 import Hummingbird
 import KoreanCalendar
+import Multipart
 import Services
 
 /// How every route reads a JSON body: the request context's decoder (`request.decode(as:context:)`), with the
 /// API's rules — `application/json` only (415), at most `maxUploadSize` bytes (413, refused before reading a
-/// declared oversize body), and well-formed JSON of the wrong shape is the client's 422, not a 400.
+/// declared oversize body), no key twice in one object (400), and well-formed JSON of the wrong shape is the
+/// client's 422, not a 400.
 public struct APIRequestDecoder: RequestDecoder {
     public func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws -> T {
         if let contentType = request.headers[.contentType],
@@ -22,6 +24,10 @@ public struct APIRequestDecoder: RequestDecoder {
             data = Data(buffer: try await request.body.collect(upTo: context.maxUploadSize))
         } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
             throw Problem.tooLarge(limit: context.maxUploadSize)
+        }
+        // `{"title": "a", "title": "b"}` is two bodies: Foundation reads the first, another reader the last (issue 33).
+        if let key = JSONDuplicateKeys.first(in: data) {
+            throw Problem(status: .badRequest, detail: "the key \"\(key)\" appears twice in one object: send each key once", field: key)
         }
         do {
             return try JSONDecoder().decode(T.self, from: data)
