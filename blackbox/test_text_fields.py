@@ -142,6 +142,8 @@ def test_a_text_field_keeps_what_it_takes_or_says_why_not(server, family, name, 
     def check(text):
         payload = json.dumps(body(family, text)).encode()
         answer = server.request(method, target, raw=payload, token=t, headers={"Content-Type": "application/json"})
+        # JSON writes each surrogate as an escape; a high one before a low one is one character to the server.
+        text = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
         lone = any(0xD800 <= ord(c) <= 0xDFFF for c in text)
         assert answer.status < 500, (name, repr(text), answer.status, answer.body[:300])
         if answer.status == 400:

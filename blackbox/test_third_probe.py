@@ -101,3 +101,45 @@ def test_a_key_twice_in_one_object_is_refused(site, body, key):
     """Foundation read duplicate keys first-wins: a proxy reading last-wins would see another entry."""
     answer = site.request("POST", "/api/v1/entries", raw=body.encode(), token=site.owner, headers={"Content-Type": "application/json"})
     assert answer.status == 400 and answer.json()["field"] == key and "twice" in answer.json()["detail"], answer.body
+
+
+@pytest.mark.parametrize("username, words", [
+    ("mom\u3164", "invisible or formatting character (U+3164)"),
+    ("m\u043em", "one alphabet"),
+    ("\u217fom", "looks like a username already taken"),
+    ("\uff4d\uff4f\uff4d", "looks like a username already taken"),
+    ("MOM", "already exists"),
+])
+def test_a_username_that_passes_for_another_is_refused(site, username, words):
+    """`mom` + U+3164 (an invisible Hangul filler) and `mоm` with a Cyrillic о were accepted beside `mom`."""
+    made = saessak("admin", "create-user", "--username", username, "--password-stdin", data=site.data, stdin=PASSWORD + "\n",
+                   check=False)
+    assert made.returncode != 0 and words in made.stderr, made.stderr
+    # The same through an invitation, on the page a new member fills in.
+    invitation = site.request("POST", "/api/v1/invitations", {"role": "viewer"}, site.owner).json()
+    path = "/" + invitation["url"].split("/", 3)[3]
+    browser = Browser(site)
+    page = browser.request("GET", path)
+    csrf = page.text.split('name="_csrf" value="', 1)[1].split('"', 1)[0]
+    joined = browser.request("POST", path, form={"_csrf": csrf, "username": username, "password": PASSWORD})
+    assert joined.status in (409, 422), (joined.status, joined.text[:500])
+    assert "saessak_session" not in browser.cookies
+
+
+@pytest.mark.parametrize("field, path, body", [
+    ("name", "/api/v1/children", {"name": "하늘\u3164", "birthDate": "2025-03-01"}),
+    ("nickname", "/api/v1/children", {"name": "하늘", "nickname": "\u202e늘하", "birthDate": "2025-03-01"}),
+    ("label", "/api/v1/feeds", {"label": "할머니\u200b달력"}),
+    ("name", "/api/v1/tokens", {"name": "액자\u2800"}),
+])
+def test_a_name_people_read_holds_nothing_invisible(site, field, path, body):
+    answer = site.request("POST", path, body, site.owner)
+    assert answer.status == 422 and answer.json()["field"] == field and "U+" in answer.json()["detail"], answer.body
+    # An emoji family keeps its joiners.
+    assert site.request("POST", "/api/v1/children", {"name": "하늘 👨‍👩‍👧", "birthDate": "2025-03-01"}, site.owner).status == 201
+
+
+def test_a_share_label_holds_nothing_invisible(site):
+    entry = new_entry(site, site.owner, [new_child(site, site.owner)["id"]])
+    answer = site.request("POST", "/api/v1/share-links", {"entryIds": [entry["id"]], "label": "할머니께\u202e"}, site.owner)
+    assert answer.status == 422 and answer.json()["field"] == "label"

@@ -8,7 +8,7 @@ import Testing
 /// English ones; a field is named by its label; a message the domain has no rule for keeps its English words.
 @Suite struct FormErrorTests {
     static let rules: [ValidationError.Rule] = [
-        .empty, .tooLong(maximum: 200, got: 201), .containsNUL, .notANumber, .notPositive, .noChild, .residentNumberForm,
+        .empty, .tooLong(maximum: 200, got: 201), .containsNUL, .tooManyMarks(maximum: 30), .invisible(0x3164), .mixedScripts, .lookAlike, .notANumber, .notPositive, .noChild, .residentNumberForm,
         .passwordLength("must be at least 8 characters"), .notCurrentPassword, .latitudeRange(91), .longitudeRange(-181), .halfAPosition,
         .tooManyTags(maximum: 20, got: 21), .notATag("a,b", maximum: 50),
         .implausible(value: 150, unit: "kg", kind: "weight", maximum: 500), .monthRange(got: 13), .dayRange(maximum: 29, lunar: false, month: 2, got: 30),

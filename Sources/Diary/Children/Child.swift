@@ -52,8 +52,8 @@ public struct ChildProfile: Hashable, Sendable {
         name: String, nickname: String? = nil, birthDate: BirthDate, birthTime: ClockTime? = nil, sex: Sex? = nil,
         birthplace: String? = nil, hospital: String? = nil, residentNumber: ResidentNumber? = nil
     ) throws(ValidationError) {
-        self.name = try Validate.requiredText(name, field: "name", maxLength: Self.maxNameLength)
-        self.nickname = try Validate.optionalText(nickname, field: "nickname", maxLength: Self.maxNameLength)
+        self.name = try Validate.name(name, field: "name", maxLength: Self.maxNameLength)
+        self.nickname = try Validate.optionalName(nickname, field: "nickname", maxLength: Self.maxNameLength)
         self.birthDate = birthDate
         self.birthTime = birthTime
         self.sex = sex

@@ -10,7 +10,7 @@ public struct Family: Hashable, Sendable {
 
     public init(id: FamilyID = FamilyID(), name: String, createdAt: Date) throws(ValidationError) {
         self.id = id
-        self.name = try Validate.requiredText(name, field: "family", maxLength: Self.maxNameLength)
+        self.name = try Validate.name(name, field: "family", maxLength: Self.maxNameLength)
         self.createdAt = createdAt
     }
 }
@@ -54,13 +54,17 @@ public struct User: Hashable, Sendable {
         self.createdAt = createdAt
     }
 
-    /// 1–64 characters from letters, digits, `.`, `_` and `-`; compared without regard to letter case.
+    /// 1–64 characters from letters, digits, `.`, `_` and `-`, nothing invisible (`mom` + U+3164 passed for `mom`), in
+    /// one alphabet or a combination people write (`mоm` with a Cyrillic о did too; `LookAlikes`); compared without
+    /// regard to letter case. A name that looks like another user's is refused where users are made (the stores).
     public static func validUsername(_ name: String) throws(ValidationError) -> String {
-        guard (1...64).contains(name.count),
+        guard (1...64).contains(name.unicodeScalars.count),
             name.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0) })
         else {
-            throw ValidationError(field: "username", "must be 1–64 letters, digits, '.', '_' or '-' (got '\(name)')")
+            throw ValidationError(field: "username", "must be 1–64 letters, digits, '.', '_' or '-' (got '\(String(name.unicodeScalars.prefix(64)))')")
         }
+        if let hidden = LookAlikes.invisible(in: name) { throw ValidationError(field: "username", .invisible(hidden.value)) }
+        guard LookAlikes.isSingleScript(name) else { throw ValidationError(field: "username", .mixedScripts) }
         return name
     }
 }
@@ -94,7 +98,7 @@ public struct APIToken: Hashable, Sendable {
     /// Never unlimited: a token without a role would act with the user's whole role, so a viewer token could mint an
     /// owner's (issue 17); it gets the role of whoever made it, as far as they may act now.
     public init(issuedBy member: Membership, name: String, role: Role?, at time: Date) throws(ValidationError) {
-        let name = try Validate.requiredText(name, field: "name", maxLength: Self.maxNameLength)
+        let name = try Validate.name(name, field: "name", maxLength: Self.maxNameLength)
         if let role, !member.role.includes(role) {
             throw ValidationError(field: "role", "a \(member.role.rawValue) cannot make a token for a \(role.rawValue)")
         }

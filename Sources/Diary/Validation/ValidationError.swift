@@ -16,6 +16,12 @@ public struct ValidationError: Error, Equatable, Sendable, CustomStringConvertib
         case containsNUL
         /// More combining marks on one character than any script needs (Unicode's stream-safe limit, UAX #15).
         case tooManyMarks(maximum: Int)
+        /// A character no reader sees (or that turns the rest around) in a name people read: U+3164, U+202E, …
+        case invisible(UInt32)
+        /// A username in letters of several alphabets (`mоm` with a Cyrillic о).
+        case mixedScripts
+        /// A username that looks like one already taken (UTS #39 skeletons).
+        case lookAlike
         case notANumber
         case notPositive
         case noChild
@@ -43,6 +49,9 @@ public struct ValidationError: Error, Equatable, Sendable, CustomStringConvertib
             case .tooLong(let maximum, let got): "must be at most \(maximum) characters (got \(got))"
             case .containsNUL: "must not contain the NUL character"
             case .tooManyMarks(let maximum): "must not stack more than \(maximum) combining marks on one character"
+            case .invisible(let value): "must not contain an invisible or formatting character (\(codePoint(value)))"
+            case .mixedScripts: "must be written in one alphabet (letters from several look like others)"
+            case .lookAlike: "looks like a username already taken; choose another"
             case .notANumber: "is not a number"
             case .notPositive: "must be a positive number"
             case .noChild: "must name at least one child"
@@ -61,6 +70,12 @@ public struct ValidationError: Error, Equatable, Sendable, CustomStringConvertib
             case .calendar(let error): "\(error)"
             }
         }
+    }
+
+    /// `U+3164`.
+    static func codePoint(_ value: UInt32) -> String {
+        let hex = String(value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     }
 
     public init(field: String, _ message: String) {
@@ -90,10 +105,21 @@ public enum Validate {
     /// (UAX #15); no script's writing needs more, and `a` with 150,000 accents drew a 600 KB share page (issue 33).
     public static let maxMarksInARow = 30
 
+    /// Set while rows read back from the database are made into values (`readingStored`): they were checked when
+    /// written, under the rules of their day, and a rule made stricter since (limits in scalars, names without
+    /// invisible characters) must not make a diary already kept unreadable.
+    @TaskLocal public static var isReadingStoredRows = false
+
+    /// Runs `body` with the checks of stored rows (`isReadingStoredRows`).
+    public static func readingStored<T>(_ body: () throws -> T) rethrows -> T {
+        try $isReadingStoredRows.withValue(true) { try body() }
+    }
+
     /// The one check of every text, kept as it is: no NUL (SQLite's text functions stop at one and PostgreSQL refuses
     /// it: an entry's body was stored cut there while the answer showed it whole, issue 33), at most `maxLength`
     /// Unicode scalars — not grapheme clusters, which a combining mark joins without end — and no pile of marks.
     public static func text(_ text: String, field: String, maxLength: Int) throws(ValidationError) -> String {
+        if isReadingStoredRows { return text }
         var count = 0, marks = 0
         for scalar in text.unicodeScalars {
             if scalar == "\u{0}" { throw ValidationError(field: field, .containsNUL) }
@@ -116,6 +142,20 @@ public enum Validate {
         let trimmed = text.trimmingWhitespace()
         guard !trimmed.isEmpty else { throw ValidationError(field: field, .empty) }
         return try Self.text(trimmed, field: field, maxLength: maxLength)
+    }
+
+    /// A name a person reads (a family's, a child's, a share link's or feed's label, a token's): `requiredText`, and
+    /// nothing in it the reader would not see (`LookAlikes.invisible`).
+    public static func name(_ text: String, field: String, maxLength: Int) throws(ValidationError) -> String {
+        let name = try requiredText(text, field: field, maxLength: maxLength)
+        if !isReadingStoredRows, let hidden = LookAlikes.invisible(in: name) { throw ValidationError(field: field, .invisible(hidden.value)) }
+        return name
+    }
+
+    /// Like `name`, but empty or missing text becomes nil.
+    public static func optionalName(_ text: String?, field: String, maxLength: Int) throws(ValidationError) -> String? {
+        guard let text, !text.trimmingWhitespace().isEmpty else { return nil }
+        return try name(text, field: field, maxLength: maxLength)
     }
 
     /// Like `requiredText`, but empty or missing text becomes nil.

@@ -17,6 +17,10 @@ public struct SQLiteAccountStore: AccountStore {
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM users WHERE username = ?", arguments: [user.username]) ?? false {
                 throw StoreError.conflict(field: "username", message: "a user named '\(user.username)' already exists")
             }
+            // A name that looks like another (UTS #39 skeletons) is refused: `mоm` beside `mom` (issue 33).
+            if LookAlikes.looksLikeAnother(user.username, among: try String.fetchAll(db, sql: "SELECT username FROM users")) {
+                throw ValidationError(field: "username", .lookAlike)
+            }
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM families WHERE name = ?", arguments: [family.name]) ?? false {
                 throw StoreError.conflict(field: "family", message: "a family named '\(family.name)' already exists")
             }
@@ -92,7 +96,7 @@ public struct SQLiteAccountStore: AccountStore {
             ).map { row in
                 try readBack("membership") {
                     guard let role = Role(rawValue: try row.decode(forColumn: "role")) else { throw StoreError.unreadable("role") }
-                    return (try Family(id: try row.id("id"), name: try row.decode(forColumn: "name"), createdAt: try row.timestamp("createdAt")), role)
+                    return (try Validate.readingStored { try Family(id: try row.id("id"), name: try row.decode(forColumn: "name"), createdAt: try row.timestamp("createdAt")) }, role)
                 }
             }
             return (username, families)
@@ -275,7 +279,7 @@ public struct SQLiteAccountStore: AccountStore {
                 throw StoreError.familyNeeded("this data folder has several families: name one with --family")
             }
             return try readBack("family") {
-                try Family(id: try row.id("id"), name: try row.decode(forColumn: "name"), createdAt: try row.timestamp("createdAt"))
+                try Validate.readingStored { try Family(id: try row.id("id"), name: try row.decode(forColumn: "name"), createdAt: try row.timestamp("createdAt")) }
             }
         }
     }

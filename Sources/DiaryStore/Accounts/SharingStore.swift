@@ -76,6 +76,10 @@ public struct SQLiteSharingStore: SharingStore {
                 if try Bool.fetchOne(db, sql: "SELECT 1 FROM users WHERE username = ?", arguments: [made.username]) ?? false {
                     throw StoreError.conflict(field: "username", message: "a user named '\(made.username)' already exists")
                 }
+                // A name that looks like another (UTS #39 skeletons) is refused: `mоm` beside `mom` (issue 33).
+                if LookAlikes.looksLikeAnother(made.username, among: try String.fetchAll(db, sql: "SELECT username FROM users")) {
+                    throw ValidationError(field: "username", .lookAlike)
+                }
                 try db.execute(
                     sql: "INSERT INTO users (id, username, passwordHash, createdAt) VALUES (?, ?, ?, ?)",
                     arguments: [made.id.sql, made.username, newUser.passwordHash, now.stored])

@@ -65,7 +65,7 @@ extension Row {
 /// Rows were validated on the way in; a failure reading them back means damage, not bad input.
 package func readBack<T>(_ what: String, _ make: () throws -> T) throws -> T {
     do {
-        return try make()
+        return try Validate.readingStored(make)
     } catch let error as StoreError {
         throw error
     } catch {

@@ -18,6 +18,10 @@ public struct PostgresAccountStore: AccountStore {
             if try await db.exists("SELECT 1 FROM users WHERE lower(username) = lower(?)", [user.username]) {
                 throw StoreError.conflict(field: "username", message: "a user named '\(user.username)' already exists")
             }
+            // A name that looks like another (UTS #39 skeletons) is refused: `mоm` beside `mom` (issue 33).
+            if LookAlikes.looksLikeAnother(user.username, among: try await db.strings("SELECT username FROM users")) {
+                throw ValidationError(field: "username", .lookAlike)
+            }
             if try await db.exists("SELECT 1 FROM families WHERE lower(name) = lower(?)", [family.name]) {
                 throw StoreError.conflict(field: "family", message: "a family named '\(family.name)' already exists")
             }
@@ -93,7 +97,7 @@ public struct PostgresAccountStore: AccountStore {
         let families = try rows.1.map { row in
             try readBack("membership") {
                 guard let role = Role(rawValue: try row.string("role")) else { throw StoreError.unreadable("role") }
-                return (try Family(id: try row.id("id"), name: try row.string("name"), createdAt: try row.timestamp("createdAt")), role)
+                return (try Validate.readingStored { try Family(id: try row.id("id"), name: try row.string("name"), createdAt: try row.timestamp("createdAt")) }, role)
             }
         }
         return (rows.0, families)
@@ -261,7 +265,7 @@ public struct PostgresAccountStore: AccountStore {
             throw StoreError.familyNeeded("this data folder has several families: name one with --family")
         }
         return try readBack("family") {
-            try Family(id: try row.id("id"), name: try row.string("name"), createdAt: try row.timestamp("createdAt"))
+            try Validate.readingStored { try Family(id: try row.id("id"), name: try row.string("name"), createdAt: try row.timestamp("createdAt")) }
         }
     }
 }

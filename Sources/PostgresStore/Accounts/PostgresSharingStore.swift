@@ -75,6 +75,10 @@ public struct PostgresSharingStore: SharingStore {
                 if try await db.exists("SELECT 1 FROM users WHERE lower(username) = lower(?)", [made.username]) {
                     throw StoreError.conflict(field: "username", message: "a user named '\(made.username)' already exists")
                 }
+                // A name that looks like another (UTS #39 skeletons) is refused: `mоm` beside `mom` (issue 33).
+                if LookAlikes.looksLikeAnother(made.username, among: try await db.strings("SELECT username FROM users")) {
+                    throw ValidationError(field: "username", .lookAlike)
+                }
                 try await db.execute(
                     "INSERT INTO users (id, username, passwordHash, createdAt) VALUES (?, ?, ?, ?)",
                     [made.id.sql, made.username, passwordHash, now.stored])

@@ -74,7 +74,7 @@ struct SharingAPI {
         }
         api.post("share-links", .editor) { [store] request, context in
             let body = try await request.decode(as: ShareRequest.self, context: context)
-            let label = try Validate.optionalText(body.label, field: "label", maxLength: EntryContent.maxTitleLength)
+            let label = try Validate.optionalName(body.label, field: "label", maxLength: EntryContent.maxTitleLength)
             let (token, link) = try await store.share(
                 by: try context.member(), entries: try ShareLink.entries(body.entryIds), label: label,
                 days: try ShareLink.lifetime.checked(body.expiresInDays))

@@ -41,7 +41,7 @@ struct FeedsAPI {
         let feedsAPI = self
         api.post("feeds", .viewer) { [sharing] request, context in
             let payload = try await request.decode(as: Payload.self, context: context)
-            let label = try Validate.optionalText(payload.label, field: "label", maxLength: EntryContent.maxTitleLength)
+            let label = try Validate.optionalName(payload.label, field: "label", maxLength: EntryContent.maxTitleLength)
             let (token, feed) = try await sharing.makeFeed(by: try context.member(), label: label, includesHolidays: payload.holidays ?? false)
             return try JSONBody.response(FeedResource(feed, url: Links.absolute(request, "/feeds/\(token).ics")), status: .created)
         }

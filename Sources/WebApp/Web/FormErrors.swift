@@ -34,6 +34,12 @@ extension ValidationError.Rule {
         case .tooLong(let maximum, let got):
             return korean ? "\(maximum)자까지 쓸 수 있습니다 (지금 \(got)자)." : "can be at most \(maximum) characters (now \(got))."
         case .containsNUL: return korean ? "저장할 수 없는 문자(NUL)가 들어 있습니다." : "contains a character that cannot be kept (NUL)."
+        case .invisible(let value):
+            let code = "U+" + String(value, radix: 16, uppercase: true)
+            return korean ? "보이지 않거나 글자 방향을 바꾸는 문자(\(code))는 이름에 쓸 수 없습니다." : "cannot hold an invisible or formatting character (\(code))."
+        case .mixedScripts:
+            return korean ? "한 가지 문자(한글, 로마자 등)로 써 주세요. 여러 문자를 섞으면 다른 이름과 헷갈립니다." : "must be written in one alphabet: mixed letters look like other names."
+        case .lookAlike: return korean ? "이미 있는 사용자 이름과 너무 비슷합니다. 다른 이름을 골라 주세요." : "looks too much like a username already taken; choose another."
         case .tooManyMarks(let maximum):
             return korean ? "한 글자에 결합 부호를 \(maximum)개보다 많이 붙일 수 없습니다." : "cannot stack more than \(maximum) combining marks on one character."
         case .notANumber: return korean ? "숫자가 아닙니다." : "is not a number."

@@ -50,7 +50,7 @@ struct SettingsPages {
         pages.post("settings/share-links", .editor) { request, context in
             let entries = try ShareLink.entries(context.form.all("entryId").compactMap(EntryID.init))
             let days = try ShareLink.lifetime.checked(context.form.text("days").flatMap { Int($0) })
-            let label = try Validate.optionalText(context.form.text("label"), field: "label", maxLength: EntryContent.maxTitleLength)
+            let label = try Validate.optionalName(context.form.text("label"), field: "label", maxLength: EntryContent.maxTitleLength)
             let (token, _) = try await stores.sharing.share(by: try context.member(), entries: entries, label: label, days: days)
             return try await page(request, context: context, secret: ("newShareLinkOnce", Links.absolute(request, "/s/\(token)")))
         }
@@ -59,7 +59,7 @@ struct SettingsPages {
             return AccountPages.redirect("/settings")
         }
         pages.post("settings/feeds", .viewer) { request, context in
-            let label = try Validate.optionalText(context.form.text("label"), field: "label", maxLength: EntryContent.maxTitleLength)
+            let label = try Validate.optionalName(context.form.text("label"), field: "label", maxLength: EntryContent.maxTitleLength)
             let (token, _) = try await stores.sharing.makeFeed(
                 by: try context.member(), label: label, includesHolidays: context.form["holidays"] == "true")
             return try await page(request, context: context, secret: ("newFeedOnce", Links.absolute(request, "/feeds/\(token).ics")))
