@@ -241,18 +241,24 @@ def test_tokens_are_made_and_revoked_in_the_browser(site):
     assert "<code>" not in browser.request("GET", "/settings").text
 
 
+def setup_link(running, data):
+    """The path of the setup link a server with no users printed."""
+    deadline = time.time() + 10
+    while time.time() < deadline:
+        match = re.search(r"http://127\.0\.0\.1:\d+(/setup\?token=\S+)", (data.parent / f"server-{running.port}.log").read_text())
+        if match:
+            return match.group(1)
+        time.sleep(0.05)
+    raise AssertionError("no setup link printed")
+
+
 def test_the_setup_link_makes_one_owner_however_many_use_it_at_once(tmp_path):
     """Issue 33: four parallel POSTs of the link made four users and four families (the link was spent after bcrypt)."""
     import threading
     data = tmp_path / "data"
     running = Server(data).start()
     try:
-        link = None
-        deadline = time.time() + 10
-        while link is None and time.time() < deadline:
-            match = re.search(r"http://127\.0\.0\.1:\d+(/setup\?token=\S+)", (data.parent / f"server-{running.port}.log").read_text())
-            link = match and match.group(1)
-            time.sleep(0.05)
+        link = setup_link(running, data)
         browsers = [Browser(running) for _ in range(6)]
         forms = []
         for number, browser in enumerate(browsers):
@@ -285,12 +291,7 @@ def test_a_refused_setup_keeps_the_link(tmp_path):
     data = tmp_path / "data"
     running = Server(data).start()
     try:
-        link = None
-        deadline = time.time() + 10
-        while link is None and time.time() < deadline:
-            match = re.search(r"http://127\.0\.0\.1:\d+(/setup\?token=\S+)", (data.parent / f"server-{running.port}.log").read_text())
-            link = match and match.group(1)
-            time.sleep(0.05)
+        link = setup_link(running, data)
         browser = Browser(running)
         page = browser.request("GET", link)
         form = {"_csrf": re.search(r'name="_csrf" value="([^"]+)"', page.text).group(1),
