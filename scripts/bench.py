@@ -342,7 +342,7 @@ def object_storage_rows(args, originals):
 
 def video_rows(args):
     """Issue 21: the web rendition of a 30 s 1080p HEVC clip (an iPhone's), made by the server's job queue after an
-    upload, against the same ffmpeg command run by hand (VideoRendition.arguments: keep the two in step), and the
+    upload, against the same ffmpeg command run by hand (MediaInput.arguments and VideoRendition.outputs: keep them in step), and the
     server's peak RSS meanwhile (ffmpeg runs as a child process, measured on its own in the hand run)."""
     folder = Path(tempfile.mkdtemp(prefix="saessak-bench-video-"))
     clip = folder / "IMG_0001.MOV"
@@ -352,8 +352,10 @@ def video_rows(args):
                     "-x265-params", "log-level=error", "-tag:v", "hvc1", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", "-f", "mov",
                     str(clip)], check=True)
     scale = "scale='if(gte(iw,ih),-2,min(1080,trunc(iw/2)*2))':'if(gte(iw,ih),min(1080,trunc(ih/2)*2),-2)'"
-    by_hand = ["ffmpeg", "-nostdin", "-v", "error", "-y", "-i", str(clip), "-map", "0:v:0", "-map", "0:a:0?", "-sn", "-dn",
-               "-map_metadata", "-1", "-vf", scale, "-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-pix_fmt", "yuv420p",
+    by_hand = ["ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "mov", "-format_whitelist", "mov,mp4,m4a,3gp,3g2,mj2",
+               "-protocol_whitelist", "file", "-enable_drefs", "0", "-i", f"file:{clip}", "-map", "0:v:0", "-map", "0:a:0?", "-sn", "-dn",
+               "-map_metadata", "-1", "-map_metadata:s:v", "-1", "-map_metadata:s:a", "-1", "-map_chapters", "-1", "-fflags", "+bitexact",
+               "-flags:v", "+bitexact", "-flags:a", "+bitexact", "-vf", scale, "-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-pix_fmt", "yuv420p",
                "-threads", "2", "-c:a", "aac", "-b:a", "128k", "-ac", "2", "-movflags", "+faststart", "-f", "mp4", str(folder / "hand.mp4")]
     hand, hand_rss = run_measured(by_hand)
     data, token = new_data_folder(args.bin, "saessak-bench-video-data-")
