@@ -26,9 +26,11 @@ def home(tmp_path_factory):
 
 
 def test_markup_fused_with_a_prepended_mark_is_escaped_everywhere(home):
-    child = new_child(home, home.owner, name=PAYLOAD[:90])
+    # A name people read takes no formatting character since issue 33 (U+0600 is one): the markup goes in the rest.
+    assert home.request("POST", "/api/v1/children", {"name": PAYLOAD[:90], "birthDate": "2025-03-01"}, home.owner).status == 422
+    child = new_child(home, home.owner, name=PAYLOAD.replace("\u0600", "")[:90], hospital=PAYLOAD[:90], birthplace=PAYLOAD[:90])
     entry = new_entry(home, home.owner, [child["id"]], title=PAYLOAD, body=PAYLOAD, tags=["x"])
-    link = call(home, "POST", "/share-links", {"entryIds": [entry["id"]], "label": PAYLOAD}, home.owner).json()
+    link = call(home, "POST", "/share-links", {"entryIds": [entry["id"]], "label": PAYLOAD.replace("\u0600", "")}, home.owner).json()
     browser = Browser(home)
     assert browser.sign_in("mom", PASSWORD).status == 303
     pages = ["/timeline", f"/entries/{entry['id']}", "/", "/children", f"/timeline?q={PAYLOAD}", "/settings"]
