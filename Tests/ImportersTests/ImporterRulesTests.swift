@@ -1,3 +1,4 @@
+import Diary
 import Foundation
 import KoreanCalendar
 import Testing
@@ -43,5 +44,23 @@ import Testing
         #expect(DayOneImport.instant("2020-05-05T03:12:00Z") == Date(timeIntervalSince1970: 1_588_648_320))
         #expect(DayOneImport.instant("2021-08-01T23:00:00.000Z") == Date(timeIntervalSince1970: 1_627_858_800))
         #expect(DayOneImport.instant("2020-13-45T00:00:00Z") == nil)
+    }
+}
+
+/// Limits count Unicode scalars (issue 33): a title an importer cuts must fit them, whole characters kept.
+@Suite struct ImportedTitlesFitTests {
+    @Test func aLongFirstLineInDecomposedHangulIsCutToFit() throws {
+        let day = try SolarDate(year: 2020, month: 5, day: 5)
+        let decomposed = String(repeating: "하늘이 ", count: 50).decomposedStringWithCanonicalMapping
+        #expect(decomposed.count <= EntryContent.maxTitleLength && decomposed.unicodeScalars.count > EntryContent.maxTitleLength)
+        let (title, body) = DayOneImport.titleAndBody(decomposed + "\n끝", date: day)
+        #expect(title.unicodeScalars.count <= 61 && title.hasSuffix("…") && body.hasPrefix(decomposed.trimmingCharacters(in: .whitespaces)))
+        _ = try EntryContent(title: title, body: body, date: try LocalDateTime(iso: "2020-05-05T09:00"), childIDs: [ChildID()])
+    }
+
+    @Test func aCutKeepsWholeCharacters() {
+        #expect(Validate.prefix("👨‍👩‍👧‍👦👍🏽가", scalars: 8) == "👨‍👩‍👧‍👦")
+        #expect(Validate.prefix("👨‍👩‍👧‍👦👍🏽가", scalars: 9) == "👨‍👩‍👧‍👦👍🏽")
+        #expect(Validate.prefix("abc", scalars: 0) == "")
     }
 }

@@ -68,7 +68,7 @@ public enum TextDiary {
 
     private static func day(_ date: SolarDate, lines: [String], line: Int?) -> Day {
         let body = lines.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
-        let first = body.split(separator: "\n").first.map { String($0.trimmingCharacters(in: .whitespaces).prefix(60)) }
+        let first = body.split(separator: "\n").first.map { Validate.prefix($0.trimmingCharacters(in: .whitespaces), scalars: 60) }
         return Day(date: date, title: first.flatMap { $0.isEmpty ? nil : $0 } ?? date.iso, body: body, line: line)
     }
 

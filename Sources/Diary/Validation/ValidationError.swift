@@ -158,6 +158,19 @@ public enum Validate {
         return try name(text, field: field, maxLength: maxLength)
     }
 
+    /// The longest start of `text` made of whole characters and at most `maxScalars` Unicode scalars: where an
+    /// importer cuts a title to fit (limits count scalars; an emoji family is seven, a syllable in NFD two or three).
+    public static func prefix(_ text: some StringProtocol, scalars maxScalars: Int) -> String {
+        var count = 0
+        var end = text.startIndex
+        for index in text.indices {
+            count += text[index].unicodeScalars.count
+            guard count <= maxScalars else { break }
+            end = text.index(after: index)
+        }
+        return String(text[..<end])
+    }
+
     /// Like `requiredText`, but empty or missing text becomes nil.
     public static func optionalText(_ text: String?, field: String, maxLength: Int) throws(ValidationError) -> String? {
         guard let text, !text.trimmingWhitespace().isEmpty else { return nil }

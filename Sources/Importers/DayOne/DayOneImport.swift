@@ -139,7 +139,7 @@ public enum DayOneImport {
         do {
             let content = try EntryContent(
                 title: title, body: body, date: LocalDateTime(date: date, time: time), timeZone: zoneName, childIDs: children,
-                tags: tags, place: placeValue, weather: weather.map { String($0.prefix(EntryContent.maxWeatherLength)) })
+                tags: tags, place: placeValue, weather: weather.map { Validate.prefix($0, scalars: EntryContent.maxWeatherLength) })
             return .init(sourceKey: uuid, content: content, photos: photos)
         } catch {
             throw ImportFailure("\(place): \(error)")
@@ -192,9 +192,9 @@ public enum DayOneImport {
         while title.hasPrefix("#") { title.removeFirst() }
         title = title.trimmingCharacters(in: .whitespaces)
         if title.isEmpty { title = "\(date.year)년 \(date.month)월 \(date.day)일" }
-        if title.count > EntryContent.maxTitleLength {
+        if title.unicodeScalars.count > EntryContent.maxTitleLength {
             lines.insert(first, at: 0)
-            title = String(title.prefix(60)) + "…"
+            title = Validate.prefix(title, scalars: 60) + "…"
         }
         let body = lines.joined(separator: "\n").replacingOccurrences(of: #"\n{3,}"#, with: "\n\n", options: .regularExpression)
             .trimmingCharacters(in: .whitespacesAndNewlines)

@@ -8,7 +8,7 @@ extension IPhotoDiaryImport.Reader {
     mutating func readEvents() throws {
         for record in try store.records("ZEVENTDATA") {
             report.count("events")
-            let title = record.string("ZEVENTNAME") ?? record.string("ZEVENTMEMO").map { String($0.prefix(50)) } ?? "일정"
+            let title = record.string("ZEVENTNAME") ?? record.string("ZEVENTMEMO").map { Validate.prefix($0, scalars: 50) } ?? "일정"
             if isDerivedMilestone(title) {
                 report.skipped.append("\(record.place): '\(title)' is a milestone Saessak works out itself")
                 continue

@@ -85,7 +85,7 @@ public enum IPhotoDiaryImport {
                 }
                 let body = record.string("ZCONTENT") ?? ""
                 let title = record.string("ZTAG")
-                    ?? body.split(separator: "\n").first.map { String($0.prefix(50)) }
+                    ?? body.split(separator: "\n").first.map { Validate.prefix($0, scalars: 50) }
                     ?? "\(stamp.date.year)년 \(stamp.date.month)월 \(stamp.date.day)일"
                 var place: Place?
                 let latitude = record.double("ZLATITUDE"), longitude = record.double("ZLONGITUDE")
