@@ -143,3 +143,16 @@ def test_a_share_label_holds_nothing_invisible(site):
     entry = new_entry(site, site.owner, [new_child(site, site.owner)["id"]])
     answer = site.request("POST", "/api/v1/share-links", {"entryIds": [entry["id"]], "label": "할머니께\u202e"}, site.owner)
     assert answer.status == 422 and answer.json()["field"] == "label"
+
+
+def test_names_with_capitals_beyond_ascii_are_found_on_every_engine(site):
+    """Found by test_text_fields on PostgreSQL: `lower(?)` folded the argument with the database's collation and the
+    column with "C" (ASCII only), so a tag `Ä` was silently dropped from its entry and `Ölga` could not sign in."""
+    saessak("admin", "create-user", "--username", "Ölga", "--password-stdin", data=site.data, stdin=PASSWORD + "\n")
+    assert Browser(site).sign_in("Ölga", PASSWORD).status == 303
+    child = new_child(site, site.owner)
+    for tag in ["Ä", "Ωmega", "Éclair"]:
+        entry = new_entry(site, site.owner, [child["id"]], tags=[tag])
+        assert site.request("GET", f"/api/v1/entries/{entry['id']}", None, site.owner).json()["tags"] == [tag]
+        found = site.request("GET", "/api/v1/entries?tag=" + tag, None, site.owner).json()["items"]
+        assert [e["id"] for e in found] == [entry["id"]], tag

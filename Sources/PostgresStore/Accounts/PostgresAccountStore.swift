@@ -15,14 +15,14 @@ public struct PostgresAccountStore: AccountStore {
         let user = try User(username: username, createdAt: now)
         let family = try Family(name: familyName, createdAt: now)
         try await database.write { db in
-            if try await db.exists("SELECT 1 FROM users WHERE lower(username) = lower(?)", [user.username]) {
+            if try await db.exists("SELECT 1 FROM users WHERE lower(username) = lower(?::text COLLATE \"C\")", [user.username]) {
                 throw StoreError.conflict(field: "username", message: "a user named '\(user.username)' already exists")
             }
             // A name that looks like another (UTS #39 skeletons) is refused: `mоm` beside `mom` (issue 33).
             if LookAlikes.looksLikeAnother(user.username, among: try await db.strings("SELECT username FROM users")) {
                 throw ValidationError(field: "username", .lookAlike)
             }
-            if try await db.exists("SELECT 1 FROM families WHERE lower(name) = lower(?)", [family.name]) {
+            if try await db.exists("SELECT 1 FROM families WHERE lower(name) = lower(?::text COLLATE \"C\")", [family.name]) {
                 throw StoreError.conflict(field: "family", message: "a family named '\(family.name)' already exists")
             }
             try await db.execute(
@@ -42,7 +42,7 @@ public struct PostgresAccountStore: AccountStore {
 
     public func credentials(username: String) async throws -> (user: UserID, passwordHash: String)? {
         try await database.read { db in
-            guard let row = try await db.row("SELECT id, passwordHash FROM users WHERE lower(username) = lower(?)", [username])
+            guard let row = try await db.row("SELECT id, passwordHash FROM users WHERE lower(username) = lower(?::text COLLATE \"C\")", [username])
             else { return nil }
             return (try row.id("id"), try row.string("passwordHash"))
         }
@@ -75,7 +75,7 @@ public struct PostgresAccountStore: AccountStore {
 
     public func user(named username: String) async throws -> UserID {
         try await database.read { db in
-            guard let id = try await db.string("SELECT id FROM users WHERE lower(username) = lower(?)", [username]),
+            guard let id = try await db.string("SELECT id FROM users WHERE lower(username) = lower(?::text COLLATE \"C\")", [username]),
                 let user = UserID(id)
             else { throw StoreError.notFound(kind: "user", id: username) }
             return user
@@ -124,9 +124,9 @@ public struct PostgresAccountStore: AccountStore {
     public func addMember(username: String, familyName: String, role: Role) async throws -> Bool {
         let now = database.clock.now()
         return try await database.write { db -> Bool in
-            guard let userID = try await db.string("SELECT id FROM users WHERE lower(username) = lower(?)", [username])
+            guard let userID = try await db.string("SELECT id FROM users WHERE lower(username) = lower(?::text COLLATE \"C\")", [username])
             else { throw StoreError.notFound(kind: "user", id: username) }
-            guard let familyID = try await db.string("SELECT id FROM families WHERE lower(name) = lower(?)", [familyName])
+            guard let familyID = try await db.string("SELECT id FROM families WHERE lower(name) = lower(?::text COLLATE \"C\")", [familyName])
             else { throw StoreError.notFound(kind: "family", id: familyName) }
             let existed = try await db.exists("SELECT 1 FROM memberships WHERE familyId = ? AND userId = ?", [familyID, userID])
             if existed, role != .owner {
@@ -157,13 +157,13 @@ public struct PostgresAccountStore: AccountStore {
         let (token, digest) = TokenGenerator.make()
         let now = database.clock.now()
         let record = try await database.write { db -> APIToken in
-            guard let userID = try await db.string("SELECT id FROM users WHERE lower(username) = lower(?)", [username]),
+            guard let userID = try await db.string("SELECT id FROM users WHERE lower(username) = lower(?::text COLLATE \"C\")", [username]),
                 let user = UserID(userID)
             else { throw StoreError.notFound(kind: "user", id: username) }
             let families = try await db.strings(
                 """
                 SELECT families.id FROM memberships JOIN families ON families.id = memberships.familyId
-                WHERE memberships.userId = ? AND (?::text IS NULL OR lower(families.name) = lower(?))
+                WHERE memberships.userId = ? AND (?::text IS NULL OR lower(families.name) = lower(?::text COLLATE "C"))
                 """,
                 [userID, familyName, familyName])
             guard let familyID = families.first, let family = FamilyID(familyID) else {
@@ -213,12 +213,12 @@ public struct PostgresAccountStore: AccountStore {
 
     public func revokeTokens(username: String, familyName: String?, name: String) async throws -> Int {
         try await database.write { db in
-            guard let userID = try await db.string("SELECT id FROM users WHERE lower(username) = lower(?)", [username])
+            guard let userID = try await db.string("SELECT id FROM users WHERE lower(username) = lower(?::text COLLATE \"C\")", [username])
             else { throw StoreError.notFound(kind: "user", id: username) }
             return try await db.execute(
                 """
                 DELETE FROM apiTokens WHERE userId = ? AND name = ?
-                    AND (?::text IS NULL OR familyId IN (SELECT id FROM families WHERE lower(name) = lower(?)))
+                    AND (?::text IS NULL OR familyId IN (SELECT id FROM families WHERE lower(name) = lower(?::text COLLATE "C")))
                 RETURNING 1
                 """,
                 [userID, name, familyName, familyName])
@@ -256,7 +256,7 @@ public struct PostgresAccountStore: AccountStore {
     public func family(named name: String?) async throws -> Family {
         let rows = try await database.read { db in
             try await db.rows(
-                "SELECT * FROM families WHERE ?::text IS NULL OR lower(name) = lower(?) ORDER BY createdAt LIMIT 2", [name, name])
+                "SELECT * FROM families WHERE ?::text IS NULL OR lower(name) = lower(?::text COLLATE \"C\") ORDER BY createdAt LIMIT 2", [name, name])
         }
         guard let row = rows.first else {
             throw StoreError.familyNeeded(name.map { "no family named '\($0)'" } ?? "no family yet: run 'saessak admin create-user'")

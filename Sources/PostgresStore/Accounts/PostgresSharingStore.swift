@@ -72,7 +72,7 @@ public struct PostgresSharingStore: SharingStore {
             if let user {
                 userID = user
             } else if let (made, passwordHash) = made {
-                if try await db.exists("SELECT 1 FROM users WHERE lower(username) = lower(?)", [made.username]) {
+                if try await db.exists("SELECT 1 FROM users WHERE lower(username) = lower(?::text COLLATE \"C\")", [made.username]) {
                     throw StoreError.conflict(field: "username", message: "a user named '\(made.username)' already exists")
                 }
                 // A name that looks like another (UTS #39 skeletons) is refused: `mоm` beside `mom` (issue 33).

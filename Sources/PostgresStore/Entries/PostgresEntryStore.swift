@@ -20,7 +20,7 @@ public struct PostgresEntryStore: EntryStore {
         if let tag = filter.tag {
             condition += """
                  AND EXISTS (SELECT 1 FROM entryTags JOIN tags ON tags.id = entryTags.tagId
-                    WHERE entryTags.entryId = entries.id AND tags.familyId = ? AND lower(tags.name) = lower(?))
+                    WHERE entryTags.entryId = entries.id AND tags.familyId = ? AND lower(tags.name) = lower(?::text COLLATE "C"))
                 """
             arguments += [family.sql, tag]
         }
@@ -219,7 +219,7 @@ public struct PostgresEntryStore: EntryStore {
             try await db.execute(
                 """
                 INSERT INTO entryTags (entryId, tagId, familyId, position)
-                SELECT ?, id, familyId, ? FROM tags WHERE familyId = ? AND lower(name) = lower(?)
+                SELECT ?, id, familyId, ? FROM tags WHERE familyId = ? AND lower(name) = lower(?::text COLLATE "C")
                 """,
                 [entry.sql, position, family.sql, name])
         }
