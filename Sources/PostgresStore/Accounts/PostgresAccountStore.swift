@@ -4,7 +4,9 @@ import Foundation
 import Secrets
 
 /// `AccountStore` over PostgreSQL (`PostgresDatabase`). Usernames and family names compare without regard to ASCII
-/// case, as SQLite's `COLLATE NOCASE` columns do: `lower(…)` on both sides, over the unique `lower(…)` indexes.
+/// case, as SQLite's `COLLATE NOCASE` columns do: `lower(…)` on both sides, over the unique `lower(…)` indexes — the
+/// argument in the columns' collation, "C" (`lower(? COLLATE "C")`): in the database's own it folded `Ö` too, which
+/// the column's side never does, and `Ölga` could not sign in.
 public struct PostgresAccountStore: AccountStore {
     let database: PostgresDatabase
 
