@@ -46,11 +46,10 @@ public final class ToolRun: Sendable {
 
     private init() {}
 
-    /// Runs `tool` with `arguments` and waits (blocking this thread, which must live until the tool ends: the tool is
-    /// killed when the thread that started it ends; callers run it on a worker thread). `lines`
-    /// receives standard output line by line as it comes (ffmpeg's `-progress`), instead of it being kept.
-    /// The tool reads `input` (pinned to its container: `MediaInput`), after `options` and before `outputs`; no other
-    /// input can be named.
+    /// Runs `tool` on `input` (pinned to its container: `MediaInput`) with `options` before it and `outputs` after it —
+    /// no other input can be named — and waits (blocking this thread, which must live until the tool ends: the tool is
+    /// killed when the thread that started it ends; callers run it on a worker thread). `lines` receives standard
+    /// output line by line as it comes (ffmpeg's `-progress`), instead of it being kept.
     public static func run(
         _ tool: Tool, _ options: [String], input: MediaInput, outputs: [String] = [], memory: Int, timeout: TimeInterval,
         outputLimit: Int = 1 << 20, started: (ToolRun) -> Void = { _ in }, lines: ((Substring) -> Void)? = nil
