@@ -94,10 +94,12 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // What both database engines share: the SQL session interface, stored times, paging, the backup catalogue.
+        .target(name: "Persistence", dependencies: ["Diary", "KoreanCalendar", "Secrets"], swiftSettings: swiftSettings),
         .target(
             name: "DiaryStore",
             dependencies: [
-                "Diary", "Secrets", "CSearchTokenizer",
+                "Diary", "Persistence", "Secrets", "CSearchTokenizer",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings
@@ -106,8 +108,9 @@ let package = Package(
         .target(
             name: "PostgresStore",
             dependencies: [
-                "Diary", "DiaryStore", "Secrets", "CSearchTokenizer",
+                "Diary", "DiaryStore", "Persistence", "Secrets", "CSearchTokenizer",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -115,7 +118,7 @@ let package = Package(
         .target(
             name: "Backup",
             dependencies: [
-                "Diary", "DiaryStore", "Photos", "ZIPReading",
+                "Diary", "DiaryStore", "Persistence", "Photos", "ZIPReading",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
@@ -124,7 +127,7 @@ let package = Package(
         .target(
             name: "Importers",
             dependencies: [
-                "Diary", "DiaryStore", "Photos", "ZIPReading", "CSQLiteGuard",
+                "Diary", "DiaryStore", "Persistence", "Photos", "ZIPReading", "CSQLiteGuard",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
@@ -134,7 +137,7 @@ let package = Package(
         .target(
             name: "Services",
             dependencies: [
-                "Diary", "DiaryStore", "Files", "Photos", "Places",
+                "Diary", "DiaryStore", "Persistence", "Files", "Photos", "Places",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -145,7 +148,7 @@ let package = Package(
         .target(
             name: "WebApp",
             dependencies: [
-                "Diary", "DiaryStore", "Secrets", "Photos", "Services", "Backup", "Importers", "Multipart", "Mail", "MailFormat", "Places", "WeatherAnswers",
+                "Diary", "DiaryStore", "Persistence", "Secrets", "Photos", "Services", "Backup", "Importers", "Multipart", "Mail", "MailFormat", "Places", "WeatherAnswers",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -161,7 +164,7 @@ let package = Package(
         .executableTarget(
             name: "saessak",
             dependencies: [
-                "Diary", "DiaryStore", "PostgresStore", "ObjectStorage", "Files", "Secrets", "Photos", "Services", "WebApp", "Backup", "Importers",
+                "Diary", "DiaryStore", "Persistence", "PostgresStore", "ObjectStorage", "Files", "Secrets", "Photos", "Services", "WebApp", "Backup", "Importers",
                 "Mail", "MailFormat", "Places", "WeatherAnswers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -180,7 +183,7 @@ let package = Package(
             name: "place-benchmark", dependencies: ["Places"], path: "Benchmarks/PlaceBenchmark", swiftSettings: swiftSettings),
         .executableTarget(
             name: "search-benchmark",
-            dependencies: ["Diary", "DiaryStore", "KoreanCalendar", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["Diary", "DiaryStore", "Persistence", "KoreanCalendar", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Benchmarks/SearchBenchmark", swiftSettings: swiftSettings),
 
         .testTarget(name: "KoreanCalendarTests", dependencies: ["KoreanCalendar"], swiftSettings: swiftSettings),
@@ -189,9 +192,9 @@ let package = Package(
         .testTarget(name: "DiaryTests", dependencies: ["Diary"], swiftSettings: swiftSettings),
         .testTarget(name: "FilesTests", dependencies: ["Files"], swiftSettings: swiftSettings),
         .testTarget(name: "SecretsTests", dependencies: ["Secrets"], swiftSettings: swiftSettings),
-        .testTarget(name: "DiaryStoreTests", dependencies: ["DiaryStore"], swiftSettings: swiftSettings),
+        .testTarget(name: "DiaryStoreTests", dependencies: ["DiaryStore", "Persistence"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "StoreTests", dependencies: ["Diary", "DiaryStore", "PostgresStore", "Secrets", .product(name: "GRDB", package: "GRDB.swift")],
+            name: "StoreTests", dependencies: ["Diary", "DiaryStore", "Persistence", "PostgresStore", "Secrets", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings),
         .testTarget(name: "PhotosTests", dependencies: ["Photos", "Diary"], swiftSettings: swiftSettings),
         .testTarget(name: "BackupTests", dependencies: ["Backup"], swiftSettings: swiftSettings),

@@ -2,6 +2,7 @@ import Crypto
 import Diary
 import DiaryStore
 import Foundation
+import Persistence
 import Photos
 import ZIPFoundation
 import ZIPReading

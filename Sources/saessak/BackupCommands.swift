@@ -3,6 +3,7 @@ import Backup
 import Diary
 import DiaryStore
 import Foundation
+import Persistence
 import Photos
 
 /// `saessak backup`: the whole data folder in one ZIP file, consistent while the server runs (docs/backup.md).

@@ -3,6 +3,7 @@ import Diary
 import DiaryStore
 import Foundation
 import Importers
+import Persistence
 import Photos
 
 /// `saessak import …`: bringing a family's history in from elsewhere (docs/import.md).

@@ -1,4 +1,5 @@
 import Foundation
+import Persistence
 import Testing
 
 @testable import DiaryStore

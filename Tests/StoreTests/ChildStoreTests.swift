@@ -1,6 +1,7 @@
 import Diary
 import Foundation
 import KoreanCalendar
+import Persistence
 import Testing
 
 import DiaryStore

@@ -1,5 +1,6 @@
 import Diary
 import Foundation
+import Persistence
 import Synchronization
 import KoreanCalendar
 import Testing

@@ -1,6 +1,7 @@
 import Diary
 import Foundation
 import KoreanCalendar
+import Persistence
 import Testing
 
 /// The outbox and members' mail choices, on both engines: a message is claimed by one sender only, a key is queued

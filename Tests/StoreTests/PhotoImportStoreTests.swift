@@ -1,6 +1,7 @@
 import Diary
 import Foundation
 import KoreanCalendar
+import Persistence
 import Testing
 
 /// Photo rows and imports on both engines: order in an entry, one row per content and family, files released only

@@ -2,6 +2,7 @@ import Diary
 import DiaryStore
 import Foundation
 import KoreanCalendar
+import Persistence
 import Testing
 
 /// Comments and hearts, the same on both engines: in order, one heart per member, the author's to change, the

@@ -1,5 +1,6 @@
 import Diary
 import Foundation
+import Persistence
 import Secrets
 import Synchronization
 import Testing

@@ -1,6 +1,7 @@
 import Diary
 import Foundation
 import KoreanCalendar
+import Persistence
 import Testing
 
 /// Invitations, share links and calendar feeds on both engines: secrets work once shown and are never stored,

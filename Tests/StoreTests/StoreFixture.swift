@@ -3,6 +3,7 @@ import DiaryStore
 import Foundation
 import GRDB
 import KoreanCalendar
+import Persistence
 import PostgresStore
 import Secrets
 import Testing
@@ -78,21 +79,21 @@ final class StoreFixture: Sendable {
     func count(_ sql: String) async throws -> Int {
         switch engine {
         case .sqlite: try await sqlite!.writer.read { db in try Int.fetchOne(db, sql: sql) ?? -1 }
-        case .postgres: try await postgres!.read { db in try await db.int(sql) ?? -1 }
+        case .postgres: try await postgres!.readAsync { db in try await db.int(sql) ?? -1 }
         }
     }
 
     func data(_ sql: String) async throws -> Data? {
         switch engine {
         case .sqlite: try await sqlite!.writer.read { db in try Data.fetchOne(db, sql: sql) }
-        case .postgres: try await postgres!.read { db in try await db.row(sql)?.optionalData(at: 0) }
+        case .postgres: try await postgres!.readAsync { db in try await db.row(sql)?.optionalData(at: 0) }
         }
     }
 
     func execute(_ sql: String, _ arguments: [String]) async throws {
         switch engine {
         case .sqlite: try await sqlite!.writer.write { db in try db.execute(sql: sql, arguments: StatementArguments(arguments)) }
-        case .postgres: try await postgres!.write { db in try await db.execute(sql, arguments) }
+        case .postgres: try await postgres!.writeAsync { db in try await db.execute(sql, arguments) }
         }
     }
 

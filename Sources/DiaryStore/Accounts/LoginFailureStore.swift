@@ -1,6 +1,7 @@
 import Diary
 import Foundation
 import GRDB
+import Persistence
 
 /// `LoginFailureStore` over the SQLite database.
 public struct SQLiteLoginFailureStore: LoginFailureStore {

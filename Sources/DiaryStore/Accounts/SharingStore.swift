@@ -1,6 +1,7 @@
 import Diary
 import Foundation
 import GRDB
+import Persistence
 import Secrets
 
 /// `SharingStore` over the SQLite database (`DiaryDatabase`).

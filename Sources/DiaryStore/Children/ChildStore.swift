@@ -2,6 +2,7 @@ import Diary
 import Foundation
 import GRDB
 import KoreanCalendar
+import Persistence
 
 /// `ChildStore` over the SQLite database (`DiaryDatabase`).
 public struct SQLiteChildStore: ChildStore {

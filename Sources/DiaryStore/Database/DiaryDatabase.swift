@@ -1,6 +1,7 @@
 import Diary
 import Foundation
 import GRDB
+import Persistence
 import Secrets
 
 /// The family diary's SQLite database: one file in WAL mode with foreign keys enforced, migrated on open.
@@ -45,19 +46,16 @@ public final class DiaryDatabase: Sendable {
         }
     }
 
-    /// Every migration this Saessak knows, oldest first.
+    /// Every migration this Saessak knows, oldest first (`BackupCatalogue.migrations`, checked by StoreTests).
     public static var migrations: [String] { DiarySchema.migrator.migrations }
 
     /// Runs the migrations a database opened with `schema:` still lacks.
     public func migrateToLatest() throws { try DiarySchema.migrator.migrate(writer) }
 
-    /// Columns holding values sealed with the field cipher: every field marked sensitive.
-    package static let sealedColumns: [(table: String, column: String)] = [("children", "residentNumberSealed")]
-
     /// One sealed value, to tell which key a half-done rotation left the data under.
     public func sampleSealedValue() async throws -> Data? {
         try await writer.read { db in
-            for (table, column) in Self.sealedColumns {
+            for (table, column) in BackupCatalogue.sealedColumns {
                 if let value = try Data.fetchOne(db, sql: "SELECT \(column) FROM \(table) WHERE \(column) IS NOT NULL LIMIT 1") {
                     return value
                 }
@@ -70,7 +68,7 @@ public final class DiaryDatabase: Sendable {
     public func reseal(from old: FieldCipher, to new: FieldCipher) async throws -> Int {
         try await writer.write { db in
             var count = 0
-            for (table, column) in Self.sealedColumns {
+            for (table, column) in BackupCatalogue.sealedColumns {
                 let rows = try Row.fetchAll(db, sql: "SELECT rowid, \(column) AS sealed FROM \(table) WHERE \(column) IS NOT NULL")
                 for row in rows {
                     let plain = try old.open(row["sealed"])
@@ -87,17 +85,6 @@ public final class DiaryDatabase: Sendable {
     public func integrityCheck() async throws -> String {
         try await writer.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "no answer" }
     }
-}
-
-/// The time, as a small struct of closures so tests can fix it.
-public struct Clock: Sendable {
-    public var now: @Sendable () -> Date
-
-    public init(now: @escaping @Sendable () -> Date) { self.now = now }
-
-    /// The system clock, truncated to whole milliseconds (what the database keeps), so an object returned
-    /// from a write equals the same object read back.
-    public static let live = Clock { StoredTime.truncated(Date()) }
 }
 
 extension DiaryDatabase {

@@ -1,51 +1,8 @@
 import Diary
 import Foundation
 import GRDB
+import Persistence
 import Secrets
-
-/// A diary database, whichever engine holds it: SQLite in the data folder (`DiaryDatabase`) or PostgreSQL
-/// (`PostgresDatabase`). The composition roots open one and hand out its stores; backup, restore and the key
-/// commands speak this.
-public protocol DiaryEngine: Sendable {
-    /// Every store, over this database.
-    var stores: DiaryStores { get }
-    var clock: Clock { get }
-    /// The field-encryption key (the data folder's `secret.key`, or `SAESSAK_SECRET_KEY`).
-    var cipher: FieldCipher { get }
-    /// Which engine and where, without secrets ("SQLite saessak-data/saessak.sqlite").
-    var location: String { get }
-
-    /// Every backed-up table (`DiaryDatabase.backupTables`), read in one consistent snapshot, by `DumpRules`.
-    func dump(includeSensitive: Bool, family: FamilyID?, credentialsOf: UserID?) async throws -> [TableDump]
-
-    /// Writes a backup's tables (of this version's schema) into this empty database in one transaction, and rebuilds
-    /// the search index.
-    func load(_ tables: [TableDump]) async throws
-
-    /// The SQLite migrations (`DiaryDatabase.migrations`) whose tables this database holds: a backup's schema.
-    func schemaVersion() async throws -> [String]
-
-    /// Whether the database holds no diary yet (a restore writes only into an empty one).
-    func isEmpty() async throws -> Bool
-
-    /// "ok" when the engine finds nothing wrong.
-    func integrityCheck() async throws -> String
-
-    /// One sealed value, to tell which key a half-done rotation left the data under.
-    func sampleSealedValue() async throws -> Data?
-
-    /// Re-encrypts every sealed value from `old` to `new` in one transaction; returns how many there were.
-    func reseal(from old: FieldCipher, to new: FieldCipher) async throws -> Int
-
-    /// Lets go of connections (a command that ends).
-    func close()
-}
-
-extension DiaryEngine {
-    public func dump(includeSensitive: Bool) async throws -> [TableDump] {
-        try await dump(includeSensitive: includeSensitive, family: nil, credentialsOf: nil)
-    }
-}
 
 extension DiaryDatabase: DiaryEngine {
     public var location: String { "SQLite \(writer.path)" }
@@ -57,23 +14,87 @@ extension DiaryDatabase: DiaryEngine {
     public func close() {
         try? writer.close()
     }
+}
 
-    /// The columns of every backed-up table at this version's schema, with SQLite's declared types, by name as a
-    /// backup spells them: what another engine's dump reads and its load expects. Read once, from a scratch database.
-    package static let backupColumns: [String: [(name: String, type: String)]] = {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("saessak-columns-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        guard let database = try? DiaryDatabase(path: folder.path + ".sqlite", cipher: .random()) else { return [:] }
-        defer {
-            try? database.writer.close()
-            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: folder.path + ".sqlite" + suffix) }
+extension DiaryDatabase {
+    /// The backed-up tables this database's schema has (an older schema lacks the newer ones).
+    public func backedUpTables() async throws -> [String] {
+        let existing = try await writer.read { db in
+            Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
         }
-        return (try? database.writer.read { db in
-            var columns: [String: [(name: String, type: String)]] = [:]
-            for table in backupTables {
-                columns[table] = try Row.fetchAll(db, sql: "PRAGMA table_info(\(table))").map { ($0["name"], ($0["type"] as String).uppercased()) }
+        return BackupCatalogue.tables.filter(existing.contains)
+    }
+
+    /// The migrations this database has, oldest first: a backup restores only into the same schema.
+    public func schemaVersion() async throws -> [String] {
+        try await writer.read { db in try DiarySchema.migrator.appliedMigrations(db) }
+    }
+
+    /// Every backed-up table, read in one transaction (a consistent snapshot while the server writes). The
+    /// resident number leaves only when asked, as its plain text (`residentNumber`), since the key stays behind;
+    /// thumbnail state is not data (a restore makes the thumbnails again).
+    ///
+    /// With `family`, only that family's rows: the family, its members' accounts (with their password hashes, so the
+    /// family can sign in on the server it is restored to) and everything that belongs to it. A reference to an
+    /// account outside the family (who made an invitation and left since) becomes null.
+    ///
+    /// A family backup carries one password hash only: that of `credentialsOf`, who takes it (issue 17: it carried
+    /// every member's, and a member may own another family on the same server). The others' become
+    /// `noPassword`; after a restore they sign in once `saessak admin reset-password` has given them one.
+    public func dump(includeSensitive: Bool, family: FamilyID?, credentialsOf: UserID?) async throws -> [TableDump] {
+        let cipher = cipher
+        return try await writer.read { db in
+            var members: Set<String>?
+            if let family {
+                members = Set(try String.fetchAll(db, sql: "SELECT userId FROM memberships WHERE familyId = ?", arguments: [family.sql]))
             }
-            return columns
-        }) ?? [:]
-    }()
+            let rules = DumpRules(includeSensitive: includeSensitive, members: members, credentialsOf: credentialsOf, cipher: cipher)
+            return try BackupCatalogue.tables.map { table in
+                let scope = try BackupCatalogue.scope(table: table, family: family)
+                let rows = try SQLiteSession(db: db).rows("SELECT * FROM \(raw: table) \(scope) ORDER BY rowid").map { row in
+                    var values: [String: DumpValue] = [:]
+                    for (column, value) in zip(row.names, row.values) { values[column] = DumpValue(value) }
+                    return try rules.dumped(values, table: table)
+                }
+                return TableDump(name: table, rows: rows)
+            }
+        }
+    }
+
+    /// Writes a backup's tables into this (new, empty) database in one transaction, sealing plain sensitive values
+    /// with this database's key, then rebuilds the search index.
+    public func load(_ tables: [TableDump]) async throws {
+        let cipher = cipher
+        try await writer.write { db in
+            let existing = try Int.fetchOne(db, sql: "SELECT count(*) FROM families") ?? 0
+            guard existing == 0 else { throw StoreError.conflict(field: "data", message: "the data folder already holds a diary") }
+            // The tables refer to each other in a cycle (a child's profile photo is a photo; a photo belongs to the
+            // family the child does): no table order satisfies every key row by row, so the keys are checked once,
+            // when everything is in, and a backup that leaves one dangling is refused by name.
+            try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
+            for table in tables {
+                guard BackupCatalogue.tables.contains(table.name) else {
+                    throw StoreError.conflict(field: "data", message: "'\(table.name)' is not a table a backup holds")
+                }
+                // Column names go into SQL: only the table's own.
+                let known = Set(try Row.fetchAll(db, sql: "PRAGMA table_info(\(table.name))").map { $0["name"] as String })
+                for row in table.rows {
+                    let row = try DumpRules.toLoad(row, table: table.name, cipher: cipher)
+                    let columns = row.keys.sorted()
+                    if let unknown = columns.first(where: { !known.contains($0) }) {
+                        throw StoreError.conflict(field: "data", message: "\(table.name) has no column '\(unknown)'")
+                    }
+                    try db.execute(
+                        sql: "INSERT INTO \(table.name) (\(columns.joined(separator: ", "))) VALUES (\(databaseQuestionMarks(count: columns.count)))",
+                        arguments: StatementArguments(columns.map { SQLValue(row[$0] ?? .null).databaseValue }))
+                }
+            }
+            if let dangling = try Row.fetchOne(db, sql: "PRAGMA foreign_key_check") {
+                let table: String = dangling["table"]
+                let parent: String = dangling["parent"]
+                throw StoreError.conflict(field: "data", message: "a row of \(table) refers to a row of \(parent) the backup does not hold")
+            }
+            try SearchIndex.refreshAll(db)
+        }
+    }
 }

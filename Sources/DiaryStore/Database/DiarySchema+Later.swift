@@ -1,4 +1,5 @@
 import GRDB
+import Persistence
 
 /// The migrations after the first three (v4 accounts onwards), newest first; `DiarySchema.migrator` lists them in
 /// order. Shipped migrations are never edited.

@@ -1,4 +1,5 @@
 import GRDB
+import Persistence
 
 /// The schema, as append-only migrations. A shipped migration is never edited: change the schema by adding one.
 ///

@@ -1,5 +1,6 @@
 import Diary
 import GRDB
+import Persistence
 
 /// A table whose rows each belong to one family, and the lookups every store makes on it the same way:
 /// always scoped by the family, so another family's row is simply not found.

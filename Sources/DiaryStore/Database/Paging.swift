@@ -1,5 +1,7 @@
 import Diary
+import Foundation
 import GRDB
+import Persistence
 
 /// Keyset paging over `(sortKey, id)`: fetch one row more than asked to learn whether a next page exists. The SQL is
 /// the same on both engines (PostgreSQL's stores wrap this in `PostgresKeysetPage`).
@@ -41,16 +43,17 @@ package struct KeysetPage: Sendable {
     }
 }
 
-extension Identifier {
-    /// For SQL arguments: the same lowercase text the rows store.
-    package var sql: String { description }
-}
-
 extension Row {
     func id<Owner>(_ column: String) throws -> Identifier<Owner> {
         let text: String = try decode(forColumn: column)
         guard let id = Identifier<Owner>(text) else { throw StoreError.unreadable("\(column) '\(text)' is not a UUID") }
         return id
+    }
+
+    func timestamp(_ column: String) throws -> Date {
+        let text: String = try decode(forColumn: column)
+        guard let date = StoredTime.date(text) else { throw StoreError.unreadable("\(column) '\(text)' is not a timestamp") }
+        return date
     }
 
     func optionalID<Owner>(_ column: String) throws -> Identifier<Owner>? {
@@ -59,16 +62,5 @@ extension Row {
             guard let id = Identifier<Owner>(text) else { throw StoreError.unreadable("\(column) '\(text)' is not a UUID") }
             return id
         }
-    }
-}
-
-/// Rows were validated on the way in; a failure reading them back means damage, not bad input.
-package func readBack<T>(_ what: String, _ make: () throws -> T) throws -> T {
-    do {
-        return try Validate.readingStored(make)
-    } catch let error as StoreError {
-        throw error
-    } catch {
-        throw StoreError.unreadable("\(what): \(error)")
     }
 }

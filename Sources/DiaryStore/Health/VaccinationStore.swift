@@ -2,6 +2,7 @@ import Diary
 import Foundation
 import GRDB
 import KoreanCalendar
+import Persistence
 
 /// `VaccinationStore` over the SQLite database (`DiaryDatabase`).
 public struct SQLiteVaccinationStore: VaccinationStore {

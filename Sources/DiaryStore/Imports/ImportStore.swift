@@ -1,6 +1,7 @@
 import Diary
 import Foundation
 import GRDB
+import Persistence
 
 /// `ImportStore` over the SQLite database (`DiaryDatabase`).
 public struct SQLiteImportStore: ImportStore {

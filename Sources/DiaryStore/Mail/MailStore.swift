@@ -1,6 +1,7 @@
 import Diary
 import Foundation
 import GRDB
+import Persistence
 
 /// `MailStore` over the SQLite database (`DiaryDatabase`), with the statements of `MailSQL`.
 public struct SQLiteMailStore: MailStore {

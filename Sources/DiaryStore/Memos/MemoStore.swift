@@ -1,6 +1,7 @@
 import Diary
 import Foundation
 import GRDB
+import Persistence
 
 /// `MemoStore` over the SQLite database (`DiaryDatabase`).
 public struct SQLiteMemoStore: MemoStore {

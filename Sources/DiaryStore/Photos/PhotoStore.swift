@@ -1,6 +1,7 @@
 import Diary
 import Foundation
 import GRDB
+import Persistence
 
 /// `PhotoStore` over the SQLite database (`DiaryDatabase`).
 public struct SQLitePhotoStore: PhotoStore {

@@ -1,6 +1,7 @@
 import Diary
 import Foundation
 import GRDB
+import Persistence
 
 /// `NewsStore` over the SQLite database (`DiaryDatabase`), with the statements of `NewsSQL`.
 public struct SQLiteNewsStore: NewsStore {

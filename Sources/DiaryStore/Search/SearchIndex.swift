@@ -1,6 +1,7 @@
 import CSearchTokenizer
 import Diary
 import GRDB
+import Persistence
 
 /// Keeps `searchDocuments` (and through its triggers the FTS5 index) in step with entries and memos. The stores call
 /// these inside the transaction of each write, so a search never sees a half-made change.

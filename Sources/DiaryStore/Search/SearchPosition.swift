@@ -1,4 +1,5 @@
 import Diary
+import Persistence
 
 /// Where a page of search hits starts, on either engine: the window (matches with a document ID below `before`;
 /// all when nil) and the rank in it. Both engines' search stores rank a window of the newest matches at a time.

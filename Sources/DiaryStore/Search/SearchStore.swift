@@ -1,5 +1,6 @@
 import Diary
 import GRDB
+import Persistence
 
 /// `SearchStore` over the SQLite database (`DiaryDatabase`).
 public struct SQLiteSearchStore: SearchStore {

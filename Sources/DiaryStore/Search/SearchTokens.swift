@@ -1,5 +1,6 @@
 import Diary
 import GRDB
+import Persistence
 
 /// The tokens Saessak's search tokenizer (CModules/CSearchTokenizer) makes of a text, with their positions, read back
 /// from an FTS5 index in memory: exactly what the SQLite index holds, for an engine that keeps its own token table

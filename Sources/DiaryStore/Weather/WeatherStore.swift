@@ -1,6 +1,7 @@
 import Diary
 import Foundation
 import GRDB
+import Persistence
 import WeatherAnswers
 
 /// `WeatherStore` over the SQLite database (`DiaryDatabase`), with the statements of `WeatherSQL`.

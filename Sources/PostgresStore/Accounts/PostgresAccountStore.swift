@@ -1,6 +1,7 @@
 import Diary
 import DiaryStore
 import Foundation
+import Persistence
 import Secrets
 
 /// `AccountStore` over PostgreSQL (`PostgresDatabase`). Usernames and family names compare without regard to ASCII
@@ -16,7 +17,7 @@ public struct PostgresAccountStore: AccountStore {
         let now = database.clock.now()
         let user = try User(username: username, createdAt: now)
         let family = try Family(name: familyName, createdAt: now)
-        try await database.write { db in
+        try await database.writeAsync { db in
             if try await db.exists("SELECT 1 FROM users WHERE lower(username) = lower(?::text COLLATE \"C\")", [user.username]) {
                 throw StoreError.conflict(field: "username", message: "a user named '\(user.username)' already exists")
             }
@@ -39,11 +40,11 @@ public struct PostgresAccountStore: AccountStore {
     }
 
     public func hasUsers() async throws -> Bool {
-        try await database.read { db in try await db.exists("SELECT 1 FROM users LIMIT 1") }
+        try await database.readAsync { db in try await db.exists("SELECT 1 FROM users LIMIT 1") }
     }
 
     public func credentials(username: String) async throws -> (user: UserID, passwordHash: String)? {
-        try await database.read { db in
+        try await database.readAsync { db in
             guard let row = try await db.row("SELECT id, passwordHash FROM users WHERE lower(username) = lower(?::text COLLATE \"C\")", [username])
             else { return nil }
             return (try row.id("id"), try row.string("passwordHash"))
@@ -51,7 +52,7 @@ public struct PostgresAccountStore: AccountStore {
     }
 
     public func passwordHash(of user: UserID) async throws -> String {
-        try await database.read { db in
+        try await database.readAsync { db in
             guard let hash = try await db.string("SELECT passwordHash FROM users WHERE id = ?", [user.sql])
             else { throw StoreError.notFound(kind: "user", id: user.description) }
             return hash
@@ -59,13 +60,13 @@ public struct PostgresAccountStore: AccountStore {
     }
 
     public func setPasswordHash(_ hash: String, of user: UserID) async throws {
-        try await database.write { db in
+        try await database.writeAsync { db in
             try await db.execute("UPDATE users SET passwordHash = ? WHERE id = ?", [hash, user.sql])
         }
     }
 
     public func signOutEverywhere(_ user: UserID, passwordHash: String?) async throws {
-        try await database.write { db in
+        try await database.writeAsync { db in
             if let passwordHash {
                 try await db.execute("UPDATE users SET passwordHash = ? WHERE id = ?", [passwordHash, user.sql])
             }
@@ -76,7 +77,7 @@ public struct PostgresAccountStore: AccountStore {
     }
 
     public func user(named username: String) async throws -> UserID {
-        try await database.read { db in
+        try await database.readAsync { db in
             guard let id = try await db.string("SELECT id FROM users WHERE lower(username) = lower(?::text COLLATE \"C\")", [username]),
                 let user = UserID(id)
             else { throw StoreError.notFound(kind: "user", id: username) }
@@ -85,7 +86,7 @@ public struct PostgresAccountStore: AccountStore {
     }
 
     public func account(_ user: UserID) async throws -> (username: String, families: [(family: Family, role: Role)]) {
-        let rows = try await database.read { db -> (String, [PostgresRecord]) in
+        let rows = try await database.readAsync { db -> (String, [PostgresRecord]) in
             guard let username = try await db.string("SELECT username FROM users WHERE id = ?", [user.sql])
             else { throw StoreError.notFound(kind: "user", id: user.description) }
             let rows = try await db.rows(
@@ -106,7 +107,7 @@ public struct PostgresAccountStore: AccountStore {
     }
 
     public func members(family: FamilyID) async throws -> [(username: String, role: Role)] {
-        try await database.read { db in
+        try await database.readAsync { db in
             try await db.rows(
                 """
                 SELECT users.username, memberships.role FROM memberships JOIN users ON users.id = memberships.userId
@@ -125,7 +126,7 @@ public struct PostgresAccountStore: AccountStore {
     @discardableResult
     public func addMember(username: String, familyName: String, role: Role) async throws -> Bool {
         let now = database.clock.now()
-        return try await database.write { db -> Bool in
+        return try await database.writeAsync { db -> Bool in
             guard let userID = try await db.string("SELECT id FROM users WHERE lower(username) = lower(?::text COLLATE \"C\")", [username])
             else { throw StoreError.notFound(kind: "user", id: username) }
             guard let familyID = try await db.string("SELECT id FROM families WHERE lower(name) = lower(?::text COLLATE \"C\")", [familyName])
@@ -158,7 +159,7 @@ public struct PostgresAccountStore: AccountStore {
     public func createToken(username: String, familyName: String?, name: String, role: Role?) async throws -> (String, APIToken) {
         let (token, digest) = TokenGenerator.make()
         let now = database.clock.now()
-        let record = try await database.write { db -> APIToken in
+        let record = try await database.writeAsync { db -> APIToken in
             guard let userID = try await db.string("SELECT id FROM users WHERE lower(username) = lower(?::text COLLATE \"C\")", [username]),
                 let user = UserID(userID)
             else { throw StoreError.notFound(kind: "user", id: username) }
@@ -186,7 +187,7 @@ public struct PostgresAccountStore: AccountStore {
     public func createToken(for member: Membership, name: String, role: Role?) async throws -> (String, APIToken) {
         let record = try APIToken(issuedBy: member, name: name, role: role, at: database.clock.now())
         let (token, digest) = TokenGenerator.make()
-        try await database.write { db in try await Self.insert(db, record, digest: digest) }
+        try await database.writeAsync { db in try await Self.insert(db, record, digest: digest) }
         return (token, record)
     }
 
@@ -197,7 +198,7 @@ public struct PostgresAccountStore: AccountStore {
     }
 
     public func tokens(of member: Membership) async throws -> [APIToken] {
-        try await database.read { db in
+        try await database.readAsync { db in
             try await db.rows(
                 "SELECT * FROM apiTokens WHERE familyId = ? AND userId = ? ORDER BY createdAt DESC, id",
                 [member.familyID.sql, member.userID.sql])
@@ -205,7 +206,7 @@ public struct PostgresAccountStore: AccountStore {
     }
 
     public func revokeToken(_ id: APITokenID, by member: Membership) async throws {
-        try await database.write { db in
+        try await database.writeAsync { db in
             let deleted = try await db.execute(
                 "DELETE FROM apiTokens WHERE id = ? AND familyId = ? AND (userId = ? OR ?) RETURNING 1",
                 [id.sql, member.familyID.sql, member.userID.sql, member.role == .owner])
@@ -214,7 +215,7 @@ public struct PostgresAccountStore: AccountStore {
     }
 
     public func revokeTokens(username: String, familyName: String?, name: String) async throws -> Int {
-        try await database.write { db in
+        try await database.writeAsync { db in
             guard let userID = try await db.string("SELECT id FROM users WHERE lower(username) = lower(?::text COLLATE \"C\")", [username])
             else { throw StoreError.notFound(kind: "user", id: username) }
             return try await db.execute(
@@ -241,7 +242,7 @@ public struct PostgresAccountStore: AccountStore {
 
     public func membership(forToken token: String) async throws -> Membership? {
         let digest = TokenGenerator.digest(of: token)
-        guard let row = try await database.read({ db in
+        guard let row = try await database.readAsync({ db in
             try await db.row(
                 """
                 SELECT memberships.userId, memberships.familyId, memberships.role, apiTokens.role AS tokenRole
@@ -256,7 +257,7 @@ public struct PostgresAccountStore: AccountStore {
     }
 
     public func family(named name: String?) async throws -> Family {
-        let rows = try await database.read { db in
+        let rows = try await database.readAsync { db in
             try await db.rows(
                 "SELECT * FROM families WHERE ?::text IS NULL OR lower(name) = lower(?::text COLLATE \"C\") ORDER BY createdAt LIMIT 2", [name, name])
         }

@@ -1,6 +1,7 @@
 import Diary
 import DiaryStore
 import Foundation
+import Persistence
 
 /// `LoginFailureStore` over PostgreSQL: every server counts the same wrong passwords.
 public struct PostgresLoginFailureStore: LoginFailureStore {
@@ -9,7 +10,7 @@ public struct PostgresLoginFailureStore: LoginFailureStore {
     public init(_ database: PostgresDatabase) { self.database = database }
 
     public func failures(keys: [String], since: Date) async throws -> [String: [Date]] {
-        let rows = try await database.write { db in
+        let rows = try await database.writeAsync { db in
             try await db.execute("DELETE FROM loginFailures WHERE failedAt < ?", [since.stored])
             return try await db.rows("SELECT key, failedAt FROM loginFailures WHERE key = ANY(?) ORDER BY failedAt", [keys])
         }
@@ -19,13 +20,13 @@ public struct PostgresLoginFailureStore: LoginFailureStore {
     }
 
     public func recordFailure(keys: [String], at time: Date) async throws {
-        try await database.write { db in
+        try await database.writeAsync { db in
             try await db.execute(
                 "INSERT INTO loginFailures (key, failedAt) SELECT key, ? FROM unnest(?::text[]) AS k(key)", [time.stored, keys])
         }
     }
 
     public func clear(key: String) async throws {
-        try await database.write { db in try await db.execute("DELETE FROM loginFailures WHERE key = ?", [key]) }
+        try await database.writeAsync { db in try await db.execute("DELETE FROM loginFailures WHERE key = ?", [key]) }
     }
 }

@@ -1,6 +1,7 @@
 import Diary
 import DiaryStore
 import Foundation
+import Persistence
 import Secrets
 
 /// `SessionStore` over PostgreSQL: sessions and their CSRF tokens are rows, so any server behind a load balancer knows
@@ -16,7 +17,7 @@ public struct PostgresSessionStore: SessionStore {
         let now = database.clock.now()
         let id = UUID().uuidString.lowercased()
         let previousDigest = previous.map(TokenGenerator.digest(of:))
-        try await database.write { db in
+        try await database.writeAsync { db in
             if let previousDigest {
                 try await db.execute("DELETE FROM sessions WHERE digest = ?", [previousDigest])
             }
@@ -37,7 +38,7 @@ public struct PostgresSessionStore: SessionStore {
     public func session(forCookie cookie: String) async throws -> Session? {
         let digest = TokenGenerator.digest(of: cookie)
         let now = database.clock.now()
-        guard let row = try await database.read({ db in
+        guard let row = try await database.readAsync({ db in
             try await db.row(
                 """
                 SELECT sessions.*, memberships.role FROM sessions
@@ -62,7 +63,7 @@ public struct PostgresSessionStore: SessionStore {
             return nil
         }
         if now.timeIntervalSince(lastSeen) > SQLiteSessionStore.touchInterval {
-            try await database.write { db in
+            try await database.writeAsync { db in
                 try await db.execute("UPDATE sessions SET lastSeenAt = ? WHERE id = ? AND lastSeenAt < ?", [now.stored, session.id, now.stored])
             }
         }
@@ -70,17 +71,17 @@ public struct PostgresSessionStore: SessionStore {
     }
 
     public func end(_ id: String) async throws {
-        try await database.write { db in try await db.execute("DELETE FROM sessions WHERE id = ?", [id]) }
+        try await database.writeAsync { db in try await db.execute("DELETE FROM sessions WHERE id = ?", [id]) }
     }
 
     public func endAll(user: UserID, keeping: String?) async throws {
-        try await database.write { db in
+        try await database.writeAsync { db in
             try await db.execute("DELETE FROM sessions WHERE userId = ? AND id IS DISTINCT FROM ?", [user.sql, keeping])
         }
     }
 
     public func switchFamily(_ session: Session, to family: FamilyID) async throws {
-        try await database.write { db in
+        try await database.writeAsync { db in
             guard try await db.exists(
                 "SELECT 1 FROM memberships WHERE familyId = ? AND userId = ?", [family.sql, session.userID.sql])
             else { throw StoreError.notFound(kind: "family", id: family.description) }

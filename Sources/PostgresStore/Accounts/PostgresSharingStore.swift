@@ -1,6 +1,7 @@
 import Diary
 import DiaryStore
 import Foundation
+import Persistence
 import Secrets
 
 /// `SharingStore` over PostgreSQL. An invitation is used once however many servers race for it: `accept` marks it
@@ -18,7 +19,7 @@ public struct PostgresSharingStore: SharingStore {
         let invitation = Invitation(
             familyID: member.familyID, role: role, createdAt: now, expiresAt: now.addingTimeInterval(Double(days) * 86_400),
             acceptedAt: nil)
-        try await database.write { db in
+        try await database.writeAsync { db in
             try await db.execute(
                 "INSERT INTO invitations (id, familyId, role, digest, createdBy, createdAt, expiresAt) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [invitation.id.sql, member.familyID.sql, role.rawValue, digest, member.userID.sql, now.stored,
@@ -28,13 +29,13 @@ public struct PostgresSharingStore: SharingStore {
     }
 
     public func invitations(family: FamilyID) async throws -> [Invitation] {
-        try await database.read { db in
+        try await database.readAsync { db in
             try await db.rows("SELECT * FROM invitations WHERE familyId = ? ORDER BY createdAt DESC, id", [family.sql])
         }.map(Self.decodeInvitation)
     }
 
     public func revokeInvitation(_ id: InvitationID, family: FamilyID) async throws {
-        try await database.write { db in
+        try await database.writeAsync { db in
             let deleted = try await db.execute(
                 "DELETE FROM invitations WHERE id = ? AND familyId = ? RETURNING 1", [id.sql, family.sql])
             guard deleted > 0 else { throw StoreError.notFound(kind: "invitation", id: id.description) }
@@ -44,7 +45,7 @@ public struct PostgresSharingStore: SharingStore {
     public func openInvitation(token: String) async throws -> (invitation: Invitation, familyName: String)? {
         let now = database.clock.now()
         let digest = TokenGenerator.digest(of: token)
-        guard let row = try await database.read({ db in
+        guard let row = try await database.readAsync({ db in
             try await db.row(
                 """
                 SELECT invitations.*, families.name AS familyName FROM invitations
@@ -63,7 +64,7 @@ public struct PostgresSharingStore: SharingStore {
         let now = database.clock.now()
         let digest = TokenGenerator.digest(of: token)
         let made = try newUser.map { newUser in (try User(username: newUser.username, createdAt: now), newUser.passwordHash) }
-        return try await database.write { db in
+        return try await database.writeAsync { db in
             guard let row = try await db.row(
                 "SELECT * FROM invitations WHERE digest = ? AND acceptedAt IS NULL AND expiresAt > ?", [digest, now.stored])
             else { throw StoreError.notFound(kind: "invitation", id: "in this link") }
@@ -120,7 +121,7 @@ public struct PostgresSharingStore: SharingStore {
         let link = ShareLink(
             familyID: member.familyID, label: label, entryIDs: entries, createdAt: now,
             expiresAt: now.addingTimeInterval(Double(days) * 86_400))
-        try await database.write { db in
+        try await database.writeAsync { db in
             try await db.execute(
                 "INSERT INTO shareLinks (id, familyId, digest, label, createdBy, createdAt, expiresAt) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [link.id.sql, link.familyID.sql, digest, label, member.userID.sql, now.stored, link.expiresAt.stored])
@@ -135,7 +136,7 @@ public struct PostgresSharingStore: SharingStore {
     }
 
     public func shareLinks(family: FamilyID) async throws -> [ShareLink] {
-        try await database.read { db in
+        try await database.readAsync { db in
             var links: [ShareLink] = []
             for row in try await db.rows("SELECT * FROM shareLinks WHERE familyId = ? ORDER BY createdAt DESC, id", [family.sql]) {
                 links.append(try await Self.decodeLink(db, row))
@@ -145,7 +146,7 @@ public struct PostgresSharingStore: SharingStore {
     }
 
     public func revokeShareLink(_ id: ShareLinkID, family: FamilyID) async throws {
-        try await database.write { db in
+        try await database.writeAsync { db in
             let deleted = try await db.execute("DELETE FROM shareLinks WHERE id = ? AND familyId = ? RETURNING 1", [id.sql, family.sql])
             guard deleted > 0 else { throw StoreError.notFound(kind: "share link", id: id.description) }
         }
@@ -153,7 +154,7 @@ public struct PostgresSharingStore: SharingStore {
 
     public func shareLinks(createdBy user: UserID) async throws -> [ShareLink] {
         let now = database.clock.now()
-        return try await database.read { db in
+        return try await database.readAsync { db in
             var links: [ShareLink] = []
             for row in try await db.rows(
                 "SELECT * FROM shareLinks WHERE createdBy = ? AND expiresAt > ? ORDER BY createdAt DESC, id", [user.sql, now.stored])
@@ -165,7 +166,7 @@ public struct PostgresSharingStore: SharingStore {
     }
 
     public func revokeShareLinks(createdBy user: UserID) async throws -> Int {
-        try await database.write { db in
+        try await database.writeAsync { db in
             try await db.execute("DELETE FROM shareLinks WHERE createdBy = ? RETURNING 1", [user.sql])
         }
     }
@@ -173,7 +174,7 @@ public struct PostgresSharingStore: SharingStore {
     public func openShareLink(token: String) async throws -> ShareLink? {
         let now = database.clock.now()
         let digest = TokenGenerator.digest(of: token)
-        return try await database.read { db in
+        return try await database.readAsync { db in
             guard let row = try await db.row("SELECT * FROM shareLinks WHERE digest = ? AND expiresAt > ?", [digest, now.stored])
             else { return nil }
             return try await Self.decodeLink(db, row)
@@ -197,7 +198,7 @@ public struct PostgresSharingStore: SharingStore {
     public func makeFeed(by member: Membership, label: String?, includesHolidays: Bool) async throws -> (token: String, feed: CalendarFeedLink) {
         let (token, digest) = TokenGenerator.make()
         let feed = CalendarFeedLink(familyID: member.familyID, label: label, includesHolidays: includesHolidays, createdAt: database.clock.now())
-        try await database.write { db in
+        try await database.writeAsync { db in
             try await db.execute(
                 "INSERT INTO calendarFeeds (id, familyId, digest, label, includesHolidays, createdBy, createdAt) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [feed.id.sql, feed.familyID.sql, digest, label, includesHolidays, member.userID.sql, feed.createdAt.stored])
@@ -206,13 +207,13 @@ public struct PostgresSharingStore: SharingStore {
     }
 
     public func feeds(family: FamilyID) async throws -> [CalendarFeedLink] {
-        try await database.read { db in
+        try await database.readAsync { db in
             try await db.rows("SELECT * FROM calendarFeeds WHERE familyId = ? ORDER BY createdAt DESC, id", [family.sql])
         }.map(Self.decodeFeed)
     }
 
     public func revokeFeed(_ id: CalendarFeedID, by member: Membership) async throws {
-        try await database.write { db in
+        try await database.writeAsync { db in
             let deleted = try await db.execute(
                 "DELETE FROM calendarFeeds WHERE id = ? AND familyId = ? AND (? OR createdBy = ?) RETURNING 1",
                 [id.sql, member.familyID.sql, member.role == .owner, member.userID.sql])
@@ -222,7 +223,7 @@ public struct PostgresSharingStore: SharingStore {
 
     public func openFeed(token: String) async throws -> CalendarFeedLink? {
         let digest = TokenGenerator.digest(of: token)
-        return try await database.read { db in
+        return try await database.readAsync { db in
             try await db.row("SELECT * FROM calendarFeeds WHERE digest = ?", [digest])
         }.map(Self.decodeFeed)
     }

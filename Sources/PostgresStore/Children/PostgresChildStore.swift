@@ -2,6 +2,7 @@ import Diary
 import DiaryStore
 import Foundation
 import KoreanCalendar
+import Persistence
 
 /// `ChildStore` over PostgreSQL. The resident number is sealed with the field cipher before it reaches the database.
 public struct PostgresChildStore: ChildStore {
@@ -11,19 +12,19 @@ public struct PostgresChildStore: ChildStore {
 
     public func list(family: FamilyID, after cursor: PageCursor?, limit: Int) async throws -> Page<Child> {
         let paging = PostgresKeysetPage(sortKey: "createdAt", descending: false, cursor: cursor, limit: limit)
-        let (rows, next) = try await database.read { db in try await PostgresFamilyTable.children.page(db, family: family, paging: paging) }
+        let (rows, next) = try await database.readAsync { db in try await PostgresFamilyTable.children.page(db, family: family, paging: paging) }
         return Page(items: try rows.map(decodeChild), next: next)
     }
 
     public func get(family: FamilyID, id: ChildID) async throws -> Child {
-        try decodeChild(try await database.read { db in try await PostgresFamilyTable.children.row(db, family: family, id: id) })
+        try decodeChild(try await database.readAsync { db in try await PostgresFamilyTable.children.row(db, family: family, id: id) })
     }
 
     public func create(family: FamilyID, profile: ChildProfile) async throws -> Child {
         let now = database.clock.now()
         let child = Child(familyID: family, profile: profile, createdAt: now, modifiedAt: now)
         let sealed = try seal(profile.residentNumber)
-        try await database.write { db in try await Self.insert(db, child, sealed: sealed) }
+        try await database.writeAsync { db in try await Self.insert(db, child, sealed: sealed) }
         return child
     }
 
@@ -42,7 +43,7 @@ public struct PostgresChildStore: ChildStore {
     public func update(family: FamilyID, id: ChildID, profile: ChildProfile) async throws -> Child {
         let now = database.clock.now()
         let sealed = try seal(profile.residentNumber)
-        let row = try await database.write { db in
+        let row = try await database.writeAsync { db in
             let changed = try await db.execute(
                 """
                 UPDATE children SET name = ?, nickname = ?, birthDate = ?, birthCalendar = ?, isLeapMonth = ?,
@@ -60,7 +61,7 @@ public struct PostgresChildStore: ChildStore {
     /// measurements and the profile photo; entries shared with a sibling stay, without this child.
     @discardableResult
     public func delete(family: FamilyID, id: ChildID) async throws -> [ReleasedPhotoFile] {
-        try await database.write { db in
+        try await database.writeAsync { db in
             let child = try await PostgresFamilyTable.children.row(db, family: family, id: id)
             let onlyThisChild = """
                 SELECT entryId FROM entryChildren WHERE childId = ?

@@ -1,6 +1,7 @@
 import Diary
 import DiaryStore
 import Foundation
+import Persistence
 import PostgresNIO
 import Secrets
 
@@ -15,7 +16,7 @@ extension PostgresDatabase: DiaryEngine {
     public var location: String { "PostgreSQL \(settingsDescription)" }
 
     public func schemaVersion() async throws -> [String] {
-        let all = DiaryDatabase.migrations
+        let all = BackupCatalogue.migrations
         guard let last = all.firstIndex(of: PostgresSchema.dataSchema) else {
             throw StoreError.unreadable("this Saessak's SQLite schema has no migration '\(PostgresSchema.dataSchema)'")
         }
@@ -23,7 +24,7 @@ extension PostgresDatabase: DiaryEngine {
     }
 
     public func isEmpty() async throws -> Bool {
-        try await read { db in try await db.int("SELECT count(*) FROM families") ?? 0 } == 0
+        try await readAsync { db in try await db.int("SELECT count(*) FROM families") ?? 0 } == 0
     }
 
     /// PostgreSQL checks every constraint on every statement; this checks that the database answers and that its
@@ -35,8 +36,8 @@ extension PostgresDatabase: DiaryEngine {
     }
 
     public func sampleSealedValue() async throws -> Data? {
-        try await read { db in
-            for (table, column) in DiaryDatabase.sealedColumns {
+        try await readAsync { db in
+            for (table, column) in BackupCatalogue.sealedColumns {
                 if let value = try await db.row("SELECT \(column) FROM \(table) WHERE \(column) IS NOT NULL LIMIT 1")?.optionalData(at: 0) {
                     return value
                 }
@@ -46,9 +47,9 @@ extension PostgresDatabase: DiaryEngine {
     }
 
     public func reseal(from old: FieldCipher, to new: FieldCipher) async throws -> Int {
-        try await write { db in
+        try await writeAsync { db in
             var count = 0
-            for (table, column) in DiaryDatabase.sealedColumns {
+            for (table, column) in BackupCatalogue.sealedColumns {
                 for row in try await db.rows("SELECT id, \(column) AS sealed FROM \(table) WHERE \(column) IS NOT NULL") {
                     guard let sealed = try row.optionalData("sealed") else { continue }
                     let plain = try old.open(sealed)
@@ -64,21 +65,21 @@ extension PostgresDatabase: DiaryEngine {
 
     public func dump(includeSensitive: Bool, family: FamilyID?, credentialsOf: UserID?) async throws -> [TableDump] {
         let cipher = cipher
-        return try await read { db in
+        return try await readAsync { db in
             var members: Set<String>?
             if let family {
                 members = Set(try await db.strings("SELECT userId FROM memberships WHERE familyId = ?", [family.sql]))
             }
             let rules = DumpRules(includeSensitive: includeSensitive, members: members, credentialsOf: credentialsOf, cipher: cipher)
             var tables: [TableDump] = []
-            for table in DiaryDatabase.backupTables {
-                guard let columns = DiaryDatabase.backupColumns[table]?.map(\.name), !columns.isEmpty else {
+            for table in BackupCatalogue.tables {
+                guard let columns = BackupCatalogue.columns[table], !columns.isEmpty else {
                     throw StoreError.unreadable("no columns known for \(table)")
                 }
-                let (filter, arguments) = try DiaryDatabase.scope(table: table, columns: columns, family: family)
+                let (filter, arguments) = try BackupCatalogue.scope(table: table, family: family).rendered { _ in "?" }
                 let order = columns.prefix(4).filter { $0 != "digest" }.joined(separator: ", ")
                 let rows = try await db.rows(
-                    "SELECT \(columns.joined(separator: ", ")) FROM \(table) \(filter) ORDER BY \(order)", arguments.map { $0 as SQLArgument })
+                    "SELECT \(columns.joined(separator: ", ")) FROM \(table) \(filter) ORDER BY \(order)", try arguments.map(Self.argument))
                 var dumped: [[String: DumpValue]] = []
                 for row in rows {
                     var values: [String: DumpValue] = [:]
@@ -88,6 +89,18 @@ extension PostgresDatabase: DiaryEngine {
                 tables.append(TableDump(name: table, rows: dumped))
             }
             return tables
+        }
+    }
+
+    /// A bound value for the statements not yet written once over `SQLSession`.
+    static func argument(_ value: SQLValue) throws -> SQLArgument {
+        switch value {
+        case .null: nil
+        case .integer(let number): Int(number)
+        case .real(let number): number
+        case .text(let text): text
+        case .blob(let data): data
+        case .bool(let flag): flag
         }
     }
 
@@ -109,7 +122,7 @@ extension PostgresDatabase: DiaryEngine {
 
     public func load(_ tables: [TableDump]) async throws {
         let cipher = cipher
-        try await write { db in
+        try await writeAsync { db in
             guard try await db.int("SELECT count(*) FROM families") ?? 0 == 0 else {
                 throw StoreError.conflict(field: "data", message: "the database already holds a diary")
             }
@@ -117,11 +130,11 @@ extension PostgresDatabase: DiaryEngine {
             // key row by row, so the keys are checked at the commit.
             try await db.execute("SET CONSTRAINTS ALL DEFERRED")
             for table in tables {
-                guard DiaryDatabase.backupTables.contains(table.name), let known = DiaryDatabase.backupColumns[table.name] else {
+                guard BackupCatalogue.tables.contains(table.name), let known = BackupCatalogue.columns[table.name] else {
                     throw StoreError.conflict(field: "data", message: "'\(table.name)' is not a table a backup holds")
                 }
                 let types = try await Self.columnTypes(db, table: table.name)
-                let names = Set(known.map(\.name))
+                let names = Set(known)
                 var batch: [(columns: [String], values: [SQLArgument])] = []
                 for row in table.rows {
                     let row = try DumpRules.toLoad(row, table: table.name, cipher: cipher)

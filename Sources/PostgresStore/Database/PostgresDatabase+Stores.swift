@@ -1,4 +1,5 @@
 import Diary
+import Persistence
 
 extension PostgresDatabase {
     /// Every store, over this database.

@@ -3,7 +3,9 @@ import DiaryStore
 import Foundation
 import Logging
 import NIOCore
+import NIOPosix
 import NIOSSL
+import Persistence
 import PostgresNIO
 import Secrets
 import Synchronization
@@ -17,6 +19,9 @@ import Synchronization
 public final class PostgresDatabase: Sendable {
     let client: PostgresClient
     private let runner: Task<Void, Never>
+    /// Where the stores' synchronous transactions run (`PostgresSession`): one thread per connection the pool may
+    /// open, so a transaction never waits for a thread while holding a connection.
+    let threads: NIOThreadPool
     public let cipher: FieldCipher
     public let clock: Clock
     let logger: Logger
@@ -57,6 +62,8 @@ public final class PostgresDatabase: Sendable {
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
         runner = Task { await client.run() }
+        threads = NIOThreadPool(numberOfThreads: max(settings.maximumConnections, 1))
+        threads.start()
         self.cipher = cipher
         self.clock = clock
         self.logger = logger
@@ -100,14 +107,17 @@ public final class PostgresDatabase: Sendable {
         }
     }
 
-    /// Closes the pool's connections.
-    public func close() { runner.cancel() }
+    /// Closes the pool's connections and lets its threads go.
+    public func close() {
+        runner.cancel()
+        threads.shutdownGracefully { _ in }
+    }
 
-    deinit { runner.cancel() }
+    deinit { close() }
 
     /// A write: one serializable transaction, retried from the start (up to 20 times) when it conflicts with another.
     @discardableResult
-    public func write<T: Sendable>(_ body: @escaping @Sendable (PostgresTransaction) async throws -> T) async throws -> T {
+    public func writeAsync<T: Sendable>(_ body: @escaping @Sendable (PostgresTransaction) async throws -> T) async throws -> T {
         var attempt = 0
         while true {
             attempt += 1
@@ -120,13 +130,13 @@ public final class PostgresDatabase: Sendable {
     }
 
     /// A read: one consistent snapshot.
-    public func read<T: Sendable>(_ body: @escaping @Sendable (PostgresTransaction) async throws -> T) async throws -> T {
+    public func readAsync<T: Sendable>(_ body: @escaping @Sendable (PostgresTransaction) async throws -> T) async throws -> T {
         try await transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
     }
 
     /// Runs `body` in a transaction that a dry run rolls back (an import's preview).
-    func write<T: Sendable>(rollingBack: Bool, _ body: @escaping @Sendable (PostgresTransaction) async throws -> T) async throws -> T {
-        guard rollingBack else { return try await write(body) }
+    func writeAsync<T: Sendable>(rollingBack: Bool, _ body: @escaping @Sendable (PostgresTransaction) async throws -> T) async throws -> T {
+        guard rollingBack else { return try await writeAsync(body) }
         return try await transaction("BEGIN ISOLATION LEVEL SERIALIZABLE", commit: false, body)
     }
 
@@ -225,18 +235,18 @@ public final class PostgresDatabase: Sendable {
 
     /// The migrations this database has, oldest first.
     public func appliedMigrations() async throws -> [String] {
-        try await read { transaction in
+        try await readAsync { transaction in
             try await transaction.strings("SELECT name FROM saessakMigrations ORDER BY position")
         }
     }
 
     /// Whether Saessak has made its tables here.
     func holdsSaessak() async throws -> Bool {
-        try await read { db in try await db.string("SELECT to_regclass('saessakMigrations')::text") != nil }
+        try await readAsync { db in try await db.string("SELECT to_regclass('saessakMigrations')::text") != nil }
     }
 
     private func migrate() async throws {
-        try await write { [schema] transaction in
+        try await writeAsync { [schema] transaction in
             // One migrating server at a time; the lock goes with the transaction.
             try await transaction.execute("SELECT pg_advisory_xact_lock(5935073)")
             if let schema {

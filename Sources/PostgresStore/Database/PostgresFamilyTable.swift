@@ -1,5 +1,6 @@
 import Diary
 import DiaryStore
+import Persistence
 
 /// A table whose rows each belong to one family, and the lookups every store makes on it the same way (as
 /// `FamilyTable` does for SQLite): always scoped by the family, so another family's row is simply not found.
@@ -45,26 +46,39 @@ struct PostgresFamilyTable: Sendable {
     }
 }
 
-/// `KeysetPage`'s SQL with PostgreSQL's arguments and rows.
+/// Keyset paging over `(sortKey, id)` with PostgreSQL's arguments and rows (the stores not yet written once over
+/// `SQLSession`; `KeysetPage` is the neutral one).
 struct PostgresKeysetPage {
-    let keyset: KeysetPage
+    let sortKey: String
+    let descending: Bool
+    let cursor: PageCursor?
+    let limit: Int
 
     init(sortKey: String, descending: Bool, cursor: PageCursor?, limit: Int) {
-        keyset = KeysetPage(sortKey: sortKey, descending: descending, cursor: cursor, limit: limit)
+        self.sortKey = sortKey
+        self.descending = descending
+        self.cursor = cursor
+        self.limit = limit
     }
 
-    var sortKey: String { keyset.sortKey }
-    var condition: String { keyset.condition }
-    var orderAndLimit: String { keyset.orderAndLimit }
+    var condition: String {
+        guard cursor != nil else { return "" }
+        return " AND (\(sortKey), id) \(descending ? "<" : ">") (?, ?)"
+    }
+
+    var orderAndLimit: String {
+        let direction = descending ? "DESC" : "ASC"
+        return " ORDER BY \(sortKey) \(direction), id \(direction) LIMIT \(limit + 1)"
+    }
 
     var arguments: [SQLArgument] {
-        guard let cursor = keyset.cursor else { return [] }
+        guard let cursor else { return [] }
         return [cursor.sortKey, cursor.id]
     }
 
     func split(_ rows: [PostgresRecord]) throws -> (rows: ArraySlice<PostgresRecord>, next: PageCursor?) {
-        let kept = rows.prefix(keyset.limit)
-        guard rows.count > keyset.limit, let last = kept.last else { return (kept, nil) }
+        let kept = rows.prefix(limit)
+        guard rows.count > limit, let last = kept.last else { return (kept, nil) }
         return (kept, PageCursor(sortKey: try last.string("pageKey"), id: try last.string("id")))
     }
 }

@@ -2,6 +2,7 @@ import Diary
 import DiaryStore
 import Foundation
 import Logging
+import Persistence
 import PostgresNIO
 
 /// A value bound to a statement: text, numbers, bytes, booleans, text arrays, or nil for NULL.

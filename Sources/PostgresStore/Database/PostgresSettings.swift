@@ -1,5 +1,6 @@
 import Foundation
 import NIOSSL
+import Persistence
 import PostgresNIO
 
 typealias PostgresClientTLS = PostgresClient.Configuration.TLS

@@ -2,6 +2,7 @@ import Diary
 import DiaryStore
 import Foundation
 import KoreanCalendar
+import Persistence
 
 /// `EntryStore` over PostgreSQL: the same queries as `SQLiteEntryStore`, over the same `entries_timeline` index.
 public struct PostgresEntryStore: EntryStore {
@@ -29,7 +30,7 @@ public struct PostgresEntryStore: EntryStore {
             arguments += [period.bounds.from, period.bounds.before]
         }
         let (condition2, arguments2) = (condition, arguments)
-        return try await database.read { db in
+        return try await database.readAsync { db in
             let (rows, next) = try await PostgresFamilyTable.entries.page(
                 db, family: family, paging: paging, condition: condition2, arguments: arguments2)
             return Page(items: try await Self.decodeEntries(db, Array(rows)), next: next)
@@ -45,7 +46,7 @@ public struct PostgresEntryStore: EntryStore {
 
     public func days(family: FamilyID, from first: SolarDate, through last: SolarDate) async throws -> [SolarDate: DaySummary] {
         let before = (try? last.adding(days: 1))?.iso ?? last.iso + "U"
-        let rows = try await database.read { db in
+        let rows = try await database.readAsync { db in
             try await db.rows(
                 """
                 SELECT substr(localDateTime, 1, 10) AS day, count(*) AS entries,
@@ -75,7 +76,7 @@ public struct PostgresEntryStore: EntryStore {
             arguments.append(day.lunarDates.map(\.iso))
         }
         let (condition2, arguments2) = (condition, arguments)
-        return try await database.read { db in
+        return try await database.readAsync { db in
             let rows = try await db.rows(
                 """
                 SELECT * FROM entries WHERE familyId = ? AND localDateTime < ? AND (\(condition2))
@@ -87,12 +88,12 @@ public struct PostgresEntryStore: EntryStore {
     }
 
     public func get(family: FamilyID, id: EntryID) async throws -> Entry {
-        try await database.read { db in try await Self.fetch(db, family: family, id: id) }
+        try await database.readAsync { db in try await Self.fetch(db, family: family, id: id) }
     }
 
     public func create(family: FamilyID, content: EntryContent, photos: [PhotoID], author: UserID?) async throws -> Entry {
         let now = database.clock.now()
-        return try await database.write { db in
+        return try await database.writeAsync { db in
             try await Self.insert(db, family: family, content: content, photos: photos, author: author, now: now)
         }
     }
@@ -103,7 +104,7 @@ public struct PostgresEntryStore: EntryStore {
         -> (entry: Entry, replayed: Bool)
     {
         let now = database.clock.now()
-        return try await database.write { db in
+        return try await database.writeAsync { db in
             try await db.execute(
                 "DELETE FROM idempotencyKeys WHERE familyId = ? AND createdAt < ?",
                 [family.sql, now.addingTimeInterval(-idempotencyLifetime).stored])
@@ -146,7 +147,7 @@ public struct PostgresEntryStore: EntryStore {
         -> (entry: Entry, released: [ReleasedPhotoFile])
     {
         let now = database.clock.now()
-        return try await database.write { db in
+        return try await database.writeAsync { db in
             // FOR UPDATE: a second editor's transaction waits here, then sees the first one's version.
             let locked = try await db.execute("SELECT 1 FROM entries WHERE id = ? AND familyId = ? FOR UPDATE", [id.sql, family.sql])
             guard locked == 1 else { throw PostgresFamilyTable.entries.notFound(id) }
@@ -173,7 +174,7 @@ public struct PostgresEntryStore: EntryStore {
     }
 
     public func delete(family: FamilyID, id: EntryID) async throws -> [ReleasedPhotoFile] {
-        try await database.write { db in
+        try await database.writeAsync { db in
             let photos = try await PostgresPhotoStore.photoIDs(db, of: .entry(id))
             try await PostgresFamilyTable.entries.delete(db, family: family, id: id)
             try await Self.deleteUnusedTags(db, family: family)
@@ -182,7 +183,7 @@ public struct PostgresEntryStore: EntryStore {
     }
 
     public func tags(family: FamilyID) async throws -> [String] {
-        try await database.read { db in
+        try await database.readAsync { db in
             try await db.strings("SELECT name FROM tags WHERE familyId = ? ORDER BY lower(name), name", [family.sql])
         }
     }

@@ -1,6 +1,7 @@
 import Diary
 import DiaryStore
 import Foundation
+import Persistence
 
 /// `AnniversaryStore` over PostgreSQL, in month/day order (the same `MM-DD` page key as SQLite's).
 public struct PostgresAnniversaryStore: AnniversaryStore {
@@ -12,7 +13,7 @@ public struct PostgresAnniversaryStore: AnniversaryStore {
 
     public func list(family: FamilyID, after cursor: PageCursor?, limit: Int) async throws -> Page<Anniversary> {
         let paging = PostgresKeysetPage(sortKey: Self.sortKey, descending: false, cursor: cursor, limit: limit)
-        let (rows, next) = try await database.read { db in
+        let (rows, next) = try await database.readAsync { db in
             try await PostgresFamilyTable.anniversaries.page(db, family: family, paging: paging)
         }
         return Page(items: try rows.map(Self.decodeAnniversary), next: next)
@@ -20,12 +21,12 @@ public struct PostgresAnniversaryStore: AnniversaryStore {
 
     public func get(family: FamilyID, id: AnniversaryID) async throws -> Anniversary {
         try Self.decodeAnniversary(
-            try await database.read { db in try await PostgresFamilyTable.anniversaries.row(db, family: family, id: id) })
+            try await database.readAsync { db in try await PostgresFamilyTable.anniversaries.row(db, family: family, id: id) })
     }
 
     public func create(family: FamilyID, details: AnniversaryDetails) async throws -> Anniversary {
         let now = database.clock.now()
-        return try await database.write { db in try await Self.insert(db, family: family, details: details, now: now) }
+        return try await database.writeAsync { db in try await Self.insert(db, family: family, details: details, now: now) }
     }
 
     /// `create` inside a transaction the caller holds.
@@ -46,7 +47,7 @@ public struct PostgresAnniversaryStore: AnniversaryStore {
 
     public func update(family: FamilyID, id: AnniversaryID, details: AnniversaryDetails) async throws -> Anniversary {
         let now = database.clock.now()
-        let row = try await database.write { db in
+        let row = try await database.writeAsync { db in
             if let child = details.childID {
                 try await PostgresFamilyTable.children.requireReference(db, family: family, id: child, field: "childId")
             }
@@ -64,7 +65,7 @@ public struct PostgresAnniversaryStore: AnniversaryStore {
     }
 
     public func delete(family: FamilyID, id: AnniversaryID) async throws {
-        try await database.write { db in try await PostgresFamilyTable.anniversaries.delete(db, family: family, id: id) }
+        try await database.writeAsync { db in try await PostgresFamilyTable.anniversaries.delete(db, family: family, id: id) }
     }
 
     private static func detailArguments(_ details: AnniversaryDetails) -> [SQLArgument] {

@@ -2,6 +2,7 @@ import Diary
 import DiaryStore
 import Foundation
 import KoreanCalendar
+import Persistence
 
 /// `EventStore` over PostgreSQL.
 public struct PostgresEventStore: EventStore {
@@ -11,7 +12,7 @@ public struct PostgresEventStore: EventStore {
 
     public func list(family: FamilyID, child: ChildID?, after cursor: PageCursor?, limit: Int) async throws -> Page<Event> {
         let paging = PostgresKeysetPage(sortKey: "date", descending: true, cursor: cursor, limit: limit)
-        return try await database.read { db in
+        return try await database.readAsync { db in
             let (rows, next) = try await PostgresFamilyTable.events.page(
                 db, family: family, paging: paging, condition: child == nil ? "" : " AND childId = ?",
                 arguments: child.map { [$0.sql] } ?? [])
@@ -22,12 +23,12 @@ public struct PostgresEventStore: EventStore {
     }
 
     public func get(family: FamilyID, id: EventID) async throws -> Event {
-        try await database.read { db in try await Self.fetch(db, family: family, id: id) }
+        try await database.readAsync { db in try await Self.fetch(db, family: family, id: id) }
     }
 
     public func create(family: FamilyID, details: EventDetails, photos: [PhotoID]) async throws -> Event {
         let now = database.clock.now()
-        return try await database.write { db in try await Self.insert(db, family: family, details: details, photos: photos, now: now) }
+        return try await database.writeAsync { db in try await Self.insert(db, family: family, details: details, photos: photos, now: now) }
     }
 
     /// `create` inside a transaction the caller holds.
@@ -49,7 +50,7 @@ public struct PostgresEventStore: EventStore {
         -> (event: Event, released: [ReleasedPhotoFile])
     {
         let now = database.clock.now()
-        return try await database.write { db in
+        return try await database.writeAsync { db in
             try await PostgresFamilyTable.children.requireReference(db, family: family, id: details.childID, field: "childId")
             let changed = try await db.execute(
                 """
@@ -67,7 +68,7 @@ public struct PostgresEventStore: EventStore {
 
     @discardableResult
     public func delete(family: FamilyID, id: EventID) async throws -> [ReleasedPhotoFile] {
-        try await database.write { db in
+        try await database.writeAsync { db in
             let photos = try await PostgresPhotoStore.photoIDs(db, of: .event(id))
             try await PostgresFamilyTable.events.delete(db, family: family, id: id)
             return try await PostgresPhotoStore.deleteUnreferenced(db, candidates: photos)

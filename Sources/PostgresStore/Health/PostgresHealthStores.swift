@@ -2,6 +2,7 @@ import Diary
 import DiaryStore
 import Foundation
 import KoreanCalendar
+import Persistence
 
 /// `GrowthStore` over PostgreSQL.
 public struct PostgresGrowthStore: GrowthStore {
@@ -10,7 +11,7 @@ public struct PostgresGrowthStore: GrowthStore {
     public init(_ database: PostgresDatabase) { self.database = database }
 
     public func measurements(family: FamilyID, child: ChildID) async throws -> [GrowthMeasurement] {
-        try await database.read { db in
+        try await database.readAsync { db in
             _ = try await PostgresFamilyTable.children.row(db, family: family, id: child)
             return try await db.rows("SELECT * FROM growthMeasurements WHERE childId = ? ORDER BY date, createdAt, id", [child.sql])
         }.map(Self.decode)
@@ -18,7 +19,7 @@ public struct PostgresGrowthStore: GrowthStore {
 
     public func add(family: FamilyID, _ measurement: GrowthMeasurement) async throws -> GrowthMeasurement {
         let now = database.clock.now()
-        try await database.write { db in
+        try await database.writeAsync { db in
             _ = try await PostgresFamilyTable.children.row(db, family: family, id: measurement.childID)
             try await Self.insert(db, measurement, now: now)
         }
@@ -34,7 +35,7 @@ public struct PostgresGrowthStore: GrowthStore {
     }
 
     public func delete(family: FamilyID, child: ChildID, id: MeasurementID) async throws {
-        try await database.write { db in
+        try await database.writeAsync { db in
             _ = try await PostgresFamilyTable.children.row(db, family: family, id: child)
             let deleted = try await db.execute(
                 "DELETE FROM growthMeasurements WHERE id = ? AND childId = ? RETURNING 1", [id.sql, child.sql])
@@ -61,7 +62,7 @@ public struct PostgresVaccinationStore: VaccinationStore {
     public init(_ database: PostgresDatabase) { self.database = database }
 
     public func vaccinations(family: FamilyID, child: ChildID) async throws -> ChildVaccinations {
-        let (shotRows, choiceRows, skipRows) = try await database.read { db in
+        let (shotRows, choiceRows, skipRows) = try await database.readAsync { db in
             _ = try await PostgresFamilyTable.children.row(db, family: family, id: child)
             return (
                 try await db.rows("SELECT * FROM vaccinations WHERE childId = ? ORDER BY date, createdAt, id", [child.sql]),
@@ -83,7 +84,7 @@ public struct PostgresVaccinationStore: VaccinationStore {
 
     public func record(family: FamilyID, _ shot: VaccinationShot) async throws -> VaccinationShot {
         let now = database.clock.now()
-        try await database.write { db in
+        try await database.writeAsync { db in
             _ = try await PostgresFamilyTable.children.row(db, family: family, id: shot.childID)
             try await db.execute(
                 """
@@ -97,7 +98,7 @@ public struct PostgresVaccinationStore: VaccinationStore {
     }
 
     public func delete(family: FamilyID, child: ChildID, id: VaccinationID) async throws {
-        try await database.write { db in
+        try await database.writeAsync { db in
             let deleted = try await db.execute(
                 "DELETE FROM vaccinations WHERE id = ? AND childId = ? AND familyId = ? RETURNING 1", [id.sql, child.sql, family.sql])
             guard deleted > 0 else { throw StoreError.notFound(kind: "vaccination", id: id.description) }
@@ -108,7 +109,7 @@ public struct PostgresVaccinationStore: VaccinationStore {
         if let vaccine, vaccine.choice != choice {
             throw ValidationError(field: choice.rawValue, "\(vaccine.rawValue) is not one of \(choice.options.map(\.rawValue))")
         }
-        try await database.write { db in
+        try await database.writeAsync { db in
             _ = try await PostgresFamilyTable.children.row(db, family: family, id: child)
             try await db.execute("DELETE FROM vaccinationChoices WHERE childId = ? AND choice = ?", [child.sql, choice.rawValue])
             if let vaccine {
@@ -120,7 +121,7 @@ public struct PostgresVaccinationStore: VaccinationStore {
     }
 
     public func setSkipped(family: FamilyID, child: ChildID, _ dose: DoseKey, _ skipped: Bool) async throws {
-        try await database.write { db in
+        try await database.writeAsync { db in
             _ = try await PostgresFamilyTable.children.row(db, family: family, id: child)
             try await db.execute(
                 "DELETE FROM vaccinationSkips WHERE childId = ? AND vaccine = ? AND number = ?",

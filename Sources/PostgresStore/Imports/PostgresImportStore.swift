@@ -1,6 +1,7 @@
 import Diary
 import DiaryStore
 import Foundation
+import Persistence
 
 /// `ImportStore` over PostgreSQL: one batch in one transaction (rolled back for a dry run), each record remembered by
 /// its source key, as `SQLiteImportStore` does.
@@ -17,7 +18,7 @@ public struct PostgresImportStore: ImportStore {
             if let number = item.child.profile.residentNumber { sealed[item.child.id] = try database.cipher.seal(number.formatted) }
         }
         let sealedNumbers = sealed
-        return try await database.write(rollingBack: dryRun) { db in
+        return try await database.writeAsync(rollingBack: dryRun) { db in
             var writer = BatchWriter(db: db, family: family, source: source, now: now, batch: batch, sealed: sealedNumbers)
             try await writer.write()
             return writer.outcome

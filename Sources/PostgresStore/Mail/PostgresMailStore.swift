@@ -1,6 +1,7 @@
 import Diary
 import DiaryStore
 import Foundation
+import Persistence
 
 /// `MailStore` over PostgreSQL, with the statements of `MailSQL`. Several servers may send from one database: a
 /// message is claimed with `FOR UPDATE SKIP LOCKED`, so each goes to one sender.
@@ -10,7 +11,7 @@ public struct PostgresMailStore: MailStore {
     public init(_ database: PostgresDatabase) { self.database = database }
 
     public func choice(family: FamilyID, user: UserID) async throws -> MailChoice {
-        guard let row = try await database.read({ db in try await db.row(MailSQL.choice, [family.sql, user.sql]) }) else {
+        guard let row = try await database.readAsync({ db in try await db.row(MailSQL.choice, [family.sql, user.sql]) }) else {
             throw StoreError.notFound(kind: "member", id: user.description)
         }
         return try Self.choice(row)
@@ -18,7 +19,7 @@ public struct PostgresMailStore: MailStore {
 
     public func setChoice(_ choice: MailChoice, family: FamilyID, user: UserID) async throws {
         let now = database.clock.now().stored
-        let changed = try await database.write { db in
+        let changed = try await database.writeAsync { db in
             try await db.execute(
                 MailSQL.setChoice + " RETURNING userId",
                 [choice.address, choice.digest.rawValue, choice.reminders, choice.language, choice.digest.rawValue, now, family.sql, user.sql])
@@ -27,7 +28,7 @@ public struct PostgresMailStore: MailStore {
     }
 
     public func recipients() async throws -> [MailRecipient] {
-        try await database.read { db in try await db.rows(MailSQL.recipients) }.map { row in
+        try await database.readAsync { db in try await db.rows(MailSQL.recipients) }.map { row in
             try readBack("mail recipient") {
                 MailRecipient(
                     family: try row.id("familyId"), familyName: try row.string("familyName"), user: try row.id("userId"),
@@ -37,7 +38,7 @@ public struct PostgresMailStore: MailStore {
     }
 
     public func hasMail(family: FamilyID, user: UserID, key: String) async throws -> Bool {
-        try await database.read { db in try await db.exists(MailSQL.hasMail, [family.sql, user.sql, key]) }
+        try await database.readAsync { db in try await db.exists(MailSQL.hasMail, [family.sql, user.sql, key]) }
     }
 
     public func enqueue(
@@ -45,7 +46,7 @@ public struct PostgresMailStore: MailStore {
         digestUntil: Date?
     ) async throws -> Bool {
         let now = database.clock.now().stored
-        return try await database.write { db in
+        return try await database.writeAsync { db in
             let added = try await db.execute(
                 MailSQL.enqueue + " RETURNING id",
                 [UUID().uuidString.lowercased(), family.sql, user.sql, key, recipient, messageID, message, state.rawValue, now, now])
@@ -56,7 +57,7 @@ public struct PostgresMailStore: MailStore {
     }
 
     public func claimNext(now: Date) async throws -> OutboxMail? {
-        let row = try await database.write { db -> PostgresRecord? in
+        let row = try await database.writeAsync { db -> PostgresRecord? in
             guard let id = try await db.string(MailSQL.due + " FOR UPDATE SKIP LOCKED", [now.stored]) else { return nil }
             try await db.execute(MailSQL.claim, [now.stored, id])
             return try await db.row("SELECT \(MailSQL.columns) FROM mailOutbox WHERE id = ?", [id])
@@ -66,31 +67,31 @@ public struct PostgresMailStore: MailStore {
 
     public func finish(id: String, result: SendResult) async throws {
         let (sql, arguments) = MailSQL.finish(result, id: id, now: database.clock.now().stored, stored: \.stored)
-        try await database.write { db in try await db.execute(sql, arguments) }
+        try await database.writeAsync { db in try await db.execute(sql, arguments) }
     }
 
     public func abandonStale(claimedBefore: Date) async throws -> Int {
-        try await database.write { db in try await db.execute(MailSQL.abandonStale + " RETURNING id", [claimedBefore.stored]) }
+        try await database.writeAsync { db in try await db.execute(MailSQL.abandonStale + " RETURNING id", [claimedBefore.stored]) }
     }
 
     public func forget(before: Date) async throws -> Int {
-        try await database.write { db in try await db.execute(MailSQL.forget + " RETURNING id", [before.stored]) }
+        try await database.writeAsync { db in try await db.execute(MailSQL.forget + " RETURNING id", [before.stored]) }
     }
 
     public func outbox(limit: Int) async throws -> [OutboxMail] {
-        try await database.read { db in
+        try await database.readAsync { db in
             try await db.rows("SELECT \(MailSQL.columns) FROM mailOutbox ORDER BY createdAt DESC, id DESC LIMIT ?", [max(0, limit)])
         }.map(Self.decode)
     }
 
     public func newEntries(family: FamilyID, user: UserID, since: Date, until: Date) async throws -> [EntryID] {
-        try await database.read { db in
+        try await database.readAsync { db in
             try await db.strings(MailSQL.newEntries, [family.sql, user.sql, since.stored, until.stored, user.sql])
         }.compactMap(EntryID.init)
     }
 
     public func commentsOnOwnEntries(family: FamilyID, user: UserID, since: Date, until: Date) async throws -> [(comment: Comment, entry: EntryID)] {
-        try await database.read { db in
+        try await database.readAsync { db in
             try await db.rows(MailSQL.commentsOnOwnEntries, [family.sql, user.sql, family.sql, since.stored, until.stored, user.sql])
         }.map { row in (try PostgresReactionStore.decode(row), try row.id("ownEntry")) }
     }

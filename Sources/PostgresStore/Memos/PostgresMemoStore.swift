@@ -1,6 +1,7 @@
 import Diary
 import DiaryStore
 import Foundation
+import Persistence
 
 /// `MemoStore` over PostgreSQL.
 public struct PostgresMemoStore: MemoStore {
@@ -10,18 +11,18 @@ public struct PostgresMemoStore: MemoStore {
 
     public func list(family: FamilyID, after cursor: PageCursor?, limit: Int) async throws -> Page<Memo> {
         let paging = PostgresKeysetPage(sortKey: "modifiedAt", descending: true, cursor: cursor, limit: limit)
-        let (rows, next) = try await database.read { db in try await PostgresFamilyTable.memos.page(db, family: family, paging: paging) }
+        let (rows, next) = try await database.readAsync { db in try await PostgresFamilyTable.memos.page(db, family: family, paging: paging) }
         return Page(items: try rows.map(Self.decodeMemo), next: next)
     }
 
     public func get(family: FamilyID, id: MemoID) async throws -> Memo {
-        try Self.decodeMemo(try await database.read { db in try await PostgresFamilyTable.memos.row(db, family: family, id: id) })
+        try Self.decodeMemo(try await database.readAsync { db in try await PostgresFamilyTable.memos.row(db, family: family, id: id) })
     }
 
     public func create(family: FamilyID, content: MemoContent) async throws -> Memo {
         let now = database.clock.now()
         let memo = Memo(familyID: family, content: content, createdAt: now, modifiedAt: now)
-        try await database.write { db in
+        try await database.writeAsync { db in
             try await db.execute(
                 "INSERT INTO memos (id, familyId, title, body, createdAt, modifiedAt) VALUES (?, ?, ?, ?, ?, ?)",
                 [memo.id.sql, family.sql, content.title, content.body, now.stored, now.stored])
@@ -32,7 +33,7 @@ public struct PostgresMemoStore: MemoStore {
 
     public func update(family: FamilyID, id: MemoID, content: MemoContent) async throws -> Memo {
         let now = database.clock.now()
-        let row = try await database.write { db in
+        let row = try await database.writeAsync { db in
             let changed = try await db.execute(
                 "UPDATE memos SET title = ?, body = ?, modifiedAt = ? WHERE id = ? AND familyId = ? RETURNING 1",
                 [content.title, content.body, now.stored, id.sql, family.sql])
@@ -44,7 +45,7 @@ public struct PostgresMemoStore: MemoStore {
     }
 
     public func delete(family: FamilyID, id: MemoID) async throws {
-        try await database.write { db in try await PostgresFamilyTable.memos.delete(db, family: family, id: id) }
+        try await database.writeAsync { db in try await PostgresFamilyTable.memos.delete(db, family: family, id: id) }
     }
 
     private static func decodeMemo(_ row: PostgresRecord) throws -> Memo {

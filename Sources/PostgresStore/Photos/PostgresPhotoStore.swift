@@ -1,6 +1,7 @@
 import Diary
 import DiaryStore
 import Foundation
+import Persistence
 
 /// `PhotoStore` over PostgreSQL.
 public struct PostgresPhotoStore: PhotoStore {
@@ -9,7 +10,7 @@ public struct PostgresPhotoStore: PhotoStore {
     public init(_ database: PostgresDatabase) { self.database = database }
 
     public func add(_ photos: [Photo], family: FamilyID, entry: EntryID?) async throws -> [Photo] {
-        try await database.write { db in
+        try await database.writeAsync { db in
             if let entry { _ = try await PostgresFamilyTable.entries.row(db, family: family, id: entry) }
             var stored: [Photo] = []
             for photo in photos {
@@ -52,18 +53,18 @@ public struct PostgresPhotoStore: PhotoStore {
     }
 
     public func get(family: FamilyID, id: PhotoID) async throws -> Photo {
-        try Self.decodePhoto(try await database.read { db in try await PostgresFamilyTable.photos.row(db, family: family, id: id) })
+        try Self.decodePhoto(try await database.readAsync { db in try await PostgresFamilyTable.photos.row(db, family: family, id: id) })
     }
 
     public func photos(family: FamilyID, entry: EntryID) async throws -> [Photo] {
-        try await database.read { db in
+        try await database.readAsync { db in
             _ = try await PostgresFamilyTable.entries.row(db, family: family, id: entry)
             return try await Self.photos(db, entry: entry)
         }.map(Self.decodePhoto)
     }
 
     public func setPhotos(_ ids: [PhotoID], family: FamilyID, entry: EntryID) async throws -> (photos: [Photo], released: [ReleasedPhotoFile]) {
-        let (rows, released) = try await database.write { db in
+        let (rows, released) = try await database.writeAsync { db in
             _ = try await PostgresFamilyTable.entries.row(db, family: family, id: entry)
             var seen = Set<PhotoID>()
             let unique = ids.filter { seen.insert($0).inserted }
@@ -82,7 +83,7 @@ public struct PostgresPhotoStore: PhotoStore {
     }
 
     public func remove(_ photo: PhotoID, family: FamilyID, entry: EntryID) async throws -> [ReleasedPhotoFile] {
-        try await database.write { db in
+        try await database.writeAsync { db in
             _ = try await PostgresFamilyTable.entries.row(db, family: family, id: entry)
             let removed = try await db.execute(
                 "DELETE FROM entryPhotos WHERE entryId = ? AND photoId = ? RETURNING 1", [entry.sql, photo.sql])
@@ -98,7 +99,7 @@ public struct PostgresPhotoStore: PhotoStore {
     }
 
     public func setProfilePhoto(_ photo: PhotoID?, family: FamilyID, child: ChildID) async throws -> [ReleasedPhotoFile] {
-        try await database.write { db in
+        try await database.writeAsync { db in
             let row = try await PostgresFamilyTable.children.row(db, family: family, id: child)
             let previous = try row.optionalString("photoId")
             if let photo { try await PostgresFamilyTable.photos.requireReference(db, family: family, id: photo, field: "photoId") }
@@ -109,7 +110,7 @@ public struct PostgresPhotoStore: PhotoStore {
     }
 
     public func profilePhoto(family: FamilyID, child: ChildID) async throws -> Photo? {
-        try await database.read { db -> PostgresRecord? in
+        try await database.readAsync { db -> PostgresRecord? in
             let row = try await PostgresFamilyTable.children.row(db, family: family, id: child)
             guard let id = try row.optionalString("photoId") else { return nil }
             return try await db.row("SELECT * FROM photos WHERE id = ?", [id])
@@ -119,7 +120,7 @@ public struct PostgresPhotoStore: PhotoStore {
     /// Rows another server is claiming right now are skipped (`SKIP LOCKED`), not waited for.
     public func claimThumbnailJobs(worker: String, lease: TimeInterval, limit: Int) async throws -> [Photo] {
         let now = database.clock.now()
-        return try await database.write { db in
+        return try await database.writeAsync { db in
             let rows = try await db.rows(
                 """
                 SELECT photos.* FROM photos LEFT JOIN thumbnailClaims ON thumbnailClaims.photoId = photos.id
@@ -141,7 +142,7 @@ public struct PostgresPhotoStore: PhotoStore {
     }
 
     public func markThumbnails(_ id: PhotoID, ready: Bool) async throws {
-        try await database.write { db in
+        try await database.writeAsync { db in
             try await db.execute("UPDATE photos SET thumbnails = ? WHERE id = ?", [ready ? "ready" : "failed", id.sql])
             try await db.execute("DELETE FROM thumbnailClaims WHERE photoId = ?", [id.sql])
         }
@@ -149,7 +150,7 @@ public struct PostgresPhotoStore: PhotoStore {
 
     public func videos(family: FamilyID, among ids: [PhotoID]) async throws -> [PhotoID: VideoFacts] {
         guard !ids.isEmpty else { return [:] }
-        let rows = try await database.read { db in
+        let rows = try await database.readAsync { db in
             try await db.rows(
                 "SELECT * FROM photos WHERE familyId = ? AND durationMs IS NOT NULL AND id IN (\(Array(repeating: "?", count: ids.count).joined(separator: ", ")))",
                 [family.sql] + ids.map(\.sql))
@@ -161,7 +162,7 @@ public struct PostgresPhotoStore: PhotoStore {
 
     public func claimRenditionJob(worker: String, lease: TimeInterval) async throws -> Photo? {
         let now = database.clock.now()
-        return try await database.write { db in
+        return try await database.writeAsync { db in
             guard let row = try await db.row(
                 """
                 SELECT photos.* FROM photos LEFT JOIN renditionClaims ON renditionClaims.photoId = photos.id
@@ -183,7 +184,7 @@ public struct PostgresPhotoStore: PhotoStore {
 
     public func renewRendition(_ id: PhotoID, worker: String, lease: TimeInterval, progress: Int) async throws -> Bool {
         let until = database.clock.now().addingTimeInterval(lease).stored
-        return try await database.write { db in
+        return try await database.writeAsync { db in
             guard try await db.row(
                 "UPDATE renditionClaims SET claimedUntil = ? WHERE photoId = ? AND worker = ? RETURNING photoId", [until, id.sql, worker]) != nil
             else { return false }
@@ -193,7 +194,7 @@ public struct PostgresPhotoStore: PhotoStore {
     }
 
     public func markRendition(_ id: PhotoID, ready: Bool) async throws {
-        try await database.write { db in
+        try await database.writeAsync { db in
             try await db.execute(
                 "UPDATE photos SET rendition = ?, renditionProgress = NULL WHERE id = ? AND rendition = 'pending'",
                 [ready ? "ready" : "failed", id.sql])
@@ -203,14 +204,14 @@ public struct PostgresPhotoStore: PhotoStore {
 
     public func deleteUnattached(olderThan age: TimeInterval) async throws -> [ReleasedPhotoFile] {
         let cutoff = database.clock.now().addingTimeInterval(-age).stored
-        return try await database.write { db in
+        return try await database.writeAsync { db in
             let ids = try await db.strings("SELECT id FROM photos WHERE createdAt < ?", [cutoff])
             return try await Self.deleteUnreferenced(db, candidates: ids)
         }
     }
 
     public func referencedHashes() async throws -> Set<String> {
-        Set(try await database.read { db in try await db.strings("SELECT DISTINCT sha256 FROM photos") })
+        Set(try await database.readAsync { db in try await db.strings("SELECT DISTINCT sha256 FROM photos") })
     }
 
     static func photos(_ db: PostgresTransaction, entry: EntryID) async throws -> [PostgresRecord] {

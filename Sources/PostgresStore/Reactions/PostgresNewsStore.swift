@@ -1,6 +1,7 @@
 import Diary
 import DiaryStore
 import Foundation
+import Persistence
 
 /// `NewsStore` over PostgreSQL, with the statements of `NewsSQL`.
 public struct PostgresNewsStore: NewsStore {
@@ -9,7 +10,7 @@ public struct PostgresNewsStore: NewsStore {
     public init(_ database: PostgresDatabase) { self.database = database }
 
     public func news(family: FamilyID, user: UserID) async throws -> [NewsLine] {
-        let rows = try await database.read { db in try await db.rows(NewsSQL.news, [user.sql, family.sql, user.sql, user.sql]) }
+        let rows = try await database.readAsync { db in try await db.rows(NewsSQL.news, [user.sql, family.sql, user.sql, user.sql]) }
         return try rows.map { row in
             try readBack("news") {
                 NewsLine(
@@ -22,7 +23,7 @@ public struct PostgresNewsStore: NewsStore {
     public func unread(family: FamilyID, user: UserID, among entries: [EntryID]) async throws -> Set<EntryID> {
         guard !entries.isEmpty else { return [] }
         let marks = Array(repeating: "?", count: entries.count).joined(separator: ", ")
-        let rows = try await database.read { db in
+        let rows = try await database.readAsync { db in
             try await db.rows(NewsSQL.unreadIDs + "(\(marks))", [user.sql, family.sql, user.sql, user.sql] + entries.map(\.sql))
         }
         return Set(try rows.compactMap { EntryID(try $0.string("id")) })
@@ -32,7 +33,7 @@ public struct PostgresNewsStore: NewsStore {
         guard !entries.isEmpty else { return }
         let now = database.clock.now()
         let marks = Array(repeating: "?", count: entries.count).joined(separator: ", ")
-        try await database.write { db in
+        try await database.writeAsync { db in
             try await db.execute(
                 """
                 INSERT INTO entryReads (familyId, entryId, userId, readAt)
@@ -44,7 +45,7 @@ public struct PostgresNewsStore: NewsStore {
 
     public func markAllRead(family: FamilyID, user: UserID) async throws {
         let now = database.clock.now()
-        try await database.write { db in
+        try await database.writeAsync { db in
             try await db.execute(NewsSQL.readAll, [now.stored, user.sql, family.sql, user.sql, user.sql])
         }
     }

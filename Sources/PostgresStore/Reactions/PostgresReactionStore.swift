@@ -1,6 +1,7 @@
 import Diary
 import DiaryStore
 import Foundation
+import Persistence
 
 /// `ReactionStore` over PostgreSQL: the same statements as SQLite's.
 public struct PostgresReactionStore: ReactionStore {
@@ -9,7 +10,7 @@ public struct PostgresReactionStore: ReactionStore {
     public init(_ database: PostgresDatabase) { self.database = database }
 
     public func comments(family: FamilyID, on target: ReactionTarget) async throws -> [Comment] {
-        let rows = try await database.read { db in
+        let rows = try await database.readAsync { db in
             try await Self.requireTarget(db, family: family, target)
             return try await db.rows(
                 "\(Self.select) WHERE c.familyId = ? AND c.\(target.column) = ? ORDER BY c.createdAt, c.id", [family.sql, target.id])
@@ -18,13 +19,13 @@ public struct PostgresReactionStore: ReactionStore {
     }
 
     public func comment(family: FamilyID, id: CommentID) async throws -> Comment {
-        try await database.read { db in try await Self.fetch(db, family: family, id: id) }
+        try await database.readAsync { db in try await Self.fetch(db, family: family, id: id) }
     }
 
     public func addComment(family: FamilyID, on target: ReactionTarget, author: UserID, text: String) async throws -> Comment {
         let text = try Comment.validText(text)
         let now = database.clock.now()
-        return try await database.write { db in
+        return try await database.writeAsync { db in
             try await Self.requireTarget(db, family: family, target)
             let id = CommentID()
             try await db.execute(
@@ -37,7 +38,7 @@ public struct PostgresReactionStore: ReactionStore {
     public func editComment(family: FamilyID, id: CommentID, author: UserID, text: String) async throws -> Comment {
         let text = try Comment.validText(text)
         let now = database.clock.now()
-        return try await database.write { db in
+        return try await database.writeAsync { db in
             let changed = try await db.execute(
                 "UPDATE comments SET body = ?, modifiedAt = ? WHERE id = ? AND familyId = ? AND authorId = ? RETURNING 1",
                 [text, now.stored, id.sql, family.sql, author.sql])
@@ -47,7 +48,7 @@ public struct PostgresReactionStore: ReactionStore {
     }
 
     public func deleteComment(family: FamilyID, id: CommentID, by user: UserID, asOwner: Bool) async throws {
-        try await database.write { db in
+        try await database.writeAsync { db in
             let deleted = try await db.execute(
                 "DELETE FROM comments WHERE id = ? AND familyId = ? AND (authorId = ? OR ?) RETURNING 1", [id.sql, family.sql, user.sql, asOwner])
             guard deleted == 1 else { throw StoreError.notFound(kind: "comment", id: id.description) }
@@ -55,7 +56,7 @@ public struct PostgresReactionStore: ReactionStore {
     }
 
     public func hearts(family: FamilyID, on target: ReactionTarget) async throws -> [Heart] {
-        try await database.read { db in
+        try await database.readAsync { db in
             try await Self.requireTarget(db, family: family, target)
             return try await Self.hearts(db, family: family, target)
         }
@@ -63,7 +64,7 @@ public struct PostgresReactionStore: ReactionStore {
 
     public func setHeart(family: FamilyID, on target: ReactionTarget, user: UserID, on: Bool) async throws -> [Heart] {
         let now = database.clock.now()
-        return try await database.write { db in
+        return try await database.writeAsync { db in
             try await Self.requireTarget(db, family: family, target)
             let column = target.column
             if on {

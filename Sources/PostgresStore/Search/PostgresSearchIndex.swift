@@ -1,5 +1,6 @@
 import Diary
 import DiaryStore
+import Persistence
 
 /// Keeps `searchDocuments` and `searchTokens` in step with entries and memos, inside the transaction of each write
 /// (as `SearchIndex` does for SQLite's FTS5 index). The tokens are those SQLite's index holds (`SearchTokens`).
@@ -8,15 +9,7 @@ enum PostgresSearchIndex {
     static let weights: [Double] = [4.0, 1.0, 3.0, 2.0]
 
     static func refresh(_ db: PostgresTransaction, entry: EntryID) async throws {
-        guard let row = try await db.row(
-            """
-            SELECT familyId, title, body, trim(coalesce(placeName, '') || ' ' || coalesce(placeRegion, '')) AS place,
-                coalesce((SELECT string_agg(tags.name, ' ' ORDER BY entryTags.position) FROM entryTags
-                    JOIN tags ON tags.id = entryTags.tagId WHERE entryTags.entryId = entries.id), '') AS tags
-            FROM entries WHERE id = ?
-            """,
-            [entry.sql])
-        else { return }
+        guard let row = try await db.row(entrySource, [entry.sql]) else { return }
         try await store(
             db, family: try row.string("familyId"), key: ("entryId", entry.sql),
             columns: [try row.string("title"), try row.string("body"), try row.string("tags"), try row.string("place")])
@@ -105,25 +98,64 @@ enum PostgresSearchIndex {
 
     private static func store(_ db: PostgresTransaction, family: String, key: (column: String, id: String), columns: [String]) async throws {
         let tokens = try SearchTokens.document(columns)
-        guard let document = try await db.int(
-            """
-            INSERT INTO searchDocuments (familyId, \(key.column), title, body, tags, place) VALUES (?, ?, ?, ?, ?, ?)
-            ON CONFLICT (\(key.column)) DO UPDATE SET title = excluded.title, body = excluded.body, tags = excluded.tags,
-                place = excluded.place
-            RETURNING id
-            """,
-            [family, key.id] + columns)
-        else { throw StoreError.unreadable("a search document just written") }
+        guard let document = try await db.int(upsertDocument(key.column), [family, key.id] + columns) else {
+            throw StoreError.unreadable("a search document just written")
+        }
         try await db.execute("DELETE FROM searchTokens WHERE documentId = ?", [document])
         guard !tokens.isEmpty else { return }
-        // One statement for all of a document's tokens.
-        try await db.execute(
-            """
-            INSERT INTO searchTokens (documentId, familyId, token, field, positions)
-            SELECT ?, ?, token, field, string_to_array(positions, ',')::integer[]
-            FROM unnest(?::text[], ?::smallint[], ?::text[]) AS t(token, field, positions)
-            """,
-            [document, family, tokens.map(\.text), tokens.map { Int16($0.column + 1) },
-                tokens.map { $0.positions.map(String.init).joined(separator: ",") }])
+        try await db.execute(insertTokens, tokenArguments(document: document, family: family, tokens: tokens))
+    }
+
+    // The same for the stores written once over `SQLSession` (their transactions are synchronous).
+
+    static func refresh(_ db: PostgresSession, entry: EntryID) throws {
+        guard let row = try db.records(entrySource, [entry.sql]).first else { return }
+        try store(
+            db, family: try row.string("familyId"), key: ("entryId", entry.sql),
+            columns: [try row.string("title"), try row.string("body"), try row.string("tags"), try row.string("place")])
+    }
+
+    static func refresh(_ db: PostgresSession, memo: MemoID) throws {
+        guard let row = try db.records("SELECT familyId, title, body FROM memos WHERE id = ?", [memo.sql]).first else { return }
+        try store(db, family: try row.string("familyId"), key: ("memoId", memo.sql), columns: [try row.string("title"), try row.string("body"), "", ""])
+    }
+
+    private static func store(_ db: PostgresSession, family: String, key: (column: String, id: String), columns: [String]) throws {
+        let tokens = try SearchTokens.document(columns)
+        guard let document = try db.records(upsertDocument(key.column), [family, key.id] + columns).first?.optionalInt(at: 0) else {
+            throw StoreError.unreadable("a search document just written")
+        }
+        _ = try db.records("DELETE FROM searchTokens WHERE documentId = ?", [document])
+        guard !tokens.isEmpty else { return }
+        _ = try db.records(insertTokens, tokenArguments(document: document, family: family, tokens: tokens))
+    }
+
+    /// An entry's indexed text: title, body, tags in order, place.
+    static let entrySource = """
+        SELECT familyId, title, body, trim(coalesce(placeName, '') || ' ' || coalesce(placeRegion, '')) AS place,
+            coalesce((SELECT string_agg(tags.name, ' ' ORDER BY entryTags.position) FROM entryTags
+                JOIN tags ON tags.id = entryTags.tagId WHERE entryTags.entryId = entries.id), '') AS tags
+        FROM entries WHERE id = ?
+        """
+
+    static func upsertDocument(_ column: String) -> String {
+        """
+        INSERT INTO searchDocuments (familyId, \(column), title, body, tags, place) VALUES (?, ?, ?, ?, ?, ?)
+        ON CONFLICT (\(column)) DO UPDATE SET title = excluded.title, body = excluded.body, tags = excluded.tags,
+            place = excluded.place
+        RETURNING id
+        """
+    }
+
+    /// One statement for all of a document's tokens.
+    static let insertTokens = """
+        INSERT INTO searchTokens (documentId, familyId, token, field, positions)
+        SELECT ?, ?, token, field, string_to_array(positions, ',')::integer[]
+        FROM unnest(?::text[], ?::smallint[], ?::text[]) AS t(token, field, positions)
+        """
+
+    static func tokenArguments(document: Int, family: String, tokens: [SearchTokens.Token]) -> [SQLArgument] {
+        [document, family, tokens.map(\.text), tokens.map { Int16($0.column + 1) }, tokens.map { $0.positions.map(String.init).joined(separator: ",") }]
     }
 }
+

@@ -1,6 +1,7 @@
 import Diary
 import DiaryStore
 import Foundation
+import Persistence
 
 /// `SearchStore` over PostgreSQL's token table. It finds what SQLite's FTS5 index finds — the same tokens
 /// (`SearchTokens`), every term a phrase of tokens at consecutive positions in one column, words as prefixes — and
@@ -29,7 +30,7 @@ public struct PostgresSearchStore: SearchStore {
         // A term the tokenizer keeps nothing of (a lone combining mark) is a phrase FTS5 finds nowhere.
         guard phrases.allSatisfy({ !$0.tokens.isEmpty }) else { return Page(items: [], next: nil) }
         let window = window
-        let (page, next, documents) = try await database.read { db in
+        let (page, next, documents) = try await database.readAsync { db in
             let matches = Matches(family: family, phrases: phrases, filter: filter, size: window)
             // One term ranks by its instances alone (its IDF multiplies every score alike): no counting needed.
             let idf = phrases.count == 1 ? [1.0] : try await Self.inverseFrequencies(db, family: family, phrases: phrases)
@@ -73,7 +74,7 @@ public struct PostgresSearchStore: SearchStore {
     }
 
     public func reindex() async throws -> (entries: Int, memos: Int) {
-        let counts = try await database.write { db in
+        let counts = try await database.writeAsync { db in
             try await PostgresSearchIndex.refreshAll(db)
             let entries = try await db.int("SELECT count(*) FROM searchDocuments WHERE entryId IS NOT NULL") ?? 0
             let memos = try await db.int("SELECT count(*) FROM searchDocuments WHERE memoId IS NOT NULL") ?? 0

@@ -1,6 +1,7 @@
 import Diary
 import DiaryStore
 import Foundation
+import Persistence
 import WeatherAnswers
 
 /// `WeatherStore` over PostgreSQL, with the statements of `WeatherSQL`.
@@ -10,19 +11,19 @@ public struct PostgresWeatherStore: WeatherStore {
     public init(_ database: PostgresDatabase) { self.database = database }
 
     public func lookupIsOn(family: FamilyID) async throws -> Bool {
-        guard let row = try await database.read({ db in try await db.row(WeatherSQL.isOn, [family.sql]) }) else {
+        guard let row = try await database.readAsync({ db in try await db.row(WeatherSQL.isOn, [family.sql]) }) else {
             throw StoreError.notFound(kind: "family", id: family.description)
         }
         return try row.bool("weatherLookup")
     }
 
     public func setLookup(_ on: Bool, family: FamilyID) async throws {
-        let changed = try await database.write { db in try await db.execute(WeatherSQL.setOn + " RETURNING id", [on, family.sql]) }
+        let changed = try await database.writeAsync { db in try await db.execute(WeatherSQL.setOn + " RETURNING id", [on, family.sql]) }
         guard changed == 1 else { throw StoreError.notFound(kind: "family", id: family.description) }
     }
 
     public func cached(cell: String, date: String) async throws -> CachedWeather? {
-        guard let row = try await database.read({ db in try await db.row(WeatherSQL.cached, [cell, date]) }) else { return nil }
+        guard let row = try await database.readAsync({ db in try await db.row(WeatherSQL.cached, [cell, date]) }) else { return nil }
         return WeatherSQL.cachedWeather(
             code: try row.optionalInt("code"), high: try row.optionalDouble("high"), low: try row.optionalDouble("low"),
             fetchedAt: try row.timestamp("fetchedAt"))
@@ -30,7 +31,7 @@ public struct PostgresWeatherStore: WeatherStore {
 
     public func remember(cell: String, date: String, weather: DailyWeather?) async throws {
         let now = database.clock.now().stored
-        try await database.write { db in
+        try await database.writeAsync { db in
             try await db.execute(WeatherSQL.remember, [cell, date, weather?.code, weather?.high, weather?.low, now])
         }
     }

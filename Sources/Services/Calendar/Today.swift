@@ -1,6 +1,7 @@
 import DiaryStore
 import Foundation
 import KoreanCalendar
+import Persistence
 
 /// Today's date on the family's wall calendar (Asia/Seoul), for ages and milestones.
 public struct Today: Sendable {

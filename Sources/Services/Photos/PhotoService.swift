@@ -3,6 +3,7 @@ import DiaryStore
 import Foundation
 import Logging
 import NIOPosix
+import Persistence
 import Photos
 
 /// What one orphan sweep removed.

@@ -2,6 +2,7 @@ import DiaryStore
 import Foundation
 import Hummingbird
 import Logging
+import Persistence
 import Photos
 import ServiceLifecycle
 import Services

@@ -2,6 +2,7 @@ import Diary
 import DiaryStore
 import Foundation
 import NIOPosix
+import Persistence
 import Secrets
 import Synchronization
 

@@ -3,6 +3,7 @@ import DiaryStore
 import Foundation
 import Hummingbird
 import KoreanCalendar
+import Persistence
 import Services
 
 /// Calendar feeds: `POST/GET /api/v1/feeds`, `DELETE /api/v1/feeds/{id}` (members), the feed itself at its secret

@@ -3,6 +3,7 @@ import DiaryStore
 import Foundation
 import Hummingbird
 import NIOCore
+import Persistence
 import Photos
 import Services
 

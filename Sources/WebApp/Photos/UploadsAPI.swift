@@ -4,6 +4,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Multipart
+import Persistence
 import Services
 
 /// `/api/v1/uploads`: resumable uploads by the tus 1.0 protocol (core, creation, termination, expiration;
@@ -14,7 +15,7 @@ import Services
 struct UploadsAPI {
     let uploads: ResumableUploads
     let photos: PhotoService
-    let clock: DiaryStore.Clock
+    let clock: Persistence.Clock
 
     static let version = "1.0.0"
     static let resumable = HTTPField.Name("Tus-Resumable")!

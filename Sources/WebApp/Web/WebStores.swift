@@ -1,6 +1,7 @@
 import Diary
 import DiaryStore
 import Foundation
+import Persistence
 import Services
 import WeatherAnswers
 import KoreanCalendar

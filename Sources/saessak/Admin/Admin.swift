@@ -1,6 +1,7 @@
 import ArgumentParser
 import Diary
 import DiaryStore
+import Persistence
 import PostgresStore
 import Files
 import Foundation

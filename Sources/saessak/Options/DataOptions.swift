@@ -2,6 +2,7 @@ import ArgumentParser
 import DiaryStore
 import Foundation
 import ObjectStorage
+import Persistence
 import Photos
 import PostgresStore
 import Secrets

@@ -1,6 +1,5 @@
 import Diary
 import Foundation
-import GRDB
 import KoreanCalendar
 
 /// Timestamps as the database keeps them: UTC `YYYY-MM-DD HH:MM:SS.SSS` (SQLite's own date format, so its date
@@ -8,11 +7,11 @@ import KoreanCalendar
 ///
 /// GRDB's default `Date` conversion goes through a `DateFormatter`, which can turn 0.123 s into "…​.122"; a date
 /// read back would then differ from the one written. Whole milliseconds make the round trip exact.
-package enum StoredTime {
+public enum StoredTime {
     static let millisecondsPerDay = 86_400_000
     static let unixEpochJulianDay = 2_440_588
 
-    package static func text(_ date: Date) -> String {
+    public static func text(_ date: Date) -> String {
         let milliseconds = Int((date.timeIntervalSince1970 * 1000).rounded())
         let (days, inDay) = floorDivision(milliseconds, millisecondsPerDay)
         let day = (try? SolarDate(julianDayNumber: days + unixEpochJulianDay))?.iso ?? "0001-01-01"
@@ -20,7 +19,7 @@ package enum StoredTime {
         return "\(day) \(pad(seconds / 3600, 2)):\(pad(seconds / 60 % 60, 2)):\(pad(seconds % 60, 2)).\(pad(millis, 3))"
     }
 
-    package static func date(_ text: String) -> Date? {
+    public static func date(_ text: String) -> Date? {
         let parts = text.split(separator: " ")
         guard parts.count == 2, let day = try? SolarDate(iso: parts[0]) else { return nil }
         let clock = parts[1].split(whereSeparator: { $0 == ":" || $0 == "." }).compactMap { Int($0) }
@@ -34,7 +33,7 @@ package enum StoredTime {
     }
 
     /// The time as the database will hold it: what `Clock` hands out, so objects compare equal after a round trip.
-    package static func truncated(_ date: Date) -> Date {
+    public static func truncated(_ date: Date) -> Date {
         Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded(.down) / 1000)
     }
 
@@ -51,13 +50,5 @@ package enum StoredTime {
 
 extension Date {
     /// This date in the database's timestamp format.
-    package var stored: String { StoredTime.text(self) }
-}
-
-extension Row {
-    func timestamp(_ column: String) throws -> Date {
-        let text: String = try decode(forColumn: column)
-        guard let date = StoredTime.date(text) else { throw StoreError.unreadable("\(column) '\(text)' is not a timestamp") }
-        return date
-    }
+    public var stored: String { StoredTime.text(self) }
 }

@@ -1,0 +1,150 @@
+import Diary
+import Foundation
+import Secrets
+
+/// One table's rows as plain values: what a backup holds and a restore writes back.
+public struct TableDump: Sendable, Equatable {
+    public let name: String
+    /// Rows in primary-key order, each column by name.
+    public var rows: [[String: DumpValue]]
+
+    public init(name: String, rows: [[String: DumpValue]]) {
+        self.name = name
+        self.rows = rows
+    }
+}
+
+/// A value as SQLite stores it. In JSON: null, a number, a string, or `{"base64": …}` for bytes (token digests).
+public enum DumpValue: Sendable, Equatable, Codable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob(Data)
+
+    /// A value as a backup keeps it: booleans as 0 and 1, as SQLite stores them.
+    public init(_ value: SQLValue) {
+        switch value {
+        case .null: self = .null
+        case .integer(let number): self = .integer(number)
+        case .real(let number): self = .real(number)
+        case .text(let text): self = .text(text)
+        case .blob(let data): self = .blob(data)
+        case .bool(let flag): self = .integer(flag ? 1 : 0)
+        }
+    }
+
+    private enum BlobKey: String, CodingKey { case base64 }
+
+    public init(from decoder: any Decoder) throws {
+        if let object = try? decoder.container(keyedBy: BlobKey.self) {
+            guard let data = Data(base64Encoded: try object.decode(String.self, forKey: .base64)) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not base64"))
+            }
+            self = .blob(data)
+            return
+        }
+        let value = try decoder.singleValueContainer()
+        if value.decodeNil() {
+            self = .null
+        } else if let number = try? value.decode(Int64.self) {
+            self = .integer(number)
+        } else if let number = try? value.decode(Double.self) {
+            self = .real(number)
+        } else {
+            self = .text(try value.decode(String.self))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .blob(let data):
+            var object = encoder.container(keyedBy: BlobKey.self)
+            try object.encode(data.base64EncodedString(), forKey: .base64)
+        case .null:
+            var value = encoder.singleValueContainer()
+            try value.encodeNil()
+        case .integer(let number):
+            var value = encoder.singleValueContainer()
+            try value.encode(number)
+        case .real(let number):
+            var value = encoder.singleValueContainer()
+            try value.encode(number)
+        case .text(let text):
+            var value = encoder.singleValueContainer()
+            try value.encode(text)
+        }
+    }
+}
+
+/// What a backup changes in a row on the way out and back in, the same for every engine: sensitive values leave
+/// as plain text only when asked (the key stays behind) and are sealed again with the receiving database's key;
+/// thumbnail state is not data; a family backup carries one password hash and no references to outsiders.
+public struct DumpRules: Sendable {
+    let includeSensitive: Bool
+    /// The family's members, for a family backup (nil: the whole database).
+    let members: Set<String>?
+    let credentialsOf: UserID?
+    let cipher: FieldCipher
+
+    public init(includeSensitive: Bool, members: Set<String>?, credentialsOf: UserID?, cipher: FieldCipher) {
+        self.includeSensitive = includeSensitive
+        self.members = members
+        self.credentialsOf = credentialsOf
+        self.cipher = cipher
+    }
+
+    public func dumped(_ row: [String: DumpValue], table: String) throws -> [String: DumpValue] {
+        var values = row
+        if table == "photos" {
+            values["thumbnails"] = nil
+            values["renditionProgress"] = nil
+            // Whether a clip needs a web rendition is data; whether it has been made is not (it is made again).
+            if case .text(let state) = values["rendition"] ?? .null, state != "none" { values["rendition"] = .text("pending") }
+        }
+        if members != nil, table == "users", values["id"] != credentialsOf.map({ .text($0.sql) }) {
+            values["passwordHash"] = .text(BackupCatalogue.noPassword)
+        }
+        for sealed in BackupCatalogue.sealedColumns where sealed.table == table {
+            guard case .blob(let data) = values.removeValue(forKey: sealed.column) ?? .null else { continue }
+            if includeSensitive {
+                values[BackupCatalogue.plainColumn(sealed.column)] = .text(try cipher.open(data))
+            }
+        }
+        if let members, table != "users", table != "memberships", table != "apiTokens" {
+            for column in ["createdBy", "acceptedBy", "authorId"] {
+                if case .text(let user) = values[column] ?? .null, !members.contains(user) { values[column] = .null }
+            }
+        }
+        return values
+    }
+
+    /// A backed-up row as it is written back: thumbnails and renditions to be made again, plain sensitive values
+    /// sealed with `cipher`.
+    public static func toLoad(_ row: [String: DumpValue], table: String, cipher: FieldCipher) throws -> [String: DumpValue] {
+        var row = row
+        if table == "photos" {
+            row["thumbnails"] = .text("pending")
+            // A clip's web rendition is made again from its original (a backup carries originals only).
+            if case .text(let state) = row["rendition"] ?? .null, state != "none" { row["rendition"] = .text("pending") }
+        }
+        for sealed in BackupCatalogue.sealedColumns where sealed.table == table {
+            if case .text(let plain) = row.removeValue(forKey: BackupCatalogue.plainColumn(sealed.column)) ?? .null {
+                row[sealed.column] = .blob(try cipher.seal(plain))
+            }
+        }
+        return row
+    }
+}
+
+extension SQLValue {
+    public init(_ value: DumpValue) {
+        switch value {
+        case .null: self = .null
+        case .integer(let number): self = .integer(number)
+        case .real(let number): self = .real(number)
+        case .text(let text): self = .text(text)
+        case .blob(let data): self = .blob(data)
+        }
+    }
+}

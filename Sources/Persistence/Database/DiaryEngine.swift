@@ -1,0 +1,48 @@
+import Diary
+import Foundation
+import Secrets
+
+/// A diary database, whichever engine holds it: SQLite in the data folder (`DiaryDatabase`) or PostgreSQL
+/// (`PostgresDatabase`). The composition roots open one and hand out its stores; backup, restore and the key
+/// commands speak this.
+public protocol DiaryEngine: Sendable {
+    /// Every store, over this database.
+    var stores: DiaryStores { get }
+    var clock: Clock { get }
+    /// The field-encryption key (the data folder's `secret.key`, or `SAESSAK_SECRET_KEY`).
+    var cipher: FieldCipher { get }
+    /// Which engine and where, without secrets ("SQLite saessak-data/saessak.sqlite").
+    var location: String { get }
+
+    /// Every backed-up table (`BackupCatalogue.tables`), read in one consistent snapshot, by `DumpRules`.
+    func dump(includeSensitive: Bool, family: FamilyID?, credentialsOf: UserID?) async throws -> [TableDump]
+
+    /// Writes a backup's tables (of this version's schema) into this empty database in one transaction, and rebuilds
+    /// the search index.
+    func load(_ tables: [TableDump]) async throws
+
+    /// The SQLite migrations (`BackupCatalogue.migrations`) whose tables this database holds: a backup's schema.
+    func schemaVersion() async throws -> [String]
+
+    /// Whether the database holds no diary yet (a restore writes only into an empty one).
+    func isEmpty() async throws -> Bool
+
+    /// "ok" when the engine finds nothing wrong.
+    func integrityCheck() async throws -> String
+
+    /// One sealed value, to tell which key a half-done rotation left the data under.
+    func sampleSealedValue() async throws -> Data?
+
+    /// Re-encrypts every sealed value from `old` to `new` in one transaction; returns how many there were.
+    func reseal(from old: FieldCipher, to new: FieldCipher) async throws -> Int
+
+    /// Lets go of connections (a command that ends).
+    func close()
+}
+
+extension DiaryEngine {
+    public func dump(includeSensitive: Bool) async throws -> [TableDump] {
+        try await dump(includeSensitive: includeSensitive, family: nil, credentialsOf: nil)
+    }
+}
+
