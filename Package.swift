@@ -95,7 +95,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // What both database engines share: the SQL session interface, stored times, paging, the backup catalogue.
-        .target(name: "Persistence", dependencies: ["Diary", "KoreanCalendar", "Secrets"], swiftSettings: swiftSettings),
+        .target(name: "Persistence", dependencies: ["Diary", "KoreanCalendar", "Secrets", "WeatherAnswers"], swiftSettings: swiftSettings),
         .target(
             name: "DiaryStore",
             dependencies: [

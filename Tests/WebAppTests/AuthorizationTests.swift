@@ -60,11 +60,11 @@ import Testing
         let entry = try await SQLiteEntryStore(database).create(
             family: family.id,
             content: try EntryContent(title: "첫 걸음", body: "", date: try .init(iso: "2026-11-22T09:00"), childIDs: [child.id]))
-        let memo = try await SQLiteMemoStore(database).create(family: family.id, content: try MemoContent(title: "메모", body: ""))
+        let memo = try await database.stores.memos.create(family: family.id, content: try MemoContent(title: "메모", body: ""))
         let event = try await SQLiteEventStore(database).create(
             family: family.id,
             details: try EventDetails(childID: child.id, kind: .hospital, title: "검진", date: try .init(iso: "2026-11-22")))
-        let anniversary = try await SQLiteAnniversaryStore(database).create(
+        let anniversary = try await database.stores.anniversaries.create(
             family: family.id, details: try AnniversaryDetails(name: "결혼기념일", calendar: .solar, month: 5, day: 5))
         let owner = Membership(userID: try #require(try await accounts.credentials(username: "mom")).user, familyID: family.id, role: .owner)
         let shareToken = try await SQLiteSharingStore(database).share(by: owner, entries: [entry.id], label: nil, days: 1).token
@@ -132,7 +132,7 @@ import Testing
                 }
                 if caller == .viewer {
                     // Nothing of ours was changed by anybody so far: nobody, the other family, the viewer.
-                    #expect(try await SQLiteMemoStore(database).get(family: family.id, id: memo.id).content.title == "메모")
+                    #expect(try await database.stores.memos.get(family: family.id, id: memo.id).content.title == "메모")
                     #expect(try await SQLiteEntryStore(database).get(family: family.id, id: entry.id).content.title == "첫 걸음")
                     #expect(try await SQLiteChildStore(database).get(family: family.id, id: child.id).profile.name == "하늘")
                 }

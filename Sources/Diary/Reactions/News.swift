@@ -30,31 +30,3 @@ public protocol NewsStore: Sendable {
     /// `user` has seen everything there is.
     func markAllRead(family: FamilyID, user: UserID) async throws
 }
-
-/// The SQL both engines share. Every statement's first four arguments are user, family, user, user.
-public enum NewsSQL {
-    /// Joins and conditions that keep the entries new to a member.
-    static let unreadFrom = """
-        FROM entries e JOIN memberships m ON m.familyId = e.familyId AND m.userId = ?
-        WHERE e.familyId = ? AND e.authorId IS NOT NULL AND e.authorId <> ? AND e.createdAt > m.createdAt
-          AND NOT EXISTS (SELECT 1 FROM entryReads r WHERE r.entryId = e.id AND r.userId = ?)
-        """
-
-    /// authorId, username, entries, photos — by author.
-    public static let news = """
-        SELECT e.authorId, (SELECT u.username FROM users u WHERE u.id = e.authorId) AS username, CAST(count(*) AS BIGINT) AS entries,
-            CAST(sum((SELECT count(*) FROM entryPhotos p WHERE p.entryId = e.id)) AS BIGINT) AS photos
-        \(unreadFrom)
-        GROUP BY e.authorId ORDER BY count(*) DESC, username
-        """
-
-    /// The ids among a list (`IN (…)` appended by the caller).
-    public static let unreadIDs = "SELECT e.id \(unreadFrom) AND e.id IN "
-
-    /// Marks every new entry read; a fifth argument: the time.
-    public static let readAll = """
-        INSERT INTO entryReads (familyId, entryId, userId, readAt)
-        SELECT e.familyId, e.id, m.userId, ? \(unreadFrom)
-        ON CONFLICT DO NOTHING
-        """
-}

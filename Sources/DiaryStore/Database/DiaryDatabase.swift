@@ -92,9 +92,9 @@ extension DiaryDatabase {
     public var stores: DiaryStores {
         DiaryStores(
             accounts: SQLiteAccountStore(self), sessions: SQLiteSessionStore(self), sharing: SQLiteSharingStore(self),
-            children: SQLiteChildStore(self), entries: SQLiteEntryStore(self), memos: SQLiteMemoStore(self),
-            anniversaries: SQLiteAnniversaryStore(self), events: SQLiteEventStore(self), photos: SQLitePhotoStore(self),
-            search: SQLiteSearchStore(self), imports: SQLiteImportStore(self), growth: SQLiteGrowthStore(self),
-            vaccinations: SQLiteVaccinationStore(self), loginFailures: SQLiteLoginFailureStore(self), reactions: SQLiteReactionStore(self), news: SQLiteNewsStore(self), mail: SQLiteMailStore(self), weather: SQLiteWeatherStore(self))
+            children: SQLiteChildStore(self), entries: SQLiteEntryStore(self), memos: SQLMemoStore(self),
+            anniversaries: SQLAnniversaryStore(self), events: SQLiteEventStore(self), photos: SQLitePhotoStore(self),
+            search: SQLiteSearchStore(self), imports: SQLiteImportStore(self), growth: SQLGrowthStore(self),
+            vaccinations: SQLVaccinationStore(self), loginFailures: SQLLoginFailureStore(self), reactions: SQLiteReactionStore(self), news: SQLNewsStore(self), mail: SQLiteMailStore(self), weather: SQLWeatherStore(self))
     }
 }

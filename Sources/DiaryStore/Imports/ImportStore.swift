@@ -76,7 +76,7 @@ public struct SQLiteImportStore: ImportStore {
                 guard try isNew(item.sourceKey, kind: "anniversaries") else { continue }
                 var details = item.details
                 if let proposedChild = details.childID { details.childID = child(proposedChild) }
-                let anniversary = try SQLiteAnniversaryStore(store.database).insert(db, family: family, details: details, now: now)
+                let anniversary = try SQLAnniversaryStore.insert(SQLiteSession(db: db), family: family, details: details, now: now)
                 try remember(item.sourceKey, column: "anniversaryId", id: anniversary.id.sql)
                 outcome.added["anniversaries", default: 0] += 1
             }
@@ -93,7 +93,7 @@ public struct SQLiteImportStore: ImportStore {
             child.photoID = try child.photoID.map { try photo($0, from: proposed) }
             try SQLiteChildStore(store.database).insert(db, child)
             for measurement in item.measurements {
-                try SQLiteGrowthStore.insert(db, measurement, now: now)
+                try SQLGrowthStore.insert(SQLiteSession(db: db), measurement, now: now)
                 outcome.added["measurements", default: 0] += 1
             }
             try remember(item.sourceKey, column: "childId", id: child.id.sql)

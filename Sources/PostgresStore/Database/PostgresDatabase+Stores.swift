@@ -6,9 +6,9 @@ extension PostgresDatabase {
     public var stores: DiaryStores {
         DiaryStores(
             accounts: PostgresAccountStore(self), sessions: PostgresSessionStore(self), sharing: PostgresSharingStore(self),
-            children: PostgresChildStore(self), entries: PostgresEntryStore(self), memos: PostgresMemoStore(self),
-            anniversaries: PostgresAnniversaryStore(self), events: PostgresEventStore(self), photos: PostgresPhotoStore(self),
-            search: PostgresSearchStore(self), imports: PostgresImportStore(self), growth: PostgresGrowthStore(self),
-            vaccinations: PostgresVaccinationStore(self), loginFailures: PostgresLoginFailureStore(self), reactions: PostgresReactionStore(self), news: PostgresNewsStore(self), mail: PostgresMailStore(self), weather: PostgresWeatherStore(self))
+            children: PostgresChildStore(self), entries: PostgresEntryStore(self), memos: SQLMemoStore(self),
+            anniversaries: SQLAnniversaryStore(self), events: PostgresEventStore(self), photos: PostgresPhotoStore(self),
+            search: PostgresSearchStore(self), imports: PostgresImportStore(self), growth: SQLGrowthStore(self),
+            vaccinations: SQLVaccinationStore(self), loginFailures: SQLLoginFailureStore(self), reactions: PostgresReactionStore(self), news: SQLNewsStore(self), mail: PostgresMailStore(self), weather: SQLWeatherStore(self))
     }
 }

@@ -143,11 +143,11 @@ public final class PostgresDatabase: Sendable {
     private func transaction<T: Sendable>(
         _ begin: String, commit: Bool = true, _ body: @escaping @Sendable (PostgresTransaction) async throws -> T
     ) async throws -> T {
-        let logger = logger
+        let (logger, threads) = (logger, threads)
         return try await withConnectionDeadline { started in
             try await self.client.withConnection { connection in
                 started.set()
-                let transaction = PostgresTransaction(connection: connection, logger: logger)
+                let transaction = PostgresTransaction(connection: connection, logger: logger, threads: threads)
                 try await transaction.execute(begin)
                 do {
                     let result = try await body(transaction)

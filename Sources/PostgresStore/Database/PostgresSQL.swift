@@ -3,6 +3,7 @@ import DiaryStore
 import Foundation
 import Logging
 import Persistence
+import NIOPosix
 import PostgresNIO
 
 /// A value bound to a statement: text, numbers, bytes, booleans, text arrays, or nil for NULL.
@@ -13,6 +14,13 @@ public typealias SQLArgument = (any PostgresThrowingDynamicTypeEncodable & Senda
 public struct PostgresTransaction: Sendable {
     let connection: PostgresConnection
     let logger: Logger
+    let threads: NIOThreadPool
+
+    /// Runs statements of a store written once over `SQLSession` in this transaction, on the database's threads.
+    func session<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
+        let (connection, logger) = (connection, logger)
+        return try await threads.runIfActive { try body(PostgresSession(connection: connection, logger: logger)) }
+    }
 
     /// Runs a statement; returns how many rows it returned (with `RETURNING`, how many it changed).
     @discardableResult

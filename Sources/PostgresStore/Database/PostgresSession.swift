@@ -88,16 +88,10 @@ struct PostgresSearchIndexing: SearchIndexing {
 
 extension PostgresDatabase: StoreDatabase {
     public func read<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
-        let (threads, logger) = (threads, logger)
-        return try await readAsync { transaction in
-            try await threads.runIfActive { try body(PostgresSession(connection: transaction.connection, logger: logger)) }
-        }
+        try await readAsync { transaction in try await transaction.session(body) }
     }
 
     public func write<T: Sendable>(rollingBack: Bool, _ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
-        let (threads, logger) = (threads, logger)
-        return try await writeAsync(rollingBack: rollingBack) { transaction in
-            try await threads.runIfActive { try body(PostgresSession(connection: transaction.connection, logger: logger)) }
-        }
+        try await writeAsync(rollingBack: rollingBack) { transaction in try await transaction.session(body) }
     }
 }

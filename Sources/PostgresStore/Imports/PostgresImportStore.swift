@@ -81,7 +81,9 @@ public struct PostgresImportStore: ImportStore {
                 guard try await isNew(item.sourceKey, kind: "anniversaries") else { continue }
                 var details = item.details
                 if let proposedChild = details.childID { details.childID = child(proposedChild) }
-                let anniversary = try await PostgresAnniversaryStore.insert(db, family: family, details: details, now: now)
+                let anniversary = try await db.session { [family, details, now] in
+                    try SQLAnniversaryStore.insert($0, family: family, details: details, now: now)
+                }
                 try await remember(item.sourceKey, column: "anniversaryId", id: anniversary.id.sql)
                 outcome.added["anniversaries", default: 0] += 1
             }
@@ -97,7 +99,7 @@ public struct PostgresImportStore: ImportStore {
             if let photoID = child.photoID { child.photoID = try await photo(photoID, from: proposed) }
             try await PostgresChildStore.insert(db, child, sealed: sealed[item.child.id])
             for measurement in item.measurements {
-                try await PostgresGrowthStore.insert(db, measurement, now: now)
+                try await db.session { [now] in try SQLGrowthStore.insert($0, measurement, now: now) }
                 outcome.added["measurements", default: 0] += 1
             }
             try await remember(item.sourceKey, column: "childId", id: child.id.sql)
