@@ -10,6 +10,13 @@ public struct Session: Hashable, Sendable {
     public let csrfToken: String
     public let expiresAt: Date
 
+    /// A session ends after this long without a request…
+    public static let idleLifetime: TimeInterval = 14 * 24 * 3600
+    /// …and after this long in any case.
+    public static let absoluteLifetime: TimeInterval = 60 * 24 * 3600
+    /// When it was last used is written at most this often, so reading pages does not mean writing the database.
+    public static let touchInterval: TimeInterval = 60
+
     public init(id: String, userID: UserID, membership: Membership?, csrfToken: String, expiresAt: Date) {
         self.id = id
         self.userID = userID

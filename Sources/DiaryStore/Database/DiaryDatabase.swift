@@ -91,10 +91,10 @@ extension DiaryDatabase {
     /// Every store, over this database.
     public var stores: DiaryStores {
         DiaryStores(
-            accounts: SQLiteAccountStore(self), sessions: SQLiteSessionStore(self), sharing: SQLiteSharingStore(self),
+            accounts: SQLiteAccountStore(self), sessions: SQLSessionStore(self), sharing: SQLiteSharingStore(self),
             children: SQLiteChildStore(self), entries: SQLiteEntryStore(self), memos: SQLMemoStore(self),
             anniversaries: SQLAnniversaryStore(self), events: SQLiteEventStore(self), photos: SQLitePhotoStore(self),
             search: SQLiteSearchStore(self), imports: SQLiteImportStore(self), growth: SQLGrowthStore(self),
-            vaccinations: SQLVaccinationStore(self), loginFailures: SQLLoginFailureStore(self), reactions: SQLiteReactionStore(self), news: SQLNewsStore(self), mail: SQLiteMailStore(self), weather: SQLWeatherStore(self))
+            vaccinations: SQLVaccinationStore(self), loginFailures: SQLLoginFailureStore(self), reactions: SQLReactionStore(self), news: SQLNewsStore(self), mail: SQLMailStore(self), weather: SQLWeatherStore(self))
     }
 }

@@ -5,10 +5,10 @@ extension PostgresDatabase {
     /// Every store, over this database.
     public var stores: DiaryStores {
         DiaryStores(
-            accounts: PostgresAccountStore(self), sessions: PostgresSessionStore(self), sharing: PostgresSharingStore(self),
+            accounts: PostgresAccountStore(self), sessions: SQLSessionStore(self), sharing: PostgresSharingStore(self),
             children: PostgresChildStore(self), entries: PostgresEntryStore(self), memos: SQLMemoStore(self),
             anniversaries: SQLAnniversaryStore(self), events: PostgresEventStore(self), photos: PostgresPhotoStore(self),
             search: PostgresSearchStore(self), imports: PostgresImportStore(self), growth: SQLGrowthStore(self),
-            vaccinations: SQLVaccinationStore(self), loginFailures: SQLLoginFailureStore(self), reactions: PostgresReactionStore(self), news: SQLNewsStore(self), mail: PostgresMailStore(self), weather: SQLWeatherStore(self))
+            vaccinations: SQLVaccinationStore(self), loginFailures: SQLLoginFailureStore(self), reactions: SQLReactionStore(self), news: SQLNewsStore(self), mail: SQLMailStore(self), weather: SQLWeatherStore(self))
     }
 }

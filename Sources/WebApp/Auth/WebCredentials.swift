@@ -1,4 +1,4 @@
-import DiaryStore
+import Diary
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -21,7 +21,7 @@ enum WebCredentials {
     /// `Set-Cookie` for a session: HttpOnly (no script reads it), SameSite=Lax (not sent with other sites' posts),
     /// Secure behind TLS.
     static func sessionCookie(_ value: String, secure: Bool) -> String {
-        cookie(sessionCookie, value, maxAge: Int(SQLiteSessionStore.absoluteLifetime), secure: secure)
+        cookie(sessionCookie, value, maxAge: Int(Diary.Session.absoluteLifetime), secure: secure)
     }
 
     static func expired(_ name: String, secure: Bool) -> String { cookie(name, "", maxAge: 0, secure: secure) }

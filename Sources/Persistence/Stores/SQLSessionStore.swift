@@ -1,0 +1,82 @@
+import Diary
+import Foundation
+import Secrets
+
+/// `SessionStore` over either engine.
+public struct SQLSessionStore: SessionStore {
+    let database: any StoreDatabase
+
+    public init(_ database: any StoreDatabase) { self.database = database }
+
+    public func start(user: UserID, replacing previous: String? = nil) async throws -> (cookie: String, session: Session) {
+        let (cookie, digest) = TokenGenerator.make()
+        let csrf = TokenGenerator.make().token
+        let now = database.clock.now()
+        let id = UUID().uuidString.lowercased()
+        try await database.write { db in
+            if let previous { try db.execute("DELETE FROM sessions WHERE digest = \(TokenGenerator.digest(of: previous))") }
+            let family = try db.string("SELECT familyId FROM memberships WHERE userId = \(user) ORDER BY createdAt, familyId LIMIT 1")
+            try db.execute(
+                """
+                INSERT INTO sessions (id, digest, userId, familyId, csrfToken, createdAt, lastSeenAt, expiresAt)
+                VALUES (\(id), \(digest), \(user), \(family), \(csrf), \(now), \(now), \(now.addingTimeInterval(Session.absoluteLifetime)))
+                """)
+        }
+        guard let session = try await session(forCookie: cookie) else { throw StoreError.unreadable("a session just made") }
+        return (cookie, session)
+    }
+
+    public func session(forCookie cookie: String) async throws -> Session? {
+        let digest = TokenGenerator.digest(of: cookie)
+        let now = database.clock.now()
+        let found = try await database.read { db -> (session: Session, lastSeen: Date)? in
+            guard let row = try db.row(
+                """
+                SELECT sessions.*, memberships.role FROM sessions
+                LEFT JOIN memberships ON memberships.familyId = sessions.familyId AND memberships.userId = sessions.userId
+                WHERE sessions.digest = \(digest)
+                """)
+            else { return nil }
+            return try readBack("session") {
+                let user: UserID = try row.id("userId")
+                let family: FamilyID? = try row.optionalID("familyId")
+                let role = try row.optionalString("role").flatMap(Role.init(rawValue:))
+                let membership = family.flatMap { family in role.map { Membership(userID: user, familyID: family, role: $0) } }
+                let session = Session(
+                    id: try row.string("id"), userID: user, membership: membership, csrfToken: try row.string("csrfToken"),
+                    expiresAt: try row.timestamp("expiresAt"))
+                return (session, try row.timestamp("lastSeenAt"))
+            }
+        }
+        guard let (session, lastSeen) = found else { return nil }
+        guard session.expiresAt > now, lastSeen.addingTimeInterval(Session.idleLifetime) > now else {
+            try await end(session.id)
+            return nil
+        }
+        if now.timeIntervalSince(lastSeen) > Session.touchInterval {
+            try await database.write { db in
+                try db.execute("UPDATE sessions SET lastSeenAt = \(now) WHERE id = \(session.id) AND lastSeenAt < \(now)")
+            }
+        }
+        return session
+    }
+
+    public func end(_ id: String) async throws {
+        try await database.write { db in try db.execute("DELETE FROM sessions WHERE id = \(id)") }
+    }
+
+    public func endAll(user: UserID, keeping: String? = nil) async throws {
+        try await database.write { db in
+            try db.execute("DELETE FROM sessions WHERE userId = \(user) AND id IS DISTINCT FROM CAST(\(keeping) AS TEXT)")
+        }
+    }
+
+    public func switchFamily(_ session: Session, to family: FamilyID) async throws {
+        try await database.write { db in
+            guard try db.exists("SELECT 1 FROM memberships WHERE familyId = \(family) AND userId = \(session.userID)") else {
+                throw StoreError.notFound(kind: "family", id: family.description)
+            }
+            try db.execute("UPDATE sessions SET familyId = \(family) WHERE id = \(session.id)")
+        }
+    }
+}
