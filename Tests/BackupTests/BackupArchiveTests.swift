@@ -17,13 +17,13 @@ import ZIPFoundation
     func diary(_ name: String) async throws -> (URL, DiaryDatabase) {
         let folder = root.appendingPathComponent(name)
         let database = try DiaryDatabase(folder: folder)
-        let family = try await SQLiteAccountStore(database).createUser(username: "kim", passwordHash: "x", familyName: "김씨네").1.id
-        let child = try await SQLiteChildStore(database).create(
+        let family = try await database.stores.accounts.createUser(username: "kim", passwordHash: "x", familyName: "김씨네").1.id
+        let child = try await database.stores.children.create(
             family: family,
             profile: try ChildProfile(
                 name: "하늘", birthDate: .lunar(try LunarDate(year: 2025, month: 6, day: 4, isLeapMonth: true)),
                 residentNumber: try ResidentNumber("240229-4123456")))
-        _ = try await SQLiteEntryStore(database).create(
+        _ = try await database.stores.entries.create(
             family: family,
             content: try EntryContent(title: "첫 걸음", body: "🎉", date: try LocalDateTime(iso: "2026-11-22T09:30"), childIDs: [child.id]))
         return (folder, database)

@@ -15,7 +15,7 @@ import Services
     /// A data folder with a family and tokens for its owner and a viewer (grandmother).
     func setUp() async throws -> (owner: String, viewer: String) {
         let database = try DiaryDatabase(folder: folder)
-        let accounts = SQLiteAccountStore(database)
+        let accounts = database.stores.accounts
         let (_, family) = try await accounts.createUser(username: "mom", passwordHash: "x", familyName: "우리집")
         _ = try await accounts.createUser(username: "grandma", passwordHash: "x", familyName: "할머니댁")
         try await database.writer.write { db in

@@ -41,7 +41,7 @@ import Testing
 
     @Test func everyRouteAnswersEveryCallerAsItsAccessSays() async throws {
         let database = try DiaryDatabase(folder: folder)
-        let accounts = SQLiteAccountStore(database)
+        let accounts = database.stores.accounts
         let (_, family) = try await accounts.createUser(username: "mom", passwordHash: "x", familyName: "우리집")
         _ = try await accounts.createUser(username: "dad", passwordHash: "x", familyName: "dad")
         _ = try await accounts.createUser(username: "grandma", passwordHash: "x", familyName: "grandma")
@@ -55,19 +55,19 @@ import Testing
         tokens[.otherFamily] = try await accounts.createToken(username: "neighbour", familyName: nil).0
 
         // One object of each kind in the family, for the IDs in paths.
-        let child = try await SQLiteChildStore(database).create(
+        let child = try await database.stores.children.create(
             family: family.id, profile: try ChildProfile(name: "하늘", birthDate: .solar(try .init(iso: "2025-03-01"))))
-        let entry = try await SQLiteEntryStore(database).create(
+        let entry = try await database.stores.entries.create(
             family: family.id,
             content: try EntryContent(title: "첫 걸음", body: "", date: try .init(iso: "2026-11-22T09:00"), childIDs: [child.id]))
         let memo = try await database.stores.memos.create(family: family.id, content: try MemoContent(title: "메모", body: ""))
-        let event = try await SQLiteEventStore(database).create(
+        let event = try await database.stores.events.create(
             family: family.id,
             details: try EventDetails(childID: child.id, kind: .hospital, title: "검진", date: try .init(iso: "2026-11-22")))
         let anniversary = try await database.stores.anniversaries.create(
             family: family.id, details: try AnniversaryDetails(name: "결혼기념일", calendar: .solar, month: 5, day: 5))
         let owner = Membership(userID: try #require(try await accounts.credentials(username: "mom")).user, familyID: family.id, role: .owner)
-        let shareToken = try await SQLiteSharingStore(database).share(by: owner, entries: [entry.id], label: nil, days: 1).token
+        let shareToken = try await database.stores.sharing.share(by: owner, entries: [entry.id], label: nil, days: 1).token
         let ids = [
             "children": child.id.description, "entries": entry.id.description, "memos": memo.id.description,
             "events": event.id.description, "anniversaries": anniversary.id.description,
@@ -133,8 +133,8 @@ import Testing
                 if caller == .viewer {
                     // Nothing of ours was changed by anybody so far: nobody, the other family, the viewer.
                     #expect(try await database.stores.memos.get(family: family.id, id: memo.id).content.title == "메모")
-                    #expect(try await SQLiteEntryStore(database).get(family: family.id, id: entry.id).content.title == "첫 걸음")
-                    #expect(try await SQLiteChildStore(database).get(family: family.id, id: child.id).profile.name == "하늘")
+                    #expect(try await database.stores.entries.get(family: family.id, id: entry.id).content.title == "첫 걸음")
+                    #expect(try await database.stores.children.get(family: family.id, id: child.id).profile.name == "하늘")
                 }
             }
 

@@ -78,7 +78,7 @@ public struct SQLiteChildStore: ChildStore {
             try db.execute(sql: "DELETE FROM entries WHERE familyId = ?2 AND id IN (\(onlyThisChild))", arguments: [id.sql, family.sql])
             try FamilyTable.children.delete(db, family: family, id: id)
             try SQLiteEntryStore.deleteUnusedTags(db, family: family)
-            return try SQLitePhotoStore.deleteUnreferenced(db, candidates: photos)
+            return try SQLPhotoStore.deleteUnreferenced(SQLiteSession(db: db), candidates: photos)
         }
     }
 

@@ -134,7 +134,7 @@ public struct SQLiteEntryStore: EntryStore {
         record.authorId = author?.sql
         try record.insert(db)
         try link(db, entry: entry.id, family: family, content: content)
-        try SQLitePhotoStore.link(db, photos, to: .entry(entry.id), family: family)
+        try SQLPhotoStore.link(SQLiteSession(db: db), photos, to: .entry(entry.id), family: family)
         try SearchIndex.refresh(db, entry: entry.id)
         return try fetch(db, family: family, id: entry.id)
     }
@@ -157,17 +157,17 @@ public struct SQLiteEntryStore: EntryStore {
             try Self.deleteUnusedTags(db, family: family)
             try SearchIndex.refresh(db, entry: id)
             var released: [ReleasedPhotoFile] = []
-            if let photos { released = try SQLitePhotoStore.replace(db, photos: photos, of: .entry(id), family: family) }
+            if let photos { released = try SQLPhotoStore.replace(SQLiteSession(db: db), photos: photos, of: .entry(id), family: family) }
             return (try fetch(db, family: family, id: id), released)
         }
     }
 
     public func delete(family: FamilyID, id: EntryID) async throws -> [ReleasedPhotoFile] {
         try await database.writer.write { db in
-            let photos = try SQLitePhotoStore.photos(db, entry: id).map { try $0.decode(String.self, forColumn: "id") }
+            let photos = try SQLPhotoStore.photoIDs(SQLiteSession(db: db), of: .entry(id))
             try FamilyTable.entries.delete(db, family: family, id: id)
             try Self.deleteUnusedTags(db, family: family)
-            return try SQLitePhotoStore.deleteUnreferenced(db, candidates: photos)
+            return try SQLPhotoStore.deleteUnreferenced(SQLiteSession(db: db), candidates: photos)
         }
     }
 

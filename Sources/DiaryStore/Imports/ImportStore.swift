@@ -68,7 +68,7 @@ public struct SQLiteImportStore: ImportStore {
                 }
                 details.childID = childID
                 let photoIDs = try item.photos.map { try photo($0, from: proposed) }
-                let event = try SQLiteEventStore(store.database).insert(db, family: family, details: details, photos: photoIDs, now: now)
+                let event = try SQLEventStore.insert(SQLiteSession(db: db), family: family, details: details, photos: photoIDs, now: now)
                 try remember(item.sourceKey, column: "eventId", id: event.id.sql)
                 outcome.added["events", default: 0] += 1
             }
@@ -117,7 +117,7 @@ public struct SQLiteImportStore: ImportStore {
                 self.photos[proposed] = existing
                 return existing
             }
-            try SQLitePhotoStore.insert(db, photo, family: family)
+            try SQLPhotoStore.insert(SQLiteSession(db: db), photo, family: family)
             outcome.added["photos", default: 0] += 1
             self.photos[proposed] = photo.id
             return photo.id

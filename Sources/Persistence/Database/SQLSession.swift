@@ -106,6 +106,15 @@ public enum SQLDialect: Sendable {
         }
     }
 
+    /// After a `SELECT … LIMIT` that claims rows: on PostgreSQL the rows of `table` are locked, and rows another
+    /// server is claiming right now are skipped, not waited for; SQLite has one writer, so nothing is needed.
+    public func lockSkippingLocked(_ table: String) -> SQL {
+        switch self {
+        case .sqlite: ""
+        case .postgres: "FOR UPDATE OF \(raw: table) SKIP LOCKED"
+        }
+    }
+
     /// A small non-negative integer column as text of at least two digits ("03"), so that text order is number order.
     public func twoDigits(_ column: String) -> String {
         switch self {

@@ -75,7 +75,7 @@ public struct PostgresChildStore: ChildStore {
             try await db.execute("DELETE FROM entries WHERE familyId = ? AND id IN (\(onlyThisChild))", [family.sql, id.sql, id.sql])
             try await PostgresFamilyTable.children.delete(db, family: family, id: id)
             try await PostgresEntryStore.deleteUnusedTags(db, family: family)
-            return try await PostgresPhotoStore.deleteUnreferenced(db, candidates: photos)
+            return try await db.session { [photos] in try SQLPhotoStore.deleteUnreferenced($0, candidates: photos) }
         }
     }
 

@@ -138,7 +138,7 @@ public struct PostgresEntryStore: EntryStore {
             """,
             [entry.id.sql, family.sql] + contentArguments(content) + [now.stored, now.stored, author?.sql])
         try await link(db, entry: entry.id, family: family, content: content)
-        try await PostgresPhotoStore.link(db, photos, to: .entry(entry.id), family: family)
+        try await db.session { [entry] in try SQLPhotoStore.link($0, photos, to: .entry(entry.id), family: family) }
         try await PostgresSearchIndex.refresh(db, entry: entry.id)
         return try await fetch(db, family: family, id: entry.id)
     }
@@ -168,17 +168,17 @@ public struct PostgresEntryStore: EntryStore {
             try await Self.deleteUnusedTags(db, family: family)
             try await PostgresSearchIndex.refresh(db, entry: id)
             var released: [ReleasedPhotoFile] = []
-            if let photos { released = try await PostgresPhotoStore.replace(db, photos: photos, of: .entry(id), family: family) }
+            if let photos { released = try await db.session { try SQLPhotoStore.replace($0, photos: photos, of: .entry(id), family: family) } }
             return (try await Self.fetch(db, family: family, id: id), released)
         }
     }
 
     public func delete(family: FamilyID, id: EntryID) async throws -> [ReleasedPhotoFile] {
         try await database.writeAsync { db in
-            let photos = try await PostgresPhotoStore.photoIDs(db, of: .entry(id))
+            let photos = try await db.session { try SQLPhotoStore.photoIDs($0, of: .entry(id)) }
             try await PostgresFamilyTable.entries.delete(db, family: family, id: id)
             try await Self.deleteUnusedTags(db, family: family)
-            return try await PostgresPhotoStore.deleteUnreferenced(db, candidates: photos)
+            return try await db.session { [photos] in try SQLPhotoStore.deleteUnreferenced($0, candidates: photos) }
         }
     }
 

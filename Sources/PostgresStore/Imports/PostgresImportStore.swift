@@ -73,7 +73,9 @@ public struct PostgresImportStore: ImportStore {
                 details.childID = childID
                 var photoIDs: [PhotoID] = []
                 for photo in item.photos { photoIDs.append(try await self.photo(photo, from: proposed)) }
-                let event = try await PostgresEventStore.insert(db, family: family, details: details, photos: photoIDs, now: now)
+                let event = try await db.session { [family, details, photoIDs, now] in
+                    try SQLEventStore.insert($0, family: family, details: details, photos: photoIDs, now: now)
+                }
                 try await remember(item.sourceKey, column: "eventId", id: event.id.sql)
                 outcome.added["events", default: 0] += 1
             }
@@ -121,7 +123,7 @@ public struct PostgresImportStore: ImportStore {
                 self.photos[proposed] = existing
                 return existing
             }
-            try await PostgresPhotoStore.insert(db, photo, family: family)
+            try await db.session { [family] in try SQLPhotoStore.insert($0, photo, family: family) }
             outcome.added["photos", default: 0] += 1
             self.photos[proposed] = photo.id
             return photo.id
