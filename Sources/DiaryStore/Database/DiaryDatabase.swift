@@ -92,9 +92,9 @@ extension DiaryDatabase {
     public var stores: DiaryStores {
         DiaryStores(
             accounts: SQLiteAccountStore(self), sessions: SQLSessionStore(self), sharing: SQLiteSharingStore(self),
-            children: SQLiteChildStore(self), entries: SQLiteEntryStore(self), memos: SQLMemoStore(self),
+            children: SQLChildStore(self), entries: SQLEntryStore(self), memos: SQLMemoStore(self),
             anniversaries: SQLAnniversaryStore(self), events: SQLEventStore(self), photos: SQLPhotoStore(self),
-            search: SQLiteSearchStore(self), imports: SQLiteImportStore(self), growth: SQLGrowthStore(self),
+            search: SQLiteSearchStore(self), imports: SQLImportStore(self), growth: SQLGrowthStore(self),
             vaccinations: SQLVaccinationStore(self), loginFailures: SQLLoginFailureStore(self), reactions: SQLReactionStore(self), news: SQLNewsStore(self), mail: SQLMailStore(self), weather: SQLWeatherStore(self))
     }
 }

@@ -115,6 +115,15 @@ public enum SQLDialect: Sendable {
         }
     }
 
+    /// After a `SELECT` of a row about to be changed: on PostgreSQL a second writer's transaction waits here and then
+    /// sees the first one's change; SQLite's one writer already does.
+    public var lockingRows: SQL {
+        switch self {
+        case .sqlite: ""
+        case .postgres: "FOR UPDATE"
+        }
+    }
+
     /// A small non-negative integer column as text of at least two digits ("03"), so that text order is number order.
     public func twoDigits(_ column: String) -> String {
         switch self {

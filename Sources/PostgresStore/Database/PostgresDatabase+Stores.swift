@@ -6,9 +6,9 @@ extension PostgresDatabase {
     public var stores: DiaryStores {
         DiaryStores(
             accounts: PostgresAccountStore(self), sessions: SQLSessionStore(self), sharing: PostgresSharingStore(self),
-            children: PostgresChildStore(self), entries: PostgresEntryStore(self), memos: SQLMemoStore(self),
+            children: SQLChildStore(self), entries: SQLEntryStore(self), memos: SQLMemoStore(self),
             anniversaries: SQLAnniversaryStore(self), events: SQLEventStore(self), photos: SQLPhotoStore(self),
-            search: PostgresSearchStore(self), imports: PostgresImportStore(self), growth: SQLGrowthStore(self),
+            search: PostgresSearchStore(self), imports: SQLImportStore(self), growth: SQLGrowthStore(self),
             vaccinations: SQLVaccinationStore(self), loginFailures: SQLLoginFailureStore(self), reactions: SQLReactionStore(self), news: SQLNewsStore(self), mail: SQLMailStore(self), weather: SQLWeatherStore(self))
     }
 }

@@ -1,46 +1,46 @@
 import Diary
 import Foundation
-import GRDB
-import Persistence
 
-/// `ImportStore` over the SQLite database (`DiaryDatabase`).
-public struct SQLiteImportStore: ImportStore {
-    let database: DiaryDatabase
+/// `ImportStore` over either engine: one transaction per batch, which a dry run rolls back.
+public struct SQLImportStore: ImportStore {
+    let database: any StoreDatabase
 
-    public init(_ database: DiaryDatabase) { self.database = database }
+    public init(_ database: any StoreDatabase) { self.database = database }
 
     public func importBatch(_ batch: ImportBatch, family: FamilyID, source: String, dryRun: Bool) async throws -> ImportOutcome {
         let now = database.clock.now()
-        return try await database.writer.writeWithoutTransaction { db in
-            var writer = BatchWriter(db: db, family: family, source: source, now: now, store: self, batch: batch)
-            try db.inTransaction {
-                try writer.write()
-                return dryRun ? .rollback : .commit
-            }
+        var sealed: [ChildID: Data] = [:]
+        for item in batch.children {
+            sealed[item.child.id] = try SQLChildStore.seal(item.child.profile.residentNumber, with: database.cipher)
+        }
+        let sealedNumbers = sealed
+        return try await database.write(rollingBack: dryRun) { db in
+            var writer = BatchWriter(db: db, family: family, source: source, now: now, batch: batch, sealed: sealedNumbers)
+            try writer.write()
             return writer.outcome
         }
     }
 
     /// One batch inside its transaction.
     private struct BatchWriter {
-        let db: Database
+        let db: any SQLSession
         let family: FamilyID
         let source: String
         let now: Date
-        let store: SQLiteImportStore
         let batch: ImportBatch
+        let sealed: [ChildID: Data]
         var outcome = ImportOutcome()
         /// Proposed child ID → the child records go to (nil: it was imported before and deleted since).
         var children: [ChildID: ChildID?] = [:]
         var photos: [PhotoID: PhotoID] = [:]
 
-        init(db: Database, family: FamilyID, source: String, now: Date, store: SQLiteImportStore, batch: ImportBatch) {
+        init(db: any SQLSession, family: FamilyID, source: String, now: Date, batch: ImportBatch, sealed: [ChildID: Data]) {
             self.db = db
             self.family = family
             self.source = source
             self.now = now
-            self.store = store
             self.batch = batch
+            self.sealed = sealed
         }
 
         mutating func write() throws {
@@ -55,7 +55,7 @@ public struct SQLiteImportStore: ImportStore {
                     continue
                 }
                 let photoIDs = try item.photos.map { try photo($0, from: proposed) }
-                let entry = try SQLiteEntryStore(store.database).insert(db, family: family, content: content, photos: photoIDs, now: now)
+                let entry = try SQLEntryStore.insert(db, family: family, content: content, photos: photoIDs, now: now)
                 try remember(item.sourceKey, column: "entryId", id: entry.id.sql)
                 outcome.added["entries", default: 0] += 1
             }
@@ -68,7 +68,7 @@ public struct SQLiteImportStore: ImportStore {
                 }
                 details.childID = childID
                 let photoIDs = try item.photos.map { try photo($0, from: proposed) }
-                let event = try SQLEventStore.insert(SQLiteSession(db: db), family: family, details: details, photos: photoIDs, now: now)
+                let event = try SQLEventStore.insert(db, family: family, details: details, photos: photoIDs, now: now)
                 try remember(item.sourceKey, column: "eventId", id: event.id.sql)
                 outcome.added["events", default: 0] += 1
             }
@@ -76,7 +76,7 @@ public struct SQLiteImportStore: ImportStore {
                 guard try isNew(item.sourceKey, kind: "anniversaries") else { continue }
                 var details = item.details
                 if let proposedChild = details.childID { details.childID = child(proposedChild) }
-                let anniversary = try SQLAnniversaryStore.insert(SQLiteSession(db: db), family: family, details: details, now: now)
+                let anniversary = try SQLAnniversaryStore.insert(db, family: family, details: details, now: now)
                 try remember(item.sourceKey, column: "anniversaryId", id: anniversary.id.sql)
                 outcome.added["anniversaries", default: 0] += 1
             }
@@ -84,16 +84,15 @@ public struct SQLiteImportStore: ImportStore {
 
         private mutating func writeChild(_ item: ImportBatch.ChildItem, photos proposed: [PhotoID: Photo]) throws {
             if let known = try imported(item.sourceKey) {
-                let id: String? = known["childId"]
-                children[item.child.id] = .some(id.flatMap(ChildID.init))
+                children[item.child.id] = .some(try known.optionalString("childId").flatMap(ChildID.init))
                 outcome.duplicates["children", default: 0] += 1
                 return
             }
             var child = item.child
             child.photoID = try child.photoID.map { try photo($0, from: proposed) }
-            try SQLiteChildStore(store.database).insert(db, child)
+            try SQLChildStore.insert(db, child, sealed: sealed[item.child.id])
             for measurement in item.measurements {
-                try SQLGrowthStore.insert(SQLiteSession(db: db), measurement, now: now)
+                try SQLGrowthStore.insert(db, measurement, now: now)
                 outcome.added["measurements", default: 0] += 1
             }
             try remember(item.sourceKey, column: "childId", id: child.id.sql)
@@ -111,23 +110,19 @@ public struct SQLiteImportStore: ImportStore {
         private mutating func photo(_ proposed: PhotoID, from photos: [PhotoID: Photo]) throws -> PhotoID {
             if let id = self.photos[proposed] { return id }
             guard let photo = photos[proposed] else { throw StoreError.unknownReference(field: "photos", id: proposed.sql) }
-            if let existing = try String.fetchOne(
-                db, sql: "SELECT id FROM photos WHERE familyId = ? AND sha256 = ?", arguments: [family.sql, photo.sha256]
-            ).flatMap(PhotoID.init) {
+            if let existing = try db.string("SELECT id FROM photos WHERE familyId = \(family) AND sha256 = \(photo.sha256)").flatMap(PhotoID.init) {
                 self.photos[proposed] = existing
                 return existing
             }
-            try SQLPhotoStore.insert(SQLiteSession(db: db), photo, family: family)
+            try SQLPhotoStore.insert(db, photo, family: family)
             outcome.added["photos", default: 0] += 1
             self.photos[proposed] = photo.id
             return photo.id
         }
 
         /// What an earlier import of this source made from the record with this key, if it made anything.
-        private func imported(_ key: String) throws -> Row? {
-            try Row.fetchOne(
-                db, sql: "SELECT * FROM importedItems WHERE familyId = ? AND source = ? AND sourceKey = ?",
-                arguments: [family.sql, source, key])
+        private func imported(_ key: String) throws -> SQLRow? {
+            try db.row("SELECT * FROM importedItems WHERE familyId = \(family) AND source = \(source) AND sourceKey = \(key)")
         }
 
         private mutating func isNew(_ key: String, kind: String) throws -> Bool {
@@ -136,10 +131,13 @@ public struct SQLiteImportStore: ImportStore {
             return !known
         }
 
+        /// `column` is one of this type's own names (entryId, eventId, anniversaryId, childId).
         private func remember(_ key: String, column: String, id: String) throws {
             try db.execute(
-                sql: "INSERT INTO importedItems (familyId, source, sourceKey, \(column), importedAt) VALUES (?, ?, ?, ?, ?)",
-                arguments: [family.sql, source, key, id, now.stored])
+                """
+                INSERT INTO importedItems (familyId, source, sourceKey, \(raw: column), importedAt)
+                VALUES (\(family), \(source), \(key), \(id), \(now))
+                """)
         }
     }
 }

@@ -1,0 +1,255 @@
+import Diary
+import Foundation
+import KoreanCalendar
+
+/// `EntryStore` over either engine.
+public struct SQLEntryStore: EntryStore {
+    let database: any StoreDatabase
+
+    public init(_ database: any StoreDatabase) { self.database = database }
+
+    public func list(family: FamilyID, filter: TimelineFilter = TimelineFilter(), after cursor: PageCursor?, limit: Int)
+        async throws -> Page<Entry>
+    {
+        let paging = KeysetPage(sortKey: "localDateTime", descending: true, cursor: cursor, limit: limit)
+        return try await database.read { db in
+            var condition: SQL = ""
+            if let child = filter.childID {
+                condition += " AND EXISTS (SELECT 1 FROM entryChildren WHERE entryId = entries.id AND childId = \(child))"
+            }
+            if let tag = filter.tag {
+                condition += """
+                     AND EXISTS (SELECT 1 FROM entryTags JOIN tags ON tags.id = entryTags.tagId
+                        WHERE entryTags.entryId = entries.id AND tags.familyId = \(family) AND \(db.dialect.equalsIgnoringCase("tags.name", tag)))
+                    """
+            }
+            if let period = filter.period {
+                condition += " AND localDateTime >= \(period.bounds.from) AND localDateTime < \(period.bounds.before)"
+            }
+            let (rows, next) = try FamilyTable.entries.page(db, family: family, paging: paging, condition: condition)
+            return Page(items: try Self.decode(db, Array(rows)), next: next)
+        }
+    }
+
+    public func timeline(family: FamilyID, filter: TimelineFilter = TimelineFilter(), after cursor: PageCursor?, limit: Int)
+        async throws -> (sections: [MonthSection<Entry>], next: PageCursor?)
+    {
+        let page = try await list(family: family, filter: filter, after: cursor, limit: limit)
+        return (MonthSection.group(page.items) { YearMonth($0.content.date.date) }, page.next)
+    }
+
+    public func days(family: FamilyID, from first: SolarDate, through last: SolarDate) async throws -> [SolarDate: DaySummary] {
+        let before = (try? last.adding(days: 1))?.iso ?? last.iso + "U"
+        let rows = try await database.read { db in
+            try db.rows(
+                """
+                SELECT day, entries,
+                    (SELECT entryPhotos.photoId FROM entries AS dayEntries
+                        JOIN entryPhotos ON entryPhotos.entryId = dayEntries.id
+                        WHERE dayEntries.familyId = \(family) AND dayEntries.localDateTime >= day AND dayEntries.localDateTime < day || 'U'
+                        ORDER BY dayEntries.localDateTime, entryPhotos.position LIMIT 1) AS photo
+                FROM (SELECT substr(localDateTime, 1, 10) AS day, count(*) AS entries FROM entries
+                    WHERE familyId = \(family) AND localDateTime >= \(first.iso) AND localDateTime < \(before)
+                    GROUP BY substr(localDateTime, 1, 10)) AS days
+                """)
+        }
+        var days: [SolarDate: DaySummary] = [:]
+        for row in rows {
+            guard let date = try? SolarDate(iso: try row.string("day")) else { continue }
+            days[date] = DaySummary(entries: try row.int("entries"), firstPhoto: try row.optionalString("photo").flatMap(PhotoID.init))
+        }
+        return days
+    }
+
+    public func onThisDay(family: FamilyID, _ day: OnThisDay, limit: Int = 100) async throws -> [Entry] {
+        var condition: SQL = "substr(localDateTime, 6, 5) IN \(list: day.solarMonthDays)"
+        if !day.lunarDates.isEmpty { condition += " OR substr(localDateTime, 1, 10) IN \(list: day.lunarDates.map(\.iso))" }
+        let yearStart = String(day.date.iso.prefix(4)) + "-01-01"
+        return try await database.read { [condition] db in
+            try Self.decode(
+                db,
+                try db.rows(
+                    """
+                    SELECT * FROM entries WHERE familyId = \(family) AND localDateTime < \(yearStart) AND (\(condition))
+                    ORDER BY localDateTime DESC, id DESC LIMIT \(max(0, limit))
+                    """))
+        }
+    }
+
+    public func get(family: FamilyID, id: EntryID) async throws -> Entry {
+        try await database.read { db in try Self.fetch(db, family: family, id: id) }
+    }
+
+    public func create(family: FamilyID, content: EntryContent, photos: [PhotoID], author: UserID?) async throws -> Entry {
+        let now = database.clock.now()
+        return try await database.write { db in try Self.insert(db, family: family, content: content, photos: photos, author: author, now: now) }
+    }
+
+    /// A second request with the same key waits on the first's row (`ON CONFLICT` on an uncommitted insert, or
+    /// SQLite's one writer), then finds its entry.
+    public func create(family: FamilyID, content: EntryContent, photos: [PhotoID], author: UserID?, idempotencyKey key: String) async throws
+        -> (entry: Entry, replayed: Bool)
+    {
+        let now = database.clock.now()
+        return try await database.write { db in
+            try db.execute("DELETE FROM idempotencyKeys WHERE familyId = \(family) AND createdAt < \(now.addingTimeInterval(-idempotencyLifetime))")
+            let claimed = try db.execute(
+                "INSERT INTO idempotencyKeys (familyId, key, entryId, createdAt) VALUES (\(family), \(key), NULL, \(now)) ON CONFLICT DO NOTHING")
+            guard claimed == 1 else {
+                let made = try db.string("SELECT entryId FROM idempotencyKeys WHERE familyId = \(family) AND key = \(key)")
+                guard let made, let id = EntryID(made) else {
+                    throw StoreError.conflict(field: "Idempotency-Key", message: "the entry made with this key was deleted since")
+                }
+                return (try Self.fetch(db, family: family, id: id), true)
+            }
+            let entry = try Self.insert(db, family: family, content: content, photos: photos, author: author, now: now)
+            try db.execute("UPDATE idempotencyKeys SET entryId = \(entry.id) WHERE familyId = \(family) AND key = \(key)")
+            return (entry, false)
+        }
+    }
+
+    /// `create` inside a transaction the caller holds (an import writes many entries in one).
+    public static func insert(
+        _ db: any SQLSession, family: FamilyID, content: EntryContent, photos: [PhotoID], author: UserID? = nil, now: Date
+    ) throws -> Entry {
+        let entry = Entry(familyID: family, content: content, createdAt: now, modifiedAt: now)
+        try checkChildren(db, family: family, content.childIDs)
+        try db.execute(
+            """
+            INSERT INTO entries (id, familyId, title, body, localDateTime, timeZone, weather, placeName, latitude, longitude,
+                placeRegion, createdAt, modifiedAt, authorId)
+            VALUES (\(entry.id), \(family), \(content.title), \(content.body), \(content.date.iso), \(content.timeZone), \(content.weather),
+                \(content.place?.name), \(content.place?.latitude), \(content.place?.longitude), \(PlaceRegion.text(content.place)),
+                \(now), \(now), \(author))
+            """)
+        try link(db, entry: entry.id, family: family, content: content)
+        try SQLPhotoStore.link(db, photos, to: .entry(entry.id), family: family)
+        try db.searchIndex.refresh(db, entry: entry.id)
+        return try fetch(db, family: family, id: entry.id)
+    }
+
+    public func update(family: FamilyID, id: EntryID, content: EntryContent, photos: [PhotoID]?, expecting version: Int64?) async throws
+        -> (entry: Entry, released: [ReleasedPhotoFile])
+    {
+        let now = database.clock.now()
+        return try await database.write { db in
+            guard try db.exists("SELECT 1 FROM entries WHERE id = \(id) AND familyId = \(family) \(db.dialect.lockingRows)") else {
+                throw FamilyTable.entries.notFound(id)
+            }
+            let stored = try Self.fetch(db, family: family, id: id)
+            guard version == nil || version == stored.version else { throw StoreError.changed(kind: "entry", id: id.description) }
+            try Self.checkChildren(db, family: family, content.childIDs)
+            let changed = try db.execute(
+                """
+                UPDATE entries SET title = \(content.title), body = \(content.body), localDateTime = \(content.date.iso),
+                    timeZone = \(content.timeZone), weather = \(content.weather), placeName = \(content.place?.name),
+                    latitude = \(content.place?.latitude), longitude = \(content.place?.longitude),
+                    placeRegion = \(PlaceRegion.text(content.place)), modifiedAt = \(stored.nextModifiedAt(now: now))
+                WHERE id = \(id) AND familyId = \(family)
+                """)
+            try FamilyTable.entries.requireChanged(changed, id: id)
+            try db.execute("DELETE FROM entryChildren WHERE entryId = \(id)")
+            try db.execute("DELETE FROM entryTags WHERE entryId = \(id)")
+            try Self.link(db, entry: id, family: family, content: content)
+            try Self.deleteUnusedTags(db, family: family)
+            try db.searchIndex.refresh(db, entry: id)
+            let released = try photos.map { try SQLPhotoStore.replace(db, photos: $0, of: .entry(id), family: family) } ?? []
+            return (try Self.fetch(db, family: family, id: id), released)
+        }
+    }
+
+    public func delete(family: FamilyID, id: EntryID) async throws -> [ReleasedPhotoFile] {
+        try await database.write { db in
+            let photos = try SQLPhotoStore.photoIDs(db, of: .entry(id))
+            try FamilyTable.entries.delete(db, family: family, id: id)
+            try Self.deleteUnusedTags(db, family: family)
+            return try SQLPhotoStore.deleteUnreferenced(db, candidates: photos)
+        }
+    }
+
+    public func tags(family: FamilyID) async throws -> [String] {
+        // The tags table holds only tags in use (unused ones go with their last entry): no need to count uses,
+        // which would read every entry's tags.
+        try await database.read { db in
+            try db.strings("SELECT name FROM tags WHERE familyId = \(family) ORDER BY \(db.dialect.ignoringCase("name")), name")
+        }
+    }
+
+    /// Tags no entry uses any more go with their last entry.
+    static func deleteUnusedTags(_ db: any SQLSession, family: FamilyID) throws {
+        try db.execute("DELETE FROM tags WHERE familyId = \(family) AND NOT EXISTS (SELECT 1 FROM entryTags WHERE tagId = tags.id)")
+    }
+
+    private static func checkChildren(_ db: any SQLSession, family: FamilyID, _ ids: [ChildID]) throws {
+        guard !ids.isEmpty else { return }
+        let found = Set(try db.strings("SELECT id FROM children WHERE familyId = \(family) AND id IN \(list: ids)"))
+        if let missing = ids.first(where: { !found.contains($0.sql) }) {
+            throw StoreError.unknownReference(field: "childIds", id: missing.description)
+        }
+    }
+
+    /// The entry's children and tags, in order; a tag new to the family is made (names compared without regard to case).
+    private static func link(_ db: any SQLSession, entry: EntryID, family: FamilyID, content: EntryContent) throws {
+        for (position, child) in content.childIDs.enumerated() {
+            try db.execute(
+                "INSERT INTO entryChildren (entryId, childId, familyId, position) VALUES (\(entry), \(child), \(family), \(position))")
+        }
+        for (position, name) in content.tags.enumerated() {
+            try db.execute("INSERT INTO tags (id, familyId, name) VALUES (\(TagID()), \(family), \(name)) ON CONFLICT DO NOTHING")
+            try db.execute(
+                """
+                INSERT INTO entryTags (entryId, tagId, familyId, position)
+                SELECT \(entry), id, familyId, \(position) FROM tags WHERE familyId = \(family) AND \(db.dialect.equalsIgnoringCase("name", name))
+                """)
+        }
+    }
+
+    static func fetch(_ db: any SQLSession, family: FamilyID, id: EntryID) throws -> Entry {
+        guard let entry = try decode(db, [try FamilyTable.entries.row(db, family: family, id: id)]).first else {
+            throw FamilyTable.entries.notFound(id)
+        }
+        return entry
+    }
+
+    /// Decodes entry rows, loading the children, tags and photos of all of them in three queries.
+    static func decode(_ db: any SQLSession, _ rows: [SQLRow]) throws -> [Entry] {
+        guard !rows.isEmpty else { return [] }
+        let ids = try rows.map { try $0.string("id") }
+        var children: [String: [ChildID]] = [:]
+        for row in try db.rows("SELECT entryId, childId FROM entryChildren WHERE entryId IN \(list: ids) ORDER BY entryId, position") {
+            children[try row.string("entryId"), default: []].append(try row.id("childId"))
+        }
+        var tags: [String: [String]] = [:]
+        for row in try db.rows(
+            """
+            SELECT entryTags.entryId, tags.name FROM entryTags JOIN tags ON tags.id = entryTags.tagId
+            WHERE entryTags.entryId IN \(list: ids) ORDER BY entryTags.entryId, entryTags.position
+            """)
+        {
+            tags[try row.string("entryId"), default: []].append(try row.string("name"))
+        }
+        var photos: [String: [PhotoID]] = [:]
+        for row in try db.rows("SELECT entryId, photoId FROM entryPhotos WHERE entryId IN \(list: ids) ORDER BY entryId, position") {
+            photos[try row.string("entryId"), default: []].append(try row.id("photoId"))
+        }
+        return try rows.map { row in
+            let id = try row.string("id")
+            return try decode(row, children: children[id] ?? [], tags: tags[id] ?? [], photos: photos[id] ?? [])
+        }
+    }
+
+    /// The entry, checked again on the way out (a restored backup's rows were never through the domain's checks).
+    private static func decode(_ row: SQLRow, children: [ChildID], tags: [String], photos: [PhotoID]) throws -> Entry {
+        try readBack("entry") {
+            let placeName = try row.optionalString("placeName")
+            let (latitude, longitude) = (try row.optionalDouble("latitude"), try row.optionalDouble("longitude"))
+            let place = placeName == nil && latitude == nil ? nil : try Place(name: placeName, latitude: latitude, longitude: longitude)
+            let content = try EntryContent(
+                title: try row.string("title"), body: try row.string("body"), date: try LocalDateTime(iso: try row.string("localDateTime")),
+                timeZone: try row.string("timeZone"), childIDs: children, tags: tags, place: place, weather: try row.optionalString("weather"))
+            return Entry(
+                id: try row.id("id"), familyID: try row.id("familyId"), content: content, photoIDs: photos,
+                createdAt: try row.timestamp("createdAt"), modifiedAt: try row.timestamp("modifiedAt"), authorID: try row.optionalID("authorId"))
+        }
+    }
+}
