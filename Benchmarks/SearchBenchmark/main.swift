@@ -44,7 +44,7 @@ var random = Sequence()
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("saessak-search-bench-\(UUID().uuidString)")
 defer { try? FileManager.default.removeItem(at: folder) }
 let database = try DiaryDatabase(folder: folder)
-let family = try await SQLiteAccountStore(database).createUser(username: "bench", passwordHash: "x", familyName: "bench").1.id
+let family = try await database.stores.accounts.createUser(username: "bench", passwordHash: "x", familyName: "bench").1.id
 
 let seeded = Date()
 let today = try SolarDate(iso: "2026-11-22")

@@ -91,7 +91,7 @@ extension DiaryDatabase {
     /// Every store, over this database.
     public var stores: DiaryStores {
         DiaryStores(
-            accounts: SQLiteAccountStore(self), sessions: SQLSessionStore(self), sharing: SQLiteSharingStore(self),
+            accounts: SQLAccountStore(self), sessions: SQLSessionStore(self), sharing: SQLSharingStore(self),
             children: SQLChildStore(self), entries: SQLEntryStore(self), memos: SQLMemoStore(self),
             anniversaries: SQLAnniversaryStore(self), events: SQLEventStore(self), photos: SQLPhotoStore(self),
             search: SQLiteSearchStore(self), imports: SQLImportStore(self), growth: SQLGrowthStore(self),

@@ -5,7 +5,7 @@ extension PostgresDatabase {
     /// Every store, over this database.
     public var stores: DiaryStores {
         DiaryStores(
-            accounts: PostgresAccountStore(self), sessions: SQLSessionStore(self), sharing: PostgresSharingStore(self),
+            accounts: SQLAccountStore(self), sessions: SQLSessionStore(self), sharing: SQLSharingStore(self),
             children: SQLChildStore(self), entries: SQLEntryStore(self), memos: SQLMemoStore(self),
             anniversaries: SQLAnniversaryStore(self), events: SQLEventStore(self), photos: SQLPhotoStore(self),
             search: PostgresSearchStore(self), imports: SQLImportStore(self), growth: SQLGrowthStore(self),

@@ -1,0 +1,214 @@
+import Diary
+import Foundation
+import Secrets
+
+/// `SharingStore` over either engine: invitations, share links and calendar feeds. Their secrets are shown once;
+/// only SHA-256 digests are stored.
+public struct SQLSharingStore: SharingStore {
+    let database: any StoreDatabase
+
+    public init(_ database: any StoreDatabase) { self.database = database }
+
+    // MARK: Invitations
+
+    public func invite(by member: Membership, role: Role, days: Int) async throws -> (token: String, invitation: Invitation) {
+        let (token, digest) = TokenGenerator.make()
+        let now = database.clock.now()
+        let invitation = Invitation(
+            familyID: member.familyID, role: role, createdAt: now, expiresAt: now.addingTimeInterval(Double(days) * 86_400), acceptedAt: nil)
+        try await database.write { db in
+            try db.execute(
+                """
+                INSERT INTO invitations (id, familyId, role, digest, createdBy, createdAt, expiresAt)
+                VALUES (\(invitation.id), \(member.familyID), \(role.rawValue), \(digest), \(member.userID), \(now), \(invitation.expiresAt))
+                """)
+        }
+        return (token, invitation)
+    }
+
+    public func invitations(family: FamilyID) async throws -> [Invitation] {
+        try await database.read { db in
+            try db.rows("SELECT * FROM invitations WHERE familyId = \(family) ORDER BY createdAt DESC, id").map(Self.decodeInvitation)
+        }
+    }
+
+    public func revokeInvitation(_ id: InvitationID, family: FamilyID) async throws {
+        try await database.write { db in
+            guard try db.execute("DELETE FROM invitations WHERE id = \(id) AND familyId = \(family)") > 0 else {
+                throw StoreError.notFound(kind: "invitation", id: id.description)
+            }
+        }
+    }
+
+    public func openInvitation(token: String) async throws -> (invitation: Invitation, familyName: String)? {
+        let now = database.clock.now()
+        return try await database.read { db in
+            guard let row = try db.row(
+                """
+                SELECT invitations.*, families.name AS familyName FROM invitations JOIN families ON families.id = invitations.familyId
+                WHERE digest = \(TokenGenerator.digest(of: token)) AND acceptedAt IS NULL AND expiresAt > \(now)
+                """)
+            else { return nil }
+            return (try Self.decodeInvitation(row), try row.string("familyName"))
+        }
+    }
+
+    public func accept(token: String, user: UserID?, newUser: (username: String, passwordHash: String)?) async throws
+        -> (user: UserID, membership: Membership)
+    {
+        let now = database.clock.now()
+        let digest = TokenGenerator.digest(of: token)
+        let made = try newUser.map { newUser in (try User(username: newUser.username, createdAt: now), newUser.passwordHash) }
+        return try await database.write { db in
+            guard let row = try db.row("SELECT * FROM invitations WHERE digest = \(digest) AND acceptedAt IS NULL AND expiresAt > \(now)") else {
+                throw StoreError.notFound(kind: "invitation", id: "in this link")
+            }
+            let invitation = try Self.decodeInvitation(row)
+            let userID: UserID
+            if let user {
+                userID = user
+            } else if let (made, passwordHash) = made {
+                try SQLAccountStore.requireNewUsername(db, made.username)
+                try db.execute(
+                    "INSERT INTO users (id, username, passwordHash, createdAt) VALUES (\(made.id), \(made.username), \(passwordHash), \(now))")
+                userID = made.id
+            } else {
+                throw ValidationError(field: "username", "sign in or choose a username")
+            }
+            let used = try db.execute(
+                "UPDATE invitations SET acceptedAt = \(now), acceptedBy = \(userID) WHERE id = \(invitation.id) AND acceptedAt IS NULL")
+            guard used == 1 else { throw StoreError.notFound(kind: "invitation", id: "in this link") }
+            try db.execute(
+                """
+                INSERT INTO memberships (familyId, userId, role, createdAt) VALUES (\(invitation.familyID), \(userID), \(invitation.role.rawValue), \(now))
+                ON CONFLICT (familyId, userId) DO NOTHING
+                """)
+            let role = try db.string("SELECT role FROM memberships WHERE familyId = \(invitation.familyID) AND userId = \(userID)")
+                .flatMap(Role.init(rawValue:)) ?? invitation.role
+            return (userID, Membership(userID: userID, familyID: invitation.familyID, role: role))
+        }
+    }
+
+    private static func decodeInvitation(_ row: SQLRow) throws -> Invitation {
+        try readBack("invitation") {
+            guard let role = Role(rawValue: try row.string("role")) else { throw StoreError.unreadable("role") }
+            return Invitation(
+                id: try row.id("id"), familyID: try row.id("familyId"), role: role, createdAt: try row.timestamp("createdAt"),
+                expiresAt: try row.timestamp("expiresAt"), acceptedAt: try row.optionalTimestamp("acceptedAt"))
+        }
+    }
+
+    // MARK: Share links
+
+    public func share(by member: Membership, entries: [EntryID], label: String?, days: Int) async throws -> (token: String, link: ShareLink) {
+        let (token, digest) = TokenGenerator.make()
+        let now = database.clock.now()
+        let link = ShareLink(
+            familyID: member.familyID, label: label, entryIDs: entries, createdAt: now, expiresAt: now.addingTimeInterval(Double(days) * 86_400))
+        try await database.write { db in
+            try db.execute(
+                """
+                INSERT INTO shareLinks (id, familyId, digest, label, createdBy, createdAt, expiresAt)
+                VALUES (\(link.id), \(link.familyID), \(digest), \(label), \(member.userID), \(now), \(link.expiresAt))
+                """)
+            for (position, entry) in entries.enumerated() {
+                try FamilyTable.entries.requireReference(db, family: member.familyID, id: entry, field: "entryIds")
+                try db.execute(
+                    "INSERT INTO shareLinkEntries (shareLinkId, entryId, familyId, position) VALUES (\(link.id), \(entry), \(link.familyID), \(position))")
+            }
+        }
+        return (token, link)
+    }
+
+    public func shareLinks(family: FamilyID) async throws -> [ShareLink] {
+        try await database.read { db in
+            try db.rows("SELECT * FROM shareLinks WHERE familyId = \(family) ORDER BY createdAt DESC, id").map { try Self.decodeLink(db, $0) }
+        }
+    }
+
+    public func revokeShareLink(_ id: ShareLinkID, family: FamilyID) async throws {
+        try await database.write { db in
+            guard try db.execute("DELETE FROM shareLinks WHERE id = \(id) AND familyId = \(family)") > 0 else {
+                throw StoreError.notFound(kind: "share link", id: id.description)
+            }
+        }
+    }
+
+    public func shareLinks(createdBy user: UserID) async throws -> [ShareLink] {
+        let now = database.clock.now()
+        return try await database.read { db in
+            try db.rows("SELECT * FROM shareLinks WHERE createdBy = \(user) AND expiresAt > \(now) ORDER BY createdAt DESC, id")
+                .map { try Self.decodeLink(db, $0) }
+        }
+    }
+
+    public func revokeShareLinks(createdBy user: UserID) async throws -> Int {
+        try await database.write { db in try db.execute("DELETE FROM shareLinks WHERE createdBy = \(user)") }
+    }
+
+    public func openShareLink(token: String) async throws -> ShareLink? {
+        let now = database.clock.now()
+        return try await database.read { db in
+            try db.row("SELECT * FROM shareLinks WHERE digest = \(TokenGenerator.digest(of: token)) AND expiresAt > \(now)")
+                .map { try Self.decodeLink(db, $0) }
+        }
+    }
+
+    private static func decodeLink(_ db: any SQLSession, _ row: SQLRow) throws -> ShareLink {
+        let id = try row.string("id")
+        let entries: [EntryID] = try db.rows("SELECT entryId FROM shareLinkEntries WHERE shareLinkId = \(id) ORDER BY position").map {
+            try $0.id("entryId")
+        }
+        return try readBack("share link") {
+            ShareLink(
+                id: try row.id("id"), familyID: try row.id("familyId"), label: try row.optionalString("label"), entryIDs: entries,
+                createdAt: try row.timestamp("createdAt"), expiresAt: try row.timestamp("expiresAt"))
+        }
+    }
+
+    // MARK: Calendar feeds
+
+    public func makeFeed(by member: Membership, label: String?, includesHolidays: Bool) async throws -> (token: String, feed: CalendarFeedLink) {
+        let (token, digest) = TokenGenerator.make()
+        let feed = CalendarFeedLink(familyID: member.familyID, label: label, includesHolidays: includesHolidays, createdAt: database.clock.now())
+        try await database.write { db in
+            try db.execute(
+                """
+                INSERT INTO calendarFeeds (id, familyId, digest, label, includesHolidays, createdBy, createdAt)
+                VALUES (\(feed.id), \(feed.familyID), \(digest), \(label), \(includesHolidays), \(member.userID), \(feed.createdAt))
+                """)
+        }
+        return (token, feed)
+    }
+
+    public func feeds(family: FamilyID) async throws -> [CalendarFeedLink] {
+        try await database.read { db in
+            try db.rows("SELECT * FROM calendarFeeds WHERE familyId = \(family) ORDER BY createdAt DESC, id").map(Self.decodeFeed)
+        }
+    }
+
+    public func revokeFeed(_ id: CalendarFeedID, by member: Membership) async throws {
+        try await database.write { db in
+            let deleted = try db.execute(
+                """
+                DELETE FROM calendarFeeds WHERE id = \(id) AND familyId = \(member.familyID)
+                    AND (\(member.role == .owner) OR createdBy = \(member.userID))
+                """)
+            guard deleted > 0 else { throw StoreError.notFound(kind: "feed", id: id.description) }
+        }
+    }
+
+    public func openFeed(token: String) async throws -> CalendarFeedLink? {
+        try await database.read { db in
+            try db.row("SELECT * FROM calendarFeeds WHERE digest = \(TokenGenerator.digest(of: token))").map(Self.decodeFeed)
+        }
+    }
+
+    private static func decodeFeed(_ row: SQLRow) throws -> CalendarFeedLink {
+        try readBack("feed") {
+            CalendarFeedLink(
+                id: try row.id("id"), familyID: try row.id("familyId"), label: try row.optionalString("label"),
+                includesHolidays: try row.bool("includesHolidays"), createdAt: try row.timestamp("createdAt"))
+        }
+    }
+}
