@@ -95,7 +95,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // What both database engines share: the SQL session interface, stored times, paging, the backup catalogue.
-        .target(name: "Persistence", dependencies: ["Diary", "KoreanCalendar", "Secrets", "WeatherAnswers"], swiftSettings: swiftSettings),
+        .target(name: "Persistence", dependencies: ["Diary", "KoreanCalendar", "Secrets", "WeatherAnswers", "CSearchTokenizer"], swiftSettings: swiftSettings),
         .target(
             name: "DiaryStore",
             dependencies: [
@@ -192,7 +192,7 @@ let package = Package(
         .testTarget(name: "DiaryTests", dependencies: ["Diary"], swiftSettings: swiftSettings),
         .testTarget(name: "FilesTests", dependencies: ["Files"], swiftSettings: swiftSettings),
         .testTarget(name: "SecretsTests", dependencies: ["Secrets"], swiftSettings: swiftSettings),
-        .testTarget(name: "DiaryStoreTests", dependencies: ["DiaryStore", "Persistence"], swiftSettings: swiftSettings),
+        .testTarget(name: "DiaryStoreTests", dependencies: ["DiaryStore", "Persistence", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swiftSettings),
         .testTarget(
             name: "StoreTests", dependencies: ["Diary", "DiaryStore", "Persistence", "PostgresStore", "Secrets", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings),

@@ -17,6 +17,7 @@
 #include "SearchTokenizer.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
@@ -344,5 +345,44 @@ int saessak_search_register(void *db) {
     fts5_tokenizer methods = {create, destroy, tokenize};
     rc = api->xCreateTokenizer(api, "saessak", api, &methods, NULL);
     if (rc == SQLITE_OK) rc = api->xCreateFunction(api, "saessak_rank", NULL, rank, NULL);
+    return rc;
+}
+
+// Tokenizing without an index: what another engine's token table holds (PostgreSQL). unicode61 lives in SQLite's
+// FTS5, so one in-memory connection, opened once, lends its tokenizer API; each call makes its own tokenizer.
+
+static sqlite3 *lender = NULL;
+static fts5_api *lender_api = NULL;
+static pthread_once_t lender_once = PTHREAD_ONCE_INIT;
+
+static void open_lender(void) {
+    sqlite3 *db = NULL;
+    if (sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK) {
+        sqlite3_close(db);
+        return;
+    }
+    fts5_api *api = NULL;
+    sqlite3_stmt *statement = NULL;
+    if (sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &statement, NULL) == SQLITE_OK) {
+        sqlite3_bind_pointer(statement, 1, (void *)&api, "fts5_api_ptr", NULL);
+        sqlite3_step(statement);
+    }
+    sqlite3_finalize(statement);
+    if (!api || api->iVersion < 2) {
+        sqlite3_close(db);
+        return;
+    }
+    lender = db;
+    lender_api = api;
+}
+
+int saessak_search_tokenize(const char *text, int length, void *context, int (*token)(void *, int, const char *, int, int, int)) {
+    pthread_once(&lender_once, open_lender);
+    if (!lender_api) return SQLITE_ERROR;
+    Fts5Tokenizer *instance = NULL;
+    int rc = create(lender_api, NULL, 0, &instance);
+    if (rc != SQLITE_OK) return rc;
+    rc = tokenize(instance, context, FTS5_TOKENIZE_DOCUMENT, text, length, token);
+    destroy(instance);
     return rc;
 }

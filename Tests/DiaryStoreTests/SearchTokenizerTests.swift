@@ -1,6 +1,7 @@
 import Diary
 import Foundation
 import GRDB
+import Persistence
 import Testing
 
 @testable import DiaryStore
@@ -40,5 +41,31 @@ import Testing
         #expect(try SearchTokens.phrase(.syllables("돌")) == SearchTokens.Phrase(tokens: ["돌"], prefix: false))
         #expect(try SearchTokens.phrase(.word("café")) == SearchTokens.Phrase(tokens: ["cafe"], prefix: true))
         #expect(try SearchTokens.phrase(.symbol("🎂")) == SearchTokens.Phrase(tokens: ["🎂"], prefix: false))
+    }
+
+    /// `SearchTokens` tokenizes without an index; whatever it is given, its tokens and positions are exactly those of
+    /// a real FTS5 index's vocabulary (the oracle), over texts drawn from Hangul, Latin with accents, digits, emoji,
+    /// Han, punctuation and blanks.
+    @Test func searchTokensMatchAnFTS5IndexOverGeneratedTexts() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("saessak-tokens-\(UUID().uuidString)")
+        let database = try DiaryDatabase(folder: folder)
+        let pieces = ["백일", "잔치", "를", "아기가", " ", "  ", "\t", ",", ".", "Café", "ÉCOLE", "naïve", "3월", "2026", "🎂", "👶🏻", "漢字",
+            "ㄱㄴ", "!", "o'clock", "e-mail", "\n", "한", "x"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<300 {
+            let text = (0..<Int.random(in: 0...12, using: &generator)).map { _ in pieces.randomElement(using: &generator) ?? "" }.joined()
+            let expected = try await database.writer.write { db -> Set<String> in
+                try db.execute(sql: """
+                    CREATE VIRTUAL TABLE IF NOT EXISTS temp.oracle USING fts5(text, tokenize = 'saessak');
+                    CREATE VIRTUAL TABLE IF NOT EXISTS temp.oracleTokens USING fts5vocab(temp, oracle, instance);
+                    DELETE FROM oracle;
+                    """)
+                try db.execute(sql: "INSERT INTO oracle (rowid, text) VALUES (1, ?)", arguments: [text])
+                return Set(try Row.fetchAll(db, sql: "SELECT term, offset FROM oracleTokens").map { "\($0["term"] as String)@\($0["offset"] as Int)" })
+            }
+            let tokens = try SearchTokens.document([text])
+            let actual = Set(tokens.flatMap { token in token.positions.map { "\(token.text)@\($0)" } })
+            #expect(actual == expected, "\(text)")
+        }
     }
 }

@@ -1,5 +1,4 @@
 import Diary
-import DiaryStore
 import Persistence
 
 /// Keeps `searchDocuments` and `searchTokens` in step with entries and memos, inside the transaction of each write
@@ -7,20 +6,6 @@ import Persistence
 enum PostgresSearchIndex {
     /// Title, body, tags, place: the columns in SQLite's order, numbered 1 to 4 in `searchTokens.field`.
     static let weights: [Double] = [4.0, 1.0, 3.0, 2.0]
-
-    static func refresh(_ db: PostgresTransaction, entry: EntryID) async throws {
-        guard let row = try await db.row(entrySource, [entry.sql]) else { return }
-        try await store(
-            db, family: try row.string("familyId"), key: ("entryId", entry.sql),
-            columns: [try row.string("title"), try row.string("body"), try row.string("tags"), try row.string("place")])
-    }
-
-    static func refresh(_ db: PostgresTransaction, memo: MemoID) async throws {
-        guard let row = try await db.row("SELECT familyId, title, body FROM memos WHERE id = ?", [memo.sql]) else { return }
-        try await store(
-            db, family: try row.string("familyId"), key: ("memoId", memo.sql),
-            columns: [try row.string("title"), try row.string("body"), "", ""])
-    }
 
     /// Every document made again from the entries and memos, a thousand at a time (two statements a batch), in the
     /// order they were written: document IDs are the recency search windows go by, as SQLite's rowids are.
@@ -96,17 +81,7 @@ enum PostgresSearchIndex {
             [ids, families, tokens, fields, positions])
     }
 
-    private static func store(_ db: PostgresTransaction, family: String, key: (column: String, id: String), columns: [String]) async throws {
-        let tokens = try SearchTokens.document(columns)
-        guard let document = try await db.int(upsertDocument(key.column), [family, key.id] + columns) else {
-            throw StoreError.unreadable("a search document just written")
-        }
-        try await db.execute("DELETE FROM searchTokens WHERE documentId = ?", [document])
-        guard !tokens.isEmpty else { return }
-        try await db.execute(insertTokens, tokenArguments(document: document, family: family, tokens: tokens))
-    }
-
-    // The same for the stores written once over `SQLSession` (their transactions are synchronous).
+    // A document as its entry or memo is written, inside the store's transaction (`PostgresSearchIndexing`).
 
     static func refresh(_ db: PostgresSession, entry: EntryID) throws {
         guard let row = try db.records(entrySource, [entry.sql]).first else { return }

@@ -1,20 +1,19 @@
 import Diary
-import Persistence
 
 /// Where a page of search hits starts, on either engine: the window (matches with a document ID below `before`;
 /// all when nil) and the rank in it. Both engines' search stores rank a window of the newest matches at a time.
-package struct SearchPosition: Sendable {
-    package var before: Int64?
-    package var offset: Int
+public struct SearchPosition: Sendable {
+    public var before: Int64?
+    public var offset: Int
 
-    package static let cursorID = "search"
+    public static let cursorID = "search"
 
-    package init(before: Int64?, offset: Int) {
+    public init(before: Int64?, offset: Int) {
         self.before = before
         self.offset = offset
     }
 
-    package init(_ cursor: PageCursor?) throws(ValidationError) {
+    public init(_ cursor: PageCursor?) throws(ValidationError) {
         guard let cursor else {
             self.init(before: nil, offset: 0)
             return
@@ -26,5 +25,5 @@ package struct SearchPosition: Sendable {
         self.init(before: before == 0 ? nil : before, offset: offset)
     }
 
-    package var cursor: PageCursor { PageCursor(sortKey: "\(before ?? 0):\(offset)", id: Self.cursorID) }
+    public var cursor: PageCursor { PageCursor(sortKey: "\(before ?? 0):\(offset)", id: Self.cursorID) }
 }
