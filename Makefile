@@ -23,17 +23,9 @@ run: deps
 	$(SWIFT) build -c release --product saessak
 	.build/release/saessak serve --data $(DATA) --host $(HOST) --port $(PORT)
 
-# The black-box modules that run a second time on PostgreSQL (everything but the browser, calendar-oracle, schema and
-# SQLite-file crash tests, which do not depend on the engine or test SQLite itself), and the multi-server tests.
-POSTGRES_BLACKBOX := test_api_contract test_isolation test_sessions test_tokens test_sharing test_search test_growth \
-	test_vaccinations test_feeds test_photos test_backup test_bad_input test_today test_security_probe test_cli \
-	test_sensitive test_roundtrip_generated test_import_dayone test_import_text test_import_iphotodiary test_multi_server test_video \
-	test_idempotency test_uploads test_reactions test_mail test_mail_sending test_place test_weather test_third_probe test_text_fields
-
-# The black-box modules that run a third time with photos in object storage (SeaweedFS): every module that stores,
-# serves, backs up or imports photos.
-S3_BLACKBOX := test_photos test_backup test_import_dayone test_import_iphotodiary test_import_text test_sharing \
-	test_bad_input test_roundtrip_generated test_object_storage test_video test_uploads test_mail test_mail_sending
+# Which black-box modules run again on PostgreSQL and with photos in object storage is said by each module's pytest
+# marker (`engine`, `photos`; blackbox/pytest.ini): everything but the browser, calendar-oracle, schema and SQLite-file
+# crash tests depends on the engine; every module that stores, serves, backs up or imports photos on the photo store.
 
 ## Every test: the Swift test targets, then the black-box tests of the built binary (API, CLI, crash safety) — each
 ## with a throwaway PostgreSQL cluster and S3-compatible object store: the store suites run on both engines, the
@@ -55,11 +47,31 @@ blackbox-sqlite:
 
 blackbox-more:
 	SAESSAK_BIN="$(BIN_PATH)" SAESSAK_BLACKBOX_ENGINE=postgres ROUNDTRIP_EXAMPLES=$${ROUNDTRIP_EXAMPLES:-10} scripts/with-postgres.sh \
-		$(VENV)/bin/python -m pytest -q $(patsubst %,blackbox/%.py,$(POSTGRES_BLACKBOX))
+		$(VENV)/bin/python -m pytest -q -m engine blackbox
 	SAESSAK_BIN="$(BIN_PATH)" SAESSAK_BLACKBOX_PHOTOS=s3 ROUNDTRIP_EXAMPLES=$${ROUNDTRIP_EXAMPLES:-10} scripts/with-object-store.sh \
-		$(VENV)/bin/python -m pytest -q $(patsubst %,blackbox/%.py,$(S3_BLACKBOX))
+		$(VENV)/bin/python -m pytest -q -m photos blackbox
 	SAESSAK_BIN="$(BIN_PATH)" SAESSAK_BLACKBOX_ENGINE=postgres SAESSAK_BLACKBOX_PHOTOS=s3 \
 		scripts/with-postgres.sh scripts/with-object-store.sh $(VENV)/bin/python -m pytest -q blackbox/test_multi_server.py
+
+## One piece of the suite, for working on it (after `make test` has installed what it needs once):
+##   make swift-test FILTER=StoreTests.SharingStoreTests     a Swift suite or test, on SQLite and PostgreSQL
+##   make blackbox-test MODULE=test_sessions ENGINE=postgres PHOTOS=s3     one black-box module (ENGINE=sqlite and
+##                                                            PHOTOS=folder when left out), against the debug build
+.PHONY: swift-test blackbox-test
+FILTER ?=
+MODULE ?=
+ENGINE ?= sqlite
+PHOTOS ?= folder
+swift-test:
+	$(SWIFT) build --build-tests
+	SAESSAK_TEST_PYTHON=$(VENV)/bin/python scripts/with-postgres.sh scripts/with-object-store.sh $(SWIFT) test --skip-build \
+		$(if $(FILTER),--filter '$(FILTER)')
+
+blackbox-test:
+	$(SWIFT) build --product saessak
+	SAESSAK_BIN="$(BIN_PATH)" SAESSAK_BLACKBOX_ENGINE=$(ENGINE) SAESSAK_BLACKBOX_PHOTOS=$(PHOTOS) \
+		scripts/with-postgres.sh $(if $(filter s3,$(PHOTOS)),scripts/with-object-store.sh) $(VENV)/bin/python -m pytest -q \
+		blackbox/$(MODULE).py
 
 ## Benchmarks (never part of `make test`): one table, with ratios against references measured in the same run.
 bench: deps venv

@@ -127,7 +127,7 @@ let package = Package(
         .target(
             name: "Importers",
             dependencies: [
-                "Diary", "DiaryStore", "Persistence", "Photos", "ZIPReading", "CSQLiteGuard",
+                "Diary", "Persistence", "Photos", "ZIPReading", "CSQLiteGuard",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
@@ -137,7 +137,7 @@ let package = Package(
         .target(
             name: "Services",
             dependencies: [
-                "Diary", "DiaryStore", "Persistence", "Files", "Photos", "Places",
+                "Diary", "Persistence", "Files", "Photos", "Places",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -204,7 +204,7 @@ let package = Package(
         .testTarget(name: "S3AnswersTests", dependencies: ["S3Answers"], swiftSettings: swiftSettings),
         .testTarget(name: "PostgresStoreTests", dependencies: ["PostgresStore"], swiftSettings: swiftSettings),
         .testTarget(name: "ObjectStorageTests", dependencies: ["ObjectStorage", "S3Answers", "Photos"], exclude: ["sigv4_oracle.py"], swiftSettings: swiftSettings),
-        .testTarget(name: "ServicesTests", dependencies: ["Services"], swiftSettings: swiftSettings),
+        .testTarget(name: "ServicesTests", dependencies: ["Services", "DiaryStore"], swiftSettings: swiftSettings),
         .testTarget(name: "ImportersTests", dependencies: ["Importers"], swiftSettings: swiftSettings),
         .testTarget(
             name: "WebAppTests",

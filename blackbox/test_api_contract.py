@@ -3,6 +3,10 @@ from openapi_spec_validator import validate
 
 from conftest import new_child, new_entry
 from openapi_contract import DOCUMENT, check
+import pytest
+
+# Which further passes of `make test` run this module: on PostgreSQL (engine), with photos in object storage (photos).
+pytestmark = [pytest.mark.engine]
 
 
 def call(server, method, path, body=None, token=None, **kw):

@@ -13,6 +13,9 @@ import pytest
 from conftest import Server, database_snapshot, make_family, saessak, stored_bytes
 from images import image, multipart
 
+# Which further passes of `make test` run this module: on PostgreSQL (engine), with photos in object storage (photos).
+pytestmark = [pytest.mark.engine, pytest.mark.photos]
+
 NUMBER = "240229-4123456"
 
 

@@ -6,6 +6,9 @@ import pytest
 
 from conftest import new_child
 
+# Which further passes of `make test` run this module: on PostgreSQL (engine), with photos in object storage (photos).
+pytestmark = [pytest.mark.engine, pytest.mark.photos]
+
 
 def problem(response, status, field=None):
     assert response.status == status, (response.status, response.body)

@@ -6,6 +6,9 @@ import pytest
 
 from conftest import Server, make_family, new_child, new_entry, saessak
 
+# Which further passes of `make test` run this module: on PostgreSQL (engine), with photos in object storage (photos).
+pytestmark = [pytest.mark.engine]
+
 
 def test_create_user_and_token(tmp_path):
     data = tmp_path / "data"

@@ -8,6 +8,10 @@ from korean_lunar_calendar import KoreanLunarCalendar
 
 from conftest import Server, make_family
 from test_api_contract import call
+import pytest
+
+# Which further passes of `make test` run this module: on PostgreSQL (engine), with photos in object storage (photos).
+pytestmark = [pytest.mark.engine]
 
 
 def lunar_to_solar(year, month, day, leap=False):

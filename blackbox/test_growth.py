@@ -10,6 +10,9 @@ import pytest
 from conftest import execute_sql
 from test_api_contract import call
 
+# Which further passes of `make test` run this module: on PostgreSQL (engine), with photos in object storage (photos).
+pytestmark = [pytest.mark.engine]
+
 BORN = date(2021, 1, 1)
 
 

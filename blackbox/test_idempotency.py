@@ -4,6 +4,10 @@ import uuid
 
 from conftest import new_child
 from openapi_contract import check
+import pytest
+
+# Which further passes of `make test` run this module: on PostgreSQL (engine), with photos in object storage (photos).
+pytestmark = [pytest.mark.engine]
 
 
 def post(server, token, body, key=None):

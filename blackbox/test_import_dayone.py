@@ -12,6 +12,9 @@ from conftest import Server, family_with_children, get_once, saessak, stored_ori
 from dayone_export import entry, export
 from images import image_bytes, size_of
 
+# Which further passes of `make test` run this module: on PostgreSQL (engine), with photos in object storage (photos).
+pytestmark = [pytest.mark.engine, pytest.mark.photos]
+
 
 @pytest.fixture()
 def home(tmp_path):

@@ -14,6 +14,9 @@ from conftest import BIN, Server, get_once, make_family, saessak, stored_origina
 from images import image_bytes, size_of
 from legacy_store import LAST, OLDEST, Store, ann_data, stamp
 
+# Which further passes of `make test` run this module: on PostgreSQL (engine), with photos in object storage (photos).
+pytestmark = [pytest.mark.engine, pytest.mark.photos]
+
 
 @pytest.fixture()
 def home(tmp_path):

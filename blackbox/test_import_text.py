@@ -6,6 +6,9 @@ import pytest
 
 from conftest import engine_environment, family_with_children, saessak
 
+# Which further passes of `make test` run this module: on PostgreSQL (engine), with photos in object storage (photos).
+pytestmark = [pytest.mark.engine, pytest.mark.photos]
+
 
 @pytest.fixture()
 def family(tmp_path):

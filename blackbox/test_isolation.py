@@ -3,6 +3,9 @@ import pytest
 
 from conftest import new_child, new_entry
 
+# Which further passes of `make test` run this module: on PostgreSQL (engine), with photos in object storage (photos).
+pytestmark = [pytest.mark.engine]
+
 
 @pytest.fixture(scope="module")
 def lee_objects(server):

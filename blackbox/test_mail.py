@@ -24,6 +24,9 @@ from conftest import Server, free_port, make_family, saessak
 from images import jpeg_with_exif, multipart
 from openapi_contract import check
 
+# Which further passes of `make test` run this module: on PostgreSQL (engine), with photos in object storage (photos).
+pytestmark = [pytest.mark.engine, pytest.mark.photos]
+
 SEOUL = datetime.timezone(datetime.timedelta(hours=9))
 PASSWORD = "a long password"
 

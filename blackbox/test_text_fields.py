@@ -11,6 +11,9 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from conftest import make_family, new_child, new_entry, server  # noqa: F401  (the module's server)
 
+# Which further passes of `make test` run this module: on PostgreSQL (engine), with photos in object storage (photos).
+pytestmark = [pytest.mark.engine]
+
 # Unicode's White_Space property: what the server trims from the ends of one-line fields.
 WHITE_SPACE = set("\u0009\u000a\u000b\u000c\u000d\u0020\u0085\u00a0\u1680\u2028\u2029\u202f\u205f\u3000") | {
     chr(c) for c in range(0x2000, 0x200b)}

@@ -9,6 +9,9 @@ import pytest
 from browser import Browser
 from conftest import Server, make_family, new_child, new_entry, saessak
 
+# Which further passes of `make test` run this module: on PostgreSQL (engine), with photos in object storage (photos).
+pytestmark = [pytest.mark.engine]
+
 PASSWORD = "a long password"
 
 

@@ -7,6 +7,10 @@ from korean_lunar_calendar import KoreanLunarCalendar
 
 from conftest import Server, make_family
 from test_api_contract import call
+import pytest
+
+# Which further passes of `make test` run this module: on PostgreSQL (engine), with photos in object storage (photos).
+pytestmark = [pytest.mark.engine]
 
 
 def solar_of_lunar(year, month, day):

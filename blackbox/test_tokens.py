@@ -1,6 +1,10 @@
 """API tokens: made and revoked by their user through the API and the CLI, limited to a role, stopped at once."""
 from conftest import Server, make_family, saessak
 from test_api_contract import call
+import pytest
+
+# Which further passes of `make test` run this module: on PostgreSQL (engine), with photos in object storage (photos).
+pytestmark = [pytest.mark.engine]
 
 
 def test_tokens_are_made_listed_limited_and_revoked_at_once(server):

@@ -10,6 +10,10 @@ import uuid
 from conftest import Server, make_family, new_child, new_entry
 from images import image_bytes, jpeg_with_exif
 from openapi_contract import check
+import pytest
+
+# Which further passes of `make test` run this module: on PostgreSQL (engine), with photos in object storage (photos).
+pytestmark = [pytest.mark.engine, pytest.mark.photos]
 
 TUS = {"Tus-Resumable": "1.0.0"}
 

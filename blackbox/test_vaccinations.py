@@ -4,6 +4,10 @@ import json
 
 from conftest import saessak
 from test_api_contract import call
+import pytest
+
+# Which further passes of `make test` run this module: on PostgreSQL (engine), with photos in object storage (photos).
+pytestmark = [pytest.mark.engine]
 
 
 def doses(plan):

@@ -11,6 +11,9 @@ from conftest import new_child, new_entry, photo_files
 from images import multipart
 from openapi_contract import check
 
+# Which further passes of `make test` run this module: on PostgreSQL (engine), with photos in object storage (photos).
+pytestmark = [pytest.mark.engine, pytest.mark.photos]
+
 
 def upload(server, token, files, path="/api/v1/photos"):
     content_type, body = multipart(files)

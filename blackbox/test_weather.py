@@ -14,6 +14,9 @@ from browser import Browser
 from conftest import Server, make_family, new_child
 from openapi_contract import check
 
+# Which further passes of `make test` run this module: on PostgreSQL (engine), with photos in object storage (photos).
+pytestmark = [pytest.mark.engine]
+
 
 class Archive:
     """The fake archive: records every query and answers as `mode` says."""

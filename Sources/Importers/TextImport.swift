@@ -1,9 +1,9 @@
 import Crypto
 import Diary
-import DiaryStore
 import Foundation
 import Glibc
 import KoreanCalendar
+import Persistence
 import ZIPReading
 
 /// `saessak import text`: old diaries kept as text files (UTF-8, UTF-16 with a byte-order mark, or CP949/EUC-KR),

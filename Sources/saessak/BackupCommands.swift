@@ -1,7 +1,6 @@
 import ArgumentParser
 import Backup
 import Diary
-import DiaryStore
 import Foundation
 import Persistence
 import Photos

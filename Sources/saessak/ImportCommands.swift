@@ -1,6 +1,5 @@
 import ArgumentParser
 import Diary
-import DiaryStore
 import Foundation
 import Importers
 import Persistence

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Crypto
-import DiaryStore
 import Foundation
 import Logging
 import ObjectStorage
+import Persistence
 import Photos
 import Services
 

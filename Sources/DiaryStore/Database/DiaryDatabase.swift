@@ -15,8 +15,6 @@ public final class DiaryDatabase: Sendable {
     public let clock: Clock
 
     public static let fileName = "saessak.sqlite"
-    /// The data folder `saessak` uses when told none (relative to where it runs; `make run` uses it).
-    public static let defaultFolder = "saessak-data"
 
     /// Opens (creating if needed) the database in `folder`, with the folder's field-encryption key. `schema`
     /// stops the migrations at that one (a restore writes an older backup into its own schema, then migrates on).

@@ -1,7 +1,7 @@
 import Diary
-import DiaryStore
 import Foundation
 import KoreanCalendar
+import Persistence
 
 /// The legacy app's `AnnData.plist`: anniversaries keyed by "M. D.", each name mapping to
 /// `{date, name, lunar: ON|OFF, holy: ON|OFF|1}`. Children's birthdays (`holy = 1`) and the public holidays the app

@@ -1,7 +1,7 @@
 import Diary
-import DiaryStore
 import Foundation
 import KoreanCalendar
+import Persistence
 
 /// ChildData rows: the profile, the birth date by the app's rules, the profile photo and the birth measurements.
 extension IPhotoDiaryImport.Reader {

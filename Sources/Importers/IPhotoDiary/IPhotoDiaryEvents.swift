@@ -1,7 +1,7 @@
 import Diary
-import DiaryStore
 import Foundation
 import KoreanCalendar
+import Persistence
 
 /// EventData, TreatmentData, VaccinationData and AnniversaryData rows.
 extension IPhotoDiaryImport.Reader {

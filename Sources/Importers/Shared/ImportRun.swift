@@ -1,6 +1,6 @@
 import Diary
-import DiaryStore
 import Foundation
+import Persistence
 import Photos
 
 /// One import from start to end, the same for the command line and the web: read the source (photos are checked as

@@ -2,6 +2,12 @@ import Diary
 import Foundation
 import Secrets
 
+/// The folder a server keeps its data in (the SQLite file, the key, photos): the one `saessak` uses when told none,
+/// relative to where it runs (`make run` uses it).
+public enum DataFolder {
+    public static let defaultName = "saessak-data"
+}
+
 /// A diary database, whichever engine holds it: SQLite in the data folder (`DiaryDatabase`) or PostgreSQL
 /// (`PostgresDatabase`). The composition roots open one and hand out its stores; backup, restore and the key
 /// commands speak this.

@@ -1,4 +1,3 @@
-import DiaryStore
 import Foundation
 import KoreanCalendar
 import Persistence

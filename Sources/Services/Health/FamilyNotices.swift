@@ -1,7 +1,7 @@
 import Diary
-import DiaryStore
 import Foundation
 import KoreanCalendar
+import Persistence
 
 /// What a family should hear about on a day and the days after it: milestones, birthdays, anniversaries,
 /// vaccinations due or overdue, public holidays.

@@ -1,7 +1,7 @@
 import Diary
-import DiaryStore
 import Foundation
 import KoreanCalendar
+import Persistence
 
 /// A child's vaccinations on the national schedule, planned for a day: what the API answers, the health page and
 /// the calendar feed show, and `saessak vaccines` prints.

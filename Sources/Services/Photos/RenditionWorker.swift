@@ -1,7 +1,7 @@
 import Diary
-import DiaryStore
 import Foundation
 import Logging
+import Persistence
 import Photos
 import ServiceLifecycle
 import Synchronization

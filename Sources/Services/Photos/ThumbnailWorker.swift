@@ -1,8 +1,8 @@
 import Diary
-import DiaryStore
 import Foundation
 import Logging
 import NIOPosix
+import Persistence
 import Photos
 import ServiceLifecycle
 import Synchronization

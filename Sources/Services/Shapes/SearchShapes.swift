@@ -1,5 +1,5 @@
 import Diary
-import DiaryStore
+import Persistence
 
 /// A search hit as the API shows it and the pages list it.
 public struct SearchHitResource: Encodable, Sendable {

@@ -1,7 +1,7 @@
 import Diary
-import DiaryStore
 import Foundation
 import Hummingbird
+import Persistence
 
 /// `/api/v1/account`: the signed-in user, their families, the family a browser session acts for, the password.
 struct AccountAPI {

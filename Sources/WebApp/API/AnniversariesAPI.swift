@@ -1,6 +1,6 @@
 import Diary
-import DiaryStore
 import Foundation
+import Persistence
 
 /// `/api/v1/anniversaries`: yearly days on a solar or lunar month/day, in month/day order.
 struct AnniversariesAPI {

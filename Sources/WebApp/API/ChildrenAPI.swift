@@ -1,6 +1,6 @@
 import Diary
-import DiaryStore
 import Foundation
+import Persistence
 import Services
 import KoreanCalendar
 

@@ -1,8 +1,8 @@
 import Diary
-import DiaryStore
 import Foundation
 import Hummingbird
 import KoreanCalendar
+import Persistence
 import Services
 
 /// `/api/v1/children/{id}/measurements` and `/growth`: measurements with their WHO percentile and z-score.

@@ -1,6 +1,6 @@
 import Diary
-import DiaryStore
 import Foundation
+import Persistence
 import Services
 
 /// `/api/v1/memos`, most recently changed first.

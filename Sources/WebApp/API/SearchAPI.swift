@@ -1,8 +1,8 @@
 import Diary
-import DiaryStore
 import Foundation
 import Hummingbird
 import KoreanCalendar
+import Persistence
 import Services
 
 /// `GET /api/v1/search?q=…[&child=ID][&from=YYYY-MM-DD][&to=YYYY-MM-DD]`: the family's entries and memos that

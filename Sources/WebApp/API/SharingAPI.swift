@@ -1,7 +1,7 @@
 import Diary
-import DiaryStore
 import Foundation
 import Hummingbird
+import Persistence
 import Services
 
 /// `/api/v1/invitations` (owners) and `/api/v1/share-links` (owners and editors). The link's URL is in the

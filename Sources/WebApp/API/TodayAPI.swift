@@ -1,8 +1,8 @@
 import Diary
-import DiaryStore
 import Foundation
 import Hummingbird
 import KoreanCalendar
+import Persistence
 import Services
 
 /// `GET /api/v1/today?date=YYYY-MM-DD&days=N`: what the family should hear about on a day (default today in Seoul)

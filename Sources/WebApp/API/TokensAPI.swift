@@ -1,7 +1,7 @@
 import Diary
-import DiaryStore
 import Foundation
 import Hummingbird
+import Persistence
 import Services
 
 /// `/api/v1/tokens`: the caller's own API tokens in the family. A token is shown once, when it is made; revoking

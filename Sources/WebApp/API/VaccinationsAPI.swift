@@ -1,8 +1,8 @@
 import Diary
-import DiaryStore
 import Foundation
 import Hummingbird
 import KoreanCalendar
+import Persistence
 import Services
 
 /// `/api/v1/children/{id}/vaccinations`: the child's national-schedule plan on a day (default today in Seoul), the

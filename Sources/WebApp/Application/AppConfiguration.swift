@@ -1,5 +1,5 @@
-import DiaryStore
 import Foundation
+import Persistence
 import Photos
 
 /// How `saessak serve` was asked to run.
@@ -22,7 +22,7 @@ public struct AppConfiguration: Sendable {
 
     public static let defaultHost = "127.0.0.1"
     public static let defaultPort = 8080
-    public static let defaultDataFolder = DiaryDatabase.defaultFolder
+    public static let defaultDataFolder = DataFolder.defaultName
 
     public init(
         host: String = defaultHost, port: Int = defaultPort, dataFolder: URL, staticFolder: URL? = nil,

@@ -1,7 +1,7 @@
 import Diary
-import DiaryStore
 import Hummingbird
 import Multipart
+import Persistence
 
 /// Per-request state: who is asking, once authentication has said so.
 public struct AppRequestContext: RequestContext {

@@ -1,7 +1,7 @@
 import Diary
-import DiaryStore
 import Foundation
 import Hummingbird
+import Persistence
 
 /// Says who a request acts for: `Authorization: Bearer <token>`, or the session cookie of a signed-in browser.
 /// It refuses only credentials that are wrong (401); a request without any goes on anonymous, and each route's

@@ -1,7 +1,7 @@
 import Diary
-import DiaryStore
 import Foundation
 import Hummingbird
+import Persistence
 import Services
 import KoreanCalendar
 import Photos

@@ -1,8 +1,8 @@
 import Diary
-import DiaryStore
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Persistence
 import Services
 
 /// Sign-in, sign-out, the signed-in start page, password change, family switching and first-run setup, as

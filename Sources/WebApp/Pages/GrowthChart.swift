@@ -1,8 +1,8 @@
 import Diary
-import DiaryStore
 import Foundation
 import Hummingbird
 import KoreanCalendar
+import Persistence
 import Services
 
 /// `/children/{id}/growth.svg?kind=weight|height|head`: the WHO 3rd/15th/50th/85th/97th percentile curves for the

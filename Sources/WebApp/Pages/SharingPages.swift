@@ -1,8 +1,8 @@
 import Crypto
 import Diary
-import DiaryStore
 import Foundation
 import Hummingbird
+import Persistence
 import Photos
 import Services
 import Secrets

@@ -1,5 +1,4 @@
 import Diary
-import DiaryStore
 import Foundation
 import HTTPTypes
 import Hummingbird

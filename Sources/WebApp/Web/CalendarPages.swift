@@ -1,8 +1,8 @@
 import Diary
-import DiaryStore
 import Foundation
 import Hummingbird
 import KoreanCalendar
+import Persistence
 import Services
 
 /// `/calendar/YYYY-MM`: the month grid (Sunday first; Sundays, holidays and the family's own holidays red, Saturdays

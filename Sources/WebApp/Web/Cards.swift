@@ -1,6 +1,6 @@
 import Diary
+import Persistence
 import Places
-import DiaryStore
 import Foundation
 import Services
 import KoreanCalendar

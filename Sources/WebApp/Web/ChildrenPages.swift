@@ -1,8 +1,8 @@
 import Diary
-import DiaryStore
 import Foundation
 import Hummingbird
 import KoreanCalendar
+import Persistence
 import Photos
 
 /// `/children`: the family's children; adding and editing one (solar or lunar birth date with the leap-month flag,

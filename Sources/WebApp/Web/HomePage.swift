@@ -1,7 +1,7 @@
 import Diary
-import DiaryStore
 import Hummingbird
 import KoreanCalendar
+import Persistence
 import Services
 
 /// `/`: the child switcher and profile card, today's notices, "on this day" of earlier years, and the big write

@@ -1,8 +1,8 @@
 import Diary
-import DiaryStore
 import Foundation
 import Hummingbird
 import Importers
+import Persistence
 import Photos
 
 /// `/settings/import`: the command line's importers in the browser. The file is uploaded and tried (a dry run),

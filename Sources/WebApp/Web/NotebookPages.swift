@@ -1,8 +1,8 @@
 import Diary
-import DiaryStore
 import Foundation
 import Hummingbird
 import KoreanCalendar
+import Persistence
 import Services
 
 /// `/more` (every other page), `/memos` (newest change first, search, edit, delete), `/anniversaries` (solar or

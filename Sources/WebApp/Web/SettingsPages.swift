@@ -1,9 +1,9 @@
 import Backup
 import Diary
-import DiaryStore
 import Foundation
 import Hummingbird
 import NIOCore
+import Persistence
 import Services
 
 /// `/settings`: the account (family switching, password, sign-out), language, the family's members and

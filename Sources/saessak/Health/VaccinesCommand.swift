@@ -1,8 +1,8 @@
 import ArgumentParser
 import Diary
-import DiaryStore
 import Foundation
 import KoreanCalendar
+import Persistence
 import Services
 
 struct VaccinesCommand: AsyncParsableCommand {

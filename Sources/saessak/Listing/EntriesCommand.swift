@@ -1,7 +1,7 @@
 import ArgumentParser
 import Diary
-import DiaryStore
 import Foundation
+import Persistence
 import Services
 
 struct EntriesCommand: AsyncParsableCommand {

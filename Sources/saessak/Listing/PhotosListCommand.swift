@@ -1,7 +1,7 @@
 import ArgumentParser
 import Diary
-import DiaryStore
 import Foundation
+import Persistence
 import Services
 
 /// `saessak photos list --entry ID`: an entry's photos and video clips, in order.

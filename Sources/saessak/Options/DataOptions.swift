@@ -1,5 +1,5 @@
-import ArgumentParser
 import DiaryStore
+import ArgumentParser
 import Foundation
 import ObjectStorage
 import Persistence
@@ -10,7 +10,7 @@ import Secrets
 /// `--data DIR` and `--database URL`, on every command that touches data.
 struct DataOptions: ParsableArguments {
     @Option(name: .customLong("data"), help: "The data folder (saessak.sqlite, secret.key, photos/).")
-    var folder: String = DiaryDatabase.defaultFolder
+    var folder: String = DataFolder.defaultName
 
     @Option(
         name: .customLong("database"),
