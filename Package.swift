@@ -137,9 +137,12 @@ let package = Package(
         .target(
             name: "Services",
             dependencies: [
-                "Diary", "Persistence", "Files", "Photos", "Places",
+                "Diary", "Persistence", "Files", "Photos", "Places", "Mail", "MailFormat", "Secrets", "WeatherAnswers",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],

@@ -4,7 +4,6 @@ import Foundation
 import Logging
 import Photos
 import Services
-import WebApp
 
 struct MailCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -41,8 +40,9 @@ struct RunMail: AsyncParsableCommand {
         let logger = Logger(label: "saessak")
         let photos = try PhotoService(storage: try await data.photoStorage(), store: database.stores.photos, logger: logger)
         let dispatcher = try MailDispatcher(
-            stores: database.stores, photos: photos, cipher: database.cipher, configuration: configuration, logger: logger)
-        let round = await dispatcher.round(now: now.flatMap(Self.instant) ?? Date())
+            stores: database.stores, photos: photos, cipher: database.cipher, configuration: configuration, clock: database.clock,
+            logger: logger)
+        let round = await dispatcher.round(now: now.flatMap(Self.instant) ?? database.clock.now())
         print("queued \(round.queued), sent \(round.sent), retrying \(round.retrying), failed \(round.failed), unknown \(round.unknown)")
     }
 }

@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import Foundation
 import Photos
+import Services
 import WeatherAnswers
 import WebApp
 

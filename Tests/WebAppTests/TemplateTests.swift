@@ -1,6 +1,7 @@
 import Diary
 import Foundation
 import KoreanCalendar
+import Services
 import Testing
 
 @testable import WebApp

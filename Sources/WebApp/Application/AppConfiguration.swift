@@ -1,6 +1,7 @@
 import Foundation
 import Persistence
 import Photos
+import Services
 
 /// How `saessak serve` was asked to run.
 public struct AppConfiguration: Sendable {

@@ -31,7 +31,9 @@ public func buildApplication(
     var services: [any Service] = [photos.worker, photos.renditions]
     if photos.storage.isShared { services.append(PhotoSweeper(photos: photos, logger: logger)) }
     if let mail = configuration.mail {
-        services.append(try MailDispatcher(stores: database.stores, photos: photos, cipher: database.cipher, configuration: mail, logger: logger))
+        services.append(
+            try MailDispatcher(
+                stores: database.stores, photos: photos, cipher: database.cipher, configuration: mail, clock: database.clock, logger: logger))
     }
     let limits = configuration.connectionLimits
     let counts = ConnectionCounts()
@@ -61,7 +63,7 @@ func buildRouter(
     let stores = database.stores
     // New entries get the day's weather where their family asked for it (off by default).
     let entryStore = WeatherFillingEntries(
-        base: stores.entries, lookup: WeatherLookup(store: stores.weather, configuration: weather, logger: logger))
+        base: stores.entries, lookup: WeatherLookup(store: stores.weather, configuration: weather, clock: database.clock, logger: logger))
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: RequestLogMiddleware())

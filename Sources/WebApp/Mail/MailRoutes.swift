@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import MailFormat
 import Secrets
+import Services
 
 /// A member's mail choice as the API and the settings form give it, checked: a plain address (`MailAddress`), a
 /// known digest and language.

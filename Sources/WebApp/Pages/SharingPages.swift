@@ -32,7 +32,7 @@ struct SharingPages {
             // The link's secret never reaches the database: the throttle counts under its hash.
             let address = context.remoteAddress ?? "unknown"
             let throttleKey = "invitation " + TokenGenerator.digest(of: token).base64EncodedString()
-            if context.userID == nil, let wait = try await signIn.throttle.wait(account: throttleKey, address: address, now: Date()) {
+            if context.userID == nil, let wait = try await signIn.throttle.wait(account: throttleKey, address: address, now: signIn.clock.now()) {
                 var response = Self.invitationPage(request, context: context, token: token, role: invitation.role,
                     familyName: familyName, error: Word.tryLater.text(Language(request)), status: .tooManyRequests)
                 response.headers[.retryAfter] = String(wait)
@@ -52,7 +52,7 @@ struct SharingPages {
             } catch let error as ValidationError {
                 return Self.invitationPage(request, context: context, token: token, role: invitation.role, familyName: familyName, error: error.text(Language(request)))
             } catch StoreError.conflict(field: "username", _) {
-                try await signIn.throttle.recordFailure(account: throttleKey, address: address, now: Date())
+                try await signIn.throttle.recordFailure(account: throttleKey, address: address, now: signIn.clock.now())
                 return Self.invitationPage(request, context: context, token: token, role: invitation.role, familyName: familyName,
                     error: Word.usernameUnavailable.text(Language(request)))
             } catch StoreError.conflict(_, let message) {

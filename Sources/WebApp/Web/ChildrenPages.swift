@@ -4,6 +4,7 @@ import Hummingbird
 import KoreanCalendar
 import Persistence
 import Photos
+import Services
 
 /// `/children`: the family's children; adding and editing one (solar or lunar birth date with the leap-month flag,
 /// a profile photo shown square-cropped), and deleting one after saying what goes with the child.

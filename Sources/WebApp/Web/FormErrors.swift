@@ -1,6 +1,7 @@
 import Diary
 import KoreanCalendar
 import Photos
+import Services
 
 /// A form's mistake as the page says it: the field by the label the person saw, and what is wrong in their language.
 /// The API and the CLI keep the English `field: message`; a rule the domain does not name yet shows its English words

@@ -4,6 +4,7 @@ import Hummingbird
 import Importers
 import Persistence
 import Photos
+import Services
 
 /// `/settings/import`: the command line's importers in the browser. The file is uploaded and tried (a dry run),
 /// the report shown, and only a confirmation imports it; the upload waits in `<data>/.imports/<token>/` meanwhile,
@@ -204,7 +205,7 @@ struct ImportPages {
         for name in names {
             let folder = stagingRoot.appendingPathComponent(name)
             let modified = (try? FileManager.default.attributesOfItem(atPath: folder.path)[.modificationDate] as? Date) ?? .distantPast
-            if Date().timeIntervalSince(modified) > Self.lifetime { try? FileManager.default.removeItem(at: folder) }
+            if stores.today.clock.now().timeIntervalSince(modified) > Self.lifetime { try? FileManager.default.removeItem(at: folder) }
         }
     }
 

@@ -1,6 +1,7 @@
 import Diary
 import Foundation
 import Hummingbird
+import Services
 
 /// "엄마가 일기 2개와 사진 8장을 올렸어요": one author's news, in the reader's language.
 enum NewsText {

@@ -1,4 +1,5 @@
 import Hummingbird
+import Services
 
 /// Every word of the web app, Korean first and complete in English: one table for the templates (`{{t.key}}`, the
 /// case's name) and the pages built in Swift (`words[.key]`, `Word.key.text(language)`). The switch below is

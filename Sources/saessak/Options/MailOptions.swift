@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Mail
 import MailFormat
-import WebApp
+import Services
 
 /// How mail is sent: `saessak serve` and `saessak mail run`. The SMTP user name and password come from the
 /// environment (`SAESSAK_SMTP_USERNAME`, `SAESSAK_SMTP_PASSWORD`), never the command line (a process list shows it).

@@ -37,16 +37,16 @@ public struct MailConfiguration: Sendable {
 /// The unsubscribe link of one member of one family: `/mail/unsubscribe/<family>/<user>/<signature>`. The signature
 /// (the server key's, for this purpose) is the credential: it works without a sign-in, for that member only, and
 /// only turns mail off.
-enum UnsubscribeLink {
+public enum UnsubscribeLink {
     static let purpose = "mail unsubscribe"
 
-    static func path(family: FamilyID, user: UserID, cipher: FieldCipher) -> String {
+    public static func path(family: FamilyID, user: UserID, cipher: FieldCipher) -> String {
         let signature = cipher.signature(of: message(family: family, user: user), purpose: purpose)
         return "/mail/unsubscribe/\(family)/\(user)/\(base64URL(signature))"
     }
 
     /// Whether `token` is the signature for this member.
-    static func verifies(_ token: String, family: FamilyID, user: UserID, cipher: FieldCipher) -> Bool {
+    public static func verifies(_ token: String, family: FamilyID, user: UserID, cipher: FieldCipher) -> Bool {
         guard let signature = data(base64URL: token) else { return false }
         return cipher.verifies(signature, of: message(family: family, user: user), purpose: purpose)
     }

@@ -1,6 +1,5 @@
 import Foundation
 import MailFormat
-import Services
 
 /// A mail's words, written twice as they are added: as plain text and as simple HTML (every piece of text escaped;
 /// links made whole with the app's public address; pictures by `cid:`).

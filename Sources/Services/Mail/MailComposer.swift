@@ -5,7 +5,6 @@ import KoreanCalendar
 import MailFormat
 import Photos
 import Secrets
-import Services
 
 /// Writes the mail one member receives from one family: the digest (new entries with small photos linked back to the
 /// app, new comments on their own entries, the days coming up) and reminders before each milestone. In the

@@ -4,7 +4,8 @@ import Foundation
 import KoreanCalendar
 import Logging
 import NIOCore
-import Services
+import NIOFoundationCompat
+import Persistence
 import Synchronization
 import WeatherAnswers
 
@@ -42,15 +43,21 @@ final class WeatherPause: Sendable {
 /// vanished service leaves the weather empty and the save goes on — never a failed save; the log says why — and the
 /// entries after it are saved without asking until `pause` has passed. A refusal in the archive's own words (a day it
 /// does not cover) is an answer, not a failure: it pauses nothing.
-struct WeatherLookup: Sendable {
+public struct WeatherLookup: Sendable {
     let store: any WeatherStore
-    let configuration: WeatherConfiguration
+    let archive: WeatherArchive
+    let clock: Clock
     let logger: Logger
     let pause: WeatherPause
 
-    init(store: any WeatherStore, configuration: WeatherConfiguration, logger: Logger) {
+    /// `archive` is where days are asked (`WeatherArchive.live` from the configuration when not given); `clock` says
+    /// how old a kept "no data yet" is.
+    public init(
+        store: any WeatherStore, configuration: WeatherConfiguration, archive: WeatherArchive? = nil, clock: Clock = .live, logger: Logger
+    ) {
         self.store = store
-        self.configuration = configuration
+        self.archive = archive ?? .live(url: configuration.url, timeout: configuration.timeout)
+        self.clock = clock
         self.logger = logger
         self.pause = WeatherPause(length: configuration.pause)
     }
@@ -59,7 +66,7 @@ struct WeatherLookup: Sendable {
     static let noDataFor: TimeInterval = 86_400
 
     /// The weather text for the entry, or nil to leave it as it is.
-    func weather(family: FamilyID, content: EntryContent) async -> String? {
+    public func weather(family: FamilyID, content: EntryContent) async -> String? {
         guard content.weather == nil, let latitude = content.place?.latitude, let longitude = content.place?.longitude,
             let cell = WeatherCell(latitude: latitude, longitude: longitude)
         else { return nil }
@@ -70,7 +77,7 @@ struct WeatherLookup: Sendable {
         }
         let date = content.date.date.iso
         if let kept = try? await store.cached(cell: cell.key, date: date),
-            kept.weather != nil || Date().timeIntervalSince(kept.fetchedAt) < Self.noDataFor
+            kept.weather != nil || clock.now().timeIntervalSince(kept.fetchedAt) < Self.noDataFor
         {
             return kept.weather?.text(english: false)
         }
@@ -79,7 +86,7 @@ struct WeatherLookup: Sendable {
             return nil
         }
         do {
-            let day = try await fetch(cell: cell, date: date)
+            let day = try await archive.fetch(cell, date)
             try await store.remember(cell: cell.key, date: date, weather: day)
             return day?.text(english: false)
         } catch OpenMeteoArchive.Failure.refused(let reason) {
@@ -87,8 +94,28 @@ struct WeatherLookup: Sendable {
             return nil
         } catch {
             pause.begin()  // a zero pause ends as it begins
-            logger.warning("weather: left empty", metadata: ["date": "\(date)", "why": "\(error)", "askedAgainIn": "\(configuration.pause)"])
+            logger.warning("weather: left empty", metadata: ["date": "\(date)", "why": "\(error)", "askedAgainIn": "\(pause.length)"])
             return nil
+        }
+    }
+}
+
+/// Where a day's weather at a cell is asked: the public archive over HTTP (`live`), or what a test answers.
+public struct WeatherArchive: Sendable {
+    public var fetch: @Sendable (_ cell: WeatherCell, _ date: String) async throws -> DailyWeather?
+
+    public init(fetch: @escaping @Sendable (_ cell: WeatherCell, _ date: String) async throws -> DailyWeather?) { self.fetch = fetch }
+
+    /// The archive at `url` (Open-Meteo's format), each answer within `timeout`.
+    public static func live(url: String, timeout: Duration, client: HTTPClient = .shared) -> WeatherArchive {
+        WeatherArchive { cell, date in
+            let separator = url.contains("?") ? "&" : "?"
+            let request = HTTPClientRequest(url: url + separator + OpenMeteoArchive.query(cell: cell, date: date))
+            let response = try await client.execute(request, timeout: TimeAmount(timeout))
+            let body = try await response.body.collect(upTo: OpenMeteoArchive.maximumAnswerBytes)
+            // The archive answers errors as 400 with its JSON; anything else not 200 is the service's trouble.
+            guard response.status == .ok || response.status == .badRequest else { throw ServiceStatus(code: response.status.code) }
+            return try OpenMeteoArchive.weather(from: Data(buffer: body), date: date)
         }
     }
 
@@ -97,27 +124,26 @@ struct WeatherLookup: Sendable {
         let code: UInt
         var description: String { "HTTP \(code)" }
     }
+}
 
-    private func fetch(cell: WeatherCell, date: String) async throws -> DailyWeather? {
-        let separator = configuration.url.contains("?") ? "&" : "?"
-        let request = HTTPClientRequest(url: configuration.url + separator + OpenMeteoArchive.query(cell: cell, date: date))
-        let response = try await HTTPClient.shared.execute(request, timeout: .nanoseconds(Int64(configuration.timeout.components.seconds) * 1_000_000_000
-            + configuration.timeout.components.attoseconds / 1_000_000_000))
-        let body = try await response.body.collect(upTo: OpenMeteoArchive.maximumAnswerBytes)
-        let bytes = Data(buffer: body)
-        // The archive answers errors as 400 with its JSON; anything else not 200 is the service's trouble.
-        guard response.status == .ok || response.status == .badRequest else {
-            throw ServiceStatus(code: response.status.code)
-        }
-        return try OpenMeteoArchive.weather(from: bytes, date: date)
+extension TimeAmount {
+    /// A duration as NIO counts it, in whole nanoseconds.
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self = .nanoseconds(seconds.multipliedReportingOverflow(by: 1_000_000_000).partialValue + attoseconds / 1_000_000_000)
     }
 }
 
 /// The entry store the API and the pages write through: a new entry that says no weather gets the day's weather when
 /// its family asked for it (`WeatherLookup`); everything else goes straight to the store.
-struct WeatherFillingEntries: EntryStore {
+public struct WeatherFillingEntries: EntryStore {
     let base: any EntryStore
     let lookup: WeatherLookup
+
+    public init(base: any EntryStore, lookup: WeatherLookup) {
+        self.base = base
+        self.lookup = lookup
+    }
 
     private func filled(_ family: FamilyID, _ content: EntryContent) async -> EntryContent {
         guard let weather = await lookup.weather(family: family, content: content) else { return content }
@@ -126,43 +152,43 @@ struct WeatherFillingEntries: EntryStore {
         return content
     }
 
-    func create(family: FamilyID, content: EntryContent, photos: [PhotoID], author: UserID?) async throws -> Entry {
+    public func create(family: FamilyID, content: EntryContent, photos: [PhotoID], author: UserID?) async throws -> Entry {
         try await base.create(family: family, content: await filled(family, content), photos: photos, author: author)
     }
 
-    func create(family: FamilyID, content: EntryContent, photos: [PhotoID], author: UserID?, idempotencyKey key: String) async throws
+    public func create(family: FamilyID, content: EntryContent, photos: [PhotoID], author: UserID?, idempotencyKey key: String) async throws
         -> (entry: Entry, replayed: Bool)
     {
         try await base.create(family: family, content: await filled(family, content), photos: photos, author: author, idempotencyKey: key)
     }
 
-    func list(family: FamilyID, filter: TimelineFilter, after cursor: PageCursor?, limit: Int) async throws -> Page<Entry> {
+    public func list(family: FamilyID, filter: TimelineFilter, after cursor: PageCursor?, limit: Int) async throws -> Page<Entry> {
         try await base.list(family: family, filter: filter, after: cursor, limit: limit)
     }
 
-    func timeline(family: FamilyID, filter: TimelineFilter, after cursor: PageCursor?, limit: Int) async throws
+    public func timeline(family: FamilyID, filter: TimelineFilter, after cursor: PageCursor?, limit: Int) async throws
         -> (sections: [MonthSection<Entry>], next: PageCursor?)
     {
         try await base.timeline(family: family, filter: filter, after: cursor, limit: limit)
     }
 
-    func days(family: FamilyID, from first: SolarDate, through last: SolarDate) async throws -> [SolarDate: DaySummary] {
+    public func days(family: FamilyID, from first: SolarDate, through last: SolarDate) async throws -> [SolarDate: DaySummary] {
         try await base.days(family: family, from: first, through: last)
     }
 
-    func onThisDay(family: FamilyID, _ day: OnThisDay, limit: Int) async throws -> [Entry] {
+    public func onThisDay(family: FamilyID, _ day: OnThisDay, limit: Int) async throws -> [Entry] {
         try await base.onThisDay(family: family, day, limit: limit)
     }
 
-    func get(family: FamilyID, id: EntryID) async throws -> Entry { try await base.get(family: family, id: id) }
+    public func get(family: FamilyID, id: EntryID) async throws -> Entry { try await base.get(family: family, id: id) }
 
-    func update(family: FamilyID, id: EntryID, content: EntryContent, photos: [PhotoID]?, expecting version: Int64?) async throws
+    public func update(family: FamilyID, id: EntryID, content: EntryContent, photos: [PhotoID]?, expecting version: Int64?) async throws
         -> (entry: Entry, released: [ReleasedPhotoFile])
     {
         try await base.update(family: family, id: id, content: content, photos: photos, expecting: version)
     }
 
-    func delete(family: FamilyID, id: EntryID) async throws -> [ReleasedPhotoFile] { try await base.delete(family: family, id: id) }
+    public func delete(family: FamilyID, id: EntryID) async throws -> [ReleasedPhotoFile] { try await base.delete(family: family, id: id) }
 
-    func tags(family: FamilyID) async throws -> [String] { try await base.tags(family: family) }
+    public func tags(family: FamilyID) async throws -> [String] { try await base.tags(family: family) }
 }

@@ -1,6 +1,6 @@
 /// The words of e-mail — the settings that choose it, the unsubscribe page, and the mails themselves — Korean first
 /// and complete in English. Templates read them as `{{t.key}}` beside `Word`'s (`Words.dictionary` holds both).
-enum MailWord: String, CaseIterable, Sendable {
+public enum MailWord: String, CaseIterable, Sendable {
     case mailTitle, mailHint, mailAddress, mailDigest, digest_off, digest_daily, digest_weekly, mailReminders
     case mailRemindersHint, mailLanguage, mailSaved, mailNotConfigured, mailWhatIsSent
     case unsubscribeTitle, unsubscribeQuestion, unsubscribeButton, unsubscribed, unsubscribedNote
@@ -64,10 +64,10 @@ enum MailWord: String, CaseIterable, Sendable {
         }
     }
 
-    func text(_ language: Language) -> String { language == .korean ? texts.korean : texts.english }
+    public func text(_ language: Language) -> String { language == .korean ? texts.korean : texts.english }
 
     /// The text with `%@` replaced by the arguments in order.
-    func text(_ language: Language, _ arguments: String...) -> String {
+    public func text(_ language: Language, _ arguments: String...) -> String {
         var result = text(language)
         for argument in arguments {
             guard let range = result.range(of: "%@") else { break }

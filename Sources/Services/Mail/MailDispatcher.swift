@@ -3,10 +3,10 @@ import Foundation
 import Logging
 import Mail
 import MailFormat
+import Persistence
 import Photos
 import Secrets
 import ServiceLifecycle
-import Services
 import Synchronization
 
 /// What one round of the mail loop did.
@@ -25,7 +25,8 @@ public struct MailRound: Sendable, Equatable {
 public struct MailDispatcher: Service {
     let stores: DiaryStores
     let composer: MailComposer
-    let client: SMTPClient
+    let sender: MailSender
+    let clock: Clock
     let logger: Logger
 
     /// A `sending` older than this belongs to a sender that died (one message takes at most the SMTP timeout).
@@ -38,15 +39,21 @@ public struct MailDispatcher: Service {
     /// Dealt-with messages are forgotten after this long (their keys are dated: nothing is written again).
     static let keepFor: TimeInterval = 90 * 86_400
 
-    public init(stores: DiaryStores, photos: PhotoService, cipher: FieldCipher, configuration: MailConfiguration, logger: Logger) throws {
+    /// `sender` hands messages over (`MailSender.smtp` from the configuration when not given); `clock` says when a
+    /// round runs.
+    public init(
+        stores: DiaryStores, photos: PhotoService, cipher: FieldCipher, configuration: MailConfiguration, sender: MailSender? = nil,
+        clock: Clock = .live, logger: Logger
+    ) throws {
         self.stores = stores
         self.composer = MailComposer(stores: stores, photos: photos, cipher: cipher, configuration: configuration)
-        self.client = try SMTPClient(settings: configuration.smtp)
+        self.sender = try sender ?? .smtp(configuration.smtp)
+        self.clock = clock
         self.logger = logger
     }
 
     public func run() async throws {
-        logger.info("mail", metadata: ["smtp": "\(client.settings.host):\(client.settings.port)", "security": "\(client.settings.security)"])
+        logger.info("mail", metadata: ["sender": "\(sender.description)"])
         while !Task.isCancelled, !Task.isShuttingDownGracefully {
             // A stop claims no further message and gives the one under way `graceOnStop` to hear its answer; then
             // the send is cancelled (a message not yet handed over is tried again later; one that was is never sent
@@ -54,7 +61,7 @@ public struct MailDispatcher: Service {
             let stop = StopSignal()
             await withGracefulShutdownHandler {
                 await withTaskGroup(of: Void.self) { group in
-                    group.addTask { _ = await round(now: Date(), stop: stop) }
+                    group.addTask { _ = await round(now: clock.now(), stop: stop) }
                     group.addTask {
                         while !stop.isRaised, !Task.isCancelled { try? await Task.sleep(for: .milliseconds(100)) }
                         try? await Task.sleep(for: Self.graceOnStop)
@@ -90,7 +97,7 @@ public struct MailDispatcher: Service {
             logger.error("mail: cannot write the due mail", metadata: ["error": "\(error)"])
         }
         // What was queued just now is due too (its time is the clock's, a moment after `now`).
-        let now = max(now, Date())
+        let now = max(now, clock.now())
         do {
             while !Task.isCancelled, !stop.isRaised, let mail = try await stores.mail.claimNext(now: now) {
                 let result = await send(mail, now: now)
@@ -143,7 +150,7 @@ public struct MailDispatcher: Service {
 
     private func send(_ mail: OutboxMail, now: Date) async -> SendResult {
         guard let recipient = try? MailAddress(mail.recipient) else { return .failed("the address is no longer valid") }
-        let outcome = await client.send(mail.message, from: composer.configuration.from, to: recipient)
+        let outcome = await sender.send(mail.message, composer.configuration.from, recipient)
         // Logged by the outbox id and key only: the address and the words stay out of the log.
         let metadata: Logger.Metadata = ["mail": "\(mail.id)", "key": "\(mail.key)", "attempt": "\(mail.attempts)"]
         switch outcome {
@@ -172,5 +179,25 @@ public struct MailDispatcher: Service {
         guard parts.count == 2 else { return "connection" }
         let code = parts[1].trimmingCharacters(in: .whitespaces).prefix(3)
         return "\(parts[0]) \(code.allSatisfy(\.isNumber) ? String(code) : "")"
+    }
+}
+
+/// Hands a rendered message to whoever delivers it: an SMTP server (`smtp`), or what a test records.
+public struct MailSender: Sendable, CustomStringConvertible {
+    public var send: @Sendable (_ message: Data, _ from: MailAddress, _ to: MailAddress) async -> SMTPOutcome
+    /// Where mail goes, for the log (no secrets).
+    public let description: String
+
+    public init(description: String, send: @escaping @Sendable (_ message: Data, _ from: MailAddress, _ to: MailAddress) async -> SMTPOutcome) {
+        self.description = description
+        self.send = send
+    }
+
+    /// The SMTP server of the settings.
+    public static func smtp(_ settings: SMTPSettings) throws -> MailSender {
+        let client = try SMTPClient(settings: settings)
+        return MailSender(description: "smtp \(settings.host):\(settings.port) (\(settings.security))") { message, from, to in
+            await client.send(message, from: from, to: to)
+        }
     }
 }

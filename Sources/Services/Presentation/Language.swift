@@ -1,0 +1,72 @@
+import KoreanCalendar
+
+/// The language of a page or a mail: Korean first, complete in English.
+public enum Language: String, Sendable {
+    case korean = "ko"
+    case english = "en"
+}
+
+extension Language {
+    /// A date as people write it: 2026년 11월 22일 일요일, or Sunday, 22 November 2026.
+    public func longDate(_ date: SolarDate) -> String {
+        switch self {
+        case .korean:
+            return "\(date.year)년 \(date.month)월 \(date.day)일 \(["일", "월", "화", "수", "목", "금", "토"][date.weekday])요일"
+        case .english:
+            let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+            let months = [
+                "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+                "November", "December",
+            ]
+            return "\(weekdays[date.weekday]), \(date.day) \(months[date.month - 1]) \(date.year)"
+        }
+    }
+}
+
+extension Language {
+    private static let englishMonths = [
+        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
+        "December",
+    ]
+
+    /// A month's heading: 2026년 11월, or November 2026.
+    public func monthTitle(year: Int, month: Int) -> String {
+        self == .korean ? "\(year)년 \(month)월" : "\(Self.englishMonths[month - 1]) \(year)"
+    }
+
+    /// A short date: 11월 22일 (일), or Sun 22 Nov.
+    public func shortDate(_ date: SolarDate) -> String {
+        switch self {
+        case .korean: "\(date.month)월 \(date.day)일 (\(["일", "월", "화", "수", "목", "금", "토"][date.weekday]))"
+        case .english:
+            "\(["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][date.weekday]) \(date.day) \(Self.englishMonths[date.month - 1].prefix(3))"
+        }
+    }
+
+    /// A lunar date: 음력 10월 4일 (윤달: 음력 윤6월 4일), or lunar 10/4 (leap 6/4).
+    public func lunarDate(_ date: LunarDate, withYear: Bool = false) -> String {
+        switch self {
+        case .korean: "음력 \(withYear ? "\(date.year)년 " : "")\(date.isLeapMonth ? "윤" : "")\(date.month)월 \(date.day)일"
+        case .english: "lunar \(withYear ? "\(date.year)/" : "")\(date.isLeapMonth ? "leap " : "")\(date.month)/\(date.day)"
+        }
+    }
+
+    /// A time of day: 오후 3:05, or 3:05 pm.
+    public func time(_ time: ClockTime) -> String {
+        let hour12 = time.hour % 12 == 0 ? 12 : time.hour % 12
+        let minute = time.minute < 10 ? "0\(time.minute)" : "\(time.minute)"
+        return self == .korean ? "\(time.hour < 12 ? "오전" : "오후") \(hour12):\(minute)" : "\(hour12):\(minute) \(time.hour < 12 ? "am" : "pm")"
+    }
+
+    /// How far a day is: 오늘, 내일, D-3; or today, tomorrow, in 3 days.
+    public func daysAway(_ days: Int) -> String {
+        switch (self, days) {
+        case (.korean, 0): "오늘"
+        case (.korean, 1): "내일"
+        case (.korean, _): "D-\(days)"
+        case (.english, 0): "today"
+        case (.english, 1): "tomorrow"
+        case (.english, _): "in \(days) days"
+        }
+    }
+}
