@@ -104,20 +104,7 @@ extension PostgresDatabase: DiaryEngine {
     }
 
     /// A cell as SQLite would give it: booleans as 0 and 1, integers, reals, bytes, text.
-    static func dumpValue(_ cell: PostgresCell) throws -> DumpValue {
-        guard cell.bytes != nil else { return .null }
-        do {
-            switch cell.dataType {
-            case .bool: return .integer(try cell.decode(Bool.self) ? 1 : 0)
-            case .int2, .int4, .int8: return .integer(try cell.decode(Int64.self))
-            case .float4, .float8: return .real(try cell.decode(Double.self))
-            case .bytea: return .blob(try cell.decode(Data.self))
-            default: return .text(try cell.decode(String.self))
-            }
-        } catch {
-            throw StoreError.unreadable("\(cell.columnName): \(error)")
-        }
-    }
+    static func dumpValue(_ cell: PostgresCell) throws -> DumpValue { DumpValue(try PostgresSession.value(cell)) }
 
     public func load(_ tables: [TableDump]) async throws {
         let cipher = cipher
