@@ -10,6 +10,29 @@ import Services
 struct AlbumPage {
     let stores: WebStores
 
+    /// What `album.mustache` shows.
+    struct Model: PageModel {
+        var noChildren = false
+        var month = ""
+        var monthIso = ""
+        var photos: [Photo] = []
+        var empty = true
+        var childName = ""
+        var children: [ChildChoice] = []
+        var next = ""
+        var previous: String?
+    }
+
+    /// A photo or clip of the month, opening its entry's viewer.
+    struct Photo {
+        let thumbnail: String
+        let link: String
+        let alt: String
+        let day: String
+        let age: String?
+        let videoBadge: String?
+    }
+
     func register(on pages: SecureRoutes) {
         pages.get("album", .viewer) { request, context in try await album(request, context) }
     }
@@ -23,37 +46,32 @@ struct AlbumPage {
         let month = try query.string("month").map { try YearMonth(iso: $0) } ?? YearMonth(stores.today.date())
         guard let child = query.string("child").flatMap(ChildID.init).flatMap({ id in children.first { $0.id == id } }) ?? children.first
         else {
-            return WebPage("album", title: words[.album], tab: .more, data: ["noChildren": true]).response(request, context: context)
+            return WebPage("album", title: words[.album], tab: .more, model: Model(noChildren: true)).response(request, context: context)
         }
         let entries = try await Page.all { cursor, limit in
             try await stores.entries.list(
                 family: family, filter: TimelineFilter(childID: child.id, period: .month(month)), after: cursor, limit: limit)
         }.reversed()
         let ages = ChildAges(children)
-        var items: [[String: Any]] = []
+        var items: [Photo] = []
         for entry in entries {
             let photos = try await stores.photos.store.photos(family: family, entry: entry.id)
             let videos = try await stores.photos.store.videos(family: family, among: entry.photoIDs)
             for (index, photo) in photos.enumerated() {
                 let day = photo.takenDay ?? entry.content.date.date
-                var item: [String: Any] = [
-                    "thumbnail": PhotoLinks.thumbnail(photo.id), "link": "/entries/\(entry.id)#photo-\(index + 1)",
-                    "alt": "\(entry.content.title) \(index + 1)",
-                    "day": day.year == month.year ? language.shortDate(day) : language.longDate(day),
-                ]
-                if let age = ages.label(child.id, on: day, language: language) { item["age"] = age }
-                if let video = videos[photo.id] { item["videoBadge"] = PhotoLinks.badge(video) }
-                items.append(item)
+                items.append(
+                    Photo(
+                        thumbnail: PhotoLinks.thumbnail(photo.id), link: "/entries/\(entry.id)#photo-\(index + 1)",
+                        alt: "\(entry.content.title) \(index + 1)",
+                        day: day.year == month.year ? language.shortDate(day) : language.longDate(day),
+                        age: ages.label(child.id, on: day, language: language), videoBadge: videos[photo.id].map(PhotoLinks.badge)))
             }
         }
         let previous = (try? YearMonth(year: month.month == 1 ? month.year - 1 : month.year, month: month.month == 1 ? 12 : month.month - 1))
-        var data: [String: Any] = [
-            "month": language.monthTitle(year: month.year, month: month.month), "monthIso": month.iso, "photos": items,
-            "empty": items.isEmpty, "childName": child.profile.name,
-            "children": children.map { ["id": $0.id.description, "name": $0.profile.name, "selected": $0.id == child.id] as [String: Any] },
-            "next": "/album?child=\(child.id)&month=\(month.next.iso)",
-        ]
-        if let previous { data["previous"] = "/album?child=\(child.id)&month=\(previous.iso)" }
-        return WebPage("album", title: "\(child.profile.name) · \(words[.album])", tab: .more, data: data).response(request, context: context)
+        let model = Model(
+            month: language.monthTitle(year: month.year, month: month.month), monthIso: month.iso, photos: items, empty: items.isEmpty,
+            childName: child.profile.name, children: children.map { ChildChoice($0, selected: $0.id == child.id) },
+            next: "/album?child=\(child.id)&month=\(month.next.iso)", previous: previous.map { "/album?child=\(child.id)&month=\($0.iso)" })
+        return WebPage("album", title: "\(child.profile.name) · \(words[.album])", tab: .more, model: model).response(request, context: context)
     }
 }

@@ -11,6 +11,62 @@ import Services
 struct CalendarPages {
     let stores: WebStores
 
+    /// What `calendar-month.mustache` shows.
+    struct MonthModel: PageModel {
+        let weekdays: [Weekday]
+        let weeks: [Week]
+        let previousMonth: String
+        let nextMonth: String
+        let previousYear: String
+        let nextYear: String
+        let monthValue: String
+        let thisMonth: String
+    }
+
+    struct Weekday {
+        let name: String
+        let classes: String
+    }
+
+    struct Week {
+        let days: [DayCell]
+    }
+
+    /// A day of the month grid.
+    struct DayCell {
+        let iso: String
+        let day: Int
+        let caption: String
+        let isTerm: Bool
+        let classes: String
+        let holidays: [String]
+        let label: String
+        var entryCount: Int?
+        var photo: String?
+        var videoBadge: String?
+        var marks: [String]?
+    }
+
+    /// What `calendar-day.mustache` shows.
+    struct DayModel: PageModel {
+        let iso: String
+        let monthLink: String
+        let previousDay: String
+        let nextDay: String
+        let entries: [EntryCard]
+        let notices: [String]
+        let events: [DayEvent]
+        let holidays: [String]
+        var lunar: String?
+        var ganji: String?
+        var term: String?
+    }
+
+    struct DayEvent {
+        let title: String
+        let kind: String
+    }
+
     func register(on pages: SecureRoutes) {
         pages.get("calendar", .viewer) { request, _ in
             // The month-jump form, or this month.
@@ -79,40 +135,30 @@ struct CalendarPages {
         let today = stores.today.date()
         let weekdayNames = language == .korean
             ? ["일", "월", "화", "수", "목", "금", "토"] : ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-        let weeks: [[String: Any]] = view.weeks.map { week in
-            ["days": week.map { day -> [String: Any] in
-                var cell: [String: Any] = [
-                    "iso": day.date.iso, "day": day.date.day, "caption": Self.caption(day, language: language),
-                    "isTerm": day.term != nil,
-                    "classes": Self.classes(day, today: today, familyHoliday: days.familyHolidays.contains(day.date)),
-                    "holidays": day.holidays.map { language == .korean ? $0.name : $0.nameEn },
-                    "label": Self.accessibleLabel(day, language: language),
-                ]
-                if let summary = days.entries[day.date] {
-                    cell["entryCount"] = summary.entries
-                    if let photo = summary.firstPhoto {
-                        cell["photo"] = PhotoLinks.thumbnail(photo)
-                        if let video = videos[photo] { cell["videoBadge"] = PhotoLinks.badge(video) }
+        let weeks = view.weeks.map { week in
+            Week(
+                days: week.map { day in
+                    var cell = DayCell(
+                        iso: day.date.iso, day: day.date.day, caption: Self.caption(day, language: language), isTerm: day.term != nil,
+                        classes: Self.classes(day, today: today, familyHoliday: days.familyHolidays.contains(day.date)),
+                        holidays: day.holidays.map { language == .korean ? $0.name : $0.nameEn }, label: Self.accessibleLabel(day, language: language))
+                    if let summary = days.entries[day.date] {
+                        cell.entryCount = summary.entries
+                        cell.photo = summary.firstPhoto.map { PhotoLinks.thumbnail($0) }
+                        cell.videoBadge = summary.firstPhoto.flatMap { videos[$0] }.map(PhotoLinks.badge)
                     }
-                }
-                let marks = (days.notices[day.date] ?? []) + (days.events[day.date] ?? []).map(\.details.title)
-                if !marks.isEmpty { cell["marks"] = marks }
-                return cell
-            }] as [String: Any]
+                    let marks = (days.notices[day.date] ?? []) + (days.events[day.date] ?? []).map(\.details.title)
+                    cell.marks = marks.isEmpty ? nil : marks
+                    return cell
+                })
         }
-        let previous = Self.shift(month, by: -1)
-        let next = Self.shift(month, by: 1)
-        let data: [String: Any] = [
-            "weekdays": weekdayNames.enumerated().map { index, name in
-                ["name": name, "classes": index == 0 ? "red" : index == 6 ? "blue" : ""]
-            },
-            "weeks": weeks,
-            "previousMonth": previous.iso, "nextMonth": next.iso,
-            "previousYear": Self.shift(month, by: -12).iso, "nextYear": Self.shift(month, by: 12).iso,
-            "monthValue": month.iso, "thisMonth": YearMonth(today).iso,
-        ]
+        let model = MonthModel(
+            weekdays: weekdayNames.enumerated().map { index, name in Weekday(name: name, classes: index == 0 ? "red" : index == 6 ? "blue" : "") },
+            weeks: weeks, previousMonth: Self.shift(month, by: -1).iso, nextMonth: Self.shift(month, by: 1).iso,
+            previousYear: Self.shift(month, by: -12).iso, nextYear: Self.shift(month, by: 12).iso, monthValue: month.iso,
+            thisMonth: YearMonth(today).iso)
         return WebPage(
-            "calendar-month", title: language.monthTitle(year: month.year, month: month.month), tab: .calendar, data: data
+            "calendar-month", title: language.monthTitle(year: month.year, month: month.month), tab: .calendar, model: model
         ).response(request, context: context)
     }
 
@@ -128,31 +174,30 @@ struct CalendarPages {
             try await stores.entries.list(family: family, filter: TimelineFilter(period: .day(date)), after: $0, limit: $1)
         }
         let videos = try await EntryCard.videos(entries, family: family, store: stores.photos.store)
-        var data: [String: Any] = [
-            "iso": date.iso,
-            "monthLink": "/calendar/\(YearMonth(date).iso)",
-            "previousDay": ((try? date.adding(days: -1)) ?? date).iso,
-            "nextDay": ((try? date.adding(days: 1)) ?? date).iso,
-            "entries": entries.reversed().map { EntryCard($0, language: language, names: names, videos: videos, ages: ages) },
-            "notices": days.notices[date] ?? [],
-            "events": (days.events[date] ?? []).map { ["title": $0.details.title, "kind": words.named("event_\($0.details.kind.rawValue)") ?? $0.details.kind.rawValue] },
-            "holidays": ((try? KoreanHolidays.holidays(in: date.year)) ?? []).filter { $0.date == date }.map {
-                language == .korean ? $0.name : $0.nameEn
+        var model = DayModel(
+            iso: date.iso, monthLink: "/calendar/\(YearMonth(date).iso)", previousDay: ((try? date.adding(days: -1)) ?? date).iso,
+            nextDay: ((try? date.adding(days: 1)) ?? date).iso,
+            entries: entries.reversed().map { EntryCard($0, language: language, names: names, videos: videos, ages: ages) },
+            notices: days.notices[date] ?? [],
+            events: (days.events[date] ?? []).map {
+                DayEvent(title: $0.details.title, kind: words.named("event_\($0.details.kind.rawValue)") ?? $0.details.kind.rawValue)
             },
-        ]
+            holidays: ((try? KoreanHolidays.holidays(in: date.year)) ?? []).filter { $0.date == date }.map {
+                language == .korean ? $0.name : $0.nameEn
+            })
         if let lunar = try? LunarDate.from(date) {
-            data["lunar"] = language.lunarDate(lunar, withYear: true)
+            model.lunar = language.lunarDate(lunar, withYear: true)
             let ganji = Ganji.of(lunar, solar: date)
-            data["ganji"] = language == .korean
+            model.ganji = language == .korean
                 ? "\(ganji.year.korean)년 \(ganji.month.korean)월 \(ganji.day.korean)일 (\(ganji.year.hanja)年 \(ganji.month.hanja)月 \(ganji.day.hanja)日)"
                 : "\(ganji.year.korean) year, \(ganji.month.korean) month, \(ganji.day.korean) day (\(ganji.year.hanja) \(ganji.month.hanja) \(ganji.day.hanja))"
         }
         if let moment = ((try? SolarTerms.moments(in: date.year)) ?? []).first(where: { $0.seoulDate == date }) {
             let time = try? ClockTime(iso: moment.seoulLocal.dropFirst(11).prefix(5))
             let name = language == .korean ? moment.term.koreanName : moment.term.englishName
-            data["term"] = "\(name) (\(moment.term.hanja)) · \(time.map(language.time) ?? "")"
+            model.term = "\(name) (\(moment.term.hanja)) · \(time.map(language.time) ?? "")"
         }
-        return WebPage("calendar-day", title: language.longDate(date), tab: .calendar, data: data).response(request, context: context)
+        return WebPage("calendar-day", title: language.longDate(date), tab: .calendar, model: model).response(request, context: context)
     }
 
     static func shift(_ month: YearMonth, by months: Int) -> YearMonth {

@@ -1,4 +1,5 @@
 import Crypto
+import Diary
 import Foundation
 import Hummingbird
 import KoreanCalendar
@@ -77,11 +78,48 @@ enum Tab: String {
 /// A server-rendered page: a template, its title and data, inside the layout every page shares (header, bottom
 /// tabs, language switch). Mustache escapes every `{{value}}`; only `{{{markup}}}` built here with `HTML.escape`
 /// is trusted.
+/// A page's own values, typed: its stored properties are the names its template reads (swift-mustache reads them by
+/// reflection), so a value a page forgets or misspells fails to compile instead of leaving a blank in the page. Rows
+/// of a list are structs too (`ChildChoice`, `EntryCard`, `NoticeLine`).
+protocol PageModel {}
+
+/// A page model with the layout's values (`WebPage.common`, the signed-in member) beneath it: the template finds a
+/// name in the model first.
+struct PageValues: MustacheParent {
+    let model: any PageModel
+    let layout: [String: Any]
+
+    func child(named name: String) -> Any? {
+        if let value = Mirror(reflecting: model).descendant(name) {
+            // An optional property that is nil is not there: the template's section is skipped.
+            let mirror = Mirror(reflecting: value)
+            guard mirror.displayStyle == .optional else { return value }
+            return mirror.children.first?.value
+        }
+        return layout[name]
+    }
+}
+
+/// A child to choose (the home page's switcher, the album's menu).
+struct ChildChoice {
+    let id: String
+    let name: String
+    let selected: Bool
+
+    init(_ child: Child, selected: Bool) {
+        id = child.id.description
+        name = child.profile.name
+        self.selected = selected
+    }
+}
+
 struct WebPage {
     let template: String
     let title: String
     var tab: Tab?
     var data: [String: Any] = [:]
+    /// The page's values, typed (the pages moving off `data`, issue 34).
+    var model: (any PageModel)?
     var status: HTTPResponse.Status = .ok
     /// Without the signed-in header and tabs, whoever asks: sign-in, setup, password, invitations, share links,
     /// errors. Such a page's form brings its own `csrf` in `data`.
@@ -97,6 +135,11 @@ struct WebPage {
         self.data = data
         self.status = status
         self.bare = bare
+    }
+
+    init(_ template: String, title: String, tab: Tab? = nil, model: some PageModel, status: HTTPResponse.Status = .ok, bare: Bool = false) {
+        self.init(template, title: title, tab: tab, status: status, bare: bare)
+        self.model = model
     }
 
     /// What the layout needs on every page, signed in or not.
@@ -122,7 +165,8 @@ struct WebPage {
             values["isOwner"] = context.membership?.role == .owner
         }
         if let tab { values["tab"] = [tab.rawValue: true] }
-        let html = Templates.library.render(values, withTemplate: template) ?? "template \(template) is missing"
+        let rendered: Any = model.map { PageValues(model: $0, layout: values) } ?? values
+        let html = Templates.library.render(rendered, withTemplate: template) ?? "template \(template) is missing"
         var response = Response(
             status: status,
             headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
