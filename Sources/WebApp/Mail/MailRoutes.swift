@@ -82,10 +82,8 @@ struct MailRoutes {
             let (family, user) = try await member(context)
             let language = Language(request)
             let familyName = try await accounts.account(user).families.first { $0.family.id == family }?.family.name ?? ""
-            let data: [String: Any] = [
-                "question": MailWord.unsubscribeQuestion.text(language, familyName), "action": request.uri.path,
-            ]
-            return WebPage("unsubscribe", title: MailWord.unsubscribeTitle.text(language), tab: nil, data: data)
+            let model = UnsubscribeModel(question: MailWord.unsubscribeQuestion.text(language, familyName), action: request.uri.path, done: false)
+            return WebPage("unsubscribe", title: MailWord.unsubscribeTitle.text(language), tab: nil, model: model)
                 .response(request, context: context)
         }
         // The signature in the path is the whole credential and no cookie is read: a mail program's one-click POST
@@ -97,8 +95,8 @@ struct MailRoutes {
             choice.reminders = false
             try await mail.setChoice(choice, family: family, user: user)
             let language = Language(request)
-            let data: [String: Any] = ["done": true, "question": MailWord.unsubscribed.text(language)]
-            return WebPage("unsubscribe", title: MailWord.unsubscribeTitle.text(language), tab: nil, data: data)
+            let model = UnsubscribeModel(question: MailWord.unsubscribed.text(language), action: nil, done: true)
+            return WebPage("unsubscribe", title: MailWord.unsubscribeTitle.text(language), tab: nil, model: model)
                 .response(request, context: context)
         }
     }
@@ -118,4 +116,11 @@ struct MailRoutes {
         }
         return (family, user)
     }
+}
+
+/// What `unsubscribe.mustache` shows: the question with its form, or that it is done.
+struct UnsubscribeModel: PageModel {
+    let question: String
+    let action: String?
+    let done: Bool
 }

@@ -155,18 +155,39 @@ struct AccountPages {
     /// A bare page with one form posting back with the CSRF token (`account-form.mustache`).
     static func form(
         _ request: Request, context: AppRequestContext, title: String, action: String, csrf: String, submit: String,
-        hidden: [String: String] = [:], fields: [FormField], note: String? = nil, error: String? = nil, extra: [String: Any] = [:],
-        status: HTTPResponse.Status = .ok, cookie: String? = nil
+        hidden: [String: String] = [:], fields: [FormField], note: String? = nil, error: String? = nil,
+        invitation: FormModel.Invitation? = nil, signInFirst: String? = nil, status: HTTPResponse.Status = .ok, cookie: String? = nil
     ) -> Response {
-        var values = extra
-        if let note { values["note"] = note }
-        if let error { values["error"] = error }
-        values["action"] = action
-        values["csrf"] = csrf
-        values["submit"] = submit
-        values["hidden"] = hidden.sorted { $0.key < $1.key }.map { ["name": $0.key, "value": $0.value] }
-        values["fields"] = fields.map(\.values)
-        return WebPage("account-form", title: title, data: values, status: status, bare: true)
+        let model = FormModel(
+            action: action, csrf: csrf, submit: submit, hidden: hidden.sorted { $0.key < $1.key }.map { Hidden(name: $0.key, value: $0.value) },
+            fields: fields, note: note, error: error, invitation: invitation, signInFirst: signInFirst)
+        return WebPage("account-form", title: title, model: model, status: status, bare: true)
             .response(request, context: context, setting: cookie.map { [$0] } ?? [])
+    }
+
+    /// What `account-form.mustache` shows: one form, posting back with the CSRF token (the page is bare: it brings
+    /// its own).
+    struct FormModel: PageModel {
+        let action: String
+        let csrf: String
+        let submit: String
+        let hidden: [Hidden]
+        let fields: [FormField]
+        let note: String?
+        let error: String?
+        let invitation: Invitation?
+        /// For an invitation opened by someone not signed in: where to sign in first.
+        let signInFirst: String?
+
+        /// The family an invitation is into, and as what.
+        struct Invitation {
+            let familyName: String
+            let role: String
+        }
+    }
+
+    struct Hidden {
+        let name: String
+        let value: String
     }
 }

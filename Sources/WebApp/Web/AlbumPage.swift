@@ -16,7 +16,7 @@ struct AlbumPage {
         var month = ""
         var monthIso = ""
         var photos: [Photo] = []
-        var empty = true
+        var empty = false
         var childName = ""
         var children: [ChildChoice] = []
         var next = ""

@@ -11,6 +11,20 @@ import Services
 struct ChildrenPages {
     let stores: WebStores
 
+    /// What `child-editor.mustache` shows.
+    struct EditorModel: PageModel {
+        let action: String
+        let draft: ChildDraft
+        let lunar: Bool
+        let solar: Bool
+        let female: Bool
+        let male: Bool
+        let cancel: String
+        let id: String?
+        let photo: String?
+        let error: String?
+    }
+
     func register(on pages: SecureRoutes) {
         pages.get("children", .viewer) { request, context in
             let language = Language(request)
@@ -18,7 +32,7 @@ struct ChildrenPages {
             let children = try await stores.allChildren(try context.member().familyID)
             return WebPage(
                 "children", title: Words.table(language)[.children], tab: .more,
-                data: ["children": children.map { ChildCard($0, today: today, language: language) }]
+                model: CardList(children: children.map { ChildCard($0, today: today, language: language) })
             ).response(request, context: context)
         }
         pages.get("children/new", .editor) { request, context in
@@ -48,7 +62,7 @@ struct ChildrenPages {
                     "the profile photo", "\(entries.count - only) entries shared with a sibling stay, without \(name)."]
             return WebPage(
                 "confirm-delete", title: Words.table(language)[.deleteChild], tab: .more,
-                data: ["name": name, "action": "/children/\(child.id)/delete", "back": "/children", "consequences": consequences]
+                model: ConfirmDelete(name: name, action: "/children/\(child.id)/delete", back: "/children", consequences: consequences)
             ).response(request, context: context)
         }
         pages.post("children/:id/delete", .editor) { _, context in
@@ -60,19 +74,13 @@ struct ChildrenPages {
     private func form(_ request: Request, context: AppRequestContext, draft: ChildDraft, child: Child?, error: String?) -> Response {
         let words = Words.table(Language(request))
         let action = child.map { "/children/\($0.id)/edit" } ?? "/children/new"
-        var data: [String: Any] = [
-            "action": "\(action)?\(WebCredentials.csrfField)=\(context.session?.csrfToken ?? "")",
-            "draft": draft, "lunar": draft.calendar == "lunar", "solar": draft.calendar != "lunar",
-            "female": draft.sex == "female", "male": draft.sex == "male",
-            "cancel": "/children",
-        ]
-        if let child {
-            data["id"] = child.id.description
-            if child.photoID != nil { data["photo"] = PhotoLinks.profile(child.id) }
-        }
-        if let error { data["error"] = error }
+        let model = EditorModel(
+            action: "\(action)?\(WebCredentials.csrfField)=\(context.session?.csrfToken ?? "")", draft: draft,
+            lunar: draft.calendar == "lunar", solar: draft.calendar != "lunar", female: draft.sex == "female", male: draft.sex == "male",
+            cancel: "/children", id: child?.id.description, photo: child.flatMap { $0.photoID == nil ? nil : PhotoLinks.profile($0.id) },
+            error: error)
         return WebPage(
-            "child-editor", title: words[child == nil ? .addChild : .editChild], tab: .more, data: data,
+            "child-editor", title: words[child == nil ? .addChild : .editChild], tab: .more, model: model,
             status: error == nil ? .ok : .unprocessableContent
         ).response(request, context: context)
     }

@@ -35,10 +35,9 @@ struct EntryPages {
             let language = Language(request)
             return WebPage(
                 "confirm-delete", title: Words.table(language)[.deleteEntry], tab: .timeline,
-                data: [
-                    "name": entry.content.title, "action": "/entries/\(entry.id)/delete", "back": "/entries/\(entry.id)",
-                    "consequences": [Words.table(language)[.deleteEntryWarning]],
-                ]
+                model: ConfirmDelete(
+                    name: entry.content.title, action: "/entries/\(entry.id)/delete", back: "/entries/\(entry.id)",
+                    consequences: [Words.table(language)[.deleteEntryWarning]])
             ).response(request, context: context)
         }
         pages.post("entries/:id/delete", .editor) { _, context in
@@ -50,6 +49,33 @@ struct EntryPages {
 
     // MARK: Timeline and search
 
+    /// What `timeline.mustache` shows: a page of months of entry cards, or the hits of a search, with the filters.
+    struct TimelineModel: PageModel {
+        let childOptions: [Option]
+        let year: String
+        let month: String
+        let filtered: Bool
+        var tagOptions: [Option] = []
+        var searchText: String?
+        var searching = false
+        var hits: [Hit]?
+        var sections: [MonthCards]?
+        var next: String?
+        var empty = false
+    }
+
+    struct Hit {
+        let href: String
+        let title: String
+        let snippet: String
+        let isMemo: Bool
+    }
+
+    struct MonthCards {
+        let month: String
+        let entries: [EntryCard]
+    }
+
     private func timeline(_ request: Request, context: AppRequestContext) async throws -> Response {
         let language = Language(request)
         let words = Words.table(language)
@@ -59,10 +85,12 @@ struct EntryPages {
         let children = try await stores.allChildren(family)
         let names = Dictionary(uniqueKeysWithValues: children.map { ($0.id, $0.profile.name) })
         let ages = ChildAges(children)
-        var data: [String: Any] = [:]
+        var model = TimelineModel(
+            childOptions: children.map { Option(value: $0.id.description, name: $0.profile.name, selected: $0.id == filter.childID) },
+            year: query.string("year") ?? "", month: query.string("month") ?? "", filtered: filter != TimelineFilter())
         let paging = try query.paging()
         if let text = query.string("q") {
-            data["searchText"] = text
+            model.searchText = text
             let page: Page<SearchHit>
             do {
                 page = try await stores.search.search(
@@ -71,43 +99,34 @@ struct EntryPages {
             } catch let error as ValidationError {
                 throw Problem(status: .badRequest, detail: error.text(Language(request)), field: "q")
             }
-            data["searching"] = true
-            data["hits"] = page.items.map { hit in
+            model.searching = true
+            model.hits = page.items.map { hit in
                 let shown = SearchHitResource(hit)
-                return [
-                    "href": hit.kind == .entry ? "/entries/\(hit.id)" : "/memos/\(hit.id)", "title": shown.title,
-                    "snippet": shown.snippet, "isMemo": hit.kind == .memo,
-                ] as [String: Any]
+                return Hit(
+                    href: hit.kind == .entry ? "/entries/\(hit.id)" : "/memos/\(hit.id)", title: shown.title, snippet: shown.snippet,
+                    isMemo: hit.kind == .memo)
             }
-            data["next"] = page.next.map { Self.link(request, cursor: $0.description) }
+            model.next = page.next.map { Self.link(request, cursor: $0.description) }
         } else {
             let (sections, next) = try await stores.entries.timeline(family: family, filter: filter, after: paging.cursor, limit: Self.pageSize)
             let videos = try await EntryCard.videos(sections.flatMap(\.items), family: family, store: stores.photos.store)
             // What others wrote that this member has not opened yet carries a mark.
             let unread = try await stores.database.stores.news.unread(
                 family: family, user: try context.user(), among: sections.flatMap(\.items).map(\.id))
-            data["sections"] = sections.map { section in
-                [
-                    "month": language.monthTitle(year: section.month.year, month: section.month.month),
-                    "entries": section.items.map { entry in
+            model.sections = sections.map { section in
+                MonthCards(
+                    month: language.monthTitle(year: section.month.year, month: section.month.month),
+                    entries: section.items.map { entry in
                         var card = EntryCard(entry, language: language, names: names, videos: videos, ages: ages)
                         card.isNew = unread.contains(entry.id)
                         return card
-                    },
-                ] as [String: Any]
+                    })
             }
-            data["next"] = next.map { Self.link(request, cursor: $0.description) }
-            data["empty"] = sections.isEmpty
+            model.next = next.map { Self.link(request, cursor: $0.description) }
+            model.empty = sections.isEmpty
         }
-        let tags = try await stores.entries.tags(family: family)
-        data["childOptions"] = children.map {
-            ["value": $0.id.description, "label": $0.profile.name, "selected": $0.id == filter.childID] as [String: Any]
-        }
-        data["tagOptions"] = tags.map { ["value": $0, "label": $0, "selected": $0 == filter.tag] as [String: Any] }
-        data["year"] = query.string("year") ?? ""
-        data["month"] = query.string("month") ?? ""
-        data["filtered"] = filter != TimelineFilter()
-        return WebPage("timeline", title: words[.timeline], tab: .timeline, data: data).response(request, context: context)
+        model.tagOptions = try await stores.entries.tags(family: family).map { Option(value: $0, name: $0, selected: $0 == filter.tag) }
+        return WebPage("timeline", title: words[.timeline], tab: .timeline, model: model).response(request, context: context)
     }
 
     /// The same address with the next page's cursor.
@@ -121,6 +140,55 @@ struct EntryPages {
     }
 
     // MARK: An entry
+
+    /// What `entry.mustache` shows: the entry, its photos and clips in the viewer, and its reactions.
+    struct EntryModel: PageModel {
+        let id: String
+        let date: String
+        let calendarLink: String
+        let iso: String
+        let body: String
+        let tags: [String]
+        let children: [TaggedChild]
+        let hasPhotos: Bool
+        let manyPhotos: Bool
+        let photos: [ViewerPhoto]
+        let reactions: ReactionPages.Section
+        let lunar: String?
+        let place: String?
+        let weather: String?
+    }
+
+    struct TaggedChild {
+        let id: String
+        let name: String
+        let age: String?
+    }
+
+    /// A photo or clip of the viewer, with its hearts and comments (its form posts back with the entry's id and the
+    /// CSRF token).
+    struct ViewerPhoto {
+        let large: String
+        let original: String
+        let alt: String
+        let number: Int
+        let video: ViewerVideo?
+        let photoId: String
+        let ages: String?
+        let id: String
+        let csrf: String
+        let heartCount: Int
+        let hearted: Bool
+        let commentCount: Int
+    }
+
+    /// A clip in the viewer: the player's source, or how far its web version is, or that it could not be made.
+    struct ViewerVideo {
+        let id: String
+        var src: String?
+        var preparing: String?
+        var failed = false
+    }
 
     private func show(_ request: Request, context: AppRequestContext) async throws -> Response {
         let language = Language(request)
@@ -140,60 +208,77 @@ struct EntryPages {
             try await stores.photos.store.photos(family: family, entry: entry.id).compactMap { photo in photo.takenDay.map { (photo.id, $0) } },
             uniquingKeysWith: { a, _ in a })
         let hearts = try await reactions.photoReactions(entry.photoIDs, context: context)
-        var data: [String: Any] = [
-            "id": entry.id.description,
-            "date": "\(language.longDate(content.date.date)) \(language.time(content.date.time))",
-            "calendarLink": "/calendar/\(content.date.date.iso)",
-            "iso": content.date.iso,
-            "body": content.body,
-            "tags": content.tags,
-            "children": children.filter { content.childIDs.contains($0.id) }.map { child -> [String: Any] in
-                var item: [String: Any] = ["id": child.id.description, "name": child.profile.name]
-                if let age = ages.label(child.id, on: content.date.date, language: language) { item["age"] = age }
-                return item
+        let model = EntryModel(
+            id: entry.id.description, date: "\(language.longDate(content.date.date)) \(language.time(content.date.time))",
+            calendarLink: "/calendar/\(content.date.date.iso)", iso: content.date.iso, body: content.body, tags: content.tags,
+            children: children.filter { content.childIDs.contains($0.id) }.map { child in
+                TaggedChild(id: child.id.description, name: child.profile.name, age: ages.label(child.id, on: content.date.date, language: language))
             },
-            "hasPhotos": count > 0,
-            "manyPhotos": count > 1,
-            "photos": entry.photoIDs.enumerated().map { index, photo in
-                var item: [String: Any] = [
-                    "large": PhotoLinks.thumbnail(photo, large: true), "original": PhotoLinks.original(photo),
-                    "alt": "\(content.title) – \(words[videos[photo] == nil ? .photo : .video]) \(index + 1)/\(count)", "number": index + 1,
-                ]
-                if let video = videos[photo] { item["video"] = Self.videoItem(photo, video) }
-                item["photoId"] = photo.description
-                let day = taken[photo] ?? content.date.date
-                if let line = ages.line(content.childIDs, on: day, language: language) { item["ages"] = line }
-                item["id"] = entry.id.description
-                item["csrf"] = context.session?.csrfToken ?? ""
-                item["heartCount"] = hearts[photo]?.count ?? 0
-                if hearts[photo]?.mine == true { item["hearted"] = true }
-                item["commentCount"] = hearts[photo]?.comments ?? 0
-                return item
+            hasPhotos: count > 0, manyPhotos: count > 1,
+            photos: entry.photoIDs.enumerated().map { index, photo in
+                ViewerPhoto(
+                    large: PhotoLinks.thumbnail(photo, large: true), original: PhotoLinks.original(photo),
+                    alt: "\(content.title) – \(words[videos[photo] == nil ? .photo : .video]) \(index + 1)/\(count)", number: index + 1,
+                    video: videos[photo].map { Self.videoItem(photo, $0) }, photoId: photo.description,
+                    ages: ages.line(content.childIDs, on: taken[photo] ?? content.date.date, language: language), id: entry.id.description,
+                    csrf: context.session?.csrfToken ?? "", heartCount: hearts[photo]?.count ?? 0, hearted: hearts[photo]?.mine == true,
+                    commentCount: hearts[photo]?.comments ?? 0)
             },
-            "reactions": try await reactions.section(.entry(entry.id), context: context, language: language),
-        ]
-        if let lunar = try? LunarDate.from(content.date.date) { data["lunar"] = language.lunarDate(lunar) }
-        // Mustache would show a section for a nil inside a dictionary: absent keys only.
-        if let place = content.place {
-            data["place"] = place.name ?? place.region.map { $0.text(english: language == .english) }
-                ?? String(format: "%.4f, %.4f", place.latitude ?? 0, place.longitude ?? 0)
-        }
-        if let weather = content.weather { data["weather"] = weather }
-        return WebPage("entry", title: content.title, tab: .timeline, data: data).response(request, context: context)
+            reactions: try await reactions.section(.entry(entry.id), context: context, language: language),
+            lunar: (try? LunarDate.from(content.date.date)).map { language.lunarDate($0) },
+            place: content.place.map { place in
+                place.name ?? place.region.map { $0.text(english: language == .english) }
+                    ?? String(format: "%.4f, %.4f", place.latitude ?? 0, place.longitude ?? 0)
+            },
+            weather: content.weather)
+        return WebPage("entry", title: content.title, tab: .timeline, model: model).response(request, context: context)
     }
 
     /// What the viewer shows of a clip: the player when browsers can play it, else how far its web version is.
-    private static func videoItem(_ photo: PhotoID, _ video: VideoFacts) -> [String: Any] {
-        var item: [String: Any] = ["id": photo.description]
+    private static func videoItem(_ photo: PhotoID, _ video: VideoFacts) -> ViewerVideo {
         switch video.rendition {
-        case .none, .ready: item["src"] = PhotoLinks.video(photo)
-        case .pending: item["preparing"] = "\(video.renditionProgress ?? 0)%"
-        case .failed: item["failed"] = true
+        case .none, .ready: ViewerVideo(id: photo.description, src: PhotoLinks.video(photo))
+        case .pending: ViewerVideo(id: photo.description, preparing: "\(video.renditionProgress ?? 0)%")
+        case .failed: ViewerVideo(id: photo.description, failed: true)
         }
-        return item
     }
 
     // MARK: Editor
+
+    /// What `entry-editor.mustache` shows.
+    struct EditorModel: PageModel {
+        let action: String
+        let entryTitle: String
+        let body: String
+        let date: String
+        let tags: String
+        let place: String
+        let weather: String
+        let latitude: String
+        let longitude: String
+        let version: String
+        let children: [EditorChild]
+        let noChildren: Bool
+        let photos: [EditorPhoto]
+        let cancel: String
+        let maxFiles: Int
+        let error: String?
+        let placeHint: String?
+    }
+
+    struct EditorChild {
+        let id: String
+        let name: String
+        let checked: Bool
+        let born: String
+    }
+
+    struct EditorPhoto {
+        let id: String
+        let thumbnail: String
+        let number: Int
+        let videoBadge: String?
+    }
 
     private func editor(
         _ request: Request, context: AppRequestContext, family: FamilyID, draft: EntryDraft, entry: Entry?, error: String?
@@ -203,33 +288,27 @@ struct EntryPages {
         let children = try await stores.allChildren(family)
         let action = entry.map { "/entries/\($0.id)/edit" } ?? "/entries/new"
         let videos = try await stores.photos.store.videos(family: family, among: draft.photoIDs)
-        var data: [String: Any] = [
-            "action": "\(action)?\(WebCredentials.csrfField)=\(context.session?.csrfToken ?? "")",
-            "entryTitle": draft.title, "body": draft.body, "date": draft.date, "tags": draft.tags, "place": draft.place,
-            "weather": draft.weather, "latitude": draft.latitude, "longitude": draft.longitude, "version": draft.version,
-            "children": children.map {
-                ["id": $0.id.description, "name": $0.profile.name, "checked": draft.childIDs.contains($0.id),
-                 "born": $0.profile.birthDate.solarDate?.iso ?? ""] as [String: Any]
-            },
-            "noChildren": children.isEmpty,
-            "photos": draft.photoIDs.enumerated().map { index, photo in
-                var item: [String: Any] = ["id": photo.description, "thumbnail": PhotoLinks.thumbnail(photo), "number": index + 1]
-                if let video = videos[photo] { item["videoBadge"] = PhotoLinks.badge(video) }
-                return item
-            },
-            "cancel": entry.map { "/entries/\($0.id)" } ?? "/",
-            "maxFiles": PhotoService.maxFilesPerRequest,
-        ]
-        if let error { data["error"] = error }
         // The place the coordinates lie in, shown until a name is typed (and the entry's place if none is).
-        if let latitude = Double(draft.latitude), let longitude = Double(draft.longitude),
-            let region = try? Place(name: nil, latitude: latitude, longitude: longitude).region
-        {
-            data["placeHint"] = region.text(english: language == .english)
+        let region = Double(draft.latitude).flatMap { latitude in
+            Double(draft.longitude).flatMap { longitude in (try? Place(name: nil, latitude: latitude, longitude: longitude))?.region }
         }
+        let model = EditorModel(
+            action: "\(action)?\(WebCredentials.csrfField)=\(context.session?.csrfToken ?? "")", entryTitle: draft.title, body: draft.body,
+            date: draft.date, tags: draft.tags, place: draft.place, weather: draft.weather, latitude: draft.latitude,
+            longitude: draft.longitude, version: draft.version,
+            children: children.map {
+                EditorChild(
+                    id: $0.id.description, name: $0.profile.name, checked: draft.childIDs.contains($0.id), born: $0.profile.birthDate.solarDate?.iso ?? "")
+            },
+            noChildren: children.isEmpty,
+            photos: draft.photoIDs.enumerated().map { index, photo in
+                EditorPhoto(id: photo.description, thumbnail: PhotoLinks.thumbnail(photo), number: index + 1, videoBadge: videos[photo].map(PhotoLinks.badge))
+            },
+            cancel: entry.map { "/entries/\($0.id)" } ?? "/", maxFiles: PhotoService.maxFilesPerRequest, error: error,
+            placeHint: region?.text(english: language == .english))
         return WebPage(
             "entry-editor", title: words[entry == nil ? .newEntry : .editEntry], tab: entry == nil ? .write : .timeline,
-            data: data, status: error == nil ? .ok : .unprocessableContent
+            model: model, status: error == nil ? .ok : .unprocessableContent
         ).response(request, context: context)
     }
 

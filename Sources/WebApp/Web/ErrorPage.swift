@@ -16,10 +16,16 @@ enum ErrorPage {
         if problem.status.code >= 500 {
             context.logger.error("page \(request.method.rawValue) failed: \(problem.detail)")
         }
-        let data: [String: Any] = problem.status.code >= 500 ? [:] : ["detail": problem.detail]
-        var response = WebPage("error", title: title.text(language), data: data, status: problem.status, bare: true)
+        // A server error says no more than its title; the others say what was wrong.
+        let model = Model(detail: problem.status.code >= 500 ? nil : problem.detail)
+        var response = WebPage("error", title: title.text(language), model: model, status: problem.status, bare: true)
             .response(request, context: context)
         for field in problem.headers where field.name != .contentType { response.headers.append(field) }
         return response
+    }
+
+    /// What `error.mustache` shows besides its title.
+    struct Model: PageModel {
+        let detail: String?
     }
 }

@@ -97,30 +97,105 @@ struct HealthPages {
         return try await stores.photos.ingest(form.uploads, family: family, entry: nil, now: stores.today.clock.now()).map(\.id)
     }
 
-    /// What the visit form shows for an event (or, with none, today's blank visit).
-    static func visitFields(_ event: Event?, today: SolarDate, words: Words) -> [String: Any] {
-        guard let event else { return ["date": today.iso, "hospitalKind": true] }
+    /// What the visit form (`event-fields.mustache`) shows for an event, or, with none, today's blank visit.
+    struct VisitFields {
+        let date: String
+        var title: String?
+        var hospitalKind = false
+        var milestoneKind = false
+        var otherKind = false
+        var photos: [VisitPhoto] = []
+        var hospital: String?
+        var diagnosis: String?
+        var notes: String?
+    }
+
+    struct VisitPhoto {
+        let id: String
+        let thumbnail: String
+        let alt: String
+    }
+
+    static func visitFields(_ event: Event?, today: SolarDate, words: Words) -> VisitFields {
+        guard let event else { return VisitFields(date: today.iso, hospitalKind: true) }
         let details = event.details
-        var fields: [String: Any] = [
-            "date": details.date.iso, "title": details.title, "\(details.kind.rawValue)Kind": true,
-            "photos": event.photoIDs.enumerated().map { index, photo in
-                ["id": photo.description, "thumbnail": PhotoLinks.thumbnail(photo), "alt": "\(details.title) – \(words[.photo]) \(index + 1)"]
+        return VisitFields(
+            date: details.date.iso, title: details.title, hospitalKind: details.kind == .hospital, milestoneKind: details.kind == .milestone,
+            otherKind: details.kind == .other,
+            photos: event.photoIDs.enumerated().map { index, photo in
+                VisitPhoto(id: photo.description, thumbnail: PhotoLinks.thumbnail(photo), alt: "\(details.title) – \(words[.photo]) \(index + 1)")
             },
-        ]
-        if let hospital = details.hospital { fields["hospital"] = hospital }
-        if let diagnosis = details.diagnosis { fields["diagnosis"] = diagnosis }
-        if let notes = details.notes { fields["notes"] = notes }
-        return fields
+            hospital: details.hospital, diagnosis: details.diagnosis, notes: details.notes)
+    }
+
+    /// What `event-editor.mustache` shows.
+    struct EditorModel: PageModel {
+        let visit: VisitFields
+        let action: String
+        let back: String
+        let error: String?
+    }
+
+    /// What `health.mustache` shows: the children to choose from, then the chosen child's shots, growth and visits.
+    struct Model: PageModel {
+        let children: [ChildChoice]
+        let manyChildren: Bool
+        let today: String
+        let visit: VisitFields
+        let error: String?
+        var child: ChildChoice?
+        var overdue: [DoseRow] = []
+        var due: [DoseRow] = []
+        var upcoming: [DoseRow] = []
+        var given: [DoseRow] = []
+        var products: [Product] = []
+        var measurements: [MeasurementRow] = []
+        var chart: String?
+        var hasMeasurements = false
+        var events: [EventRow] = []
+    }
+
+    struct DoseRow {
+        let name: String
+        let dose: String
+        let window: String
+        let given: String?
+    }
+
+    struct Product {
+        let value: String
+        let name: String
+    }
+
+    struct MeasurementRow {
+        let kind: String
+        let value: String
+        let date: String
+        let percentile: String?
+    }
+
+    struct EventRow {
+        let id: String
+        let title: String
+        let date: String
+        let kind: String
+        let hospital: String?
+        let notes: String?
+        let photos: [EventPhoto]
+    }
+
+    struct EventPhoto {
+        let thumbnail: String
+        let original: String
+        let alt: String
     }
 
     private func editor(_ request: Request, context: AppRequestContext, event: Event, error: String?) -> Response {
         let words = Words.table(Language(request))
-        var data: [String: Any] = [
-            "visit": Self.visitFields(event, today: stores.today.date(), words: words),
-            "action": "/health/events/\(event.id)/edit", "back": "/health?child=\(event.details.childID)",
-        ]
-        if let error { data["error"] = error }
-        return WebPage("event-editor", title: words[.editEvent], tab: .more, data: data, status: error == nil ? .ok : .unprocessableContent)
+        let model = EditorModel(
+            visit: Self.visitFields(event, today: stores.today.date(), words: words), action: "/health/events/\(event.id)/edit",
+            back: "/health?child=\(event.details.childID)", error: error)
+        return WebPage("event-editor", title: words[.editEvent], tab: .more, model: model, status: error == nil ? .ok : .unprocessableContent)
             .response(request, context: context)
     }
 
@@ -133,7 +208,7 @@ struct HealthPages {
             if !event.photoIDs.isEmpty { consequences.append("\(words[.photos]): \(event.photoIDs.count)") }
             return WebPage(
                 "confirm-delete", title: words[.deleteEvent], tab: .more,
-                data: ["name": event.details.title, "action": "/health/events/\(event.id)/delete", "back": back, "consequences": consequences]
+                model: ConfirmDelete(name: event.details.title, action: "/health/events/\(event.id)/delete", back: back, consequences: consequences)
             ).response(request, context: context)
         }
         pages.post("health/events/:id/delete", .editor) { _, context in
@@ -164,69 +239,53 @@ struct HealthPages {
         let family = try context.member().familyID
         let children = try await stores.allChildren(family)
         let asked = chosen ?? request.uri.queryParameters["child"].flatMap { ChildID(String($0)) }
-        var data: [String: Any] = [
-            "children": children.map { ["id": $0.id.description, "name": $0.profile.name, "current": $0.id == (asked ?? children.first?.id)] },
-            "manyChildren": children.count > 1,
-            "today": stores.today.date().iso,
-            "visit": Self.visitFields(nil, today: stores.today.date(), words: words),
-        ]
-        if let error { data["error"] = error }
+        var model = Model(
+            children: children.map { ChildChoice($0, selected: $0.id == (asked ?? children.first?.id)) }, manyChildren: children.count > 1,
+            today: stores.today.date().iso, visit: Self.visitFields(nil, today: stores.today.date(), words: words), error: error)
         guard let child = children.first(where: { $0.id == asked }) ?? children.first else {
-            return WebPage("health", title: words[.health], tab: .more, data: data).response(request, context: context)
+            return WebPage("health", title: words[.health], tab: .more, model: model).response(request, context: context)
         }
         let today = stores.today.date()
-        data["child"] = ["id": child.id.description, "name": child.profile.name]
+        model.child = ChildChoice(child, selected: true)
         let recorded = try await stores.vaccinations.vaccinations(family: family, child: child.id)
         let name = { (vaccine: Vaccine) in language == .korean ? vaccine.koreanName : vaccine.englishName }
         let doses = VaccinationPlans.doses(for: child, recorded, on: today) ?? []
-        func rows(_ status: PlannedDose.Status) -> [[String: Any]] {
+        func rows(_ status: PlannedDose.Status) -> [DoseRow] {
             doses.filter { $0.status == status }.map { dose in
-                var row: [String: Any] = [
-                    "name": name(dose.vaccine), "dose": language == .korean ? "\(dose.number)차" : "dose \(dose.number)",
-                    "window": "\(language.shortDate(dose.start)) – \(language.shortDate(dose.end))",
-                ]
-                if dose.start.year != today.year || dose.end.year != today.year {
-                    row["window"] = "\(dose.start.iso) – \(dose.end.iso)"
-                }
-                if let given = dose.givenOn { row["given"] = language.longDate(given) }
-                return row
+                let sameYear = dose.start.year == today.year && dose.end.year == today.year
+                return DoseRow(
+                    name: name(dose.vaccine), dose: language == .korean ? "\(dose.number)차" : "dose \(dose.number)",
+                    window: sameYear ? "\(language.shortDate(dose.start)) – \(language.shortDate(dose.end))" : "\(dose.start.iso) – \(dose.end.iso)",
+                    given: dose.givenOn.map(language.longDate))
             }
         }
-        data["overdue"] = rows(.overdue)
-        data["due"] = rows(.due)
-        data["upcoming"] = Array(rows(.upcoming).prefix(8))
-        data["given"] = rows(.given)
-        data["products"] = VaccineProduct.allCases.map { product in
-            ["value": product.rawValue, "name": product.components.map(name).joined(separator: " + ")]
-        }
+        model.overdue = rows(.overdue)
+        model.due = rows(.due)
+        model.upcoming = Array(rows(.upcoming).prefix(8))
+        model.given = rows(.given)
+        model.products = VaccineProduct.allCases.map { Product(value: $0.rawValue, name: $0.components.map(name).joined(separator: " + ")) }
         let measurements = try await stores.growth.measurements(family: family, child: child.id)
-        data["measurements"] = MeasurementResource.list(measurements, child: child).reversed().map { item in
-            var row: [String: Any] = [
-                "kind": words.named("growth_\(item.kind.rawValue)") ?? item.kind.rawValue,
-                "value": "\(Self.number(item.value)) \(item.unit.rawValue)", "date": item.date,
-            ]
-            if let percentile = item.percentile { row["percentile"] = language == .korean ? "백분위 \(Self.number(percentile))" : "percentile \(Self.number(percentile))" }
-            return row
+        model.measurements = MeasurementResource.list(measurements, child: child).reversed().map { item in
+            MeasurementRow(
+                kind: words.named("growth_\(item.kind.rawValue)") ?? item.kind.rawValue, value: "\(Self.number(item.value)) \(item.unit.rawValue)",
+                date: item.date,
+                percentile: item.percentile.map { language == .korean ? "백분위 \(Self.number($0))" : "percentile \(Self.number($0))" })
         }
-        data["chart"] = "/children/\(child.id)/growth.svg"
-        data["hasMeasurements"] = !measurements.isEmpty
+        model.chart = "/children/\(child.id)/growth.svg"
+        model.hasMeasurements = !measurements.isEmpty
         let events = try await Page.all { try await stores.events.list(family: family, child: child.id, after: $0, limit: $1) }
-        data["events"] = events.map { event in
-            var row: [String: Any] = [
-                "id": event.id.description, "title": event.details.title, "date": language.longDate(event.details.date),
-                "kind": words.named("event_\(event.details.kind.rawValue)") ?? event.details.kind.rawValue,
-            ]
-            if let hospital = event.details.hospital { row["hospital"] = hospital }
-            if let notes = event.details.notes { row["notes"] = notes }
-            row["photos"] = event.photoIDs.enumerated().map { index, photo in
-                [
-                    "thumbnail": PhotoLinks.thumbnail(photo), "original": PhotoLinks.original(photo),
-                    "alt": "\(event.details.title) – \(words[.photo]) \(index + 1)",
-                ]
-            }
-            return row
+        model.events = events.map { event in
+            EventRow(
+                id: event.id.description, title: event.details.title, date: language.longDate(event.details.date),
+                kind: words.named("event_\(event.details.kind.rawValue)") ?? event.details.kind.rawValue, hospital: event.details.hospital,
+                notes: event.details.notes,
+                photos: event.photoIDs.enumerated().map { index, photo in
+                    EventPhoto(
+                        thumbnail: PhotoLinks.thumbnail(photo), original: PhotoLinks.original(photo),
+                        alt: "\(event.details.title) – \(words[.photo]) \(index + 1)")
+                })
         }
-        return WebPage("health", title: "\(words[.health]) · \(child.profile.name)", tab: .more, data: data,
+        return WebPage("health", title: "\(words[.health]) · \(child.profile.name)", tab: .more, model: model,
             status: error == nil ? .ok : .unprocessableContent).response(request, context: context)
     }
 

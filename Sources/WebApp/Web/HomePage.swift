@@ -13,7 +13,7 @@ struct HomePage {
     struct Model: PageModel {
         let username: String
         var noFamily = false
-        var familyName = ""
+        var familyName: String?
         var children: [ChildChoice] = []
         var manyChildren = false
         var child: ChildCard?

@@ -37,18 +37,41 @@ struct ImportPages {
         }
     }
 
+    /// What `import.mustache` shows: the kinds of import, the children to give the entries to, the text encodings.
+    struct FormModel: PageModel {
+        let kinds: [Option]
+        let children: [ChildChoice]
+        let encodings: [Option]
+        let error: String?
+    }
+
+    /// What `import-report.mustache` shows: what the import found and wrote (or, in a dry run, would write).
+    struct ReportModel: PageModel {
+        let token: String
+        let dryRun: Bool
+        let fileName: String
+        let counts: [ReportCount]
+        let skipped: [String]
+        let warnings: [String]
+    }
+
+    struct ReportCount {
+        let name: String
+        let found: Int
+        let added: Int
+        let duplicates: Int
+    }
+
     // MARK: Pages
 
     private func form(_ request: Request, context: AppRequestContext, error: String? = nil) async throws -> Response {
         let words = Words.table(Language(request))
         let children = try await stores.allChildren(try context.member().familyID)
-        var data: [String: Any] = [
-            "kinds": Kind.allCases.map { ["value": $0.rawValue, "name": (words.named("import_\($0.rawValue)") ?? "")] },
-            "children": children.map { ["id": $0.id.description, "name": $0.profile.name] },
-            "encodings": TextImport.Encoding.allCases.map { ["value": $0.rawValue] },
-        ]
-        if let error { data["error"] = error }
-        return WebPage("import", title: words[.importTitle], tab: .more, data: data, status: error == nil ? .ok : .unprocessableContent)
+        let model = FormModel(
+            kinds: Kind.allCases.map { Option(value: $0.rawValue, name: words.named("import_\($0.rawValue)") ?? "") },
+            children: children.map { ChildChoice($0, selected: false) },
+            encodings: TextImport.Encoding.allCases.map { Option(value: $0.rawValue, name: $0.rawValue) }, error: error)
+        return WebPage("import", title: words[.importTitle], tab: .more, model: model, status: error == nil ? .ok : .unprocessableContent)
             .response(request, context: context)
     }
 
@@ -137,17 +160,13 @@ struct ImportPages {
             try? FileManager.default.removeItem(at: staged.folder)
             return try await form(request, context: context, error: failure.description)
         }
-        let data: [String: Any] = [
-            "token": staged.folder.lastPathComponent,
-            "dryRun": dryRun,
-            "fileName": staged.fileName,
-            "counts": report.rows.map {
-                ["name": (words.named("importKind_\($0.kind)") ?? ""), "found": $0.found, "added": $0.added, "duplicates": $0.duplicates]
+        let model = ReportModel(
+            token: staged.folder.lastPathComponent, dryRun: dryRun, fileName: staged.fileName,
+            counts: report.rows.map {
+                ReportCount(name: words.named("importKind_\($0.kind)") ?? "", found: $0.found, added: $0.added, duplicates: $0.duplicates)
             },
-            "skipped": report.skipped,
-            "warnings": report.warnings,
-        ]
-        return WebPage("import-report", title: words[dryRun ? .importPreview : .importDone], tab: .more, data: data)
+            skipped: report.skipped, warnings: report.warnings)
+        return WebPage("import-report", title: words[dryRun ? .importPreview : .importDone], tab: .more, model: model)
             .response(request, context: context)
     }
 

@@ -21,18 +21,49 @@ struct NotebookPages {
 
     // MARK: Memos
 
+    /// What `memos.mustache` shows: the memos, or the hits of a search in them.
+    struct MemosModel: PageModel {
+        var q: String?
+        var hits: [MemoHit]?
+        var memos: [MemoRow]?
+        var next: String?
+    }
+
+    struct MemoHit {
+        let id: String
+        let title: String
+        let snippet: String
+    }
+
+    struct MemoRow {
+        let id: String
+        let title: String
+        let excerpt: String
+        let modified: String
+    }
+
+    /// What `memo.mustache` shows.
+    struct MemoModel: PageModel {
+        let action: String
+        let memoTitle: String
+        let body: String
+        let back: String
+        let deleteLink: String?
+        let error: String?
+    }
+
     private func registerMemos(on pages: SecureRoutes) {
         pages.get("memos", .viewer) { request, context in
             let language = Language(request)
             let family = try context.member().familyID
             let query = Query(request: request)
-            var data: [String: Any] = [:]
+            var model = MemosModel()
             if let text = query.string("q") {
-                data["q"] = text
+                model.q = text
                 do {
                     let hits = try await stores.search.search(family: family, try SearchQuery(text), after: nil, limit: 100)
-                    data["hits"] = hits.items.filter { $0.kind == .memo }.map { hit in
-                        ["id": hit.id, "title": hit.title, "snippet": SearchHitResource(hit).snippet]
+                    model.hits = hits.items.filter { $0.kind == .memo }.map { hit in
+                        MemoHit(id: hit.id, title: hit.title, snippet: SearchHitResource(hit).snippet)
                     }
                 } catch let error as ValidationError {
                     throw Problem(status: .badRequest, detail: error.text(Language(request)), field: "q")
@@ -40,15 +71,14 @@ struct NotebookPages {
             } else {
                 let paging = try query.paging()
                 let page = try await stores.memos.list(family: family, after: paging.cursor, limit: 50)
-                data["memos"] = page.items.map { memo in
-                    [
-                        "id": memo.id.description, "title": memo.content.title, "excerpt": String(memo.content.body.prefix(120)),
-                        "modified": language.longDate(Today.local(memo.modifiedAt).date),
-                    ]
+                model.memos = page.items.map { memo in
+                    MemoRow(
+                        id: memo.id.description, title: memo.content.title, excerpt: String(memo.content.body.prefix(120)),
+                        modified: language.longDate(Today.local(memo.modifiedAt).date))
                 }
-                if let next = page.next { data["next"] = "/memos?cursor=\(next.description.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }
+                model.next = page.next.map { "/memos?cursor=\($0.description.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }
             }
-            return WebPage("memos", title: Words.table(language)[.memos], tab: .more, data: data).response(request, context: context)
+            return WebPage("memos", title: Words.table(language)[.memos], tab: .more, model: model).response(request, context: context)
         }
         pages.get("memos/new", .editor) { request, context in
             memoForm(request, context: context, title: "", body: "", id: nil, error: nil)
@@ -84,7 +114,7 @@ struct NotebookPages {
             let memo = try await stores.memos.get(family: try context.member().familyID, id: try context.id(of: "memo"))
             return WebPage(
                 "confirm-delete", title: Words.table(Language(request))[.deleteMemo], tab: .more,
-                data: ["name": memo.content.title, "action": "/memos/\(memo.id)/delete", "back": "/memos/\(memo.id)", "consequences": []]
+                model: ConfirmDelete(name: memo.content.title, action: "/memos/\(memo.id)/delete", back: "/memos/\(memo.id)")
             ).response(request, context: context)
         }
         pages.post("memos/:id/delete", .editor) { _, context in
@@ -97,18 +127,45 @@ struct NotebookPages {
         -> Response
     {
         let words = Words.table(Language(request))
-        var data: [String: Any] = [
-            "action": id.map { "/memos/\($0)" } ?? "/memos/new", "memoTitle": title, "body": body, "back": "/memos",
-        ]
-        if let id { data["deleteLink"] = "/memos/\(id)/delete" }
-        if let error { data["error"] = error }
+        let model = MemoModel(
+            action: id.map { "/memos/\($0)" } ?? "/memos/new", memoTitle: title, body: body, back: "/memos",
+            deleteLink: id.map { "/memos/\($0)/delete" }, error: error)
         return WebPage(
-            "memo", title: id == nil ? words[.newMemo] : (title.isEmpty ? words[.memo] : title), tab: .more, data: data,
+            "memo", title: id == nil ? words[.newMemo] : (title.isEmpty ? words[.memo] : title), tab: .more, model: model,
             status: error == nil ? .ok : .unprocessableContent
         ).response(request, context: context)
     }
 
     // MARK: Anniversaries
+
+    /// What `anniversaries.mustache` shows.
+    struct AnniversariesModel: PageModel {
+        let anniversaries: [AnniversaryRow]
+    }
+
+    struct AnniversaryRow {
+        let id: String
+        let name: String
+        let rule: String
+        let isHoliday: Bool
+        let next: String?
+        let child: String?
+    }
+
+    /// What `anniversary-editor.mustache` shows.
+    struct AnniversaryEditorModel: PageModel {
+        let action: String
+        let name: String
+        let month: String
+        let day: String
+        let lunar: Bool
+        let solar: Bool
+        let isLeapMonth: Bool
+        let isHoliday: Bool
+        let children: [ChildChoice]
+        let deleteLink: String?
+        let error: String?
+    }
 
     private func registerAnniversaries(on pages: SecureRoutes) {
         pages.get("anniversaries", .viewer) { request, context in
@@ -118,18 +175,15 @@ struct NotebookPages {
             let today = stores.today.date()
             let last = (try? today.adding(days: 366)) ?? today
             let anniversaries = try await Page.all { try await stores.anniversaries.list(family: family, after: $0, limit: $1) }
-            let rows: [[String: Any]] = anniversaries.map { anniversary in
+            let rows = anniversaries.map { anniversary in
                 let details = anniversary.details
                 let next = Notices.occurrences(details, around: today, last: last).filter { $0 >= today }.min()
-                var row: [String: Any] = [
-                    "id": anniversary.id.description, "name": details.name,
-                    "rule": Self.rule(details, language: language), "isHoliday": details.isHoliday,
-                ]
-                if let next { row["next"] = "\(language.longDate(next)) (\(language.daysAway(today.days(until: next))))" }
-                if let child = details.childID.flatMap({ names[$0] }) { row["child"] = child }
-                return row
+                return AnniversaryRow(
+                    id: anniversary.id.description, name: details.name, rule: Self.rule(details, language: language),
+                    isHoliday: details.isHoliday, next: next.map { "\(language.longDate($0)) (\(language.daysAway(today.days(until: $0))))" },
+                    child: details.childID.flatMap { names[$0] })
             }
-            return WebPage("anniversaries", title: Words.table(language)[.anniversaries], tab: .more, data: ["anniversaries": rows])
+            return WebPage("anniversaries", title: Words.table(language)[.anniversaries], tab: .more, model: AnniversariesModel(anniversaries: rows))
                 .response(request, context: context)
         }
         pages.get("anniversaries/new", .editor) { request, context in
@@ -153,8 +207,7 @@ struct NotebookPages {
             let anniversary = try await stores.anniversaries.get(family: try context.member().familyID, id: try context.id(of: "anniversary"))
             return WebPage(
                 "confirm-delete", title: Words.table(Language(request))[.deleteAnniversary], tab: .more,
-                data: ["name": anniversary.details.name, "action": "/anniversaries/\(anniversary.id)/delete", "back": "/anniversaries",
-                    "consequences": []]
+                model: ConfirmDelete(name: anniversary.details.name, action: "/anniversaries/\(anniversary.id)/delete", back: "/anniversaries")
             ).response(request, context: context)
         }
         pages.post("anniversaries/:id/delete", .editor) { _, context in
@@ -177,19 +230,14 @@ struct NotebookPages {
     ) async throws -> Response {
         let words = Words.table(Language(request))
         let children = try await stores.allChildren(try context.member().familyID)
-        var data: [String: Any] = [
-            "action": id.map { "/anniversaries/\($0)/edit" } ?? "/anniversaries/new",
-            "name": fields["name"] ?? "", "month": fields["month"] ?? "", "day": fields["day"] ?? "",
-            "lunar": fields["calendar"] == "lunar", "solar": fields["calendar"] != "lunar",
-            "isLeapMonth": fields["isLeapMonth"] == "true", "isHoliday": fields["isHoliday"] == "true",
-            "children": children.map {
-                ["id": $0.id.description, "name": $0.profile.name, "selected": $0.id.description == fields["child"]] as [String: Any]
-            },
-        ]
-        if let id { data["deleteLink"] = "/anniversaries/\(id)/delete" }
-        if let error { data["error"] = error }
+        let model = AnniversaryEditorModel(
+            action: id.map { "/anniversaries/\($0)/edit" } ?? "/anniversaries/new", name: fields["name"] ?? "", month: fields["month"] ?? "",
+            day: fields["day"] ?? "", lunar: fields["calendar"] == "lunar", solar: fields["calendar"] != "lunar",
+            isLeapMonth: fields["isLeapMonth"] == "true", isHoliday: fields["isHoliday"] == "true",
+            children: children.map { ChildChoice($0, selected: $0.id.description == fields["child"]) },
+            deleteLink: id.map { "/anniversaries/\($0)/delete" }, error: error)
         return WebPage(
-            "anniversary-editor", title: words[id == nil ? .newAnniversary : .editAnniversary], tab: .more, data: data,
+            "anniversary-editor", title: words[id == nil ? .newAnniversary : .editAnniversary], tab: .more, model: model,
             status: error == nil ? .ok : .unprocessableContent
         ).response(request, context: context)
     }
@@ -225,6 +273,18 @@ struct NotebookPages {
 
     // MARK: Calculator
 
+    /// What `calculator.mustache` shows: the display, the state the next key carries back, and the keys.
+    struct CalculatorModel: PageModel {
+        let display: String
+        let state: String
+        let keys: [CalculatorKey]
+    }
+
+    struct CalculatorKey {
+        let key: String
+        let kind: String
+    }
+
     private func registerCalculator(on pages: SecureRoutes) {
         pages.get("calculator", .viewer) { request, context in
             calculatorPage(request, context: context, calculator: Calculator())
@@ -249,13 +309,13 @@ struct NotebookPages {
     private func calculatorPage(_ request: Request, context: AppRequestContext, calculator: Calculator) -> Response {
         let state = (try? JSONEncoder().encode(calculator)).map { String(decoding: $0, as: UTF8.self) } ?? ""
         let rows = [["C", "÷"], ["7", "8", "9", "×"], ["4", "5", "6", "-"], ["1", "2", "3", "+"], ["0", ".", "="]]
-        let keys = rows.flatMap { $0 }.map { key -> [String: Any] in
+        let keys = rows.flatMap { $0 }.map { key in
             let kind = key == "=" ? "eq" : ["÷", "×", "-", "+", "C"].contains(key) ? "op" : ""
-            return ["key": key, "kind": kind + (key == "C" ? " span3" : key == "0" ? " span2" : "")]
+            return CalculatorKey(key: key, kind: kind + (key == "C" ? " span3" : key == "0" ? " span2" : ""))
         }
         return WebPage(
             "calculator", title: Words.table(Language(request))[.calculator], tab: .more,
-            data: ["display": calculator.display, "state": state, "keys": keys]
+            model: CalculatorModel(display: calculator.display, state: state, keys: keys)
         ).response(request, context: context)
     }
 }

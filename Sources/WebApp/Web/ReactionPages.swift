@@ -72,10 +72,9 @@ struct ReactionPages {
     }
 
     private func editor(_ request: Request, _ context: AppRequestContext, comment: Comment, text: String, error: String?) async throws -> Response {
-        var data: [String: Any] = ["id": comment.id.description, "text": text, "cancel": Self.place(of: comment)]
-        if let error { data["error"] = error }
+        let model = CommentEditorModel(id: comment.id.description, text: text, cancel: Self.place(of: comment), error: error)
         return WebPage(
-            "comment-editor", title: Words.table(Language(request))[.editComment], tab: .timeline, data: data,
+            "comment-editor", title: Words.table(Language(request))[.editComment], tab: .timeline, model: model,
             status: error == nil ? .ok : .unprocessableContent
         ).response(request, context: context)
     }
@@ -99,54 +98,89 @@ struct ReactionPages {
         let family = try context.member().familyID
         let id: PhotoID = try context.id(of: "photo")
         let photo = try await stores.photos.store.get(family: family, id: id)
-        var data: [String: Any] = [
-            "large": PhotoLinks.thumbnail(id, large: true), "original": PhotoLinks.original(id), "alt": words[photo.video == nil ? .photo : .video],
-            "reactions": try await section(
-                .photo(id), context: context, language: language,
-                back: "/photos/\(id)" + (request.uri.query.map { "?\($0)" } ?? "")),
-        ]
-        if photo.video != nil { data["video"] = PhotoLinks.video(id) }
+        var model = PhotoModel(
+            large: PhotoLinks.thumbnail(id, large: true), original: PhotoLinks.original(id), alt: words[photo.video == nil ? .photo : .video],
+            reactions: try await section(
+                .photo(id), context: context, language: language, back: "/photos/\(id)" + (request.uri.query.map { "?\($0)" } ?? "")),
+            video: photo.video == nil ? nil : PhotoLinks.video(id))
         var title = words[photo.video == nil ? .photo : .video]
         if let entryID = Query(request: request).string("entry").flatMap(EntryID.init),
             let entry = try? await stores.entries.get(family: family, id: entryID), entry.photoIDs.contains(id)
         {
             title = entry.content.title
-            data["entryLink"] = "/entries/\(entry.id)"
-            data["entryTitle"] = entry.content.title
+            model.entryLink = "/entries/\(entry.id)"
+            model.entryTitle = entry.content.title
             let day = photo.takenDay ?? entry.content.date.date
-            let ages = ChildAges(try await stores.allChildren(family))
-            if let line = ages.line(entry.content.childIDs, on: day, language: language) { data["ages"] = line }
+            model.ages = ChildAges(try await stores.allChildren(family)).line(entry.content.childIDs, on: day, language: language)
         }
-        return WebPage("photo", title: title, tab: .timeline, data: data).response(request, context: context)
+        return WebPage("photo", title: title, tab: .timeline, model: model).response(request, context: context)
     }
 
     /// What the entry page shows under the entry: the heart button and who gave one, the comments in order with
     /// edit/delete where the asker may, and the comment box.
     /// `back`: where the forms return (the page's own address with its query).
-    func section(_ target: ReactionTarget, context: AppRequestContext, language: Language, back: String? = nil) async throws -> [String: Any] {
+    func section(_ target: ReactionTarget, context: AppRequestContext, language: Language, back: String? = nil) async throws -> Section {
         let member = try context.member()
         let user = try context.user()
         let hearts = try await store.hearts(family: member.familyID, on: target)
         let comments = try await store.comments(family: member.familyID, on: target)
         let words = Words.table(language)
-        var section: [String: Any] = [
-            "path": Self.path(target), "back": back ?? Self.path(target),
-            "hearted": hearts.contains { $0.userID == user }, "heartCount": hearts.count,
-            "commentCount": comments.count,
-            "comments": comments.map { comment -> [String: Any] in
-                var item: [String: Any] = [
-                    "id": comment.id.description, "author": comment.authorName ?? words[.formerMember], "text": comment.text,
-                    "when": Self.when(comment.createdAt, language), "iso": ISO8601DateFormatter().string(from: comment.createdAt),
-                ]
-                if comment.modifiedAt > comment.createdAt { item["edited"] = true }
-                if comment.authorID == user { item["canEdit"] = true }
-                if comment.authorID == user || member.role == .owner { item["canDelete"] = true }
-                return item
+        return Section(
+            path: Self.path(target), back: back ?? Self.path(target), hearted: hearts.contains { $0.userID == user }, heartCount: hearts.count,
+            commentCount: comments.count,
+            comments: comments.map { comment in
+                // Each flag is there, true or false: a missing one would be looked up in the page around it (the
+                // layout's `canEdit` is the member's role, and showed an edit link on other members' comments).
+                CommentItem(
+                    id: comment.id.description, author: comment.authorName ?? words[.formerMember], text: comment.text,
+                    when: Self.when(comment.createdAt, language), iso: ISO8601DateFormatter().string(from: comment.createdAt),
+                    edited: comment.modifiedAt > comment.createdAt, canEdit: comment.authorID == user,
+                    canDelete: comment.authorID == user || member.role == .owner)
             },
-        ]
-        // A section opens for any string, even an empty one (swift-mustache): the names only when there are some.
-        if !hearts.isEmpty { section["heartNames"] = hearts.map(\.userName).joined(separator: ", ") }
-        return section
+            // A section opens for any string, even an empty one (swift-mustache): the names only when there are some.
+            heartNames: hearts.isEmpty ? nil : hearts.map(\.userName).joined(separator: ", "))
+    }
+
+    /// The hearts and comments under an entry or a photo (`reactions.mustache`).
+    struct Section {
+        let path: String
+        let back: String
+        let hearted: Bool
+        let heartCount: Int
+        let commentCount: Int
+        let comments: [CommentItem]
+        let heartNames: String?
+    }
+
+    struct CommentItem {
+        let id: String
+        let author: String
+        let text: String
+        let when: String
+        let iso: String
+        let edited: Bool
+        let canEdit: Bool
+        let canDelete: Bool
+    }
+
+    /// What `comment-editor.mustache` shows.
+    struct CommentEditorModel: PageModel {
+        let id: String
+        let text: String
+        let cancel: String
+        let error: String?
+    }
+
+    /// What `photo.mustache` shows: one photo or clip large, its reactions, and the way back to its entry.
+    struct PhotoModel: PageModel {
+        let large: String
+        let original: String
+        let alt: String
+        let reactions: Section
+        let video: String?
+        var entryLink: String?
+        var entryTitle: String?
+        var ages: String?
     }
 
     /// A photo's heart and comments in the viewer: how many hearts, whether one is the asker's, how many comments.

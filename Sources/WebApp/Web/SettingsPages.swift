@@ -85,58 +85,56 @@ struct SettingsPages {
         let account = try await accounts.account(try context.user())
         let mine = try await stores.sharing.shareLinks(createdBy: try context.user())
         let roleName = { (role: Role) in words.named("role_\(role.rawValue)") ?? role.rawValue }
-        var data: [String: Any] = [
-            "username": account.username,
-            "otherFamilies": account.families.filter { $0.family.id != context.membership?.familyID }.map {
-                ["id": $0.family.id.description, "name": $0.family.name, "role": roleName($0.role)]
+        var model = Model(
+            username: account.username,
+            otherFamilies: account.families.filter { $0.family.id != context.membership?.familyID }.map {
+                Named(id: $0.family.id.description, name: $0.family.name, role: roleName($0.role))
             },
-            "languages": [
-                ["code": "ko", "name": "한국어", "current": language == .korean],
-                ["code": "en", "name": "English", "current": language == .english],
+            languages: [
+                LanguageChoice(code: "ko", name: "한국어", selected: language == .korean),
+                LanguageChoice(code: "en", name: "English", selected: language == .english),
             ],
-        ]
-        if let notice { data["notice"] = words.named(notice) ?? notice }
-        if !mine.isEmpty { data["myShareLinks"] = words[.myShareLinks].replacingOccurrences(of: "%d", with: "\(mine.count)") }
-        if let secret { data["secret"] = ["label": words.named(secret.label) ?? "", "value": secret.value] }
+            notice: notice.map { words.named($0) ?? $0 },
+            myShareLinks: mine.isEmpty ? nil : words[.myShareLinks].replacingOccurrences(of: "%d", with: "\(mine.count)"),
+            secret: secret.map { Secret(label: words.named($0.label) ?? "", value: $0.value) })
         if let member = context.membership {
             let family = account.families.first { $0.family.id == member.familyID }
-            data["family"] = ["name": family?.family.name ?? "", "role": roleName(member.role)]
-            data["members"] = try await accounts.members(family: member.familyID).map { ["name": $0.username, "role": roleName($0.role)] }
+            model.family = Named(id: member.familyID.description, name: family?.family.name ?? "", role: roleName(member.role))
+            model.members = try await accounts.members(family: member.familyID).map { Named(id: "", name: $0.username, role: roleName($0.role)) }
             let now = stores.today.clock.now()
             if member.role == .owner {
-                data["invitations"] = try await stores.sharing.invitations(family: member.familyID)
+                model.invitations = try await stores.sharing.invitations(family: member.familyID)
                     .filter { $0.acceptedAt == nil && $0.expiresAt > now }
-                    .map { ["id": $0.id.description, "role": roleName($0.role), "until": Self.day($0.expiresAt, language)] }
+                    .map { InvitationRow(id: $0.id.description, role: roleName($0.role), until: Self.day($0.expiresAt, language)) }
             }
             if member.role.includes(.editor) {
-                data["shareLinks"] = try await stores.sharing.shareLinks(family: member.familyID)
+                model.shareLinks = try await stores.sharing.shareLinks(family: member.familyID)
                     .filter { $0.expiresAt > now }
                     .map { link in
-                        ["id": link.id.description, "label": link.label ?? words[.shareLink], "count": link.entryIDs.count,
-                            "until": Self.day(link.expiresAt, language)] as [String: Any]
+                        ShareLinkRow(
+                            id: link.id.description, label: link.label ?? words[.shareLink], count: link.entryIDs.count,
+                            until: Self.day(link.expiresAt, language))
                     }
             }
-            data["feeds"] = try await stores.sharing.feeds(family: member.familyID).map {
-                ["id": $0.id.description, "label": $0.label ?? words[.calendarFeed]]
+            model.feeds = try await stores.sharing.feeds(family: member.familyID).map {
+                Labelled(id: $0.id.description, label: $0.label ?? words[.calendarFeed])
             }
-            data["tokens"] = try await accounts.tokens(of: member).map {
-                ["id": $0.id.description, "name": $0.name, "role": roleName($0.role ?? member.role)]
+            model.tokens = try await accounts.tokens(of: member).map {
+                Named(id: $0.id.description, name: $0.name, role: roleName($0.role ?? member.role))
             }
-            data["roles"] = Role.allCases.filter { member.role.includes($0) }.map { ["value": $0.rawValue, "name": roleName($0)] }
-            data["mail"] = try await mailForm(member, language: language)
-            data["mailSaved"] = request.uri.queryParameters["done"] == "mail"
-            data["serverSendsMail"] = stores.sendsMail
+            model.roles = Role.allCases.filter { member.role.includes($0) }.map { Option(value: $0.rawValue, name: roleName($0)) }
+            model.mail = try await mailForm(member, language: language)
+            model.mailSaved = request.uri.queryParameters["done"] == "mail"
+            model.serverSendsMail = stores.sendsMail
             if member.role == .owner {
                 let host = WeatherRoutes.host(stores.weatherURL)
-                var weather: [String: Any] = [
-                    "hint": words[.weatherLookupHint].replacingOccurrences(of: "%@", with: host),
-                    "saved": request.uri.queryParameters["done"] == "weather",
-                ]
-                if try await stores.database.stores.weather.lookupIsOn(family: member.familyID) { weather["on"] = true }
-                data["weather"] = weather
+                model.weather = WeatherForm(
+                    hint: words[.weatherLookupHint].replacingOccurrences(of: "%@", with: host),
+                    saved: request.uri.queryParameters["done"] == "weather",
+                    on: try await stores.database.stores.weather.lookupIsOn(family: member.familyID))
             }
         }
-        return WebPage("settings", title: words[.settings], tab: .more, data: data).response(request, context: context)
+        return WebPage("settings", title: words[.settings], tab: .more, model: model).response(request, context: context)
     }
 
     /// The owner's family as a backup ZIP (docs/backup.md): its members' accounts and everything it owns, never
@@ -172,21 +170,90 @@ struct SettingsPages {
     }
 
     /// The member's mail choice as the form shows it.
-    private func mailForm(_ member: Membership, language: Language) async throws -> [String: Any] {
+    private func mailForm(_ member: Membership, language: Language) async throws -> MailForm {
         let choice = try await stores.database.stores.mail.choice(family: member.familyID, user: member.userID)
-        var form: [String: Any] = [
-            "digests": DigestFrequency.allCases.map { frequency in
-                ["value": frequency.rawValue, "name": MailWord(rawValue: "digest_\(frequency.rawValue)")?.text(language) ?? frequency.rawValue,
-                    "selected": frequency == choice.digest] as [String: Any]
+        return MailForm(
+            digests: DigestFrequency.allCases.map { frequency in
+                Option(
+                    value: frequency.rawValue, name: MailWord(rawValue: "digest_\(frequency.rawValue)")?.text(language) ?? frequency.rawValue,
+                    selected: frequency == choice.digest)
             },
-            "mailLanguages": [
-                ["code": "ko", "name": "한국어", "selected": choice.language == "ko"],
-                ["code": "en", "name": "English", "selected": choice.language == "en"],
+            mailLanguages: [
+                LanguageChoice(code: "ko", name: "한국어", selected: choice.language == "ko"),
+                LanguageChoice(code: "en", name: "English", selected: choice.language == "en"),
             ],
-            "reminders": choice.reminders,
-        ]
-        if let address = choice.address { form["address"] = address }
-        return form
+            reminders: choice.reminders, address: choice.address)
+    }
+
+    /// What `settings.mustache` shows: the account, and for a member the family, its links, feeds, tokens and mail.
+    struct Model: PageModel {
+        let username: String
+        let otherFamilies: [Named]
+        let languages: [LanguageChoice]
+        let notice: String?
+        let myShareLinks: String?
+        let secret: Secret?
+        var family: Named?
+        var members: [Named]?
+        var invitations: [InvitationRow]?
+        var shareLinks: [ShareLinkRow]?
+        var feeds: [Labelled]?
+        var tokens: [Named]?
+        var roles: [Option]?
+        var mail: MailForm?
+        var mailSaved = false
+        var serverSendsMail = false
+        var weather: WeatherForm?
+    }
+
+    /// A family, a member or a token: who or what, and the role.
+    struct Named {
+        let id: String
+        let name: String
+        let role: String
+    }
+
+    struct LanguageChoice {
+        let code: String
+        let name: String
+        let selected: Bool
+    }
+
+    /// A secret shown once (a new token, a feed's address).
+    struct Secret {
+        let label: String
+        let value: String
+    }
+
+    struct InvitationRow {
+        let id: String
+        let role: String
+        let until: String
+    }
+
+    struct ShareLinkRow {
+        let id: String
+        let label: String
+        let count: Int
+        let until: String
+    }
+
+    struct Labelled {
+        let id: String
+        let label: String
+    }
+
+    struct MailForm {
+        let digests: [Option]
+        let mailLanguages: [LanguageChoice]
+        let reminders: Bool
+        let address: String?
+    }
+
+    struct WeatherForm {
+        let hint: String
+        let saved: Bool
+        let on: Bool
     }
 
     static func day(_ instant: Date, _ language: Language) -> String {

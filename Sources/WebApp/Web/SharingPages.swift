@@ -74,26 +74,22 @@ struct SharingPages {
             }
             let language = Language(request)
             let token = context.parameters.get("token") ?? ""
-            var shown: [[String: Any]] = []
+            var shown: [SharedEntry] = []
             for id in link.entryIDs {
                 guard let entry = try? await entries.get(family: link.familyID, id: id) else { continue }
                 let videos = try await photos.store.videos(family: link.familyID, among: entry.photoIDs)
-                shown.append([
-                    "title": entry.content.title, "iso": entry.content.date.iso, "date": language.longDate(entry.content.date.date),
-                    "photos": entry.photoIDs.map { photo -> [String: Any] in
-                        var item: [String: Any] = ["image": "/s/\(token)/photos/\(photo)"]
-                        if let video = videos[photo] {
-                            item["video"] = "/s/\(token)/videos/\(photo)"
-                            item["duration"] = Duration.clock(Double(video.durationMilliseconds) / 1000)
-                        }
-                        return item
-                    },
-                    "body": entry.content.body,
-                ])
+                shown.append(
+                    SharedEntry(
+                        title: entry.content.title, iso: entry.content.date.iso, date: language.longDate(entry.content.date.date),
+                        photos: entry.photoIDs.map { photo in
+                            SharedPhoto(
+                                image: "/s/\(token)/photos/\(photo)", video: videos[photo].map { _ in "/s/\(token)/videos/\(photo)" },
+                                duration: videos[photo].map { Duration.clock(Double($0.durationMilliseconds) / 1000) })
+                        },
+                        body: entry.content.body))
             }
-            var data: [String: Any] = ["entries": shown]
-            if let label = link.label { data["label"] = label }
-            return WebPage("shared", title: Word.sharedDiary.text(language), data: data, bare: true).response(request, context: context)
+            return WebPage("shared", title: Word.sharedDiary.text(language), model: SharedModel(entries: shown, label: link.label), bare: true)
+                .response(request, context: context)
         }
         pages.get("s/:token/photos/:photo", .link) { [sharing, entries, photos] request, context in
             let (link, photo) = try await Self.sharedPhoto(request, context: context, sharing: sharing, entries: entries, photos: photos)
@@ -135,6 +131,26 @@ struct SharingPages {
         Problem(status: .notFound, detail: Word.linkGone.text(Language(request)))
     }
 
+    /// What `shared.mustache` shows: the link's entries, for whoever holds it.
+    struct SharedModel: PageModel {
+        let entries: [SharedEntry]
+        let label: String?
+    }
+
+    struct SharedEntry {
+        let title: String
+        let iso: String
+        let date: String
+        let photos: [SharedPhoto]
+        let body: String
+    }
+
+    struct SharedPhoto {
+        let image: String
+        let video: String?
+        let duration: String?
+    }
+
     private static func invitationPage(
         _ request: Request, context: AppRequestContext, token: String, role: Role, familyName: String, error: String?,
         status: HTTPResponse.Status? = nil
@@ -142,10 +158,10 @@ struct SharingPages {
         let words = Words.table(Language(request))
         let (csrf, cookie) = AccountPages.csrf(request, context: context)
         var fields: [FormField] = []
-        var extra: [String: Any] = ["invitation": ["familyName": familyName, "role": role.rawValue]]
+        var signInFirst: String?
         if context.userID == nil {
             let next = "/invite/\(token)".addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "/"
-            extra["signInFirst"] = "/login?next=\(next)"
+            signInFirst = "/login?next=\(next)"
             fields = [
                 FormField(name: "username", label: words[.username], value: context.form["username"] ?? "", autocomplete: "username"),
                 FormField(name: "password", label: words[.password], type: "password", autocomplete: "new-password"),
@@ -153,6 +169,7 @@ struct SharingPages {
         }
         return AccountPages.form(
             request, context: context, title: words[.joinFamily], action: "/invite/\(token)", csrf: csrf, submit: words[.join],
-            fields: fields, error: error, extra: extra, status: status ?? (error == nil ? .ok : .unprocessableContent), cookie: cookie)
+            fields: fields, error: error, invitation: .init(familyName: familyName, role: role.rawValue), signInFirst: signInFirst,
+            status: status ?? (error == nil ? .ok : .unprocessableContent), cookie: cookie)
     }
 }

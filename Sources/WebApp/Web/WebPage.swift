@@ -66,8 +66,6 @@ struct FormField {
     var type = "text"
     var value = ""
     let autocomplete: String
-
-    var values: [String: Any] { ["name": name, "label": label, "type": type, "value": value, "autocomplete": autocomplete] }
 }
 
 /// The tab of the bottom navigation a page belongs to.
@@ -117,32 +115,26 @@ struct WebPage {
     let template: String
     let title: String
     var tab: Tab?
-    var data: [String: Any] = [:]
-    /// The page's values, typed (the pages moving off `data`, issue 34).
+    /// The page's own values (nil: a page the layout and its words make alone).
     var model: (any PageModel)?
     var status: HTTPResponse.Status = .ok
     /// Without the signed-in header and tabs, whoever asks: sign-in, setup, password, invitations, share links,
-    /// errors. Such a page's form brings its own `csrf` in `data`.
+    /// errors. Such a page's form brings its own `csrf` in its model.
     var bare = false
 
     init(
-        _ template: String, title: String, tab: Tab? = nil, data: [String: Any] = [:], status: HTTPResponse.Status = .ok,
+        _ template: String, title: String, tab: Tab? = nil, model: (any PageModel)? = nil, status: HTTPResponse.Status = .ok,
         bare: Bool = false
     ) {
         self.template = template
         self.title = title
         self.tab = tab
-        self.data = data
+        self.model = model
         self.status = status
         self.bare = bare
     }
 
-    init(_ template: String, title: String, tab: Tab? = nil, model: some PageModel, status: HTTPResponse.Status = .ok, bare: Bool = false) {
-        self.init(template, title: title, tab: tab, status: status, bare: bare)
-        self.model = model
-    }
-
-    /// What the layout needs on every page, signed in or not.
+    /// What the layout needs on every page, signed in or not: its words by key (`t.…`), the language, the title.
     static func common(_ language: Language, title: String) -> [String: Any] {
         let words = Words.table(language)
         let other: Language = language == .korean ? .english : .korean
@@ -155,7 +147,7 @@ struct WebPage {
 
     func response(_ request: Request, context: AppRequestContext, setting cookies: [String] = []) -> Response {
         let language = Language(request)
-        var values = data.merging(Self.common(language, title: title)) { own, _ in own }
+        var values = Self.common(language, title: title)
         if !bare {
             values["csrf"] = context.session?.csrfToken ?? ""
             values["signedIn"] = context.userID != nil
@@ -220,7 +212,7 @@ struct ServiceWorker {
                 status: .ok, headers: [.contentType: script.contentType, .cacheControl: "no-cache"], body: .init(byteBuffer: script.body))
         }
         routes.get("offline", .anyone) { request, context in
-            WebPage("offline", title: Word.offline.text(Language(request)), data: [:], bare: true).response(request, context: context)
+            WebPage("offline", title: Word.offline.text(Language(request)), bare: true).response(request, context: context)
         }
     }
 }
