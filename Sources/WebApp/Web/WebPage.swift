@@ -1,5 +1,4 @@
 import Crypto
-import Diary
 import Foundation
 import Hummingbird
 import KoreanCalendar
@@ -73,44 +72,9 @@ enum Tab: String {
     case home, timeline, write, calendar, more
 }
 
-/// A server-rendered page: a template, its title and data, inside the layout every page shares (header, bottom
+/// A server-rendered page: a template, its title and model, inside the layout every page shares (header, bottom
 /// tabs, language switch). Mustache escapes every `{{value}}`; only `{{{markup}}}` built here with `HTML.escape`
 /// is trusted.
-/// A page's own values, typed: its stored properties are the names its template reads (swift-mustache reads them by
-/// reflection), so a value a page forgets or misspells fails to compile instead of leaving a blank in the page. Rows
-/// of a list are structs too (`ChildChoice`, `EntryCard`, `NoticeLine`).
-protocol PageModel {}
-
-/// A page model with the layout's values (`WebPage.common`, the signed-in member) beneath it: the template finds a
-/// name in the model first.
-struct PageValues: MustacheParent {
-    let model: any PageModel
-    let layout: [String: Any]
-
-    func child(named name: String) -> Any? {
-        if let value = Mirror(reflecting: model).descendant(name) {
-            // An optional property that is nil is not there: the template's section is skipped.
-            let mirror = Mirror(reflecting: value)
-            guard mirror.displayStyle == .optional else { return value }
-            return mirror.children.first?.value
-        }
-        return layout[name]
-    }
-}
-
-/// A child to choose (the home page's switcher, the album's menu).
-struct ChildChoice {
-    let id: String
-    let name: String
-    let selected: Bool
-
-    init(_ child: Child, selected: Bool) {
-        id = child.id.description
-        name = child.profile.name
-        self.selected = selected
-    }
-}
-
 struct WebPage {
     let template: String
     let title: String
