@@ -91,6 +91,10 @@ public struct SQL: Sendable, ExpressibleByStringInterpolation, CustomStringConve
 
         public mutating func appendInterpolation(_ value: some SQLBindable) { parts.append(.value(value.sqlValue)) }
 
+        /// An optional value binds as NULL when it is nil (said here, so the compiler does not take it for a debug
+        /// description pasted into text).
+        public mutating func appendInterpolation<Value: SQLBindable>(_ value: Value?) { parts.append(.value(value.sqlValue)) }
+
         public mutating func appendInterpolation(raw text: String) { parts.append(.text(text)) }
 
         public mutating func appendInterpolation(_ sql: SQL) { parts += sql.parts }

@@ -70,14 +70,17 @@ public protocol StoreDatabase: Sendable {
     var cipher: FieldCipher { get }
 
     /// A read: one consistent snapshot.
+    @discardableResult
     func read<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T
 
     /// A write: one transaction, all or nothing; on PostgreSQL serializable and retried from the start when it
     /// conflicts with another. With `rollingBack`, every write is undone at the end (an import's dry run).
+    @discardableResult
     func write<T: Sendable>(rollingBack: Bool, _ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T
 }
 
 extension StoreDatabase {
+    @discardableResult
     public func write<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
         try await write(rollingBack: false, body)
     }
