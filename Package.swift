@@ -195,6 +195,7 @@ let package = Package(
         .testTarget(name: "DiaryTests", dependencies: ["Diary"], swiftSettings: swiftSettings),
         .testTarget(name: "FilesTests", dependencies: ["Files"], swiftSettings: swiftSettings),
         .testTarget(name: "SecretsTests", dependencies: ["Secrets"], swiftSettings: swiftSettings),
+        .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "Diary"], swiftSettings: swiftSettings),
         .testTarget(name: "DiaryStoreTests", dependencies: ["DiaryStore", "Persistence", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swiftSettings),
         .testTarget(
             name: "StoreTests", dependencies: ["Diary", "DiaryStore", "Persistence", "PostgresStore", "Secrets", .product(name: "GRDB", package: "GRDB.swift")],

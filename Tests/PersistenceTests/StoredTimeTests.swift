@@ -1,8 +1,7 @@
 import Foundation
-import Persistence
 import Testing
 
-@testable import DiaryStore
+@testable import Persistence
 
 @Suite struct StoredTimeTests {
     @Test func wholeMillisecondsRoundTripExactly() {
