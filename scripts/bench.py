@@ -528,6 +528,7 @@ def postgres_rows(args, data, token, children, second, sqlite_medians):
     rows, servers = [], []
     try:
         backup = data.parent / "move.zip"
+        shutil.rmtree(data.parent / "on-postgres", ignore_errors=True)  # a kept folder's earlier run
         subprocess.run([args.bin, "backup", str(backup), "--include-sensitive", "--data", str(data)], check=True, capture_output=True)
         moved = data.parent / "on-postgres"
         began = time.perf_counter()
@@ -550,6 +551,78 @@ def postgres_rows(args, data, token, children, second, sqlite_medians):
     return rows
 
 
+def seed_entries(port, token, rng, entries):
+    """Two children and `entries` generated entries written through the API by four clients, each its own connection
+    (every write one durable transaction). Returns the children's ids and the entries written per second."""
+    setup = Client(port, token)
+    children = [setup.call("POST", "/api/v1/children", {"name": name, "birthDate": "2023-05-05"})["id"] for name in ("하늘", "바다")]
+    words = "아기가 오늘 처음으로 걸었어요 공원 산책 이유식 잘 먹고 낮잠 할머니 댁 첫돌 백일 사진".split()
+    bodies = [{"title": " ".join(rng.choices(words, k=3)), "body": " ".join(rng.choices(words, k=40)),
+               "date": f"{rng.randint(2016, 2026)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}T{rng.randint(0, 23):02d}:{rng.randint(0, 59):02d}",
+               "childIds": rng.sample(children, rng.randint(1, 2)), "tags": rng.sample(["산책", "병원", "첫", "가족", "여행"], 2)}
+              for _ in range(entries)]
+    began = time.perf_counter()
+
+    def write(share):
+        client = Client(port, token)
+        for body in share:
+            client.call("POST", "/api/v1/entries", body)
+
+    threads = [threading.Thread(target=write, args=(bodies[i::4],)) for i in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return children, entries / (time.perf_counter() - began)
+
+
+def page_rows(args):
+    """`--only pages`: the entries seeded (or, with --keep-data, reused), the API reads and pages on SQLite, then the
+    same on PostgreSQL after a timed restore."""
+    rows = []
+    if args.keep_data and (args.keep_data / "bench.json").exists():
+        seeded = json.loads((args.keep_data / "bench.json").read_text())
+        data, token, children = Path(seeded["data"]), seeded["token"], seeded["children"]
+    else:
+        if args.keep_data:
+            args.keep_data.mkdir(parents=True, exist_ok=True)
+            data = args.keep_data / "data"
+            subprocess.run([args.bin, "admin", "create-user", "--data", str(data), "--username", "bench", "--password-stdin"],
+                           input="benchmark password\n", text=True, check=True, capture_output=True)
+            token = subprocess.run([args.bin, "admin", "create-token", "--data", str(data), "--username", "bench"],
+                                   text=True, check=True, capture_output=True).stdout.strip()
+        else:
+            data, token = new_data_folder(args.bin, "saessak-bench-")
+        port = free_port()
+        server, _ = start(args.bin, data, port)
+        try:
+            children, rate = seed_entries(port, token, random.Random(args.seed), args.entries)
+        finally:
+            server.terminate()
+            server.wait()
+        rows.append(("create entry (API, 4 clients, durable)", f"{rate:,.0f} entries/s", "", ""))
+        if args.keep_data:
+            (args.keep_data / "bench.json").write_text(json.dumps({"data": str(data), "token": token, "children": children}))
+    port = free_port()
+    server, _ = start(args.bin, data, port)
+    try:
+        second = Client(port, token).call("GET", "/api/v1/timeline?limit=50")["next"]
+        sqlite_rows, sqlite_medians = server_rows(port, token, children, second, args.requests)
+        rows += sqlite_rows
+    finally:
+        server.terminate()
+        server.wait()
+    try:
+        if not args.sqlite_only:
+            rows += postgres_rows(args, data, token, children, second, sqlite_medians)
+    except (subprocess.CalledProcessError, RuntimeError, OSError) as error:
+        detail = getattr(error, "stderr", b"") or b""
+        rows.append(("PostgreSQL rows", "failed", str(error)[:80], detail.decode(errors="replace").strip()[-120:]))
+    if not args.keep_data:
+        shutil.rmtree(data.parent, ignore_errors=True)
+    return rows
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--bin", required=True)
@@ -560,10 +633,17 @@ def main():
     parser.add_argument("--entries", type=int, default=100_000)
     parser.add_argument("--requests", type=int, default=2_000)
     parser.add_argument("--seed", type=int, default=20261122)
-    parser.add_argument("--only", choices=["video"], help="run one group of rows only")
+    parser.add_argument("--only", choices=["video", "pages"],
+                        help="run one group of rows only: the clips, or the API reads and pages on both engines")
+    parser.add_argument("--keep-data", type=Path,
+                        help="with --only pages: seed this folder once and keep it; later runs reuse it (for profiling)")
+    parser.add_argument("--sqlite-only", action="store_true", help="with --only pages: leave PostgreSQL out")
     args = parser.parse_args()
     if args.only == "video":
         print_table(video_rows(args), "Saessak benchmarks (video only)")
+        return
+    if args.only == "pages":
+        print_table(page_rows(args), f"Saessak benchmarks (pages only, {args.entries:,} entries)")
         return
     rng = random.Random(args.seed)
     calendar = (calendar_rows(args.calendar_bin, rng) + place_rows(args.place_bin, rng) + search_rows(args.search_bin, args.entries)
@@ -576,29 +656,7 @@ def main():
     server, _ = start(args.bin, data, port, "--static-folder", str(static))
     rows = list(calendar) + video_rows(args)
     try:
-        setup = Client(port, token)
-        children = [setup.call("POST", "/api/v1/children", {"name": name, "birthDate": "2023-05-05"})["id"] for name in ("하늘", "바다")]
-        words = "아기가 오늘 처음으로 걸었어요 공원 산책 이유식 잘 먹고 낮잠 할머니 댁 첫돌 백일 사진".split()
-        bodies = [{"title": " ".join(rng.choices(words, k=3)), "body": " ".join(rng.choices(words, k=40)),
-                   "date": f"{rng.randint(2016, 2026)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}T{rng.randint(0, 23):02d}:{rng.randint(0, 59):02d}",
-                   "childIds": rng.sample(children, rng.randint(1, 2)), "tags": rng.sample(["산책", "병원", "첫", "가족", "여행"], 2)}
-                  for _ in range(args.entries)]
-
-        # Writes: four clients, each its own connection; every write is one durable transaction.
-        began = time.perf_counter()
-        shares = [bodies[i::4] for i in range(4)]
-
-        def write(share):
-            client = Client(port, token)
-            for body in share:
-                client.call("POST", "/api/v1/entries", body)
-
-        threads = [threading.Thread(target=write, args=(share,)) for share in shares]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        rate = args.entries / (time.perf_counter() - began)
+        children, rate = seed_entries(port, token, rng, args.entries)
         rows.append(("create entry (API, 4 clients, durable)", f"{rate:,.0f} entries/s", "", ""))
 
         rows += photo_rows(args, data.parent, token, port, server.pid, args.seed)

@@ -48,6 +48,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seconds new entries go without asking for the weather after the service failed (0: always ask).", valueName: "SECONDS"))
     var weatherPause = 300
 
+    @Flag(help: "Say in each response's Saessak-Statements header how many SQL statements it ran (for tests and benchmarks).")
+    var countStatements = false
+
     func validate() throws {
         guard let url = URL(string: weatherUrl), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
             throw ArgumentParser.ValidationError("--weather-url must be an http(s) address (got '\(weatherUrl)')")
@@ -91,7 +94,8 @@ struct Serve: AsyncParsableCommand {
                     headerTimeout: .seconds(Int64(headerTimeout)), bodyStallTimeout: .seconds(Int64(bodyTimeout)),
                     maxConnectionsPerAddress: maxConnectionsPerAddress),
                 videoLimits: VideoLimits(maxBytes: maxVideoSize << 20, maxSeconds: maxVideoMinutes * 60), mail: try mail.configuration(),
-                weather: WeatherConfiguration(url: weatherUrl, timeout: .seconds(weatherTimeout), pause: .seconds(weatherPause))),
+                weather: WeatherConfiguration(url: weatherUrl, timeout: .seconds(weatherTimeout), pause: .seconds(weatherPause)),
+                countsStatements: countStatements),
             database: database, photoStorage: photoStorage, logger: logger)
         try await app.runService()
     }

@@ -47,6 +47,27 @@ import Testing
         #expect(try await photos.referencedHashes().isEmpty)
     }
 
+    /// The album's and the share page's read: every entry's photos at once, in each entry's order, this family's only.
+    @Test(arguments: Engine.available) func thePhotosOfManyEntriesComeInOneReadInTheirOrder(engine: Engine) async throws {
+        let fixture = try await StoreFixture(engine)
+        let photos = fixture.stores.photos
+        let child = try await fixture.child()
+        let first = try await fixture.entry("하나", at: "2026-05-05T18:00", children: [child.id])
+        let second = try await fixture.entry("둘", at: "2026-05-06T18:00", children: [child.id])
+        let bare = try await fixture.entry("사진 없음", at: "2026-05-07T18:00", children: [child.id])
+        let one = try await photos.add([photo(fixture, 1), photo(fixture, 2)], family: fixture.family, entry: first.id)
+        let two = try await photos.add([photo(fixture, 3)], family: fixture.family, entry: second.id)
+        _ = try await photos.setPhotos([one[1].id, one[0].id], family: fixture.family, entry: first.id)
+        let found = try await photos.photos(family: fixture.family, entries: [first.id, second.id, bare.id, EntryID()])
+        #expect(found == [first.id: [one[1], one[0]], second.id: two])
+        #expect(try await photos.photos(family: fixture.family, entries: []).isEmpty)
+        #expect(try await photos.photos(family: try await fixture.otherFamily(), entries: [first.id, second.id]).isEmpty)
+        // And the entries themselves, in the order asked, unknown and others' left out.
+        let entries = fixture.stores.entries
+        #expect(try await entries.entries(family: fixture.family, ids: [second.id, EntryID(), first.id]).map(\.id) == [second.id, first.id])
+        #expect(try await entries.entries(family: FamilyID(), ids: [first.id]).isEmpty)
+    }
+
     @Test(arguments: Engine.available) func oneFamilyNeverTouchesAnothersPhotos(engine: Engine) async throws {
         let fixture = try await StoreFixture(engine)
         let photos = fixture.stores.photos

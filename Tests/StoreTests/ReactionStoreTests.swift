@@ -65,6 +65,26 @@ import Testing
 
 /// What is new to a member: others' entries since they joined, unopened; their own and authorless ones never.
 @Suite struct NewsStoreTests {
+    /// A member who never opens an entry has a whole diary of news: each author's is counted up to a thousand, off an
+    /// index, and the line says "more than".
+    @Test(arguments: Engine.available) func newsCountsAThousandOfAnAuthorsEntriesAtMost(engine: Engine) async throws {
+        let fixture = try await StoreFixture(engine)
+        let child = try await fixture.child()
+        let accounts = fixture.stores.accounts
+        let mom = try await accounts.user(named: "kim")
+        let grandma = try await accounts.createUser(username: "grandma", passwordHash: "x", familyName: "할머니댁").0.id
+        #expect(try await !accounts.addMember(username: "grandma", familyName: "김씨네", role: .viewer))
+        try await Task.sleep(for: .milliseconds(5))
+        let content = try EntryContent(title: "산책", body: "", date: try LocalDateTime(iso: "2026-11-22T09:00"), childIDs: [child.id])
+        for _ in 0...NewsLine.counted {
+            _ = try await fixture.stores.entries.create(family: fixture.family, content: content, photos: [], author: mom)
+        }
+        let lines = try await fixture.stores.news.news(family: fixture.family, user: grandma)
+        #expect(lines.map(\.entries) == [NewsLine.counted] && lines.allSatisfy(\.isAtLeastCounted))
+        try await fixture.stores.news.markAllRead(family: fixture.family, user: grandma)
+        #expect(try await fixture.stores.news.news(family: fixture.family, user: grandma).isEmpty)
+    }
+
     @Test(arguments: Engine.available) func othersEntriesAreNewUntilOpened(engine: Engine) async throws {
         let fixture = try await StoreFixture(engine)
         let child = try await fixture.child()

@@ -24,6 +24,26 @@ import Testing
         #expect(registered.count > 30)
     }
 
+    /// Every read of a family's diary declares how many SQL statements it may run (`blackbox/test_statement_counts.py`
+    /// holds each to it on both engines); only the routes that send a file or serve no family go without.
+    @Test func everyReadDeclaresAStatementBudget() async throws {
+        let database = try DiaryDatabase(folder: folder)
+        let photos = try PhotoService(dataFolder: folder, database: database, logger: .init(label: "test"))
+        let table = buildRouter(database: database, dataFolder: folder, photos: photos, signIn: SignIn(database)).access
+        // Files and streams (their cost is the bytes), the sign-in and setup pages, the app's own assets, and
+        // `/calendar`, which only sends a browser on to a month.
+        let exempt: Set<String> = [
+            "/healthz", "/api/v1/openapi.json", "/assets/{name}", "/sw.js", "/offline", "/manifest.webmanifest", "/login", "/setup",
+            "/account/password", "/invite/{token}", "/api/v1/photos/{id}/original", "/api/v1/photos/{id}/thumbnail",
+            "/api/v1/photos/{id}/video", "/api/v1/children/{id}/photo", "/s/{token}/photos/{photo}", "/s/{token}/videos/{photo}",
+            "/api/v1/uploads/{upload}", "/settings/backup.zip", "/mail/unsubscribe/{family}/{user}/{token}", "/calendar",
+        ]
+        let reads = table.routes.keys.filter { $0.method == .get && !exempt.contains($0.path) }
+        let unbudgeted = reads.filter { table.statementBudgets[$0] == nil }.map(\.description).sorted()
+        #expect(unbudgeted.isEmpty, "reads without a statement budget: \(unbudgeted)")
+        #expect(table.statementBudgets.keys.allSatisfy { $0.method == .get })
+    }
+
     /// Callers: nobody, the holder of a share link, a member of another family, and the family's viewer, editor and
     /// owner.
     enum Caller: String, CaseIterable {

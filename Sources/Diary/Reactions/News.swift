@@ -4,8 +4,16 @@ import Foundation
 public struct NewsLine: Hashable, Sendable {
     public let authorID: UserID
     public let authorName: String
+    /// Unread entries, counted up to `counted` (the newest), and their photos.
     public let entries: Int
     public let photos: Int
+
+    /// How many of an author's unread entries are counted: a grandparent who never opens an entry has a whole diary
+    /// of news, and "more than 1,000" says it as well as the number (the count reads an index entry per entry).
+    public static let counted = 1_000
+
+    /// Whether there are at least `counted` (and perhaps many more).
+    public var isAtLeastCounted: Bool { entries >= Self.counted }
 
     public init(authorID: UserID, authorName: String, entries: Int, photos: Int) {
         self.authorID = authorID

@@ -48,6 +48,9 @@ public protocol EntryStore: Sendable {
 
     func get(family: FamilyID, id: EntryID) async throws -> Entry
 
+    /// The family's entries among `ids`, in that order (others' and deleted ones left out): one read, however many.
+    func entries(family: FamilyID, ids: [EntryID]) async throws -> [Entry]
+
     /// A new entry by `author`; `photos` (already uploaded by this family) become its photos in that order.
     func create(family: FamilyID, content: EntryContent, photos: [PhotoID], author: UserID?) async throws -> Entry
 
@@ -123,6 +126,9 @@ public protocol PhotoStore: Sendable {
 
     /// The photos of an entry in their order.
     func photos(family: FamilyID, entry: EntryID) async throws -> [Photo]
+
+    /// The photos of each of `entries` (of this family) in their order: one read, however many entries.
+    func photos(family: FamilyID, entries: [EntryID]) async throws -> [EntryID: [Photo]]
 
     /// Replaces an entry's photos with `ids` in that order (reorder, add already uploaded photos, drop others);
     /// photos dropped and used nowhere else are deleted.

@@ -11,6 +11,10 @@ extension DiaryDatabase: DiaryEngine {
         try await writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM families") ?? 0 } == 0
     }
 
+    public func refreshStatistics() async throws -> Bool {
+        try await writer.write { db in try Self.refreshStatistics(db) }
+    }
+
     public func close() {
         try? writer.close()
     }

@@ -8,6 +8,17 @@ extension DiarySchema {
     /// which entry: what is new to a member is what others wrote since they joined that they have not opened.
     /// Whether a family looks up its entries' weather (off until an owner turns it on; backed up), and the archive's
     /// answers by cell and day (not backed up: asked again if lost).
+    /// What the home page and the timeline ask of a large diary, each answered from an index whatever the planner
+    /// knows of the data (docs/performance.md): an author's entries since a time (a member's news), and the entries of
+    /// a month and day of any year or of given days ("on this day", by the solar and the lunar calendar).
+    static func pageIndexes(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE INDEX entries_news ON entries(familyId, authorId, createdAt);
+            CREATE INDEX entries_month_day ON entries(familyId, substr(localDateTime, 6, 5));
+            CREATE INDEX entries_day ON entries(familyId, substr(localDateTime, 1, 10));
+            """)
+    }
+
     static func weather(_ db: Database) throws {
         try db.execute(sql: """
             ALTER TABLE families ADD COLUMN weatherLookup BOOLEAN NOT NULL DEFAULT 0;

@@ -27,6 +27,7 @@ enum DiarySchema {
         migrator.registerMigration("v15 mail", migrate: mail)
         migrator.registerMigration("v16 place regions", migrate: placeRegions)
         migrator.registerMigration("v17 weather", migrate: weather)
+        migrator.registerMigration("v18 page indexes", migrate: pageIndexes)
         return migrator
     }
 

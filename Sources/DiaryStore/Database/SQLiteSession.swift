@@ -33,19 +33,22 @@ struct SQLiteSession: SQLSession {
 
 extension DiaryDatabase: StoreDatabase {
     public func read<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
-        try await writer.read { db in try body(SQLiteSession(db: db)) }
+        try await reading { db in try body(SQLiteSession(db: db)) }
     }
 
     public func write<T: Sendable>(rollingBack: Bool, _ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
-        guard rollingBack else { return try await writer.write { db in try body(SQLiteSession(db: db)) } }
+        guard rollingBack else { return try await writing { db in try body(SQLiteSession(db: db)) } }
+        let count = StatementCount.current
         return try await writer.writeWithoutTransaction { db in
-            var result: T?
-            try db.inTransaction {
-                result = try body(SQLiteSession(db: db))
-                return .rollback
+            try StatementCount.$current.withValue(count) {
+                var result: T?
+                try db.inTransaction {
+                    result = try body(SQLiteSession(db: db))
+                    return .rollback
+                }
+                guard let result else { throw StoreError.unreadable("a dry run returned nothing") }
+                return result
             }
-            guard let result else { throw StoreError.unreadable("a dry run returned nothing") }
-            return result
         }
     }
 }

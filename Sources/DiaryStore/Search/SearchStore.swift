@@ -25,7 +25,7 @@ public struct SQLiteSearchStore: SearchStore {
         limit: Int
     ) async throws -> Page<SearchHit> {
         let start = try SearchPosition(cursor)
-        return try await database.writer.read { db in
+        return try await database.reading { db in
             var position = start
             let matches = Self.matches(family: family, query, filter, window: window)
             var page: [Int64] = []
@@ -125,7 +125,7 @@ public struct SQLiteSearchStore: SearchStore {
     }
 
     public func reindex() async throws -> (entries: Int, memos: Int) {
-        try await database.writer.write { db in
+        try await database.writing { db in
             try SearchIndex.refreshAll(db)
             let entries = try Int.fetchOne(db, sql: "SELECT count(*) FROM searchDocuments WHERE entryId IS NOT NULL") ?? 0
             let memos = try Int.fetchOne(db, sql: "SELECT count(*) FROM searchDocuments WHERE memoId IS NOT NULL") ?? 0

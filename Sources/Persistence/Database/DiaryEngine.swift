@@ -42,6 +42,11 @@ public protocol DiaryEngine: Sendable {
     /// Re-encrypts every sealed value from `old` to `new` in one transaction; returns how many there were.
     func reseal(from old: FieldCipher, to new: FieldCipher) async throws -> Int
 
+    /// Gives the planner statistics of the diary as it is now when those it has are missing or far off (the diary
+    /// has since grown or shrunk several times over); true when it gathered them. `serve` asks at start and hourly.
+    @discardableResult
+    func refreshStatistics() async throws -> Bool
+
     /// Lets go of connections (a command that ends).
     func close()
 }

@@ -91,6 +91,17 @@ public enum SQLDialect: Sendable {
     case sqlite
     case postgres
 
+    /// `column` as a value no index is looked up by: SQLite's unary `+`. SQLite keeps no statistics unless asked, and
+    /// without them takes `familyId = ?` for a rare value; in a data folder where one family's rows are the whole table,
+    /// a statement that should start from a short list of ids must not start from the family (docs/performance.md).
+    /// PostgreSQL keeps statistics and plans by them.
+    public func unindexed(_ column: String) -> SQL {
+        switch self {
+        case .sqlite: "+\(raw: column)"
+        case .postgres: "\(raw: column)"
+        }
+    }
+
     /// `column` equal to `value` without regard to ASCII case: SQLite's `NOCASE`, PostgreSQL's `lower()` on both sides
     /// with the argument in the columns' "C" collation (in the database's own, `lower` folds `Ö` too, which NOCASE
     /// does not, and a name with a capital beyond ASCII would not be found). The unique indexes are built the same way.

@@ -62,15 +62,19 @@ public struct SQLEntryStore: EntryStore {
     }
 
     public func onThisDay(family: FamilyID, _ day: OnThisDay, limit: Int = 100) async throws -> [Entry] {
-        var condition: SQL = "substr(localDateTime, 6, 5) IN \(list: day.solarMonthDays)"
-        if !day.lunarDates.isEmpty { condition += " OR substr(localDateTime, 1, 10) IN \(list: day.lunarDates.map(\.iso))" }
+        // Each calendar's days from its own index (`entries_month_day`, `entries_day`): the work is the entries of
+        // those days, never the whole diary.
+        var days: SQL = "SELECT id FROM entries WHERE familyId = \(family) AND substr(localDateTime, 6, 5) IN \(list: day.solarMonthDays)"
+        if !day.lunarDates.isEmpty {
+            days += " UNION SELECT id FROM entries WHERE familyId = \(family) AND substr(localDateTime, 1, 10) IN \(list: day.lunarDates.map(\.iso))"
+        }
         let yearStart = String(day.date.iso.prefix(4)) + "-01-01"
-        return try await database.read { [condition] db in
+        return try await database.read { [days] db in
             try Self.decode(
                 db,
                 try db.rows(
                     """
-                    SELECT * FROM entries WHERE familyId = \(family) AND localDateTime < \(yearStart) AND (\(condition))
+                    SELECT * FROM entries WHERE id IN (\(days)) AND \(db.dialect.unindexed("localDateTime")) < \(yearStart)
                     ORDER BY localDateTime DESC, id DESC LIMIT \(max(0, limit))
                     """))
         }
@@ -78,6 +82,16 @@ public struct SQLEntryStore: EntryStore {
 
     public func get(family: FamilyID, id: EntryID) async throws -> Entry {
         try await database.read { db in try Self.fetch(db, family: family, id: id) }
+    }
+
+    public func entries(family: FamilyID, ids: [EntryID]) async throws -> [Entry] {
+        guard !ids.isEmpty else { return [] }
+        let found = try await database.read { db in
+            // By id; the family only checked (`unindexed`): a plan that starts from the family walks all of it.
+            try Self.decode(db, try db.rows("SELECT * FROM entries WHERE id IN \(list: ids) AND \(db.dialect.unindexed("familyId")) = \(family)"))
+        }
+        let byID = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        return ids.compactMap { byID[$0] }
     }
 
     public func create(family: FamilyID, content: EntryContent, photos: [PhotoID], author: UserID?) async throws -> Entry {

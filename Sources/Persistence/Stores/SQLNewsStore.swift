@@ -7,25 +7,35 @@ public struct SQLNewsStore: NewsStore {
 
     public init(_ database: any StoreDatabase) { self.database = database }
 
-    /// Joins and conditions that keep the entries new to a member: others' entries written since the member joined
-    /// that the member has not opened.
-    static func unreadFrom(family: FamilyID, user: UserID) -> SQL {
+    /// The entries of `author` (a column or a value) new to `user`: written since `user` joined (`since`, a column or
+    /// a value), not opened. Each author's are read off `entries_news` (family, author, time of writing), so the work
+    /// is the unread entries, never the whole diary.
+    static func unread(family: FamilyID, user: UserID, author: SQL, since: SQL) -> SQL {
         """
-        FROM entries e JOIN memberships m ON m.familyId = e.familyId AND m.userId = \(user)
-        WHERE e.familyId = \(family) AND e.authorId IS NOT NULL AND e.authorId <> \(user) AND e.createdAt > m.createdAt
+        SELECT e.id FROM entries e
+        WHERE e.familyId = \(family) AND e.authorId = \(author) AND e.createdAt > \(since)
           AND NOT EXISTS (SELECT 1 FROM entryReads r WHERE r.entryId = e.id AND r.userId = \(user))
         """
     }
 
     public func news(family: FamilyID, user: UserID) async throws -> [NewsLine] {
-        try await database.read { db in
-            try db.rows(
+        let limit = NewsLine.counted
+        return try await database.read { db in
+            // One line per other member; each counts up to `limit` of their newest unread entries and those entries'
+            // photos (an author no longer in the family leaves no line; their entries stay marked in the timeline).
+            let newest = Self.unread(family: family, user: user, author: "o.userId", since: "me.createdAt")
+            return try db.rows(
                 """
-                SELECT e.authorId, (SELECT u.username FROM users u WHERE u.id = e.authorId) AS username,
-                    CAST(count(*) AS BIGINT) AS entries,
-                    CAST(sum((SELECT count(*) FROM entryPhotos p WHERE p.entryId = e.id)) AS BIGINT) AS photos
-                \(Self.unreadFrom(family: family, user: user))
-                GROUP BY e.authorId ORDER BY count(*) DESC, username
+                SELECT * FROM (
+                    SELECT o.userId AS authorId, u.username,
+                        (SELECT count(*) FROM (\(newest) ORDER BY e.createdAt DESC LIMIT \(limit)) AS n) AS entries,
+                        (SELECT count(*) FROM entryPhotos p WHERE p.entryId IN (\(newest) ORDER BY e.createdAt DESC LIMIT \(limit))) AS photos
+                    FROM memberships me
+                    JOIN memberships o ON o.familyId = me.familyId AND o.userId <> me.userId
+                    LEFT JOIN users u ON u.id = o.userId
+                    WHERE me.familyId = \(family) AND me.userId = \(user)
+                ) AS lines
+                WHERE entries > 0 ORDER BY entries DESC, username
                 """
             ).map { row in
                 try readBack("news") {
@@ -40,7 +50,19 @@ public struct SQLNewsStore: NewsStore {
     public func unread(family: FamilyID, user: UserID, among entries: [EntryID]) async throws -> Set<EntryID> {
         guard !entries.isEmpty else { return [] }
         return try await database.read { db in
-            Set(try db.strings("SELECT e.id \(Self.unreadFrom(family: family, user: user)) AND e.id IN \(list: entries)").compactMap(EntryID.init))
+            // The page's entries by id, the family only checked: SQLite, knowing nothing of the data, would otherwise
+            // start from the family's author index and walk every entry written since the member joined (the slow
+            // timeline of issue 35).
+            Set(
+                try db.strings(
+                    """
+                    SELECT e.id FROM entries e
+                    WHERE e.id IN \(list: entries) AND \(db.dialect.unindexed("e.familyId")) = \(family)
+                      AND e.authorId IS NOT NULL AND e.authorId <> \(user)
+                      AND e.createdAt > (SELECT m.createdAt FROM memberships m WHERE m.familyId = \(family) AND m.userId = \(user))
+                      AND NOT EXISTS (SELECT 1 FROM entryReads r WHERE r.entryId = e.id AND r.userId = \(user))
+                    """
+                ).compactMap(EntryID.init))
         }
     }
 
@@ -63,7 +85,10 @@ public struct SQLNewsStore: NewsStore {
             try db.execute(
                 """
                 INSERT INTO entryReads (familyId, entryId, userId, readAt)
-                SELECT e.familyId, e.id, m.userId, \(now) \(Self.unreadFrom(family: family, user: user))
+                SELECT e.familyId, e.id, m.userId, \(now)
+                FROM entries e JOIN memberships m ON m.familyId = e.familyId AND m.userId = \(user)
+                WHERE e.familyId = \(family) AND e.authorId IS NOT NULL AND e.authorId <> \(user) AND e.createdAt > m.createdAt
+                  AND NOT EXISTS (SELECT 1 FROM entryReads r WHERE r.entryId = e.id AND r.userId = \(user))
                 ON CONFLICT DO NOTHING
                 """)
         }

@@ -59,6 +59,23 @@ public struct SQLPhotoStore: PhotoStore {
         }
     }
 
+    public func photos(family: FamilyID, entries: [EntryID]) async throws -> [EntryID: [Photo]] {
+        guard !entries.isEmpty else { return [:] }
+        return try await database.read { db in
+            var photos: [EntryID: [Photo]] = [:]
+            for row in try db.rows(
+                """
+                SELECT photos.*, entryPhotos.entryId AS ownerEntry FROM entryPhotos JOIN photos ON photos.id = entryPhotos.photoId
+                WHERE entryPhotos.entryId IN \(list: entries) AND \(db.dialect.unindexed("entryPhotos.familyId")) = \(family)
+                ORDER BY entryPhotos.entryId, entryPhotos.position
+                """)
+            {
+                photos[try row.id("ownerEntry"), default: []].append(try Self.decode(row))
+            }
+            return photos
+        }
+    }
+
     public func setPhotos(_ ids: [PhotoID], family: FamilyID, entry: EntryID) async throws -> (photos: [Photo], released: [ReleasedPhotoFile]) {
         try await database.write { db in
             _ = try FamilyTable.entries.row(db, family: family, id: entry)

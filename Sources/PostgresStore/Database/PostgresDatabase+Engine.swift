@@ -8,7 +8,7 @@ extension PostgresSchema {
     /// The SQLite migration whose tables the latest PostgreSQL migration holds, column for column: a backup from here
     /// carries SQLite's migration names up to this one, and restores into either engine. A SQLite migration that
     /// changes a backed-up table needs its PostgreSQL twin, and this moves on with it (StoreTests check the columns).
-    static let dataSchema = "v17 weather"
+    static let dataSchema = "v18 page indexes"
 }
 
 extension PostgresDatabase: DiaryEngine {
@@ -21,6 +21,9 @@ extension PostgresDatabase: DiaryEngine {
         }
         return Array(all.prefix(through: last))
     }
+
+    /// PostgreSQL's autovacuum keeps the statistics (and a restore gathers them at once: `load`).
+    public func refreshStatistics() async throws -> Bool { false }
 
     public func isEmpty() async throws -> Bool {
         try await readAsync { db in try await db.int("SELECT count(*) FROM families") ?? 0 } == 0

@@ -17,8 +17,10 @@ public struct PostgresTransaction: Sendable {
 
     /// Runs statements of a store written once over `SQLSession` in this transaction, on the database's threads.
     func session<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
-        let (connection, logger) = (connection, logger)
-        return try await threads.runIfActive { try body(PostgresSession(connection: connection, logger: logger)) }
+        let (connection, logger, count) = (connection, logger, StatementCount.current)
+        return try await threads.runIfActive {
+            try StatementCount.$current.withValue(count) { try body(PostgresSession(connection: connection, logger: logger)) }
+        }
     }
 
     /// Runs a statement; returns how many rows it returned (with `RETURNING`, how many it changed).
@@ -30,6 +32,7 @@ public struct PostgresTransaction: Sendable {
     public func rows(_ sql: String, _ arguments: [SQLArgument] = []) async throws -> [PostgresRecord] {
         let query = PostgresQuery(unsafeSQL: Self.numbered(sql), binds: try Self.bindings(arguments))
         var records: [PostgresRecord] = []
+        StatementCount.current?.add()
         for try await row in try await connection.query(query, logger: logger) {
             records.append(PostgresRecord(row))
         }

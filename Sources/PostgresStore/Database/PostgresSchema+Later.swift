@@ -1,6 +1,13 @@
 /// The PostgreSQL migrations after the first two (p3 shared state onwards), newest first, as SQLite's
 /// `DiarySchema+Later`; `PostgresSchema.migrations` lists them in order. Shipped migrations are never edited.
 extension PostgresSchema {
+    /// As SQLite's "v18 page indexes": a member's news and "on this day" from an index.
+    static let pageIndexes = """
+        CREATE INDEX entries_news ON entries(familyId, authorId, createdAt);
+        CREATE INDEX entries_month_day ON entries(familyId, substr(localDateTime, 6, 5));
+        CREATE INDEX entries_day ON entries(familyId, substr(localDateTime, 1, 10));
+        """
+
     /// As SQLite's "v14 authors and reads".
     /// As SQLite's "v17 weather".
     static let weather = """

@@ -23,6 +23,7 @@ enum PostgresSchema {
         Migration(name: "p8 mail", sql: mail),
         Migration(name: "p9 place regions", sql: placeRegions),
         Migration(name: "p10 weather", sql: weather),
+        Migration(name: "p11 page indexes", sql: pageIndexes),
     ]
 
     private static let diary = """

@@ -32,6 +32,7 @@ struct PostgresSession: SQLSession {
     /// PostgreSQL's own statements (arrays bound with `unnest`, in the search index), with `?` placeholders.
     func records(_ text: String, _ arguments: [SQLArgument]) throws -> [PostgresRecord] {
         let query = PostgresQuery(unsafeSQL: PostgresTransaction.numbered(text), binds: try PostgresTransaction.bindings(arguments))
+        StatementCount.current?.add()
         return try connection.query(query, logger: logger).wait().rows.map(PostgresRecord.init)
     }
 
@@ -48,6 +49,7 @@ struct PostgresSession: SQLSession {
             case .bool(let flag): bindings.append(flag)
             }
         }
+        StatementCount.current?.add()
         return try connection.query(PostgresQuery(unsafeSQL: text, binds: bindings), logger: logger).wait()
     }
 

@@ -182,6 +182,8 @@ public struct WeatherFillingEntries: EntryStore {
 
     public func get(family: FamilyID, id: EntryID) async throws -> Entry { try await base.get(family: family, id: id) }
 
+    public func entries(family: FamilyID, ids: [EntryID]) async throws -> [Entry] { try await base.entries(family: family, ids: ids) }
+
     public func update(family: FamilyID, id: EntryID, content: EntryContent, photos: [PhotoID]?, expecting version: Int64?) async throws
         -> (entry: Entry, released: [ReleasedPhotoFile])
     {

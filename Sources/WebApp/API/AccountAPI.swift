@@ -31,7 +31,7 @@ struct AccountAPI {
     }
 
     func register(on api: SecureRoutes) {
-        api.get("account", .signedIn) { [signIn] _, context in
+        api.get("account", .signedIn, statements: 9) { [signIn] _, context in
             let account = try await signIn.accounts.account(try context.user())
             return try JSONBody.response(AccountResource(
                 username: account.username,

@@ -9,7 +9,7 @@ struct AnniversariesAPI {
     var routes: CollectionRoutes<Anniversary, Anniversary, AnniversaryPayload, AnniversaryResource> {
         let store = store
         return CollectionRoutes(
-            path: "anniversaries",
+            path: "anniversaries", statements: (list: 8, item: 8),
             list: { family, query in
                 let paging = try query.paging()
                 return try await store.list(family: family, after: paging.cursor, limit: paging.limit)

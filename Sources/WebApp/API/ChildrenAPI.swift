@@ -14,7 +14,7 @@ struct ChildrenAPI {
         let (store, photos) = (store, photos)
         let today = today
         return CollectionRoutes(
-            path: "children",
+            path: "children", statements: (list: 8, item: 8),
             list: { family, query in
                 let paging = try query.paging()
                 return try await store.list(family: family, after: paging.cursor, limit: paging.limit)
@@ -45,7 +45,7 @@ extension ChildrenAPI {
     /// `GET /api/v1/children/{id}/resident-number`: the whole number, for an owner who asks (everyone else, owners
     /// included, sees it masked in the child's profile). Never cached.
     func registerReveal(on api: SecureRoutes) {
-        api.get("children/:id/resident-number", .owner) { [store] _, context in
+        api.get("children/:id/resident-number", .owner, statements: 8) { [store] _, context in
             let child = try await store.get(family: try context.member().familyID, id: try context.id(of: "child"))
             var response = try JSONBody.response(RevealedNumber(residentNumber: child.profile.residentNumber?.formatted))
             response.headers[.cacheControl] = "no-store"

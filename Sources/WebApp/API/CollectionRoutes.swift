@@ -22,9 +22,11 @@ struct CollectionRoutes<Owner, Item: Sendable, Payload: Decodable, Resource: Enc
     /// only while the stored item is still that version (entries: an edit made offline never overwrites silently).
     var version: (@Sendable (Item) -> Int64)?
     var updateIfMatch: (@Sendable (FamilyID, Identifier<Owner>, Payload, Int64) async throws -> Item)?
+    /// The statement budgets of the list and of one item (`SecureRoutes.get(_:_:statements:)`).
+    let statements: (list: Int, item: Int)
 
     init(
-        path: String, list: @escaping @Sendable (FamilyID, Query) async throws -> Page<Item>,
+        path: String, statements: (list: Int, item: Int), list: @escaping @Sendable (FamilyID, Query) async throws -> Page<Item>,
         get: @escaping @Sendable (FamilyID, Identifier<Owner>) async throws -> Item,
         create: @escaping @Sendable (FamilyID, Payload) async throws -> Item,
         update: @escaping @Sendable (FamilyID, Identifier<Owner>, Payload) async throws -> Item,
@@ -34,6 +36,7 @@ struct CollectionRoutes<Owner, Item: Sendable, Payload: Decodable, Resource: Enc
         updateIfMatch: (@Sendable (FamilyID, Identifier<Owner>, Payload, Int64) async throws -> Item)? = nil
     ) {
         self.path = path
+        self.statements = statements
         self.list = list
         self.get = get
         self.create = create
@@ -78,7 +81,7 @@ struct CollectionRoutes<Owner, Item: Sendable, Payload: Decodable, Resource: Enc
     }
 
     func register(on group: SecureRoutes) {
-        group.get(path, .viewer) { request, context in
+        group.get(path, .viewer, statements: statements.list) { request, context in
             let page = try await list(try context.member().familyID, Query(request: request))
             return try JSONBody.response(ListResponse(items: page.items.map(resource), next: page.next?.description))
         }
@@ -93,7 +96,7 @@ struct CollectionRoutes<Owner, Item: Sendable, Payload: Decodable, Resource: Enc
             }
             return try response(try await create(family, payload), status: .created)
         }
-        group.get("\(path)/:id", .viewer) { _, context in
+        group.get("\(path)/:id", .viewer, statements: statements.item) { _, context in
             let family = try context.member().familyID
             return try response(try await get(family, try context.id(of: path)))
         }

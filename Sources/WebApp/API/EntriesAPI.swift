@@ -46,7 +46,7 @@ struct EntriesAPI {
             return (try await aged(family, entry), replayed)
         }
         return CollectionRoutes(
-            path: "entries",
+            path: "entries", statements: (list: 15, item: 15),
             list: { family, query in
                 let paging = try query.paging()
                 let page = try await store.list(family: family, filter: try query.timelineFilter(), after: paging.cursor, limit: paging.limit)
@@ -65,7 +65,7 @@ struct EntriesAPI {
 
     /// `GET /api/v1/timeline`: the same entries and filters as the list, grouped by month, newest first.
     func registerTimeline(on group: SecureRoutes) {
-        group.get("timeline", .viewer) { [store, children] request, context in
+        group.get("timeline", .viewer, statements: 15) { [store, children] request, context in
             let query = Query(request: request)
             let paging = try query.paging()
             let family = try context.member().familyID
@@ -82,7 +82,7 @@ struct EntriesAPI {
     /// `GET /api/v1/on-this-day?date=YYYY-MM-DD&lunar=true`: entries of earlier years on the same day (default:
     /// today in Seoul), by the solar calendar and, with `lunar=true`, also by the lunar one.
     func registerOnThisDay(on group: SecureRoutes, today: Today) {
-        group.get("on-this-day", .viewer) { [store, children] request, context in
+        group.get("on-this-day", .viewer, statements: 15) { [store, children] request, context in
             let query = Query(request: request)
             let date = try query.date("date") ?? today.date()
             let lunar = query.string("lunar")

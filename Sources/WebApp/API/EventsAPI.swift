@@ -13,7 +13,7 @@ struct EventsAPI {
     var routes: CollectionRoutes<Event, Event, EventPayload, EventResource> {
         let (store, photos) = (store, photos)
         return CollectionRoutes(
-            path: "events",
+            path: "events", statements: (list: 9, item: 9),
             list: { family, query in
                 let paging = try query.paging()
                 return try await store.list(family: family, child: try query.id("child"), after: paging.cursor, limit: paging.limit)

@@ -19,7 +19,7 @@ struct GrowthAPI {
     }
 
     func register(on api: SecureRoutes) {
-        api.get("children/:id/growth", .viewer) { [store, children] _, context in
+        api.get("children/:id/growth", .viewer, statements: 13) { [store, children] _, context in
             let family = try context.member().familyID
             let child = try await children.get(family: family, id: try context.id(of: "child"))
             let measurements = try await store.measurements(family: family, child: child.id)

@@ -10,7 +10,7 @@ struct MemosAPI {
     var routes: CollectionRoutes<Memo, Memo, MemoPayload, MemoResource> {
         let store = store
         return CollectionRoutes(
-            path: "memos",
+            path: "memos", statements: (list: 8, item: 8),
             list: { family, query in
                 let paging = try query.paging()
                 return try await store.list(family: family, after: paging.cursor, limit: paging.limit)

@@ -11,7 +11,7 @@ struct ReactionsAPI {
 
     func register(on api: SecureRoutes) {
         for kind in ["entries", "photos"] {
-            api.get("\(kind)/:id/comments", .viewer) { _, context in
+            api.get("\(kind)/:id/comments", .viewer, statements: 9) { _, context in
                 let comments = try await store.comments(family: try context.member().familyID, on: try Self.target(kind, context))
                 return try JSONBody.response(ListResponse(items: comments.map(CommentResource.init), next: nil))
             }
@@ -21,14 +21,14 @@ struct ReactionsAPI {
                     family: try context.member().familyID, on: try Self.target(kind, context), author: try context.user(), text: body.text)
                 return try JSONBody.response(CommentResource(comment), status: .created)
             }
-            api.get("\(kind)/:id/hearts", .viewer) { _, context in
+            api.get("\(kind)/:id/hearts", .viewer, statements: 9) { _, context in
                 let hearts = try await store.hearts(family: try context.member().familyID, on: try Self.target(kind, context))
                 return try JSONBody.response(HeartsResource(hearts, asker: context.userID))
             }
             api.put("\(kind)/:id/heart", .member) { _, context in try await heart(kind, context, on: true) }
             api.delete("\(kind)/:id/heart", .member) { _, context in try await heart(kind, context, on: false) }
         }
-        api.get("comments/:id", .viewer) { _, context in
+        api.get("comments/:id", .viewer, statements: 8) { _, context in
             try JSONBody.response(CommentResource(try await store.comment(family: try context.member().familyID, id: try context.id(of: "comment"))))
         }
         api.put("comments/:id", .member) { request, context in
@@ -79,7 +79,7 @@ struct NewsAPI {
     let store: any NewsStore
 
     func register(on api: SecureRoutes) {
-        api.get("news", .viewer) { _, context in
+        api.get("news", .viewer, statements: 8) { _, context in
             let lines = try await store.news(family: try context.member().familyID, user: try context.user())
             return try JSONBody.response(NewsResource(items: lines.map {
                 .init(authorId: $0.authorID, authorName: $0.authorName, entries: $0.entries, photos: $0.photos)

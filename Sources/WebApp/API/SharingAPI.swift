@@ -64,7 +64,7 @@ struct SharingAPI {
             return try JSONBody.response(
                 InvitationResource(invitation, url: Links.absolute(request, "/invite/\(token)")), status: .created)
         }
-        api.get("invitations", .owner) { [store] _, context in
+        api.get("invitations", .owner, statements: 8) { [store] _, context in
             let invitations = try await store.invitations(family: try context.member().familyID)
             return try JSONBody.response(ListResponse(items: invitations.map { InvitationResource($0) }, next: nil))
         }
@@ -80,7 +80,7 @@ struct SharingAPI {
                 days: try ShareLink.lifetime.checked(body.expiresInDays))
             return try JSONBody.response(ShareLinkResource(link, url: Links.absolute(request, "/s/\(token)")), status: .created)
         }
-        api.get("share-links", .editor) { [store] _, context in
+        api.get("share-links", .editor, statements: 9) { [store] _, context in
             let links = try await store.shareLinks(family: try context.member().familyID)
             return try JSONBody.response(ListResponse(items: links.map { ShareLinkResource($0) }, next: nil))
         }

@@ -35,7 +35,7 @@ struct TodayAPI {
     static let lookahead = 0...60
 
     func register(on api: SecureRoutes) {
-        api.get("today", .viewer) { [children, anniversaries, vaccinations, today] request, context in
+        api.get("today", .viewer, statements: 26) { [children, anniversaries, vaccinations, today] request, context in
             let family = try context.member().familyID
             let query = Query(request: request)
             let day = try query.date("date") ?? today.date()

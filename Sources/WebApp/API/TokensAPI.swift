@@ -32,7 +32,7 @@ struct TokensAPI {
     }
 
     func register(on api: SecureRoutes) {
-        api.get("tokens", .viewer) { [accounts] _, context in
+        api.get("tokens", .viewer, statements: 8) { [accounts] _, context in
             let tokens = try await accounts.tokens(of: try context.member())
             return try JSONBody.response(ListResponse(items: tokens.map { TokenResource($0) }, next: nil))
         }

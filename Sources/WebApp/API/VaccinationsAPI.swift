@@ -32,7 +32,7 @@ struct VaccinationsAPI {
     }
 
     func register(on api: SecureRoutes) {
-        api.get("children/:id/vaccinations", .viewer) { [store, children, today] request, context in
+        api.get("children/:id/vaccinations", .viewer, statements: 15) { [store, children, today] request, context in
             let family = try context.member().familyID
             let child = try await children.get(family: family, id: try context.id(of: "child"))
             let day = try Query(request: request).date("date") ?? today.date()

@@ -20,6 +20,8 @@ public struct AppConfiguration: Sendable {
     public var mail: MailConfiguration?
     /// Where the day's weather is asked, for families that turned it on.
     public var weather: WeatherConfiguration
+    /// Each response says how many SQL statements its request ran (`StatementCountMiddleware`): for tests and benchmarks.
+    public var countsStatements: Bool
 
     public static let defaultHost = "127.0.0.1"
     public static let defaultPort = 8080
@@ -28,8 +30,9 @@ public struct AppConfiguration: Sendable {
     public init(
         host: String = defaultHost, port: Int = defaultPort, dataFolder: URL, staticFolder: URL? = nil,
         connectionLimits: ConnectionLimits = .standard, videoLimits: VideoLimits = VideoLimits(), mail: MailConfiguration? = nil,
-        weather: WeatherConfiguration = WeatherConfiguration()
+        weather: WeatherConfiguration = WeatherConfiguration(), countsStatements: Bool = false
     ) {
+        self.countsStatements = countsStatements
         self.mail = mail
         self.weather = weather
         self.connectionLimits = connectionLimits

@@ -28,7 +28,7 @@ public func buildApplication(
     // A data folder nobody can sign in to yet offers a one-time link that creates its owner.
     let setupToken = try await signIn.accounts.hasUsers() ? nil : signIn.setup.issue()
     // Object storage is swept every hour too (see PhotoSweeper); the folder at start only.
-    var services: [any Service] = [photos.worker, photos.renditions]
+    var services: [any Service] = [photos.worker, photos.renditions, StatisticsUpkeep(database: database, logger: logger)]
     if photos.storage.isShared { services.append(PhotoSweeper(photos: photos, logger: logger)) }
     if let mail = configuration.mail {
         services.append(
@@ -40,7 +40,8 @@ public func buildApplication(
     return Application(
         router: buildRouter(
             database: database, dataFolder: configuration.dataFolder, photos: photos, signIn: signIn,
-            staticFolder: configuration.staticFolder, sendsMail: configuration.mail != nil, weather: configuration.weather, logger: logger
+            staticFolder: configuration.staticFolder, sendsMail: configuration.mail != nil, weather: configuration.weather,
+            countsStatements: configuration.countsStatements, logger: logger
         ).router,
         server: .http1(configuration: .init(additionalChannelHandlers: [ConnectionGuard(limits: limits, counts: counts)])),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Saessak"),
@@ -58,13 +59,14 @@ public func buildApplication(
 /// Every route of the server, each with the access it declares (`AccessTable`).
 func buildRouter(
     database: any DiaryEngine, dataFolder: URL, photos: PhotoService, signIn: SignIn, staticFolder: URL? = nil, sendsMail: Bool = false,
-    weather: WeatherConfiguration = WeatherConfiguration(), logger: Logger = Logger(label: "saessak")
+    weather: WeatherConfiguration = WeatherConfiguration(), countsStatements: Bool = false, logger: Logger = Logger(label: "saessak")
 ) -> (router: Router<AppRequestContext>, access: AccessTable) {
     let stores = database.stores
     // New entries get the day's weather where their family asked for it (off by default).
     let entryStore = WeatherFillingEntries(
         base: stores.entries, lookup: WeatherLookup(store: stores.weather, configuration: weather, clock: database.clock, logger: logger))
     let router = Router(context: AppRequestContext.self)
+    if countsStatements { router.add(middleware: StatementCountMiddleware()) }
     router.add(middleware: SecurityHeadersMiddleware())
     router.add(middleware: RequestLogMiddleware())
     router.add(middleware: ProblemMiddleware())

@@ -1,6 +1,7 @@
 import Diary
 import HTTPTypes
 import Hummingbird
+import Persistence
 import Foundation
 import Synchronization
 
@@ -72,18 +73,21 @@ public final class AccessTable: Sendable {
         public var description: String { "\(method.rawValue) \(path)" }
     }
 
-    private let declared = Mutex<(routes: [Route: Access], pages: Set<Route>)>(([:], []))
+    private let declared = Mutex<(routes: [Route: Access], pages: Set<Route>, statements: [Route: Int])>(([:], [], [:]))
 
     public var routes: [Route: Access] { declared.withLock { $0.routes } }
     /// The routes that are pages: they send a browser that is not signed in to the sign-in page.
     public var pages: Set<Route> { declared.withLock { $0.pages } }
+    /// The most SQL statements a read route may run, whatever the family's size (`SecureRoutes.get(_:_:statements:)`).
+    public var statementBudgets: [Route: Int] { declared.withLock { $0.statements } }
 
-    func declare(_ method: HTTPRequest.Method, _ path: String, _ access: Access, page: Bool) {
+    func declare(_ method: HTTPRequest.Method, _ path: String, _ access: Access, page: Bool, statements: Int? = nil) {
         declared.withLock { table in
             let route = Route(method: method, path: RouterPath(path).description)
             precondition(table.routes[route] == nil, "\(route) is declared twice")
             table.routes[route] = access
             if page { table.pages.insert(route) }
+            if let statements { table.statements[route] = statements }
         }
     }
 }
@@ -98,10 +102,12 @@ struct SecureRoutes {
     let authenticator: Authenticator
     var pages = false
 
+    /// A read. `statements`: the most SQL statements it may run (sign-in included), however large the family — a
+    /// page's budget, held by the query-count tests (`blackbox/test_statement_counts.py`) on both engines.
     func get<Output: ResponseGenerator>(
-        _ path: String, _ access: Access,
+        _ path: String, _ access: Access, statements: Int? = nil,
         use handler: @escaping @Sendable (Request, AppRequestContext) async throws -> Output
-    ) { on(.get, path, access, use: handler) }
+    ) { on(.get, path, access, statements: statements, use: handler) }
 
     func post<Output: ResponseGenerator>(
         _ path: String, _ access: Access,
@@ -131,11 +137,11 @@ struct SecureRoutes {
 
     /// Any other method (`PATCH`, `HEAD`, `OPTIONS`: the resumable uploads).
     func on<Output: ResponseGenerator>(
-        _ method: HTTPRequest.Method, _ path: String, _ access: Access, checksCSRF: Bool = true,
+        _ method: HTTPRequest.Method, _ path: String, _ access: Access, checksCSRF: Bool = true, statements: Int? = nil,
         use handler: @escaping @Sendable (Request, AppRequestContext) async throws -> Output
     ) {
         let full = prefix.isEmpty ? path : "\(prefix)/\(path)"
-        table.declare(method, full, access, page: pages)
+        table.declare(method, full, access, page: pages, statements: statements)
         let pages = pages
         let authenticator = authenticator
         // Public machine routes ignore credentials; pages open to anyone (sign-in, setup) still want to know.
@@ -150,7 +156,12 @@ struct SecureRoutes {
                     context.form = try await WebCredentials.form(&request, context: context)
                     try WebCredentials.checkCSRF(request, context: context)
                 }
-                return try await handler(request, context).response(from: request, context: context)
+                var response = try await handler(request, context).response(from: request, context: context)
+                // Counting (`--count-statements`): the budget beside the count, for the tests to hold it to.
+                if let statements, StatementCount.current != nil {
+                    response.headers[StatementCountMiddleware.budgetHeader] = String(statements)
+                }
+                return response
             } catch let problem as Problem where pages && problem.status == .unauthorized {
                 let back = request.uri.path + (request.uri.query.map { "?\($0)" } ?? "")
                 let target = "/login?next=" + (back.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "/")

@@ -45,7 +45,7 @@ struct FeedsAPI {
             let (token, feed) = try await sharing.makeFeed(by: try context.member(), label: label, includesHolidays: payload.holidays ?? false)
             return try JSONBody.response(FeedResource(feed, url: Links.absolute(request, "/feeds/\(token).ics")), status: .created)
         }
-        api.get("feeds", .viewer) { [sharing] _, context in
+        api.get("feeds", .viewer, statements: 8) { [sharing] _, context in
             let feeds = try await sharing.feeds(family: try context.member().familyID)
             return try JSONBody.response(ListResponse(items: feeds.map { FeedResource($0) }, next: nil))
         }
@@ -53,11 +53,11 @@ struct FeedsAPI {
             try await sharing.revokeFeed(try context.id(of: "feed"), by: try context.member())
             return Response(status: .noContent)
         }
-        api.get("calendar.ics", .viewer) { request, context in
+        api.get("calendar.ics", .viewer, statements: 31) { request, context in
             let holidays = Query(request: request).string("holidays") == "true"
             return try await feedsAPI.calendar(family: try context.member().familyID, name: "새싹", holidays: holidays, download: true)
         }
-        pages.get("feeds/:token", .link) { [sharing] request, context in
+        pages.get("feeds/:token", .link, statements: 35) { [sharing] request, context in
             var token = context.parameters.get("token") ?? ""
             if token.hasSuffix(".ics") { token.removeLast(4) }
             guard let feed = try await sharing.openFeed(token: token) else { throw SharingPages.gone(request) }

@@ -58,7 +58,7 @@ struct MailRoutes {
     let serverSendsMail: Bool
 
     func register(api: SecureRoutes, pages: SecureRoutes) {
-        api.get("account/mail", .member) { [mail, serverSendsMail] _, context in
+        api.get("account/mail", .member, statements: 8) { [mail, serverSendsMail] _, context in
             let member = try context.member()
             let choice = try await mail.choice(family: member.familyID, user: member.userID)
             return try JSONBody.response(MailChoiceResource(choice, serverSendsMail: serverSendsMail))

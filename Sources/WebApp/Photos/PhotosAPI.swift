@@ -33,7 +33,7 @@ struct PhotosAPI {
             return try JSONBody.response(
                 ListResponse(items: try await resources(photos, family: family, entry: entry), next: nil), status: .created)
         }
-        api.get("entries/:id/photos", .viewer) { _, context in
+        api.get("entries/:id/photos", .viewer, statements: 20) { _, context in
             let family = try context.member().familyID
             let entry = try context.id(of: "entry") as EntryID
             let photos = try await service.store.photos(family: family, entry: entry)
@@ -73,7 +73,7 @@ struct PhotosAPI {
                 try await service.thumbnail(photo, size: .square), contentType: Thumbnailer.format.mimeType,
                 etag: "\(photo.sha256)-square", request: request)
         }
-        api.get("photos/:id", .viewer) { _, context in
+        api.get("photos/:id", .viewer, statements: 8) { _, context in
             let photo = try await service.store.get(family: try context.member().familyID, id: try context.id(of: "photo") as PhotoID)
             return try JSONBody.response(PhotoResource(photo))
         }

@@ -22,7 +22,7 @@ struct WeatherRoutes {
     }
 
     func register(api: SecureRoutes, pages: SecureRoutes) {
-        api.get("family/weather", .viewer) { _, context in
+        api.get("family/weather", .viewer, statements: 8) { _, context in
             try JSONBody.response(resource(try await store.lookupIsOn(family: try context.member().familyID)))
         }
         api.put("family/weather", .owner) { request, context in

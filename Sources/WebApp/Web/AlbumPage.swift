@@ -34,7 +34,7 @@ struct AlbumPage {
     }
 
     func register(on pages: SecureRoutes) {
-        pages.get("album", .viewer) { request, context in try await album(request, context) }
+        pages.get("album", .viewer, statements: 19) { request, context in try await album(request, context) }
     }
 
     private func album(_ request: Request, _ context: AppRequestContext) async throws -> Response {
@@ -54,17 +54,16 @@ struct AlbumPage {
         }.reversed()
         let ages = ChildAges(children)
         var items: [Photo] = []
+        let photosOf = try await stores.photos.store.photos(family: family, entries: entries.map(\.id))
         for entry in entries {
-            let photos = try await stores.photos.store.photos(family: family, entry: entry.id)
-            let videos = try await stores.photos.store.videos(family: family, among: entry.photoIDs)
-            for (index, photo) in photos.enumerated() {
+            for (index, photo) in (photosOf[entry.id] ?? []).enumerated() {
                 let day = photo.takenDay ?? entry.content.date.date
                 items.append(
                     Photo(
                         thumbnail: PhotoLinks.thumbnail(photo.id), link: "/entries/\(entry.id)#photo-\(index + 1)",
                         alt: "\(entry.content.title) \(index + 1)",
                         day: day.year == month.year ? language.shortDate(day) : language.longDate(day),
-                        age: ages.label(child.id, on: day, language: language), videoBadge: videos[photo.id].map(PhotoLinks.badge)))
+                        age: ages.label(child.id, on: day, language: language), videoBadge: photo.video.map(PhotoLinks.badge)))
             }
         }
         let previous = (try? YearMonth(year: month.month == 1 ? month.year - 1 : month.year, month: month.month == 1 ? 12 : month.month - 1))

@@ -76,7 +76,7 @@ struct CalendarPages {
             let today = stores.today.date()
             return AccountPages.redirect("/calendar/\(YearMonth(today).iso)")
         }
-        pages.get("calendar/:date", .viewer) { request, context in
+        pages.get("calendar/:date", .viewer, statements: 58) { request, context in
             let text = context.parameters.get("date") ?? ""
             if text.count == 7 {
                 guard let month = try? YearMonth(iso: text), (1900...2100).contains(month.year) else {

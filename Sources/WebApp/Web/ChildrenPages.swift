@@ -26,7 +26,7 @@ struct ChildrenPages {
     }
 
     func register(on pages: SecureRoutes) {
-        pages.get("children", .viewer) { request, context in
+        pages.get("children", .viewer, statements: 8) { request, context in
             let language = Language(request)
             let today = stores.today.date()
             let children = try await stores.allChildren(try context.member().familyID)
@@ -35,18 +35,18 @@ struct ChildrenPages {
                 model: CardList(children: children.map { ChildCard($0, today: today, language: language) })
             ).response(request, context: context)
         }
-        pages.get("children/new", .editor) { request, context in
+        pages.get("children/new", .editor, statements: 4) { request, context in
             form(request, context: context, draft: ChildDraft(), child: nil, error: nil)
         }
         pages.post("children/new", .editor) { request, context in try await save(request, context: context, id: nil) }
-        pages.get("children/:id/edit", .editor) { request, context in
+        pages.get("children/:id/edit", .editor, statements: 8) { request, context in
             let child = try await stores.children.get(family: try context.member().familyID, id: try context.id(of: "child"))
             return form(request, context: context, draft: ChildDraft(child), child: child, error: nil)
         }
         pages.post("children/:id/edit", .editor) { request, context in
             try await save(request, context: context, id: try context.id(of: "child"))
         }
-        pages.get("children/:id/delete", .editor) { request, context in
+        pages.get("children/:id/delete", .editor, statements: 15) { request, context in
             let family = try context.member().familyID
             let child = try await stores.children.get(family: family, id: try context.id(of: "child"))
             let entries = try await Page.all {

@@ -13,16 +13,16 @@ struct EntryPages {
     static let pageSize = 30
 
     func register(on pages: SecureRoutes) {
-        pages.get("timeline", .viewer) { request, context in try await timeline(request, context: context) }
-        pages.get("entries/new", .editor) { request, context in
+        pages.get("timeline", .viewer, statements: 27) { request, context in try await timeline(request, context: context) }
+        pages.get("entries/new", .editor, statements: 8) { request, context in
             let member = try context.member()
             var draft = EntryDraft(now: stores.today.now())
             if let child = request.uri.queryParameters["child"].flatMap({ ChildID(String($0)) }) { draft.childIDs = [child] }
             return try await editor(request, context: context, family: member.familyID, draft: draft, entry: nil, error: nil)
         }
         pages.post("entries/new", .editor) { request, context in try await save(request, context: context, id: nil) }
-        pages.get("entries/:id", .viewer) { request, context in try await show(request, context: context) }
-        pages.get("entries/:id/edit", .editor) { request, context in
+        pages.get("entries/:id", .viewer, statements: 47) { request, context in try await show(request, context: context) }
+        pages.get("entries/:id/edit", .editor, statements: 19) { request, context in
             let member = try context.member()
             let entry = try await stores.entries.get(family: member.familyID, id: try context.id(of: "entry"))
             return try await editor(request, context: context, family: member.familyID, draft: EntryDraft(entry), entry: entry, error: nil)
@@ -30,7 +30,7 @@ struct EntryPages {
         pages.post("entries/:id/edit", .editor) { request, context in
             try await save(request, context: context, id: try context.id(of: "entry"))
         }
-        pages.get("entries/:id/delete", .editor) { request, context in
+        pages.get("entries/:id/delete", .editor, statements: 11) { request, context in
             let entry = try await stores.entries.get(family: try context.member().familyID, id: try context.id(of: "entry"))
             let language = Language(request)
             return WebPage(

@@ -17,7 +17,7 @@ struct GrowthChart {
     ]
 
     func register(on pages: SecureRoutes) {
-        pages.get("children/:id/growth.svg", .viewer) { [store, children] request, context in
+        pages.get("children/:id/growth.svg", .viewer, statements: 13) { [store, children] request, context in
             let family = try context.member().familyID
             let child = try await children.get(family: family, id: try context.id(of: "child"))
             let kindName = request.uri.queryParameters["kind"].map(String.init) ?? "weight"

@@ -12,7 +12,7 @@ struct HealthPages {
     let stores: WebStores
 
     func register(on pages: SecureRoutes) {
-        pages.get("health", .viewer) { request, context in try await page(request, context: context, error: nil) }
+        pages.get("health", .viewer, statements: 25) { request, context in try await page(request, context: context, error: nil) }
         registerDeletion(on: pages)
         pages.post("health/:id/vaccinations", .editor) { request, context in
             try await change(request, context: context) { family, child in
@@ -56,7 +56,7 @@ struct HealthPages {
             }
             return AccountPages.redirect("/health?child=\(child.id)")
         }
-        pages.get("health/events/:id/edit", .editor) { request, context in
+        pages.get("health/events/:id/edit", .editor, statements: 9) { request, context in
             let event = try await stores.events.get(family: try context.member().familyID, id: try context.id(of: "event"))
             return editor(request, context: context, event: event, error: nil)
         }
@@ -200,7 +200,7 @@ struct HealthPages {
     }
 
     private func registerDeletion(on pages: SecureRoutes) {
-        pages.get("health/events/:id/delete", .editor) { request, context in
+        pages.get("health/events/:id/delete", .editor, statements: 9) { request, context in
             let event = try await stores.events.get(family: try context.member().familyID, id: try context.id(of: "event"))
             let words = Words.table(Language(request))
             let back = "/health?child=\(event.details.childID)"

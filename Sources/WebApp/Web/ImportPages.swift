@@ -23,7 +23,7 @@ struct ImportPages {
     var stagingRoot: URL { stores.dataFolder.appendingPathComponent(".imports", isDirectory: true) }
 
     func register(on pages: SecureRoutes) {
-        pages.get("settings/import", .editor) { request, context in try await form(request, context: context) }
+        pages.get("settings/import", .editor, statements: 8) { request, context in try await form(request, context: context) }
         pages.post("settings/import", .editor) { request, context in try await upload(request, context: context) }
         pages.post("settings/import/:token/confirm", .editor) { request, context in
             let staged = try staged(try context.parameters.require("token"), family: try context.member().familyID)

@@ -7,6 +7,10 @@ import Services
 enum NewsText {
     static func line(_ news: NewsLine, language: Language) -> String {
         switch language {
+        case .korean where news.isAtLeastCounted:
+            return "\(news.authorName)\(subjectParticle(news.authorName)) 일기를 \(grouped(NewsLine.counted))개 넘게 올렸어요"
+        case .english where news.isAtLeastCounted:
+            return "\(news.authorName) added more than \(grouped(NewsLine.counted)) entries"
         case .korean:
             let what = news.photos > 0 ? "일기 \(news.entries)개와 사진 \(news.photos)장을" : "일기 \(news.entries)개를"
             return "\(news.authorName)\(subjectParticle(news.authorName)) \(what) 올렸어요"
@@ -15,6 +19,15 @@ enum NewsText {
             let photos = news.photos == 0 ? "" : news.photos == 1 ? " with 1 photo" : " with \(news.photos) photos"
             return "\(news.authorName) added \(entries)\(photos)"
         }
+    }
+
+    /// `1,000`: digits grouped by thousands, as both languages write them.
+    static func grouped(_ number: Int) -> String {
+        let digits = String(number.magnitude)
+        let groups = stride(from: digits.count, to: 0, by: -3).reversed().map { end in
+            String(digits[digits.index(digits.startIndex, offsetBy: max(0, end - 3))..<digits.index(digits.startIndex, offsetBy: end)])
+        }
+        return (number < 0 ? "-" : "") + groups.joined(separator: ",")
     }
 
     /// 이 after a final consonant (할아버지가, 민준이), 가 after a vowel; (이)가 after a name not in Hangul.

@@ -11,7 +11,7 @@ struct NotebookPages {
     let stores: WebStores
 
     func register(on pages: SecureRoutes) {
-        pages.get("more", .viewer) { request, context in
+        pages.get("more", .viewer, statements: 4) { request, context in
             WebPage("more", title: Words.table(Language(request))[.more], tab: .more).response(request, context: context)
         }
         registerMemos(on: pages)
@@ -53,7 +53,7 @@ struct NotebookPages {
     }
 
     private func registerMemos(on pages: SecureRoutes) {
-        pages.get("memos", .viewer) { request, context in
+        pages.get("memos", .viewer, statements: 8) { request, context in
             let language = Language(request)
             let family = try context.member().familyID
             let query = Query(request: request)
@@ -80,7 +80,7 @@ struct NotebookPages {
             }
             return WebPage("memos", title: Words.table(language)[.memos], tab: .more, model: model).response(request, context: context)
         }
-        pages.get("memos/new", .editor) { request, context in
+        pages.get("memos/new", .editor, statements: 4) { request, context in
             memoForm(request, context: context, title: "", body: "", id: nil, error: nil)
         }
         pages.post("memos/new", .editor) { request, context in
@@ -94,7 +94,7 @@ struct NotebookPages {
                     id: nil, error: error.text(Language(request)))
             }
         }
-        pages.get("memos/:id", .viewer) { request, context in
+        pages.get("memos/:id", .viewer, statements: 8) { request, context in
             let memo = try await stores.memos.get(family: try context.member().familyID, id: try context.id(of: "memo"))
             return memoForm(request, context: context, title: memo.content.title, body: memo.content.body, id: memo.id, error: nil)
         }
@@ -110,7 +110,7 @@ struct NotebookPages {
                     id: id, error: error.text(Language(request)))
             }
         }
-        pages.get("memos/:id/delete", .editor) { request, context in
+        pages.get("memos/:id/delete", .editor, statements: 8) { request, context in
             let memo = try await stores.memos.get(family: try context.member().familyID, id: try context.id(of: "memo"))
             return WebPage(
                 "confirm-delete", title: Words.table(Language(request))[.deleteMemo], tab: .more,
@@ -168,7 +168,7 @@ struct NotebookPages {
     }
 
     private func registerAnniversaries(on pages: SecureRoutes) {
-        pages.get("anniversaries", .viewer) { request, context in
+        pages.get("anniversaries", .viewer, statements: 12) { request, context in
             let language = Language(request)
             let family = try context.member().familyID
             let names = Dictionary(uniqueKeysWithValues: try await stores.allChildren(family).map { ($0.id, $0.profile.name) })
@@ -186,11 +186,11 @@ struct NotebookPages {
             return WebPage("anniversaries", title: Words.table(language)[.anniversaries], tab: .more, model: AnniversariesModel(anniversaries: rows))
                 .response(request, context: context)
         }
-        pages.get("anniversaries/new", .editor) { request, context in
+        pages.get("anniversaries/new", .editor, statements: 8) { request, context in
             try await anniversaryForm(request, context: context, fields: [:], id: nil, error: nil)
         }
         pages.post("anniversaries/new", .editor) { request, context in try await saveAnniversary(request, context: context, id: nil) }
-        pages.get("anniversaries/:id/edit", .editor) { request, context in
+        pages.get("anniversaries/:id/edit", .editor, statements: 12) { request, context in
             let anniversary = try await stores.anniversaries.get(family: try context.member().familyID, id: try context.id(of: "anniversary"))
             let details = anniversary.details
             let fields: [String: String] = [
@@ -203,7 +203,7 @@ struct NotebookPages {
         pages.post("anniversaries/:id/edit", .editor) { request, context in
             try await saveAnniversary(request, context: context, id: try context.id(of: "anniversary"))
         }
-        pages.get("anniversaries/:id/delete", .editor) { request, context in
+        pages.get("anniversaries/:id/delete", .editor, statements: 8) { request, context in
             let anniversary = try await stores.anniversaries.get(family: try context.member().familyID, id: try context.id(of: "anniversary"))
             return WebPage(
                 "confirm-delete", title: Words.table(Language(request))[.deleteAnniversary], tab: .more,
@@ -286,7 +286,7 @@ struct NotebookPages {
     }
 
     private func registerCalculator(on pages: SecureRoutes) {
-        pages.get("calculator", .viewer) { request, context in
+        pages.get("calculator", .viewer, statements: 4) { request, context in
             calculatorPage(request, context: context, calculator: Calculator())
         }
         // Without the script, each key is a form post carrying the state back.

@@ -9,17 +9,49 @@ protocol PageModel {}
 /// A page model with the layout's values (`WebPage.common`, the signed-in member) beneath it: the template finds a
 /// name in the model first.
 struct PageValues: MustacheParent {
-    let model: any PageModel
+    let model: TemplateValues
     let layout: [String: Any]
 
-    func child(named name: String) -> Any? {
-        if let value = Mirror(reflecting: model).descendant(name) {
-            // An optional property that is nil is not there: the template's section is skipped.
-            let mirror = Mirror(reflecting: value)
-            guard mirror.displayStyle == .optional else { return value }
-            return mirror.children.first?.value
+    init(model: any PageModel, layout: [String: Any]) {
+        self.model = TemplateValues(model)
+        self.layout = layout
+    }
+
+    func child(named name: String) -> Any? { model.child(named: name) ?? layout[name] }
+}
+
+/// A struct of a page model as the templates read it: its stored properties by name, reflected once. swift-mustache
+/// would reflect a struct again for every name a template asks of it (every field of every card), and for every name
+/// a card lacks climb to the page model and reflect that again: on a timeline of 30 cards that was most of the
+/// page's time (docs/performance.md). Arrays and structs within are read the same way; an optional that is nil is
+/// not there, so its section is skipped.
+struct TemplateValues: MustacheParent {
+    private let values: [String: Any]
+
+    init(_ value: Any) {
+        var values: [String: Any] = [:]
+        for case (let label?, let field) in Mirror(reflecting: value).children {
+            if let shown = Self.shown(field) { values[label] = shown }
         }
-        return layout[name]
+        self.values = values
+    }
+
+    func child(named name: String) -> Any? { values[name] }
+
+    /// A field as the template gets it: text, numbers, flags and the template's own kinds as they are; optionals
+    /// unwrapped; structs and arrays of them as `TemplateValues`.
+    private static func shown(_ value: Any) -> Any? {
+        switch value {
+        case is String, is Bool, is Int, is Double, is [String], is any MustacheParent, is [String: Any]: return value
+        default: break
+        }
+        let mirror = Mirror(reflecting: value)
+        switch mirror.displayStyle {
+        case .optional: return mirror.children.first.flatMap { shown($0.value) }
+        case .struct: return TemplateValues(value)
+        case .collection: return mirror.children.compactMap { shown($0.value) }
+        default: return value
+        }
     }
 }
 

@@ -34,8 +34,8 @@ struct ReactionPages {
                 return AccountPages.redirect("\(back)#comments")
             }
         }
-        pages.get("photos/:id", .viewer) { request, context in try await photo(request, context) }
-        pages.get("comments/:id/edit", .member) { request, context in
+        pages.get("photos/:id", .viewer, statements: 29) { request, context in try await photo(request, context) }
+        pages.get("comments/:id/edit", .member, statements: 8) { request, context in
             let comment = try await own(context)
             return try await editor(request, context, comment: comment, text: comment.text, error: nil)
         }

@@ -13,7 +13,7 @@ struct SettingsPages {
     let stores: WebStores
 
     func register(on pages: SecureRoutes) {
-        pages.get("settings", .signedIn) { request, context in
+        pages.get("settings", .signedIn, statements: 43) { request, context in
             let done = request.uri.queryParameters["done"] == "password"
             return try await page(request, context: context, notice: done ? "passwordChanged" : nil)
         }

@@ -68,16 +68,16 @@ struct SharingPages {
             }
             return response
         }
-        pages.get("s/:token", .link) { [sharing, entries, photos] request, context in
+        pages.get("s/:token", .link, statements: 20) { [sharing, entries, photos] request, context in
             guard let link = try await sharing.openShareLink(token: context.parameters.get("token") ?? "") else {
                 throw Self.gone(request)
             }
             let language = Language(request)
             let token = context.parameters.get("token") ?? ""
             var shown: [SharedEntry] = []
-            for id in link.entryIDs {
-                guard let entry = try? await entries.get(family: link.familyID, id: id) else { continue }
-                let videos = try await photos.store.videos(family: link.familyID, among: entry.photoIDs)
+            let linked = try await entries.entries(family: link.familyID, ids: link.entryIDs)
+            let videos = try await photos.store.videos(family: link.familyID, among: linked.flatMap(\.photoIDs))
+            for entry in linked {
                 shown.append(
                     SharedEntry(
                         title: entry.content.title, iso: entry.content.date.iso, date: language.longDate(entry.content.date.date),
