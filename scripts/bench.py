@@ -50,6 +50,8 @@ class Client:
         self.connection.request(method, path, payload, headers)
         response = self.connection.getresponse()
         data = response.read()
+        # A server started with --count-statements says what the request cost the database.
+        self.statements = response.getheader("Saessak-Statements")
         if response.status >= 300:
             raise RuntimeError(f"{method} {path}: {response.status} {data[:200]!r}")
         if not data or not response.getheader("Content-Type", "").startswith("application/json"):
@@ -179,6 +181,14 @@ def run_measured(command):
     if process.returncode != 0:
         raise RuntimeError(f"{command[0]} failed")
     return seconds, peak
+
+
+def rss_mb(pid):
+    """A process's resident memory now (VmRSS), in MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
 
 
 def peak_rss_mb(pid):
@@ -508,7 +518,8 @@ def server_rows(port, token, children, second, requests, prefix="", against=None
         samples = latencies(client, path.format(child=children[0], second=second), count)
         medians[name] = statistics.median(samples)
         ratio = (f"{medians[name] / against[name]:.2f}× SQLite" if against else f"{medians[name] / statistics.median(health):.1f}× healthz")
-        rows.append((prefix + name, f"p50 {percentile(samples, 50)*1e3:.2f} ms", f"p99 {percentile(samples, 99)*1e3:.2f} ms (target < 20)", ratio))
+        counted = f", {client.statements} statements" if client.statements else ""
+        rows.append((prefix + name, f"p50 {percentile(samples, 50)*1e3:.2f} ms", f"p99 {percentile(samples, 99)*1e3:.2f} ms (target < 20){counted}", ratio))
     reference = throughput([port], token, "/healthz")
     rows.append((prefix + "GET /healthz under load (4 clients)", f"{reference:,.0f} req/s", "", "1.0×"))
     for name, path in (("timeline page under load", "/timeline"), ("calendar month under load", "/calendar/2024-05")):
@@ -536,7 +547,7 @@ def postgres_rows(args, data, token, children, second, sqlite_medians):
         rows.append((f"restore into PostgreSQL ({args.entries:,} entries)", f"{time.perf_counter() - began:.1f} s", "", ""))
         for _ in range(2):
             port = free_port()
-            servers.append((start(args.bin, moved, port, env=environment)[0], port))
+            servers.append((start(args.bin, moved, port, "--count-statements", env=environment)[0], port))
         postgres, _ = server_rows(servers[0][1], token, children, second, args.requests, "PostgreSQL: ", sqlite_medians)
         rows += postgres
         for name, path in (("timeline page under load", "/timeline"), ("calendar month under load", "/calendar/2024-05")):
@@ -576,6 +587,34 @@ def seed_entries(port, token, rng, entries):
     return children, entries / (time.perf_counter() - began)
 
 
+def backup_rows(args, data):
+    """`saessak backup` of the seeded folder: time and the command's peak memory."""
+    target = data.parent / "bench-backup.zip"
+    target.unlink(missing_ok=True)
+    seconds, peak = run_measured([args.bin, "backup", str(target), "--data", str(data)])
+    size = target.stat().st_size / 1e6
+    target.unlink()
+    return [(f"backup of the {args.entries:,}-entry folder", f"{seconds:.1f} s", f"peak {peak:.0f} MB resident, {size:.0f} MB ZIP", "")]
+
+
+def sqlite_page_rows(args, data, token, children):
+    """The API reads and pages on a server just started on the seeded folder, counting statements, with its resident
+    memory idle and after the rows. Returns the rows, the timeline's second cursor and the medians."""
+    port = free_port()
+    server, _ = start(args.bin, data, port, "--count-statements")
+    try:
+        time.sleep(1)  # the start's own work (statistics, sweeps) done
+        rows = [("serve resident memory, idle after start", f"{rss_mb(server.pid):.0f} MB", "", "")]
+        second = Client(port, token).call("GET", "/api/v1/timeline?limit=50")["next"]
+        measured, medians = server_rows(port, token, children, second, args.requests)
+        rows += measured
+        rows.append(("serve resident memory after the rows above", f"{rss_mb(server.pid):.0f} MB", f"peak {peak_rss_mb(server.pid):.0f} MB", ""))
+        return rows, second, medians
+    finally:
+        server.terminate()
+        server.wait()
+
+
 def page_rows(args):
     """`--only pages`: the entries seeded (or, with --keep-data, reused), the API reads and pages on SQLite, then the
     same on PostgreSQL after a timed restore."""
@@ -603,15 +642,9 @@ def page_rows(args):
         rows.append(("create entry (API, 4 clients, durable)", f"{rate:,.0f} entries/s", "", ""))
         if args.keep_data:
             (args.keep_data / "bench.json").write_text(json.dumps({"data": str(data), "token": token, "children": children}))
-    port = free_port()
-    server, _ = start(args.bin, data, port)
-    try:
-        second = Client(port, token).call("GET", "/api/v1/timeline?limit=50")["next"]
-        sqlite_rows, sqlite_medians = server_rows(port, token, children, second, args.requests)
-        rows += sqlite_rows
-    finally:
-        server.terminate()
-        server.wait()
+    rows += backup_rows(args, data)
+    sqlite_rows, second, sqlite_medians = sqlite_page_rows(args, data, token, children)
+    rows += sqlite_rows
     try:
         if not args.sqlite_only:
             rows += postgres_rows(args, data, token, children, second, sqlite_medians)
@@ -625,11 +658,12 @@ def page_rows(args):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--bin", required=True)
-    parser.add_argument("--calendar-bin", required=True)
-    parser.add_argument("--photo-bin", required=True)
-    parser.add_argument("--search-bin", required=True)
-    parser.add_argument("--place-bin", required=True)
+    release = Path(__file__).resolve().parent.parent / ".build" / "release"
+    parser.add_argument("--bin", default=str(release / "saessak"))
+    parser.add_argument("--calendar-bin", default=str(release / "calendar-benchmark"))
+    parser.add_argument("--photo-bin", default=str(release / "photo-benchmark"))
+    parser.add_argument("--search-bin", default=str(release / "search-benchmark"))
+    parser.add_argument("--place-bin", default=str(release / "place-benchmark"))
     parser.add_argument("--entries", type=int, default=100_000)
     parser.add_argument("--requests", type=int, default=2_000)
     parser.add_argument("--seed", type=int, default=20261122)
@@ -660,12 +694,12 @@ def main():
         rows.append(("create entry (API, 4 clients, durable)", f"{rate:,.0f} entries/s", "", ""))
 
         rows += photo_rows(args, data.parent, token, port, server.pid, args.seed)
-        second = Client(port, token).call("GET", "/api/v1/timeline?limit=50")["next"]
-        sqlite_rows, sqlite_medians = server_rows(port, token, children, second, args.requests)
-        rows += sqlite_rows
     finally:
         server.terminate()
         server.wait()
+    rows += backup_rows(args, data)
+    sqlite_rows, second, sqlite_medians = sqlite_page_rows(args, data, token, children)
+    rows += sqlite_rows
 
     try:
         rows += postgres_rows(args, data, token, children, second, sqlite_medians)

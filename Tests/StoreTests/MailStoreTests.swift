@@ -74,8 +74,7 @@ import Testing
         let child = try await fixture.child()
         let accounts = fixture.stores.accounts
         let mom = try await accounts.user(named: "kim")
-        let grandma = try await accounts.createUser(username: "grandma", passwordHash: "x", familyName: "할머니댁").0.id
-        _ = try await accounts.addMember(username: "grandma", familyName: "김씨네", role: .viewer)
+        let grandma = try await fixture.grandmaJoins()
         let start = Date().addingTimeInterval(-1)
         func write(_ title: String, by author: UserID) async throws -> Entry {
             try await fixture.stores.entries.create(

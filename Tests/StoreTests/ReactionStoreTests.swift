@@ -14,8 +14,7 @@ import Testing
         let entry = try await fixture.entry("돌잔치", at: "2026-03-01T12:00", children: [child.id])
         let accounts = fixture.stores.accounts
         let mom = try await accounts.user(named: "kim")
-        let grandma = try await accounts.createUser(username: "grandma", passwordHash: "x", familyName: "할머니댁").0.id
-        #expect(try await !accounts.addMember(username: "grandma", familyName: "김씨네", role: .viewer))  // new to the family
+        let grandma = try await fixture.grandmaJoins()
         let reactions = fixture.stores.reactions
         let first = try await reactions.addComment(family: fixture.family, on: .entry(entry.id), author: grandma, text: "  아이고 예뻐라  ")
         let second = try await reactions.addComment(family: fixture.family, on: .entry(entry.id), author: mom, text: "고마워요 어머니")
@@ -72,12 +71,14 @@ import Testing
         let child = try await fixture.child()
         let accounts = fixture.stores.accounts
         let mom = try await accounts.user(named: "kim")
-        let grandma = try await accounts.createUser(username: "grandma", passwordHash: "x", familyName: "할머니댁").0.id
-        #expect(try await !accounts.addMember(username: "grandma", familyName: "김씨네", role: .viewer))
+        let grandma = try await fixture.grandmaJoins()
         try await Task.sleep(for: .milliseconds(5))
         let content = try EntryContent(title: "산책", body: "", date: try LocalDateTime(iso: "2026-11-22T09:00"), childIDs: [child.id])
-        for _ in 0...NewsLine.counted {
-            _ = try await fixture.stores.entries.create(family: fixture.family, content: content, photos: [], author: mom)
+        // In one transaction: a thousand serializable ones, each keeping its read locks while others run, fill
+        // PostgreSQL's predicate lock table beside the rest of the suite.
+        let (family, now) = (fixture.family, Date())
+        try await fixture.database.write { db in
+            for _ in 0...NewsLine.counted { _ = try SQLEntryStore.insert(db, family: family, content: content, photos: [], author: mom, now: now) }
         }
         let lines = try await fixture.stores.news.news(family: fixture.family, user: grandma)
         #expect(lines.map(\.entries) == [NewsLine.counted] && lines.allSatisfy(\.isAtLeastCounted))
@@ -95,8 +96,7 @@ import Testing
             family: fixture.family, content: try EntryContent(title: "예전", body: "", date: try LocalDateTime(iso: "2026-01-01T09:00"), childIDs: [child.id]),
             photos: [], author: mom)
         try await Task.sleep(for: .milliseconds(5))
-        let grandma = try await accounts.createUser(username: "grandma", passwordHash: "x", familyName: "할머니댁").0.id
-        #expect(try await !accounts.addMember(username: "grandma", familyName: "김씨네", role: .viewer))
+        let grandma = try await fixture.grandmaJoins()
         try await Task.sleep(for: .milliseconds(5))
         let entries = fixture.stores.entries
         func write(_ title: String, by author: UserID?) async throws -> Entry {

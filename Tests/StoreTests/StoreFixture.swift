@@ -62,6 +62,19 @@ final class StoreFixture: Sendable {
         try await stores.accounts.createUser(username: "lee-\(UUID())", passwordHash: "x", familyName: "이씨네-\(UUID())").1.id
     }
 
+    /// The engine under the stores, for writing many rows in one transaction.
+    var database: any StoreDatabase {
+        if let sqlite { return sqlite }
+        return postgres!
+    }
+
+    /// Grandma: an account of her own family, who joins this one as a viewer (new to it).
+    func grandmaJoins() async throws -> UserID {
+        let grandma = try await stores.accounts.createUser(username: "grandma", passwordHash: "x", familyName: "할머니댁").0.id
+        #expect(try await !stores.accounts.addMember(username: "grandma", familyName: "김씨네", role: .viewer))
+        return grandma
+    }
+
     func child(_ name: String = "하늘", in family: FamilyID? = nil) async throws -> Child {
         try await stores.children.create(
             family: family ?? self.family, profile: try ChildProfile(name: name, birthDate: .solar(try SolarDate(iso: "2025-03-01"))))

@@ -62,20 +62,29 @@ public struct SQLEntryStore: EntryStore {
     }
 
     public func onThisDay(family: FamilyID, _ day: OnThisDay, limit: Int = 100) async throws -> [Entry] {
-        // Each calendar's days from its own index (`entries_month_day`, `entries_day`): the work is the entries of
-        // those days, never the whole diary.
-        var days: SQL = "SELECT id FROM entries WHERE familyId = \(family) AND substr(localDateTime, 6, 5) IN \(list: day.solarMonthDays)"
-        if !day.lunarDates.isEmpty {
-            days += " UNION SELECT id FROM entries WHERE familyId = \(family) AND substr(localDateTime, 1, 10) IN \(list: day.lunarDates.map(\.iso))"
-        }
         let yearStart = String(day.date.iso.prefix(4)) + "-01-01"
-        return try await database.read { [days] db in
-            try Self.decode(
+        return try await database.read { db in
+            // Each calendar's days from its own index (`entries_month_day`, `entries_day`), the newest `limit` chosen
+            // among their ids, and only those read whole: the work is the entries of those days, never the whole
+            // diary (PostgreSQL, told of a few hundred candidates, would otherwise hash-join the whole table).
+            let before: SQL = "\(db.dialect.unindexed("localDateTime")) < \(yearStart)"
+            var days: SQL = """
+                SELECT id, localDateTime FROM entries
+                WHERE familyId = \(family) AND substr(localDateTime, 6, 5) IN \(list: day.solarMonthDays) AND \(before)
+                """
+            if !day.lunarDates.isEmpty {
+                days += """
+                     UNION SELECT id, localDateTime FROM entries
+                    WHERE familyId = \(family) AND substr(localDateTime, 1, 10) IN \(list: day.lunarDates.map(\.iso)) AND \(before)
+                    """
+            }
+            return try Self.decode(
                 db,
                 try db.rows(
                     """
-                    SELECT * FROM entries WHERE id IN (\(days)) AND \(db.dialect.unindexed("localDateTime")) < \(yearStart)
-                    ORDER BY localDateTime DESC, id DESC LIMIT \(max(0, limit))
+                    SELECT * FROM entries WHERE id IN (
+                        SELECT id FROM (\(days)) AS days ORDER BY localDateTime DESC, id DESC LIMIT \(max(0, limit))
+                    ) ORDER BY localDateTime DESC, id DESC
                     """))
         }
     }

@@ -18,23 +18,13 @@ public struct PhotoSweeper: Service {
     }
 
     public func run() async throws {
-        await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                do {
-                    try await Task.sleep(for: every)
-                } catch {
-                    return
-                }
-                do {
-                    let swept = try await photos.sweep(olderThan: PhotoService.sharedGrace)
-                    if swept != PhotoSweep() {
-                        logger.info(
-                            "photo sweep",
-                            metadata: ["originals": "\(swept.originals)", "thumbnails": "\(swept.thumbnails)", "uploads": "\(swept.unfinishedUploads)"])
-                    }
-                } catch {
-                    logger.warning("photo sweep failed; next try in an hour", metadata: ["error": "\(error)"])
-                }
+        let (photos, logger) = (photos, logger)
+        await periodically(every: every, "photo sweep", logger: logger) {
+            let swept = try await photos.sweep(olderThan: PhotoService.sharedGrace)
+            if swept != PhotoSweep() {
+                logger.info(
+                    "photo sweep",
+                    metadata: ["originals": "\(swept.originals)", "thumbnails": "\(swept.thumbnails)", "uploads": "\(swept.unfinishedUploads)"])
             }
         }
     }

@@ -18,19 +18,9 @@ public struct StatisticsUpkeep: Service {
     }
 
     public func run() async throws {
-        await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                do {
-                    try await Task.sleep(for: every)
-                } catch {
-                    return
-                }
-                do {
-                    if try await database.refreshStatistics() { logger.info("planner statistics gathered") }
-                } catch {
-                    logger.warning("planner statistics not gathered; next try in an hour", metadata: ["error": "\(error)"])
-                }
-            }
+        let (database, logger) = (database, logger)
+        await periodically(every: every, "gathering planner statistics", logger: logger) {
+            if try await database.refreshStatistics() { logger.info("planner statistics gathered") }
         }
     }
 }

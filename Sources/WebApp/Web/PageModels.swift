@@ -28,9 +28,11 @@ struct PageValues: MustacheParent {
 struct TemplateValues: MustacheParent {
     private let values: [String: Any]
 
-    init(_ value: Any) {
+    init(_ value: Any) { self.init(Mirror(reflecting: value)) }
+
+    private init(_ mirror: Mirror) {
         var values: [String: Any] = [:]
-        for case (let label?, let field) in Mirror(reflecting: value).children {
+        for case (let label?, let field) in mirror.children {
             if let shown = Self.shown(field) { values[label] = shown }
         }
         self.values = values
@@ -38,17 +40,15 @@ struct TemplateValues: MustacheParent {
 
     func child(named name: String) -> Any? { values[name] }
 
-    /// A field as the template gets it: text, numbers, flags and the template's own kinds as they are; optionals
+    /// A field as the template gets it: text, numbers and flags as they are (the cheap casts to a concrete type
+    /// first: a cast to a protocol looks the conformance up, and a page has thousands of fields); optionals
     /// unwrapped; structs and arrays of them as `TemplateValues`.
     private static func shown(_ value: Any) -> Any? {
-        switch value {
-        case is String, is Bool, is Int, is Double, is [String], is any MustacheParent, is [String: Any]: return value
-        default: break
-        }
+        if value is String || value is Bool || value is Int || value is [String] { return value }
         let mirror = Mirror(reflecting: value)
         switch mirror.displayStyle {
         case .optional: return mirror.children.first.flatMap { shown($0.value) }
-        case .struct: return TemplateValues(value)
+        case .struct: return TemplateValues(mirror)
         case .collection: return mirror.children.compactMap { shown($0.value) }
         default: return value
         }

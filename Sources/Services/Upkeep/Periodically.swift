@@ -1,0 +1,24 @@
+import Logging
+import ServiceLifecycle
+
+/// Runs `work` every `interval` until the server shuts down, the first time one interval after it starts (what start
+/// does itself needs no second run at once); a failure is logged as `what` and tried again at the next turn. The
+/// hourly services (`PhotoSweeper`, `StatisticsUpkeep`) are this loop around their one call.
+func periodically(
+    every interval: Duration, _ what: String, logger: Logger, _ work: @escaping @Sendable () async throws -> Void
+) async {
+    await cancelWhenGracefulShutdown {
+        while !Task.isCancelled {
+            do {
+                try await Task.sleep(for: interval)
+            } catch {
+                return
+            }
+            do {
+                try await work()
+            } catch {
+                logger.warning("\(what) failed; tried again at the next turn", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+}
