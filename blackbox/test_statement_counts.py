@@ -6,6 +6,7 @@ place, comments and hearts, half written by another member so that news and "new
 the same for both — a count that grows with the entries on the page is an N+1 — and within the budget. Timing
 tests are flaky on shared machines; counts are not. `make bench` keeps the times."""
 import tempfile
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -24,7 +25,8 @@ SMALL = 2
 def fill(server, owner, editor, entries, comments):
     """A family's diary, made through the API: two children with measurements, a vaccination and a visit, a memo,
     an anniversary, `entries` entries (every other one by `editor`) each with a photo, two tags, a place and
-    `comments` comments and a heart from each member, a share link and an invitation. The ids the paths need."""
+    `comments` comments and a heart from each member, entries of today's date in earlier years, a share link, an
+    invitation and a calendar feed. The ids the paths need."""
 
     def made(method, path, body, token=owner):
         response = server.request(method, path, body, token)
@@ -57,6 +59,15 @@ def fill(server, owner, editor, entries, comments):
         for token in (owner, editor):
             made("PUT", f"/api/v1/entries/{entry['id']}/heart", None, token)
         made_entries.append(entry)
+    # "On this day" finds something on the home page: an entry of today's date (Seoul) in each of the years before.
+    today = datetime.now(timezone(timedelta(hours=9))).date()
+    for back in range(1, 1 + max(1, entries // 15)):
+        try:
+            earlier = today.replace(year=today.year - back)
+        except ValueError:  # 29 February: no such day that year
+            continue
+        made("POST", "/api/v1/entries", {"title": f"{back}년 전 오늘", "body": "", "date": f"{earlier.isoformat()}T08:00",
+                                         "childIds": [child["id"]], "tags": ["산책"]})
     newest = max(made_entries, key=lambda e: e["date"])
     comment = server.request("GET", f"/api/v1/entries/{newest['id']}/comments", token=owner).json()["items"][0]
     share = made("POST", "/api/v1/share-links", {"entryIds": [e["id"] for e in made_entries[:30]], "label": "할머니께"})

@@ -4,10 +4,6 @@ import Persistence
 /// The migrations after the first three (v4 accounts onwards), newest first; `DiarySchema.migrator` lists them in
 /// order. Shipped migrations are never edited.
 extension DiarySchema {
-    /// Who wrote an entry (null for imports and older entries: never "new" to anyone), and which member has seen
-    /// which entry: what is new to a member is what others wrote since they joined that they have not opened.
-    /// Whether a family looks up its entries' weather (off until an owner turns it on; backed up), and the archive's
-    /// answers by cell and day (not backed up: asked again if lost).
     /// What the home page and the timeline ask of a large diary, each answered from an index whatever the planner
     /// knows of the data (docs/performance.md): an author's entries since a time (a member's news), and the entries of
     /// a month and day of any year or of given days ("on this day", by the solar and the lunar calendar).
@@ -19,6 +15,10 @@ extension DiarySchema {
             """)
     }
 
+    /// Who wrote an entry (null for imports and older entries: never "new" to anyone), and which member has seen
+    /// which entry: what is new to a member is what others wrote since they joined that they have not opened.
+    /// Whether a family looks up its entries' weather (off until an owner turns it on; backed up), and the archive's
+    /// answers by cell and day (not backed up: asked again if lost).
     static func weather(_ db: Database) throws {
         try db.execute(sql: """
             ALTER TABLE families ADD COLUMN weatherLookup BOOLEAN NOT NULL DEFAULT 0;

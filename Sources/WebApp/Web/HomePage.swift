@@ -32,7 +32,7 @@ struct HomePage {
     }
 
     func register(on pages: SecureRoutes) {
-        pages.get("", .signedIn, statements: 43) { [stores] request, context in
+        pages.get("", .signedIn, statements: 46) { [stores] request, context in
             let language = Language(request)
             let words = Words.table(language)
             let account = try await stores.signIn.accounts.account(try context.user())
