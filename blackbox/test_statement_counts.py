@@ -138,6 +138,7 @@ def test_a_page_costs_the_same_for_two_entries_and_a_full_page_and_keeps_its_bud
     small, budget = counted(families, "small", path)
     large, _ = counted(families, "large", path)
     assert budget is not None, f"{path}: the route declares no statement budget (SecureRoutes.get(_:_:statements:))"
+    assert small > 0, f"{path}: no statement counted (every request signs in): the count is not reaching the engine"
     assert large == small, f"{path}: {small} statements for {SMALL} entries but {large} for {LARGE} (a query per entry?)"
     assert large <= budget, f"{path}: {large} statements, over its budget of {budget}"
 

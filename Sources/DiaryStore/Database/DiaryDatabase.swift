@@ -111,14 +111,12 @@ public final class DiaryDatabase: Sendable {
 
     /// A read on GRDB's own terms, its statements counted towards the task's `StatementCount`.
     func reading<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        let count = StatementCount.current
-        return try await writer.read { db in try StatementCount.$current.withValue(count) { try body(db) } }
+        try await writer.read(StatementCount.carrying(body))
     }
 
     /// A write on GRDB's own terms, its statements counted towards the task's `StatementCount`.
     func writing<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        let count = StatementCount.current
-        return try await writer.write { db in try StatementCount.$current.withValue(count) { try body(db) } }
+        try await writer.write(StatementCount.carrying(body))
     }
 
     /// `PRAGMA integrity_check`; "ok" when the file is sound.

@@ -38,9 +38,8 @@ extension DiaryDatabase: StoreDatabase {
 
     public func write<T: Sendable>(rollingBack: Bool, _ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
         guard rollingBack else { return try await writing { db in try body(SQLiteSession(db: db)) } }
-        let count = StatementCount.current
-        return try await writer.writeWithoutTransaction { db in
-            try StatementCount.$current.withValue(count) {
+        return try await writer.writeWithoutTransaction(
+            StatementCount.carrying { db in
                 var result: T?
                 try db.inTransaction {
                     result = try body(SQLiteSession(db: db))
@@ -48,8 +47,7 @@ extension DiaryDatabase: StoreDatabase {
                 }
                 guard let result else { throw StoreError.unreadable("a dry run returned nothing") }
                 return result
-            }
-        }
+            })
     }
 }
 

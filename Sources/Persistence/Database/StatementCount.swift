@@ -6,8 +6,8 @@ import Synchronization
 /// count that grows with the entries on the page).
 ///
 /// Bound to a task with `StatementCount.$current.withValue(count) { … }`. The engines run statements on threads of
-/// their own (GRDB's queues, PostgreSQL's thread pool), where a task's values are not seen: they take the count when
-/// a transaction starts, in the task, and bind it again on their thread for the transaction's duration.
+/// their own (GRDB's queues, PostgreSQL's thread pool), where a task's values are not seen: they hand those threads
+/// the transaction's body `carrying` the task's count, bound again there for the transaction's duration.
 public final class StatementCount: Sendable {
     @TaskLocal public static var current: StatementCount?
 
@@ -21,5 +21,13 @@ public final class StatementCount: Sendable {
     /// One more statement (or `statements` more).
     public func add(_ statements: Int = 1) {
         count.add(statements, ordering: .relaxed)
+    }
+
+    /// `body`, to run on another thread, with the calling task's count bound there while it runs.
+    public static func carrying<Argument, Result>(
+        _ body: @escaping @Sendable (Argument) throws -> Result
+    ) -> @Sendable (Argument) throws -> Result {
+        let count = current
+        return { argument in try $current.withValue(count) { try body(argument) } }
     }
 }

@@ -17,10 +17,9 @@ public struct PostgresTransaction: Sendable {
 
     /// Runs statements of a store written once over `SQLSession` in this transaction, on the database's threads.
     func session<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
-        let (connection, logger, count) = (connection, logger, StatementCount.current)
-        return try await threads.runIfActive {
-            try StatementCount.$current.withValue(count) { try body(PostgresSession(connection: connection, logger: logger)) }
-        }
+        let (connection, logger) = (connection, logger)
+        let run = StatementCount.carrying { (_: Void) in try body(PostgresSession(connection: connection, logger: logger)) }
+        return try await threads.runIfActive { try run(()) }
     }
 
     /// Runs a statement; returns how many rows it returned (with `RETURNING`, how many it changed).
