@@ -80,22 +80,29 @@ public enum BackupArchive {
         _ database: any DiaryEngine, photos: any PhotoStorage, to destination: URL, includeSensitive: Bool, family: FamilyID?,
         credentialsOf: UserID?, app: String, now: Date
     ) async throws -> Manifest {
-        let tables = try await database.dump(includeSensitive: includeSensitive, family: family, credentialsOf: credentialsOf)
         let partial = destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).partial")
+        let scratch = destination.deletingLastPathComponent().appendingPathComponent(".\(destination.lastPathComponent).tables")
         try? FileManager.default.removeItem(at: partial)
-        defer { try? FileManager.default.removeItem(at: partial) }
+        try? FileManager.default.removeItem(at: scratch)
+        defer {
+            try? FileManager.default.removeItem(at: partial)
+            try? FileManager.default.removeItem(at: scratch)
+        }
+        // The rows go to a file per table as they are read (one snapshot), then into the archive: never held whole.
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let tableFiles = TableFiles(folder: scratch)
+        try await database.dump(includeSensitive: includeSensitive, family: family, credentialsOf: credentialsOf, into: tableFiles)
+        let (tables, photoRows) = try tableFiles.finish()
         let archive = try Archive(url: partial, accessMode: .create)
         var files: [String: String] = [:]
         for table in tables {
-            let data = try encoder.encode(table.rows)
-            let path = "data/\(table.name).json"
-            try add(data, at: path, to: archive, compressed: true)
-            files[path] = hex(SHA256.hash(data: data))
+            let path = "data/\(table.table).json"
+            try archive.addEntry(with: path, fileURL: table.file, compressionMethod: .deflate)
+            try? FileManager.default.removeItem(at: table.file)
+            files[path] = table.sha256
         }
-        for row in tables.first(where: { $0.name == "photos" })?.rows ?? [] {
-            guard case .text(let sha) = row["sha256"], case .text(let mime) = row["mimeType"],
-                let format = MediaFormat(mimeType: mime)
-            else { throw Failure.damaged("a photo row without its content hash or type") }
+        for (sha, mime) in photoRows {
+            guard let format = MediaFormat(mimeType: mime) else { throw Failure.damaged("a photo row without its content hash or type") }
             let path = "photos/\(sha).\(format.fileExtension)"
             guard files[path] == nil else { continue }  // the same bytes in two families are one file
             guard let source = try await photos.localOriginal(sha256: sha, format: format) else { throw Failure.photoMissing(sha) }
@@ -105,7 +112,7 @@ public enum BackupArchive {
         let manifest = Manifest(
             format: format, version: version, app: app, schema: try await database.schemaVersion(),
             createdAt: ISO8601DateFormatter().string(from: now), includesSensitive: includeSensitive, family: family?.description,
-            counts: Dictionary(uniqueKeysWithValues: tables.map { ($0.name, $0.rows.count) }), files: files)
+            counts: Dictionary(uniqueKeysWithValues: tables.map { ($0.table, $0.rows) }), files: files)
         try add(try encoder.encode(manifest), at: "manifest.json", to: archive, compressed: true)
         try FileManager.default.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
         if FileManager.default.fileExists(atPath: destination.path) { try FileManager.default.removeItem(at: destination) }
@@ -182,28 +189,18 @@ public enum BackupArchive {
             throw Failure.incompatible(
                 "it was made with schema \(manifest.schema.last ?? "?"), which this Saessak (\(DiaryDatabase.migrations.last ?? "?")) does not know")
         }
-        // Another engine takes this version's tables: the backup goes through a scratch SQLite database of its own
-        // schema first, migrated forward there, and comes out with its sensitive values in plain text for the target
-        // to seal with its own key.
-        let scratch = database == nil ? nil : FileManager.default.temporaryDirectory.appendingPathComponent("saessak-restore-\(UUID().uuidString)")
+        // Another engine takes the backup's rows straight from the archive when they are of this version's schema;
+        // those of an older one go through a scratch SQLite database of their own schema first, migrated forward
+        // there, and come out with their sensitive values in plain text for the target to seal with its own key.
+        let current = manifest.schema == DiaryDatabase.migrations
+        let scratch = database == nil || current ? nil : FileManager.default.temporaryDirectory.appendingPathComponent("saessak-restore-\(UUID().uuidString)")
         defer { if let scratch { try? FileManager.default.removeItem(at: scratch) } }
         var target: (any DiaryEngine)?
         defer { target?.close() }
         do {
             target = try await database?()
             if let target, try await !target.isEmpty() { throw Failure.notEmpty(target.location) }
-            let database = try DiaryDatabase(folder: scratch ?? folder, schema: last)
-            defer { if scratch != nil { database.close() } }
-            var tables: [TableDump] = []
-            // Every table of the backup's own schema, parents first.
-            for name in try await database.backedUpTables() {
-                guard let entry = archive.member("data/\(name).json") else { throw Failure.damaged("data/\(name).json is missing") }
-                do {
-                    tables.append(TableDump(name: name, rows: try JSONDecoder().decode([[String: DumpValue]].self, from: try read(entry, from: archive))))
-                } catch {
-                    throw Failure.damaged("data/\(name).json is not a table of rows")
-                }
-            }
+            let rows = try ArchiveTables(source)
             let photos: any PhotoStorage = try await openPhotos?() ?? PhotoFolder(dataFolder: folder)
             let staging = folder.appendingPathComponent("restore-staging")
             try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
@@ -221,15 +218,22 @@ public enum BackupArchive {
                 try archive.read(entry) { bytes in try handle.write(contentsOf: bytes) }
                 _ = try await photos.putOriginal(file, sha256: parts[0], format: format)
             }
-            try await database.load(tables)
-            if manifest.schema != DiaryDatabase.migrations {
-                // Made by an older Saessak: the later migrations, then the search documents again (they may read
-                // columns the backup's schema lacked, such as the entries' place regions).
-                try database.migrateToLatest()
-                _ = try await database.stores.search.reindex()
-            }
-            if let target {
-                try await target.load(try await database.dump(includeSensitive: true))
+            if let target, scratch == nil {
+                try await target.load(from: rows)
+            } else {
+                // The folder's own database, or the scratch one: of the backup's schema, then migrated forward.
+                let database = try DiaryDatabase(folder: scratch ?? folder, schema: last)
+                defer { if scratch != nil { database.close() } }
+                try await database.load(from: rows)
+                if !current {
+                    // Made by an older Saessak: the later migrations, then the search documents again (they may read
+                    // columns the backup's schema lacked, such as the entries' place regions).
+                    try database.migrateToLatest()
+                    _ = try await database.stores.search.reindex()
+                }
+                if let target {
+                    try await target.load(from: database.pages())
+                }
             }
             return manifest
         } catch {

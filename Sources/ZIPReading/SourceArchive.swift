@@ -78,73 +78,129 @@ public final class SourceArchive {
     /// Streams a member's bytes to `consume` as they inflate; an error if it yields more than `maxBytes` or more or
     /// less than it declares, if its stream is broken or cut short, or if its checksum is wrong.
     public func read(_ member: Member, maxBytes: UInt64 = SourceArchive.maxMemberBytes, _ consume: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let stream = try stream(member, maxBytes: maxBytes)
+        while let chunk = try stream.next() { try chunk.withUnsafeBytes(consume) }
+    }
+
+    /// A member's bytes as the reader asks for them, a chunk (at most 64 KiB) at a time, checked as `read` checks them.
+    public func stream(_ member: Member, maxBytes: UInt64 = SourceArchive.maxMemberBytes) throws -> MemberStream {
         let place = "\(file): \(member.path)"
         guard member.size <= maxBytes else { throw ArchiveError("\(place) is larger than \(maxBytes / 1_048_576) MB") }
-        let start = try dataStart(of: member)
-        guard start <= fileSize, member.compressedSize <= fileSize - start else { throw ArchiveError("\(place) lies past the end of the archive") }
-        try handle.seek(toOffset: start)
-        var remaining = member.compressedSize
-        var produced: UInt64 = 0
-        var checksum = CInflate.crc32(0, nil, 0)
-        let emit: (UnsafeRawBufferPointer) throws -> Void = { bytes in
-            produced += UInt64(bytes.count)
-            guard produced <= member.size, produced <= maxBytes else {
-                throw ArchiveError("\(place) holds more than the \(member.size) bytes it declares")
-            }
-            if let base = bytes.baseAddress, !bytes.isEmpty {
-                checksum = CInflate.crc32(checksum, base.assumingMemoryBound(to: Bytef.self), uInt(bytes.count))
-            }
-            try consume(bytes)
-        }
-        switch member.method {
-        case 0:
-            while remaining > 0 {
-                let chunk = try readChunk(min(remaining, 1 << 16), place: place)
-                remaining -= UInt64(chunk.count)
-                try chunk.withUnsafeBytes(emit)
-            }
-        case 8:
-            try inflate(&remaining, place: place, emit)
-        default:
+        guard member.method == 0 || member.method == 8 else {
             throw ArchiveError("\(place) is compressed with method \(member.method), which Saessak cannot read (only stored and deflate)")
         }
-        guard produced == member.size else { throw ArchiveError("\(place) holds \(produced) bytes but declares \(member.size)") }
-        guard UInt32(truncatingIfNeeded: checksum) == member.crc32 else { throw ArchiveError("\(place) is damaged (wrong checksum)") }
+        let start = try dataStart(of: member)
+        guard start <= fileSize, member.compressedSize <= fileSize - start else { throw ArchiveError("\(place) lies past the end of the archive") }
+        return try MemberStream(archive: self, member: member, place: place, start: start, maxBytes: maxBytes)
     }
 
-    private func inflate(_ remaining: inout UInt64, place: String, _ emit: (UnsafeRawBufferPointer) throws -> Void) throws {
-        var stream = z_stream()
-        guard saessak_inflate_init_raw(&stream) == Z_OK else { throw ArchiveError("\(place): the inflater could not start") }
-        defer { inflateEnd(&stream) }
-        var output = [UInt8](repeating: 0, count: 1 << 16)
-        var finished = false
-        while !finished {
-            guard remaining > 0 else { throw ArchiveError("\(place) is cut short") }
-            var input = [UInt8](try readChunk(min(remaining, 1 << 16), place: place))
-            remaining -= UInt64(input.count)
-            try input.withUnsafeMutableBufferPointer { input in
-                stream.next_in = input.baseAddress
-                stream.avail_in = uInt(input.count)
-                repeat {
-                    let (result, count) = output.withUnsafeMutableBufferPointer { buffer -> (Int32, Int) in
-                        stream.next_out = buffer.baseAddress
-                        stream.avail_out = uInt(buffer.count)
-                        let result = CInflate.inflate(&stream, Z_NO_FLUSH)
-                        return (result, buffer.count - Int(stream.avail_out))
-                    }
-                    guard result == Z_OK || result == Z_STREAM_END || result == Z_BUF_ERROR else {
-                        throw ArchiveError("\(place) is damaged (its compressed data does not inflate)")
-                    }
-                    if count > 0 { try output.withUnsafeBytes { try emit(UnsafeRawBufferPointer(rebasing: $0[0..<count])) } }
-                    if result == Z_STREAM_END { finished = true; break }
-                    // No progress with input left means a broken stream; no input left means read on.
-                    if count == 0 && result == Z_BUF_ERROR { break }
-                } while stream.avail_in > 0 || stream.avail_out == 0
+    /// One member being read: the compressed bytes are read from the archive as the inflater needs them (from where
+    /// this stream left off, so two streams of one archive may take turns), the inflated bytes counted and checked.
+    public final class MemberStream {
+        private let archive: SourceArchive
+        private let member: Member
+        private let place: String
+        private let limit: UInt64
+        private var offset: UInt64
+        private var remaining: UInt64
+        private var produced: UInt64 = 0
+        private var checksum = CInflate.crc32(0, nil, 0)
+        private var finished = false
+        /// zlib's stream, where it stays (its state points back at it): nil for a stored member.
+        private let inflater: UnsafeMutablePointer<z_stream>?
+        private let input = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
+        private let output = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
+
+        fileprivate init(archive: SourceArchive, member: Member, place: String, start: UInt64, maxBytes: UInt64) throws {
+            self.archive = archive
+            self.member = member
+            self.place = place
+            limit = min(member.size, maxBytes)
+            offset = start
+            remaining = member.compressedSize
+            if member.method == 8 {
+                let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+                stream.initialize(to: z_stream())
+                guard saessak_inflate_init_raw(stream) == Z_OK else {
+                    stream.deallocate()
+                    input.deallocate()
+                    output.deallocate()
+                    throw ArchiveError("\(place): the inflater could not start")
+                }
+                inflater = stream
+            } else {
+                inflater = nil
             }
+        }
+
+        deinit {
+            if let inflater {
+                inflateEnd(inflater)
+                inflater.deallocate()
+            }
+            input.deallocate()
+            output.deallocate()
+        }
+
+        /// The next bytes, or nil once the member has been read whole and found to be what the archive says it is.
+        public func next() throws -> Data? {
+            while !finished {
+                let count = try inflater.map(inflateSome) ?? copyStored()
+                if count > 0 { return try emit(count) }
+            }
+            guard produced == member.size else { throw ArchiveError("\(place) holds \(produced) bytes but declares \(member.size)") }
+            guard UInt32(truncatingIfNeeded: checksum) == member.crc32 else { throw ArchiveError("\(place) is damaged (wrong checksum)") }
+            return nil
+        }
+
+        /// Reads compressed (or stored) bytes into `input`; how many.
+        private func fill(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+            guard remaining > 0 else { throw ArchiveError("\(place) is cut short") }
+            let count = Int(min(remaining, UInt64(buffer.count)))
+            try archive.handle.seek(toOffset: offset)
+            let chunk = try archive.readChunk(UInt64(count), place: place)
+            chunk.copyBytes(to: buffer.bindMemory(to: UInt8.self), count: count)
+            offset += UInt64(count)
+            remaining -= UInt64(count)
+            return count
+        }
+
+        private func copyStored() throws -> Int {
+            guard remaining > 0 else { finished = true; return 0 }
+            return try fill(into: output)
+        }
+
+        private func inflateSome(_ inflater: UnsafeMutablePointer<z_stream>) throws -> Int {
+            if inflater.pointee.avail_in == 0 {
+                let count = try fill(into: input)
+                inflater.pointee.next_in = input.baseAddress?.assumingMemoryBound(to: Bytef.self)
+                inflater.pointee.avail_in = uInt(count)
+            }
+            inflater.pointee.next_out = output.baseAddress?.assumingMemoryBound(to: Bytef.self)
+            inflater.pointee.avail_out = uInt(output.count)
+            let result = CInflate.inflate(inflater, Z_NO_FLUSH)
+            let count = output.count - Int(inflater.pointee.avail_out)
+            guard result == Z_OK || result == Z_STREAM_END || result == Z_BUF_ERROR else {
+                throw ArchiveError("\(place) is damaged (its compressed data does not inflate)")
+            }
+            if result == Z_STREAM_END { finished = true }
+            // No progress with input left means a broken stream; with none left, the next call reads on.
+            if count == 0, result == Z_BUF_ERROR, inflater.pointee.avail_in > 0 {
+                throw ArchiveError("\(place) is damaged (its compressed data does not inflate)")
+            }
+            return count
+        }
+
+        private func emit(_ count: Int) throws -> Data {
+            produced += UInt64(count)
+            guard produced <= limit else { throw ArchiveError("\(place) holds more than the \(member.size) bytes it declares") }
+            guard let base = output.baseAddress else { return Data() }
+            checksum = CInflate.crc32(checksum, base.assumingMemoryBound(to: Bytef.self), uInt(count))
+            return Data(bytes: base, count: count)
         }
     }
 
-    private func readChunk(_ count: UInt64, place: String) throws -> Data {
+    fileprivate func readChunk(_ count: UInt64, place: String) throws -> Data {
         let data = try handle.read(upToCount: Int(count)) ?? Data()
         guard data.count == Int(count) else { throw ArchiveError("\(place) is cut short") }
         return data

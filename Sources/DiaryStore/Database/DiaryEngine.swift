@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import Persistence
 import Secrets
+import Synchronization
 
 extension DiaryDatabase: DiaryEngine {
     public var location: String { "SQLite \(writer.path)" }
@@ -45,30 +46,34 @@ extension DiaryDatabase {
     /// A family backup carries one password hash only: that of `credentialsOf`, who takes it (issue 17: it carried
     /// every member's, and a member may own another family on the same server). The others' become
     /// `noPassword`; after a restore they sign in once `saessak admin reset-password` has given them one.
-    public func dump(includeSensitive: Bool, family: FamilyID?, credentialsOf: UserID?) async throws -> [TableDump] {
+    public func dump(includeSensitive: Bool, family: FamilyID?, credentialsOf: UserID?, into sink: some DumpSink) async throws {
         let cipher = cipher
-        return try await writer.read { db in
+        try await writer.read { db in
             var members: Set<String>?
             if let family {
                 members = Set(try String.fetchAll(db, sql: "SELECT userId FROM memberships WHERE familyId = ?", arguments: [family.sql]))
             }
             let rules = DumpRules(includeSensitive: includeSensitive, members: members, credentialsOf: credentialsOf, cipher: cipher)
-            return try BackupCatalogue.tables.map { table in
-                let scope = try BackupCatalogue.scope(table: table, family: family)
-                let rows = try SQLiteSession(db: db).rows("SELECT * FROM \(raw: table) \(scope) ORDER BY rowid").map { row in
+            for table in BackupCatalogue.tables {
+                try sink.begin(table)
+                let (filter, arguments) = try BackupCatalogue.scope(table: table, family: family).rendered { _ in "?" }
+                let statement = try db.makeStatement(sql: "SELECT * FROM \(table) \(filter) ORDER BY rowid")
+                let names = statement.columnNames
+                let rows = try Row.fetchCursor(statement, arguments: StatementArguments(arguments.map(\.databaseValue)))
+                while let row = try rows.next() {
                     var values: [String: DumpValue] = [:]
-                    for (column, value) in zip(row.names, row.values) { values[column] = DumpValue(value) }
-                    return try rules.dumped(values, table: table)
+                    for (column, value) in zip(names, row.databaseValues) { values[column] = DumpValue(SQLValue(value)) }
+                    try sink.write(try rules.dumped(values, table: table), of: table)
                 }
-                return TableDump(name: table, rows: rows)
             }
         }
     }
 
     /// Writes a backup's tables into this (new, empty) database in one transaction, sealing plain sensitive values
     /// with this database's key, then rebuilds the search index.
-    public func load(_ tables: [TableDump]) async throws {
+    public func load(from reader: some DumpReader) async throws {
         let cipher = cipher
+        let tables = try await backedUpTables()
         try await writer.write { db in
             let existing = try Int.fetchOne(db, sql: "SELECT count(*) FROM families") ?? 0
             guard existing == 0 else { throw StoreError.conflict(field: "data", message: "the data folder already holds a diary") }
@@ -77,20 +82,22 @@ extension DiaryDatabase {
             // when everything is in, and a backup that leaves one dangling is refused by name.
             try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
             for table in tables {
-                guard BackupCatalogue.tables.contains(table.name) else {
-                    throw StoreError.conflict(field: "data", message: "'\(table.name)' is not a table a backup holds")
-                }
                 // Column names go into SQL: only the table's own.
-                let known = Set(try Row.fetchAll(db, sql: "PRAGMA table_info(\(table.name))").map { $0["name"] as String })
-                for row in table.rows {
-                    let row = try DumpRules.toLoad(row, table: table.name, cipher: cipher)
-                    let columns = row.keys.sorted()
-                    if let unknown = columns.first(where: { !known.contains($0) }) {
-                        throw StoreError.conflict(field: "data", message: "\(table.name) has no column '\(unknown)'")
+                let known = Set(try Row.fetchAll(db, sql: "PRAGMA table_info(\(table))").map { $0["name"] as String })
+                while true {
+                    let batch = try reader.rows(of: table, limit: 1_000)
+                    if batch.isEmpty { break }
+                    for row in batch {
+                        let row = try DumpRules.toLoad(row, table: table, cipher: cipher)
+                        let columns = row.keys.sorted()
+                        if let unknown = columns.first(where: { !known.contains($0) }) {
+                            throw StoreError.conflict(field: "data", message: "\(table) has no column '\(unknown)'")
+                        }
+                        // One prepared statement for each table's set of columns (GRDB's cache).
+                        try db.cachedStatement(
+                            sql: "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(databaseQuestionMarks(count: columns.count)))"
+                        ).execute(arguments: StatementArguments(columns.map { SQLValue(row[$0] ?? .null).databaseValue }))
                     }
-                    try db.execute(
-                        sql: "INSERT INTO \(table.name) (\(columns.joined(separator: ", "))) VALUES (\(databaseQuestionMarks(count: columns.count)))",
-                        arguments: StatementArguments(columns.map { SQLValue(row[$0] ?? .null).databaseValue }))
                 }
             }
             if let dangling = try Row.fetchOne(db, sql: "PRAGMA foreign_key_check") {
@@ -99,6 +106,49 @@ extension DiaryDatabase {
                 throw StoreError.conflict(field: "data", message: "a row of \(table) refers to a row of \(parent) the backup does not hold")
             }
             try SearchIndex.refreshAll(db)
+        }
+    }
+}
+
+extension DiaryDatabase {
+    /// This database's backed-up tables read a page at a time (by rowid), as a dump would give them with sensitive
+    /// values in plain text: what a restore through a scratch database hands the target engine. Nobody else writes
+    /// to a scratch database, so the pages need no snapshot of their own.
+    public func pages() -> some DumpReader {
+        Pages(writer: writer, rules: DumpRules(includeSensitive: true, members: nil, credentialsOf: nil, cipher: cipher))
+    }
+
+    private final class Pages: DumpReader {
+        let writer: DatabasePool
+        let rules: DumpRules
+        private let last = Mutex<[String: Int64]>([:])
+
+        init(writer: DatabasePool, rules: DumpRules) {
+            self.writer = writer
+            self.rules = rules
+        }
+
+        func rows(of table: String, limit: Int) throws -> [[String: DumpValue]] {
+            // Table names go into SQL: only a backup's.
+            guard BackupCatalogue.tables.contains(table) else { return [] }
+            let after = last.withLock { $0[table] } ?? Int64.min
+            let (rows, end) = try writer.read { db in
+                let statement = try db.makeStatement(sql: "SELECT rowid, * FROM \(table) WHERE rowid > ? ORDER BY rowid LIMIT ?")
+                let names = statement.columnNames.dropFirst()
+                var rows: [[String: DumpValue]] = []
+                var end = after
+                let cursor = try Row.fetchCursor(statement, arguments: [after, limit])
+                while let row = try cursor.next() {
+                    let values = Array(row.databaseValues)
+                    end = Int64.fromDatabaseValue(values[0]) ?? end
+                    var dumped: [String: DumpValue] = [:]
+                    for (column, value) in zip(names, values.dropFirst()) { dumped[column] = DumpValue(SQLValue(value)) }
+                    rows.append(try rules.dumped(dumped, table: table))
+                }
+                return (rows, end)
+            }
+            last.withLock { $0[table] = end }
+            return rows
         }
     }
 }

@@ -1,6 +1,7 @@
 import Diary
 import Foundation
 import Secrets
+import Synchronization
 
 /// One table's rows as plain values: what a backup holds and a restore writes back.
 public struct TableDump: Sendable, Equatable {
@@ -11,6 +12,55 @@ public struct TableDump: Sendable, Equatable {
     public init(name: String, rows: [[String: DumpValue]]) {
         self.name = name
         self.rows = rows
+    }
+}
+
+/// Where a dump's rows go as they are read, one at a time: every backed-up table in `BackupCatalogue.tables`' order,
+/// each table's rows in key order (a backup writes them straight to its files, never holding a table whole).
+public protocol DumpSink: Sendable {
+    /// A table begins (each is begun once, even when it has no rows).
+    func begin(_ table: String) throws
+    func write(_ row: [String: DumpValue], of table: String) throws
+}
+
+/// Where a load reads a backup's rows from, a table at a time, parents first (`BackupCatalogue.tables`' order), a
+/// batch at a time: the next rows of `table`, at most `limit`, none once it has given them all. A reader is read
+/// once, by one load.
+public protocol DumpReader: Sendable {
+    func rows(of table: String, limit: Int) throws -> [[String: DumpValue]]
+}
+
+/// Tables held in memory: what tests compare, and a reader and a sink of them.
+public final class DumpTables: DumpSink, DumpReader {
+    private let state: Mutex<(tables: [TableDump], read: [String: Int])>
+
+    public init(_ tables: [TableDump] = []) {
+        state = Mutex((tables, [:]))
+    }
+
+    public var tables: [TableDump] {
+        state.withLock { $0.tables }
+    }
+
+    public func begin(_ table: String) throws {
+        state.withLock { $0.tables.append(TableDump(name: table, rows: [])) }
+    }
+
+    public func write(_ row: [String: DumpValue], of table: String) throws {
+        state.withLock { state in
+            guard let last = state.tables.indices.last, state.tables[last].name == table else { return }
+            state.tables[last].rows.append(row)
+        }
+    }
+
+    public func rows(of table: String, limit: Int) throws -> [[String: DumpValue]] {
+        state.withLock { state in
+            guard let rows = state.tables.first(where: { $0.name == table })?.rows else { return [] }
+            let start = state.read[table, default: 0]
+            let end = min(rows.count, start + limit)
+            state.read[table] = end
+            return Array(rows[start..<end])
+        }
     }
 }
 

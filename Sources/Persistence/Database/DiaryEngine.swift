@@ -20,12 +20,13 @@ public protocol DiaryEngine: Sendable {
     /// Which engine and where, without secrets ("SQLite saessak-data/saessak.sqlite").
     var location: String { get }
 
-    /// Every backed-up table (`BackupCatalogue.tables`), read in one consistent snapshot, by `DumpRules`.
-    func dump(includeSensitive: Bool, family: FamilyID?, credentialsOf: UserID?) async throws -> [TableDump]
+    /// Every backed-up table (`BackupCatalogue.tables`), read in one consistent snapshot, by `DumpRules`, a row at
+    /// a time into `sink`.
+    func dump(includeSensitive: Bool, family: FamilyID?, credentialsOf: UserID?, into sink: some DumpSink) async throws
 
-    /// Writes a backup's tables (of this version's schema) into this empty database in one transaction, and rebuilds
-    /// the search index.
-    func load(_ tables: [TableDump]) async throws
+    /// Writes a backup's tables (of this version's schema), read a batch at a time from `reader`, into this empty
+    /// database in one transaction, and rebuilds the search index.
+    func load(from reader: some DumpReader) async throws
 
     /// The SQLite migrations (`BackupCatalogue.migrations`) whose tables this database holds: a backup's schema.
     func schemaVersion() async throws -> [String]
@@ -52,8 +53,15 @@ public protocol DiaryEngine: Sendable {
 }
 
 extension DiaryEngine {
-    public func dump(includeSensitive: Bool) async throws -> [TableDump] {
-        try await dump(includeSensitive: includeSensitive, family: nil, credentialsOf: nil)
+    /// Every backed-up table, held in memory (tests compare them).
+    public func dump(includeSensitive: Bool, family: FamilyID? = nil, credentialsOf: UserID? = nil) async throws -> [TableDump] {
+        let tables = DumpTables()
+        try await dump(includeSensitive: includeSensitive, family: family, credentialsOf: credentialsOf, into: tables)
+        return tables.tables
+    }
+
+    public func load(_ tables: [TableDump]) async throws {
+        try await load(from: DumpTables(tables))
     }
 }
 

@@ -1,6 +1,7 @@
 import Diary
 import Foundation
 import Persistence
+import NIOCore
 import PostgresNIO
 import Secrets
 
@@ -65,32 +66,29 @@ extension PostgresDatabase: DiaryEngine {
 
     // MARK: Backup
 
-    public func dump(includeSensitive: Bool, family: FamilyID?, credentialsOf: UserID?) async throws -> [TableDump] {
+    public func dump(includeSensitive: Bool, family: FamilyID?, credentialsOf: UserID?, into sink: some DumpSink) async throws {
         let cipher = cipher
-        return try await readAsync { db in
+        try await readAsync { db in
             var members: Set<String>?
             if let family {
                 members = Set(try await db.strings("SELECT userId FROM memberships WHERE familyId = ?", [family.sql]))
             }
             let rules = DumpRules(includeSensitive: includeSensitive, members: members, credentialsOf: credentialsOf, cipher: cipher)
-            var tables: [TableDump] = []
             for table in BackupCatalogue.tables {
                 guard let columns = BackupCatalogue.columns[table], !columns.isEmpty else {
                     throw StoreError.unreadable("no columns known for \(table)")
                 }
+                try sink.begin(table)
                 let (filter, arguments) = try BackupCatalogue.scope(table: table, family: family).rendered { _ in "?" }
                 let order = columns.prefix(4).filter { $0 != "digest" }.joined(separator: ", ")
-                let rows = try await db.rows(
-                    "SELECT \(columns.joined(separator: ", ")) FROM \(table) \(filter) ORDER BY \(order)", try arguments.map(Self.argument))
-                var dumped: [[String: DumpValue]] = []
-                for row in rows {
+                try await db.forEachRow(
+                    "SELECT \(columns.joined(separator: ", ")) FROM \(table) \(filter) ORDER BY \(order)", try arguments.map(Self.argument)
+                ) { row in
                     var values: [String: DumpValue] = [:]
                     for (name, cell) in zip(columns, row.columns) { values[name] = try Self.dumpValue(cell) }
-                    dumped.append(try rules.dumped(values, table: table))
+                    try sink.write(try rules.dumped(values, table: table), of: table)
                 }
-                tables.append(TableDump(name: table, rows: dumped))
             }
-            return tables
         }
     }
 
@@ -109,37 +107,53 @@ extension PostgresDatabase: DiaryEngine {
     /// A cell as SQLite would give it: booleans as 0 and 1, integers, reals, bytes, text.
     static func dumpValue(_ cell: PostgresCell) throws -> DumpValue { DumpValue(try PostgresSession.value(cell)) }
 
-    public func load(_ tables: [TableDump]) async throws {
+    public func load(from reader: some DumpReader) async throws {
         let cipher = cipher
-        try await writeAsync { db in
+        // One attempt (a reader is read once), in a plain transaction: the database is new and nobody else writes.
+        try await transaction("BEGIN") { db in
             guard try await db.int("SELECT count(*) FROM families") ?? 0 == 0 else {
                 throw StoreError.conflict(field: "data", message: "the database already holds a diary")
             }
             // A child's profile photo is a photo of the family the child belongs to: no table order satisfies every
             // key row by row, so the keys are checked at the commit.
             try await db.execute("SET CONSTRAINTS ALL DEFERRED")
-            for table in tables {
-                guard BackupCatalogue.tables.contains(table.name), let known = BackupCatalogue.columns[table.name] else {
-                    throw StoreError.conflict(field: "data", message: "'\(table.name)' is not a table a backup holds")
+            for table in BackupCatalogue.tables {
+                guard let known = BackupCatalogue.columns[table] else {
+                    throw StoreError.conflict(field: "data", message: "'\(table)' is not a table a backup holds")
                 }
-                let types = try await Self.columnTypes(db, table: table.name)
+                let types = try await Self.columnTypes(db, table: table)
                 let names = Set(known)
-                var batch: [(columns: [String], values: [SQLArgument])] = []
-                for row in table.rows {
-                    let row = try DumpRules.toLoad(row, table: table.name, cipher: cipher)
-                    let columns = row.keys.sorted()
-                    if let unknown = columns.first(where: { !names.contains($0) }) {
-                        throw StoreError.conflict(field: "data", message: "\(table.name) has no column '\(unknown)'")
+                // The next batch is read (inflated, parsed) on another thread while this one is written.
+                var reading = Task.detached { try reader.rows(of: table, limit: 1_000) }
+                while true {
+                    let rows = try await reading.value
+                    if rows.isEmpty { break }
+                    reading = Task.detached { try reader.rows(of: table, limit: 1_000) }
+                    // Rows with the same columns go in one `COPY`.
+                    var columns: [String] = []
+                    var lines = ByteBuffer()
+                    for row in rows {
+                        let row = try DumpRules.toLoad(row, table: table, cipher: cipher)
+                        let keys = row.keys.sorted()
+                        if let unknown = keys.first(where: { !names.contains($0) }) {
+                            throw StoreError.conflict(field: "data", message: "\(table) has no column '\(unknown)'")
+                        }
+                        if keys != columns {
+                            if lines.readableBytes > 0 { try await db.copy(into: table, columns: columns, lines) }
+                            lines.clear()
+                            columns = keys
+                        }
+                        for (index, column) in keys.enumerated() {
+                            let value = try Self.argument(row[column] ?? .null, type: types[column.lowercased()] ?? "text", at: "\(table).\(column)")
+                            lines.writeString(index == 0 ? "" : "\t")
+                            lines.writeString(Self.copyText(value))
+                        }
+                        lines.writeString("\n")
                     }
-                    var values: [SQLArgument] = []
-                    for column in columns {
-                        values.append(try Self.argument(row[column] ?? .null, type: types[column.lowercased()] ?? "text", at: "\(table.name).\(column)"))
-                    }
-                    batch.append((columns, values))
+                    if lines.readableBytes > 0 { try await db.copy(into: table, columns: columns, lines) }
                 }
-                try await Self.insert(db, table: table.name, rows: batch)
             }
-            try await PostgresSearchIndex.refreshAll(db)
+            try await PostgresSearchIndex.rebuild(db)
         }
         // The planner knows nothing of the rows just written until autovacuum gets round to them: without statistics
         // a timeline page of the restored diary took 112 ms instead of 8 (make bench).
@@ -154,19 +168,15 @@ extension PostgresDatabase: DiaryEngine {
         }
     }
 
-    /// Rows of one table, as few statements as the bind limit allows (rows with the same columns together).
-    private static func insert(_ db: PostgresTransaction, table: String, rows: [(columns: [String], values: [SQLArgument])]) async throws {
-        var index = 0
-        while index < rows.count {
-            let columns = rows[index].columns
-            let perRow = max(columns.count, 1)
-            var end = index
-            while end < rows.count, rows[end].columns == columns, (end - index + 1) * perRow <= 30_000 { end += 1 }
-            let marks = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
-            let values = Array(repeating: marks, count: end - index).joined(separator: ", ")
-            try await db.execute(
-                "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES \(values)", rows[index..<end].flatMap(\.values))
-            index = end
+    /// A value as `COPY`'s text format takes it: `\\N` for NULL, booleans as `t` and `f`, bytes as escaped hex, text
+    /// with backslash, tab, newline and carriage return escaped.
+    static func copyText(_ value: SQLArgument) -> String {
+        switch value {
+        case nil: return "\\N"
+        case let text as String: return PostgresTransaction.copyText(text)
+        case let flag as Bool: return flag ? "t" : "f"
+        case let data as Data: return "\\\\x" + data.map { String(format: "%02x", $0) }.joined()
+        case let some?: return "\(some)"
         }
     }
 

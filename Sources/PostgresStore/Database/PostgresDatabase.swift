@@ -139,7 +139,7 @@ public final class PostgresDatabase: Sendable {
         return try await transaction("BEGIN ISOLATION LEVEL SERIALIZABLE", commit: false, body)
     }
 
-    private func transaction<T: Sendable>(
+    func transaction<T: Sendable>(
         _ begin: String, commit: Bool = true, _ body: @escaping @Sendable (PostgresTransaction) async throws -> T
     ) async throws -> T {
         let (logger, threads) = (logger, threads)

@@ -38,6 +38,40 @@ public struct PostgresTransaction: Sendable {
         return records
     }
 
+    /// Runs a query and hands `body` each row as it arrives, holding none of them.
+    public func forEachRow(_ sql: String, _ arguments: [SQLArgument] = [], _ body: (PostgresRecord) throws -> Void) async throws {
+        let query = PostgresQuery(unsafeSQL: Self.numbered(sql), binds: try Self.bindings(arguments))
+        StatementCount.current?.add()
+        for try await row in try await connection.query(query, logger: logger) {
+            try body(PostgresRecord(row))
+        }
+    }
+
+    /// `COPY table (columns) FROM STDIN` of `lines` in the text format (a row a line, columns tab-separated).
+    /// Table and column names go into SQL as they are (only the program's own), quoted, so as PostgreSQL folds them.
+    func copy(into table: String, columns: [String], _ lines: ByteBuffer) async throws {
+        StatementCount.current?.add()
+        try await connection.copyFrom(table: table.lowercased(), columns: columns.map { $0.lowercased() }, logger: logger) { writer in
+            try await writer.write(lines)
+        }
+    }
+
+    /// Text as `COPY`'s text format takes a column: backslash, tab, newline and carriage return escaped.
+    static func copyText(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == 0x5C || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) else { return text }
+        var escaped = ""
+        for character in text.unicodeScalars {
+            switch character {
+            case "\\": escaped += "\\\\"
+            case "\t": escaped += "\\t"
+            case "\n": escaped += "\\n"
+            case "\r": escaped += "\\r"
+            default: escaped.unicodeScalars.append(character)
+            }
+        }
+        return escaped
+    }
+
     public func row(_ sql: String, _ arguments: [SQLArgument] = []) async throws -> PostgresRecord? {
         try await rows(sql, arguments).first
     }
