@@ -137,6 +137,7 @@ final class TableFiles: DumpSink {
             guard var current = state.current, current.table == table else {
                 throw BackupArchive.Failure.damaged("a row of \(table) came outside its table")
             }
+            state.current = nil  // the buffer referenced once, so it grows in place
             current.buffer.append(contentsOf: (current.rows == 0 ? "\n" : ",\n").utf8)
             current.buffer.append(line)
             current.rows += 1
