@@ -2,6 +2,7 @@ import Diary
 import Foundation
 import KoreanCalendar
 import Persistence
+import Secrets
 import Testing
 
 import DiaryStore
@@ -53,7 +54,7 @@ import PostgresStore
         }
 
         /// SQLite: FTS5's own check of the index against its documents. PostgreSQL: every token row belongs to a
-        /// document (its foreign key), and every document has its tokens.
+        /// document (its foreign key), every document has its tokens, and the counts kept beside them are right.
         func integrityCheck() async throws {
             if let sqlite = fixture.sqlite {
                 try await sqlite.writer.write { db in
@@ -63,6 +64,14 @@ import PostgresStore
                 let bare = try await fixture.count(
                     "SELECT count(*) FROM searchDocuments WHERE NOT EXISTS (SELECT 1 FROM searchTokens WHERE documentId = searchDocuments.id)")
                 #expect(bare == 0)
+                // The counts beside the index: each family's documents (kept by triggers) and each row's instances.
+                let drift = try await fixture.count(
+                    """
+                    SELECT count(*) FROM (SELECT familyId, count(*) AS n FROM searchDocuments GROUP BY familyId) AS d
+                    FULL JOIN searchFamilies f USING (familyId) WHERE coalesce(d.n, 0) <> coalesce(f.documents, 0)
+                    """)
+                #expect(drift == 0)
+                #expect(try await fixture.count("SELECT count(*) FROM searchTokens WHERE occurrences <> cardinality(positions)") == 0)
             }
         }
     }
@@ -120,6 +129,34 @@ import PostgresStore
             let (expected, found) = (try await hits(sqlite), try await hits(postgres))
             #expect(found == expected, "\(query): \(found) ≠ \(expected)")
         }
+    }
+
+    /// PostgreSQL's "p12 search counts" gave each token row its count and each family its number of documents: a
+    /// diary indexed before it gets them as it migrates, and searches it as before.
+    @Test(.enabled(if: Engine.available.contains(.postgres)))
+    func aDiaryIndexedBeforeTheCountsGetsThemAsItMigrates() async throws {
+        let corpus = try await Corpus(.postgres)
+        let expected = try await corpus.titles("아기 공원")
+        for statement in [
+            "DROP TRIGGER searchDocuments_added ON searchDocuments", "DROP TRIGGER searchDocuments_removed ON searchDocuments",
+            "DROP FUNCTION searchFamilies_added()", "DROP FUNCTION searchFamilies_removed()", "DROP TABLE searchFamilies",
+            "DROP INDEX searchTokens_lookup", "ALTER TABLE searchTokens DROP COLUMN occurrences",
+            "CREATE INDEX searchTokens_lookup ON searchTokens(familyId, token, documentId)",
+            "DELETE FROM saessakMigrations WHERE name = 'p12 search counts'",
+        ] {
+            try await corpus.fixture.execute(statement, [])
+        }
+        var settings = try PostgresSettings(url: try #require(Engine.postgresURL), environment: [:])
+        settings.schema = try await corpus.fixture.postgres!.readAsync { db in try await db.string("SELECT current_schema()") }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("saessak-store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let migrated = try await PostgresDatabase.open(settings, cipher: try FieldCipher.forDataFolder(folder))
+        defer { migrated.close() }
+        #expect(try await migrated.readAsync { db in try await db.int("SELECT documents FROM searchFamilies") } == 13)
+        try await corpus.integrityCheck()
+        let found = try await PostgresSearchStore(migrated).search(
+            family: corpus.fixture.family, try SearchQuery("아기 공원"), filter: try SearchFilter(), after: nil, limit: 50)
+        #expect(found.items.map(\.title) == expected)
     }
 
     @Test(arguments: Engine.available) func titleMatchesRankAboveBodyMatchesAndSnippetsMarkTheMatch(engine: Engine) async throws {

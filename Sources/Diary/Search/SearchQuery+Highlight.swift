@@ -6,12 +6,49 @@ extension SearchQuery {
     /// they are.
     public func highlight(_ text: String) -> Snippet {
         let characters = Array(text)
+        var marked = [Bool](repeating: false, count: characters.count)
+        for term in marks(characters) {
+            for index in term.indices where term[index] { marked[index] = true }
+        }
+        var parts: [Snippet.Part] = []
+        var start = 0
+        for index in characters.indices.dropFirst() where marked[index] != marked[index - 1] {
+            parts.append(Snippet.Part(String(characters[start..<index]), isMatch: marked[start]))
+            start = index
+        }
+        if start < characters.count { parts.append(Snippet.Part(String(characters[start...]), isMatch: marked[start])) }
+        return Snippet(parts)
+    }
+
+    /// What the terms find in a text, read once: its characters, how many separate runs each term marks (as
+    /// `highlight` would with that term alone), and the first character any term marks.
+    public struct Found: Sendable {
+        public let characters: [Character]
+        public let runs: [Int]
+        public let first: Int?
+    }
+
+    public func find(in text: String) -> Found {
+        let characters = Array(text)
+        var first: Int?
+        let runs = marks(characters).map { marked in
+            var count = 0
+            for index in marked.indices where marked[index] && (index == 0 || !marked[index - 1]) {
+                count += 1
+                first = min(first ?? index, index)
+            }
+            return count
+        }
+        return Found(characters: characters, runs: runs, first: first)
+    }
+
+    /// For each term, which of `characters` it marks.
+    private func marks(_ characters: [Character]) -> [[Bool]] {
         // Folding is slow in Foundation: only when a word is looked for, and only outside ASCII.
         let folded = terms.contains { if case .word = $0 { true } else { false } } ? characters.map(Self.fold) : []
-        var marked = [Bool](repeating: false, count: characters.count)
-        func mark(_ range: Range<Int>) { for index in range { marked[index] = true } }
-
-        for term in terms {
+        return terms.map { term in
+            var marked = [Bool](repeating: false, count: characters.count)
+            func mark(_ range: Range<Int>) { for index in range { marked[index] = true } }
             switch term {
             case .syllables(let run):
                 let needle = Array(run)
@@ -29,16 +66,8 @@ extension SearchQuery {
                     mark(index..<index + 1)
                 }
             }
+            return marked
         }
-
-        var parts: [Snippet.Part] = []
-        var start = 0
-        for index in characters.indices.dropFirst() where marked[index] != marked[index - 1] {
-            parts.append(Snippet.Part(String(characters[start..<index]), isMatch: marked[start]))
-            start = index
-        }
-        if start < characters.count { parts.append(Snippet.Part(String(characters[start...]), isMatch: marked[start])) }
-        return Snippet(parts)
     }
 
     private static func fold(_ character: Character) -> String {

@@ -275,7 +275,8 @@ public final class PostgresDatabase: Sendable {
 }
 
 extension PostgresSchema {
-    /// A migration's statements, one by one (the extended protocol takes one statement per query).
+    /// A migration's statements, one by one (the extended protocol takes one statement per query): split at the
+    /// semicolons outside quotes, `$$` function bodies and `--` comments.
     static func statements(_ sql: String) -> [String] {
         var statements: [String] = []
         var current = ""
@@ -288,8 +289,22 @@ extension PostgresSchema {
                 continue
             }
             if let open = quote {
-                if character == open { quote = nil }
                 current.append(character)
+                if open == "$" {
+                    // A function body between `$$`s: closed by the next `$$`.
+                    if character == "$", previous == "$" {
+                        quote = nil
+                        previous = " "
+                        continue
+                    }
+                } else if character == open {
+                    quote = nil
+                }
+            } else if character == "$", previous == "$" {
+                quote = "$"
+                current.append(character)
+                previous = " "
+                continue
             } else if character == "-", previous == "-" {
                 current.removeLast()
                 comment = true

@@ -32,8 +32,11 @@ public struct PostgresTransaction: Sendable {
         let query = PostgresQuery(unsafeSQL: Self.numbered(sql), binds: try Self.bindings(arguments))
         var records: [PostgresRecord] = []
         StatementCount.current?.add()
+        var names: [String: Int]?
         for try await row in try await connection.query(query, logger: logger) {
-            records.append(PostgresRecord(row))
+            let record = PostgresRecord(row, names: names)
+            names = record.byName
+            records.append(record)
         }
         return records
     }
@@ -42,8 +45,11 @@ public struct PostgresTransaction: Sendable {
     public func forEachRow(_ sql: String, _ arguments: [SQLArgument] = [], _ body: (PostgresRecord) throws -> Void) async throws {
         let query = PostgresQuery(unsafeSQL: Self.numbered(sql), binds: try Self.bindings(arguments))
         StatementCount.current?.add()
+        var names: [String: Int]?
         for try await row in try await connection.query(query, logger: logger) {
-            try body(PostgresRecord(row))
+            let record = PostgresRecord(row, names: names)
+            names = record.byName
+            try body(record)
         }
     }
 
@@ -130,11 +136,17 @@ public struct PostgresRecord: Sendable {
     let cells: [PostgresCell]
     let byName: [String: Int]
 
-    init(_ row: PostgresRow) {
+    /// A row; `names` are the columns' positions by name when an earlier row of the same result has them (every
+    /// row of a result has the same columns: the map is made once, not once a row).
+    init(_ row: PostgresRow, names: [String: Int]? = nil) {
         cells = Array(row)
-        var byName: [String: Int] = [:]
-        for (index, cell) in cells.enumerated() where byName[cell.columnName] == nil { byName[cell.columnName] = index }
-        self.byName = byName
+        if let names {
+            byName = names
+        } else {
+            var byName: [String: Int] = [:]
+            for (index, cell) in cells.enumerated() where byName[cell.columnName] == nil { byName[cell.columnName] = index }
+            self.byName = byName
+        }
     }
 
     /// The columns in order, with their names: a backup reads every column of a row.

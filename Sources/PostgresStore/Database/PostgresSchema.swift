@@ -24,6 +24,7 @@ enum PostgresSchema {
         Migration(name: "p9 place regions", sql: placeRegions),
         Migration(name: "p10 weather", sql: weather),
         Migration(name: "p11 page indexes", sql: pageIndexes),
+        Migration(name: "p12 search counts", sql: searchCounts),
     ]
 
     private static let diary = """

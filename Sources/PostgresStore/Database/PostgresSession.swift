@@ -33,7 +33,12 @@ struct PostgresSession: SQLSession {
     func records(_ text: String, _ arguments: [SQLArgument]) throws -> [PostgresRecord] {
         let query = PostgresQuery(unsafeSQL: PostgresTransaction.numbered(text), binds: try PostgresTransaction.bindings(arguments))
         StatementCount.current?.add()
-        return try connection.query(query, logger: logger).wait().rows.map(PostgresRecord.init)
+        var names: [String: Int]?
+        return try connection.query(query, logger: logger).wait().rows.map { row in
+            let record = PostgresRecord(row, names: names)
+            names = record.byName
+            return record
+        }
     }
 
     private func run(_ sql: SQL) throws -> PostgresQueryResult {

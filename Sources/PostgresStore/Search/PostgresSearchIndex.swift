@@ -24,8 +24,9 @@ enum PostgresSearchIndex {
         try await db.execute(lookupIndex)
     }
 
-    /// Exact tokens and prefixes (`token >= 'bea' AND token < 'bea\u{10FFFF}'` in the C collation is a range scan).
-    static let lookupIndex = "CREATE INDEX searchTokens_lookup ON searchTokens(familyId, token, documentId)"
+    /// Exact tokens and prefixes (`token >= 'bea' AND token < 'bea\u{10FFFF}'` in the C collation is a range scan),
+    /// with each row's column and count, so a one-token term is matched and counted from the index alone.
+    static let lookupIndex = "CREATE INDEX searchTokens_lookup ON searchTokens(familyId, token, documentId) INCLUDE (field, occurrences)"
 
     /// Every document made again from the entries and memos, a thousand at a time (two statements a batch), in the
     /// order they were written: document IDs are the recency search windows go by, as SQLite's rowids are.
@@ -109,11 +110,11 @@ enum PostgresSearchIndex {
             for token in document.tokens {
                 lines.writeString("\(id)\t\(PostgresTransaction.copyText(document.family))\t\(PostgresTransaction.copyText(token.text))\t\(token.column + 1)\t{")
                 lines.writeString(token.positions.map(String.init).joined(separator: ","))
-                lines.writeString("}\n")
+                lines.writeString("}\t\(min(token.positions.count, Int(Int16.max)))\n")
             }
         }
         guard lines.readableBytes > 0 else { return }
-        try await db.copy(into: "searchTokens", columns: ["documentId", "familyId", "token", "field", "positions"], lines)
+        try await db.copy(into: "searchTokens", columns: ["documentId", "familyId", "token", "field", "positions", "occurrences"], lines)
     }
 
     // A document as its entry or memo is written, inside the store's transaction (`PostgresSearchIndexing`).
@@ -159,8 +160,8 @@ enum PostgresSearchIndex {
 
     /// One statement for all of a document's tokens.
     static let insertTokens = """
-        INSERT INTO searchTokens (documentId, familyId, token, field, positions)
-        SELECT ?, ?, token, field, string_to_array(positions, ',')::integer[]
+        INSERT INTO searchTokens (documentId, familyId, token, field, positions, occurrences)
+        SELECT ?, ?, token, field, string_to_array(positions, ',')::integer[], least(cardinality(string_to_array(positions, ',')), 32767)
         FROM unnest(?::text[], ?::smallint[], ?::text[]) AS t(token, field, positions)
         """
 

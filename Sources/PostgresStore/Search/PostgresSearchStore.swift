@@ -90,7 +90,7 @@ public struct PostgresSearchStore: SearchStore {
     /// 2,048 documents is estimated from the first 2,048, as SQLite does, from the share of the family's documents
     /// they span.
     static func inverseFrequencies(_ db: PostgresTransaction, family: FamilyID, phrases: [SearchTokens.Phrase]) async throws -> [Double] {
-        let rows = Double(try await db.int("SELECT count(*) FROM searchDocuments WHERE familyId = ?", [family.sql]) ?? 0)
+        let rows = Double(try await db.int("SELECT documents FROM searchFamilies WHERE familyId = ?", [family.sql]) ?? 0)
         var idf: [Double] = []
         for phrase in phrases {
             var arguments: [SQLArgument] = [family.sql]
@@ -189,15 +189,8 @@ public struct PostgresSearchStore: SearchStore {
         let filter: SearchFilter
         let size: Int
 
-        private func candidates(before: Int64?, limit: Int, arguments: inout [SQLArgument]) -> String {
-            arguments.append(family.sql)
-            var conditions = ["s0.familyId = ?", PostgresSearchStore.phrase(phrases[0], alias: "s0", arguments: &arguments)]
-            for (index, phrase) in phrases.enumerated().dropFirst() {
-                let alias = "t\(index)"
-                conditions.append(
-                    "EXISTS (SELECT 1 FROM searchTokens \(alias) WHERE \(alias).documentId = s0.documentId AND "
-                        + PostgresSearchStore.phrase(phrase, alias: alias, arguments: &arguments) + ")")
-            }
+        /// The filter's narrowing of the document `document` names (none, or one condition).
+        private func documentConditions(arguments: inout [SQLArgument], document id: String) -> [String] {
             var document: [String] = []
             if filter.narrowsToEntries { document.append("doc.entryId IS NOT NULL") }
             if let child = filter.childID {
@@ -212,9 +205,20 @@ public struct PostgresSearchStore: SearchStore {
                 document.append("(SELECT localDateTime FROM entries WHERE id = doc.entryId) <= ?")
                 arguments.append(to.iso + "T23:59")
             }
-            if !document.isEmpty {
-                conditions.append("EXISTS (SELECT 1 FROM searchDocuments doc WHERE doc.id = s0.documentId AND \(document.joined(separator: " AND ")))")
+            guard !document.isEmpty else { return [] }
+            return ["EXISTS (SELECT 1 FROM searchDocuments doc WHERE doc.id = \(id) AND \(document.joined(separator: " AND ")))"]
+        }
+
+        private func candidates(before: Int64?, limit: Int, arguments: inout [SQLArgument]) -> String {
+            arguments.append(family.sql)
+            var conditions = ["s0.familyId = ?", PostgresSearchStore.phrase(phrases[0], alias: "s0", arguments: &arguments)]
+            for (index, phrase) in phrases.enumerated().dropFirst() {
+                let alias = "t\(index)"
+                conditions.append(
+                    "EXISTS (SELECT 1 FROM searchTokens \(alias) WHERE \(alias).documentId = s0.documentId AND "
+                        + PostgresSearchStore.phrase(phrase, alias: alias, arguments: &arguments) + ")")
             }
+            conditions += documentConditions(arguments: &arguments, document: "s0.documentId")
             if let before {
                 conditions.append("s0.documentId < ?")
                 arguments.append(before)
@@ -225,18 +229,59 @@ public struct PostgresSearchStore: SearchStore {
                 """
         }
 
+        /// Whether every term is one whole token (a pair of syllables, one syllable, a symbol): found and counted
+        /// from the lookup index alone, which covers each row's column and count.
+        var isCounted: Bool { phrases.allSatisfy { $0.tokens.count == 1 && !$0.prefix } }
+
+        /// The newest `size` matches below `before`, each term's weighted instances beside it: the first term's
+        /// documents newest first with their counts (one backward index-only scan, grouped), each further term's
+        /// count looked up in the same index for each of them.
+        private func counted(before: Int64?, arguments: inout [SQLArgument]) -> String {
+            let weighted = "sum((CASE field WHEN 1 THEN 4 WHEN 2 THEN 1 WHEN 3 THEN 3 ELSE 2 END) * occurrences)::double precision"
+            arguments += [family.sql, phrases[0].tokens[0]]
+            var first = "SELECT documentId AS d, \(weighted) AS f FROM searchTokens WHERE familyId = ? AND token = ?"
+            if let before {
+                first += " AND documentId < ?"
+                arguments.append(before)
+            }
+            var sql = "SELECT c.d AS id, c.f AS f0"
+            var joins = ""
+            var conditions: [String] = []
+            for index in phrases.indices.dropFirst() {
+                sql += ", t\(index).f AS f\(index)"
+                joins += """
+                     CROSS JOIN LATERAL (SELECT \(weighted) AS f FROM searchTokens
+                        WHERE familyId = ? AND token = ? AND documentId = c.d) AS t\(index)
+                    """
+                conditions.append("t\(index).f IS NOT NULL")
+            }
+            var later: [SQLArgument] = []
+            for phrase in phrases.dropFirst() { later += [family.sql, phrase.tokens[0]] }
+            conditions += documentConditions(arguments: &later, document: "c.d")
+            arguments += later
+            sql += " FROM (\(first) GROUP BY documentId ORDER BY documentId DESC) AS c\(joins)"
+            if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+            return sql + " ORDER BY c.d DESC LIMIT \(size)"
+        }
+
         /// The newest `size` matches below `before`, ranked; `following` is where the next window starts, if any.
         func window(_ db: PostgresTransaction, before: Int64?, idf: [Double]) async throws -> (ranked: [Int64], following: Int64?) {
-            // The statement's text puts the instances' placeholders before the candidates'.
-            var candidateArguments: [SQLArgument] = []
-            let candidates = candidates(before: before, limit: size, arguments: &candidateArguments)
-            var arguments: [SQLArgument] = []
-            let frequencies = phrases.enumerated().map { index, phrase in
-                PostgresSearchStore.frequency(phrase, document: "c.d", arguments: &arguments) + " AS f\(index)"
+            let rows: [PostgresRecord]
+            if isCounted {
+                var arguments: [SQLArgument] = []
+                rows = try await db.rows(counted(before: before, arguments: &arguments), arguments)
+            } else {
+                // The statement's text puts the instances' placeholders before the candidates'.
+                var candidateArguments: [SQLArgument] = []
+                let candidates = candidates(before: before, limit: size, arguments: &candidateArguments)
+                var arguments: [SQLArgument] = []
+                let frequencies = phrases.enumerated().map { index, phrase in
+                    PostgresSearchStore.frequency(phrase, document: "c.d", arguments: &arguments) + " AS f\(index)"
+                }
+                rows = try await db.rows(
+                    "SELECT c.d AS id, \(frequencies.joined(separator: ", ")) FROM (\(candidates)) AS c ORDER BY c.d DESC",
+                    arguments + candidateArguments)
             }
-            let rows = try await db.rows(
-                "SELECT c.d AS id, \(frequencies.joined(separator: ", ")) FROM (\(candidates)) AS c ORDER BY c.d DESC",
-                arguments + candidateArguments)
             var scored: [(id: Int64, score: Double)] = []
             for row in rows {
                 var score = 0.0
@@ -262,21 +307,14 @@ public struct PostgresSearchStore: SearchStore {
     /// further instance 1; the first column wins a tie — cut to about 24 words or syllables around the first match, with
     /// "…" where text was left out.
     static func passage(_ columns: [String], _ query: SearchQuery) -> String {
-        let terms = query.terms.compactMap { term -> SearchQuery? in
-            switch term {
-            case .syllables(let text), .word(let text), .symbol(let text): try? SearchQuery(text)
-            }
+        var best: (score: Int, found: SearchQuery.Found)?
+        for text in columns {
+            let found = query.find(in: text)
+            let score = found.runs.reduce(0) { $0 + ($1 > 0 ? 1_000 + $1 - 1 : 0) }
+            if score > best?.score ?? -1 { best = (score, found) }
         }
-        var best = (column: 0, score: -1)
-        for (index, text) in columns.enumerated() {
-            var score = 0
-            for term in terms {
-                let instances = term.highlight(text).parts.filter(\.isMatch).count
-                if instances > 0 { score += 1_000 + instances - 1 }
-            }
-            if score > best.score { best = (index, score) }
-        }
-        let characters = Array(columns[best.column])
+        guard let best else { return "" }
+        let characters = best.found.characters
         // Units as the tokenizer counts positions: each syllable one, each run of other letters or digits one.
         var unitStarts: [Int] = []
         var inWord = false
@@ -296,12 +334,7 @@ public struct PostgresSearchStore: SearchStore {
         }
         let length = 24
         guard unitStarts.count > length else { return String(characters) }
-        var marked = 0
-        var offset = 0
-        for part in query.highlight(String(characters)).parts {
-            if part.isMatch { marked = offset; break }
-            offset += part.text.count
-        }
+        let marked = best.found.first ?? 0
         let firstUnit = unitStarts.lastIndex { $0 <= marked } ?? 0
         let startUnit = max(0, min(firstUnit - 4, unitStarts.count - length))
         let start = unitStarts[startUnit]
