@@ -28,8 +28,10 @@ enum PostgresSearchIndex {
     /// with each row's column and count, so a one-token term is matched and counted from the index alone.
     static let lookupIndex = "CREATE INDEX searchTokens_lookup ON searchTokens(familyId, token, documentId) INCLUDE (field, occurrences)"
 
-    /// Every document made again from the entries and memos, a thousand at a time (two statements a batch), in the
-    /// order they were written: document IDs are the recency search windows go by, as SQLite's rowids are.
+    /// Every document made again from the entries and memos, in the order they were written (document IDs are the
+    /// recency search windows go by, as SQLite's rowids are): the documents in two statements, then their tokens a
+    /// thousand documents at a time, each batch tokenized on another thread while the database reads the next and
+    /// copies in the last.
     static func refreshAll(_ db: PostgresTransaction) async throws {
         // Entries with coordinates but no place region yet (restored from a backup made before schema v16).
         let unnamed = try await db.rows(
@@ -40,33 +42,39 @@ enum PostgresSearchIndex {
             try await db.execute("UPDATE entries SET placeRegion = ? WHERE id = ?", [region, try row.string("id")])
         }
         try await db.execute("DELETE FROM searchDocuments")
-        for (table, key, select) in [
-            ("entries", "entryId", """
-                SELECT id, familyId, title, body, trim(coalesce(placeName, '') || ' ' || coalesce(placeRegion, '')) AS place,
-                    coalesce((SELECT string_agg(tags.name, ' ' ORDER BY entryTags.position) FROM entryTags
-                        JOIN tags ON tags.id = entryTags.tagId WHERE entryTags.entryId = entries.id), '') AS tags
-                """),
-            ("memos", "memoId", "SELECT id, familyId, title, body, '' AS place, '' AS tags"),
-        ] {
-            // The order first (one sort), then the documents a thousand at a time by id; each batch is tokenized on
-            // another thread while the database reads the next and writes the last.
-            let order = try await db.strings("SELECT id FROM \(table) ORDER BY createdAt, id")
-            let batches = stride(from: 0, to: order.count, by: 1_000).map { Array(order[$0..<min($0 + 1_000, order.count)]) }
-            var tokenizing: Task<[Document], any Error>?
-            for ids in batches {
-                let read = try await documents(db, ids: ids, select: "\(select) FROM \(table) WHERE id = ANY(?)")
-                let previous = try await tokenizing?.value
-                tokenizing = Task.detached { try read.map { try $0.tokenized() } }
-                if let previous { try await store(db, key: key, documents: previous) }
+        try await db.execute(
+            """
+            INSERT INTO searchDocuments (familyId, entryId, title, body, tags, place)
+            SELECT familyId, id, title, body,
+                coalesce((SELECT string_agg(tags.name, ' ' ORDER BY entryTags.position) FROM entryTags
+                    JOIN tags ON tags.id = entryTags.tagId WHERE entryTags.entryId = entries.id), ''),
+                trim(coalesce(placeName, '') || ' ' || coalesce(placeRegion, ''))
+            FROM entries ORDER BY createdAt, id
+            """)
+        try await db.execute(
+            "INSERT INTO searchDocuments (familyId, memoId, title, body, tags, place) SELECT familyId, id, title, body, '', '' FROM memos ORDER BY createdAt, id")
+        var after = 0  // document IDs are positive
+        var tokenizing: Task<[Document], any Error>?
+        while true {
+            let read = try await db.rows(
+                "SELECT id, familyId, title, body, tags, place FROM searchDocuments WHERE id > ? ORDER BY id LIMIT 1000", [after]
+            ).map { row in
+                Document(
+                    id: try row.int("id"), family: try row.string("familyId"),
+                    columns: [try row.string("title"), try row.string("body"), try row.string("tags"), try row.string("place")])
             }
-            if let last = try await tokenizing?.value { try await store(db, key: key, documents: last) }
+            let previous = try await tokenizing?.value
+            tokenizing = read.isEmpty ? nil : Task.detached { try read.map { try $0.tokenized() } }
+            if let previous { try await copyTokens(db, of: previous) }
+            guard let last = read.last else { break }
+            after = last.id
         }
     }
 
-    /// A document being indexed: its owner's family and ID, its four columns, and (once made) its tokens.
+    /// A document being indexed: its ID and family, its four columns, and (once made) its tokens.
     struct Document: Sendable {
+        let id: Int
         let family: String
-        let id: String
         let columns: [String]
         var tokens: [SearchTokens.Token] = []
 
@@ -77,38 +85,12 @@ enum PostgresSearchIndex {
         }
     }
 
-    /// The documents of `ids`, in their order.
-    private static func documents(_ db: PostgresTransaction, ids: [String], select: String) async throws -> [Document] {
-        var byID: [String: Document] = [:]
-        for row in try await db.rows(select, [ids]) {
-            let id = try row.string("id")
-            byID[id] = Document(
-                family: try row.string("familyId"), id: id,
-                columns: [try row.string("title"), try row.string("body"), try row.string("tags"), try row.string("place")])
-        }
-        return ids.compactMap { byID[$0] }
-    }
-
-    /// Tokenized documents written: the documents in one statement (their IDs in the given order), the tokens in
-    /// one `COPY`.
-    private static func store(_ db: PostgresTransaction, key: String, documents: [Document]) async throws {
-        guard !documents.isEmpty else { return }
-        let inserted = try await db.rows(
-            """
-            INSERT INTO searchDocuments (familyId, \(key), title, body, tags, place)
-            SELECT f, k, t, b, g, p FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[]) WITH ORDINALITY AS d(f, k, t, b, g, p, n)
-            ORDER BY n
-            RETURNING id, \(key) AS owner
-            """,
-            [documents.map(\.family), documents.map(\.id), documents.map { $0.columns[0] }, documents.map { $0.columns[1] },
-                documents.map { $0.columns[2] }, documents.map { $0.columns[3] }])
-        var documentIDs: [String: Int] = [:]
-        for row in inserted { documentIDs[try row.string("owner")] = try row.int("id") }
+    /// Tokenized documents' tokens, in one `COPY`.
+    private static func copyTokens(_ db: PostgresTransaction, of documents: [Document]) async throws {
         var lines = ByteBuffer()
         for document in documents {
-            guard let id = documentIDs[document.id] else { throw StoreError.unreadable("a search document just written") }
             for token in document.tokens {
-                lines.writeString("\(id)\t\(PostgresTransaction.copyText(document.family))\t\(PostgresTransaction.copyText(token.text))\t\(token.column + 1)\t{")
+                lines.writeString("\(document.id)\t\(PostgresTransaction.copyText(document.family))\t\(PostgresTransaction.copyText(token.text))\t\(token.column + 1)\t{")
                 lines.writeString(token.positions.map(String.init).joined(separator: ","))
                 lines.writeString("}\t\(min(token.positions.count, Int(Int16.max)))\n")
             }
