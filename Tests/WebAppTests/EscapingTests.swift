@@ -1,3 +1,4 @@
+import Diary
 import Foundation
 import Testing
 import Services
@@ -61,6 +62,48 @@ import Services
                 for special in ["<", ">", "\""] as [Unicode.Scalar] {
                     #expect(Self.scalars(page, special) == Self.scalars(plain, special), "\(template): \(text.debugDescription)")
                 }
+            }
+        }
+    }
+
+    /// The timeline's cards, written in Swift (`EntryCard.timelineHTML`), escape as the templates do: a card whose
+    /// title, text, tags, place and child's name are anything has no more `<`, `>` or `"` than a plain one.
+    @Test func timelineCardsEscapeTheirText() throws {
+        let child = ChildID()
+        func card(_ text: String) throws -> String {
+            let valid = { (field: String) in (try? EntryContent(title: field, body: field, date: try .init(iso: "2026-11-22T09:00"), childIDs: [child])) != nil }
+            let tags = (try? EntryContent(title: "x", body: "", date: try .init(iso: "2026-11-22T09:00"), childIDs: [child], tags: [text])) != nil ? [text] : ["x"]
+            let content = try EntryContent(
+                title: valid(text) ? text : "x", body: valid(text) ? text : "x", date: try .init(iso: "2026-11-22T09:00"), childIDs: [child],
+                tags: tags, place: (try? Place(name: text, latitude: nil, longitude: nil)) ?? Place(name: "x", latitude: nil, longitude: nil))
+            let entry = Entry(familyID: FamilyID(), content: content, photoIDs: [PhotoID()], createdAt: Date(), modifiedAt: Date())
+            var card = EntryCard(entry, language: .korean, names: [child: text])
+            card.isNew = true
+            return card.timelineHTML(Words.table(.korean))
+        }
+        let plain = try card("x")
+        for text in Self.strings(500) {
+            let page = try card(text)
+            for special in ["<", ">", "\""] as [Unicode.Scalar] {
+                #expect(Self.scalars(page, special) == Self.scalars(plain, special), "\(text.debugDescription)")
+            }
+        }
+        #expect(try card("a&b").contains("href=\"/timeline?tag=a%26b\""))
+    }
+
+    /// The month grid's cells, written in Swift (`DayCell.html`), likewise.
+    @Test func calendarCellsEscapeTheirText() {
+        func cell(_ text: String) -> String {
+            CalendarPages.DayCell(
+                iso: "2026-11-22", day: 22, caption: text, isTerm: true, classes: "red", holidays: [text], label: text, entryCount: 2,
+                photo: "/api/v1/photos/x/thumbnail", videoBadge: text, marks: [text, text]
+            ).html(Words.table(.korean))
+        }
+        let plain = cell("x")
+        for text in Self.strings(500) {
+            let page = cell(text)
+            for special in ["<", ">", "\""] as [Unicode.Scalar] {
+                #expect(Self.scalars(page, special) == Self.scalars(plain, special), "\(text.debugDescription)")
             }
         }
     }

@@ -28,8 +28,9 @@ struct CalendarPages {
         let classes: String
     }
 
+    /// A row of the grid: its cells' markup (`DayCell.html`).
     struct Week {
-        let days: [DayCell]
+        let cells: String
     }
 
     /// A day of the month grid.
@@ -135,9 +136,10 @@ struct CalendarPages {
         let today = stores.today.date()
         let weekdayNames = language == .korean
             ? ["일", "월", "화", "수", "목", "금", "토"] : ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let words = Words.table(language)
         let weeks = view.weeks.map { week in
             Week(
-                days: week.map { day in
+                cells: week.map { day in
                     var cell = DayCell(
                         iso: day.date.iso, day: day.date.day, caption: Self.caption(day, language: language), isTerm: day.term != nil,
                         classes: Self.classes(day, today: today, familyHoliday: days.familyHolidays.contains(day.date)),
@@ -149,8 +151,8 @@ struct CalendarPages {
                     }
                     let marks = (days.notices[day.date] ?? []) + (days.events[day.date] ?? []).map(\.details.title)
                     cell.marks = marks.isEmpty ? nil : marks
-                    return cell
-                })
+                    return cell.html(words)
+                }.joined())
         }
         let model = MonthModel(
             weekdays: weekdayNames.enumerated().map { index, name in Weekday(name: name, classes: index == 0 ? "red" : index == 6 ? "blue" : "") },

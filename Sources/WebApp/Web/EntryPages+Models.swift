@@ -25,9 +25,10 @@ extension EntryPages {
         let isMemo: Bool
     }
 
+    /// A month of the timeline: its title and its cards' markup (`EntryCard.timelineHTML`).
     struct MonthCards {
         let month: String
-        let entries: [EntryCard]
+        let cards: String
     }
 
     /// What `entry.mustache` shows: the entry, its photos and clips in the viewer, and its reactions.

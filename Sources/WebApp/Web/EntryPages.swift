@@ -89,11 +89,11 @@ struct EntryPages {
             model.sections = sections.map { section in
                 MonthCards(
                     month: language.monthTitle(year: section.month.year, month: section.month.month),
-                    entries: section.items.map { entry in
+                    cards: section.items.map { entry in
                         var card = EntryCard(entry, language: language, names: names, videos: videos, ages: ages)
                         card.isNew = unread.contains(entry.id)
-                        return card
-                    })
+                        return card.timelineHTML(words)
+                    }.joined())
             }
             model.next = next.map { Self.link(request, cursor: $0.description) }
             model.empty = sections.isEmpty
