@@ -72,4 +72,27 @@ import Testing
         #expect(try LunarDate(iso: "2023-02-30", isLeapMonth: true).description == "2023-02-30 (윤)")
         #expect(throws: CalendarError.invalidDay(year: 2023, month: 1, day: 31, daysInMonth: 30)) { try LunarDate(iso: "2023-01-31") }
     }
+
+    /// Dates and times are read byte by byte first (issue 35): whatever is read writes back as the same text, every
+    /// valid text is read, and texts a character away from one (a digit out of range, a sign, a space, a
+    /// full-width digit, a letter) are read only when they are still exact.
+    @Test func textIsReadExactlyOrNotAtAll() throws {
+        var generator = SystemRandomNumberGenerator()
+        let replacements = ["0", "9", "3", "-", "+", " ", "T", ":", "２", "a", "", "00"]
+        for _ in 0..<3000 {
+            let date = try SolarDate(julianDayNumber: Int.random(in: 1_721_426...5_373_484, using: &generator))
+            let time = try ClockTime(hour: Int.random(in: 0...23, using: &generator), minute: Int.random(in: 0...59, using: &generator))
+            let text = "\(date.iso)T\(time.iso)"
+            #expect(try LocalDateTime(iso: text) == LocalDateTime(date: date, time: time))
+            #expect(try SolarDate(iso: date.iso) == date)
+            var characters = text.map(String.init)
+            characters[Int.random(in: 0..<characters.count, using: &generator)] = replacements.randomElement(using: &generator) ?? ""
+            let changed = characters.joined()
+            if let read = try? LocalDateTime(iso: changed) { #expect(read.iso == changed) }
+            let changedDate = String(changed.prefix(10))
+            if let read = try? SolarDate(iso: changedDate) { #expect(read.iso == changedDate) }
+        }
+        #expect(throws: CalendarError.malformed("2026-1-22", expected: "YYYY-MM-DD")) { try SolarDate(iso: "2026-1-22") }
+        #expect(throws: CalendarError.invalidTime("24:00")) { try LocalDateTime(iso: "2026-11-22T24:00") }
+    }
 }

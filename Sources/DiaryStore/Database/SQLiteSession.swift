@@ -25,9 +25,15 @@ struct SQLiteSession: SQLSession {
         let (text, values) = sql.rendered { _ in "?" }
         let statement = try db.cachedStatement(sql: text)
         let columns = SQLColumns(statement.columnNames)
-        return try Row.fetchAll(statement, arguments: StatementArguments(values.map(\.databaseValue))).map { row in
-            SQLRow(columns: columns, values: row.databaseValues.map(SQLValue.init))
+        let count = statement.columnCount
+        // Each value read once from the statement's current row (`Row.fetchAll` copied every row into a `Row`, which
+        // was then copied again).
+        let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(values.map(\.databaseValue)))
+        var rows: [SQLRow] = []
+        while let row = try cursor.next() {
+            rows.append(SQLRow(columns: columns, values: (0..<count).map { SQLValue(row[$0] as DatabaseValue) }))
         }
+        return rows
     }
 }
 

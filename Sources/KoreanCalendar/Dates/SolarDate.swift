@@ -30,6 +30,19 @@ public struct SolarDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// Parses `YYYY-MM-DD` (four-digit year, two-digit month and day).
     public init(iso text: some StringProtocol) throws(CalendarError) {
+        var bytes = String(text)
+        let exact = bytes.withUTF8 { bytes -> SolarDate? in
+            // Byte by byte first (pages read thousands); anything else the long way, with its message.
+            guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+                let year = ISODigits.number(bytes, at: 0, count: 4), let month = ISODigits.number(bytes, at: 5, count: 2),
+                let day = ISODigits.number(bytes, at: 8, count: 2)
+            else { return nil }
+            return try? SolarDate(year: year, month: month, day: day)
+        }
+        if let exact {
+            self = exact
+            return
+        }
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
             let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
