@@ -177,6 +177,17 @@ import DiaryStore
                 try VaccinationShot(childID: child.id, record: VaccinationRecord(product: .bcg, date: try SolarDate(iso: "2025-03-20")), place: nil, lot: nil, productName: nil))
         }
         #expect(try await store.vaccinations(family: fixture.family, child: child.id).choices == [.rotavirus: .rv1])
+
+        // Several children at once (the notices' one read): each its own, a child without records empty, and in
+        // another family's name nothing of this one's.
+        let second = try await fixture.child()
+        try await store.setSkipped(family: fixture.family, child: second.id, DoseKey(vaccine: .bcg, number: 1), true)
+        let both = try await store.vaccinations(family: fixture.family, children: [child.id, second.id])
+        #expect(both[child.id]?.shots == [shot] && both[child.id]?.choices == [.rotavirus: .rv1] && both[child.id]?.skipped.isEmpty == true)
+        #expect(both[second.id]?.shots.isEmpty == true && both[second.id]?.skipped == [DoseKey(vaccine: .bcg, number: 1)])
+        let theirs = try await store.vaccinations(family: other, children: [child.id, second.id])
+        #expect(theirs.values.allSatisfy { $0.shots.isEmpty && $0.choices.isEmpty && $0.skipped.isEmpty })
+        #expect(try await store.vaccinations(family: fixture.family, children: []).isEmpty)
     }
 
     @Test(arguments: Engine.available) func weatherLookupIsOffUntilTurnedOnAndAnswersAreKeptPerCellAndDay(engine: Engine) async throws {

@@ -18,6 +18,10 @@ public protocol GrowthStore: Sendable {
 public protocol VaccinationStore: Sendable {
     func vaccinations(family: FamilyID, child: ChildID) async throws -> ChildVaccinations
 
+    /// The records of several children of the family at once (one read, whatever their number); a child with none
+    /// has an empty record, one not of the family none.
+    func vaccinations(family: FamilyID, children: [ChildID]) async throws -> [ChildID: ChildVaccinations]
+
     func record(family: FamilyID, _ shot: VaccinationShot) async throws -> VaccinationShot
 
     func delete(family: FamilyID, child: ChildID, id: VaccinationID) async throws

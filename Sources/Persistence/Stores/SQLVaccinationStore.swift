@@ -11,19 +11,39 @@ public struct SQLVaccinationStore: VaccinationStore {
     public func vaccinations(family: FamilyID, child: ChildID) async throws -> ChildVaccinations {
         try await database.read { db in
             _ = try FamilyTable.children.row(db, family: family, id: child)
-            let shots = try db.rows("SELECT * FROM vaccinations WHERE childId = \(child) ORDER BY date, createdAt, id").map(Self.decodeShot)
-            var choices: [Vaccine.Choice: Vaccine] = [:]
-            for row in try db.rows("SELECT choice, vaccine FROM vaccinationChoices WHERE childId = \(child)") {
-                if let choice = Vaccine.Choice(rawValue: try row.string("choice")), let vaccine = Vaccine(rawValue: try row.string("vaccine")) {
-                    choices[choice] = vaccine
-                }
-            }
-            let skipped = Set(
-                try db.rows("SELECT vaccine, number FROM vaccinationSkips WHERE childId = \(child)").compactMap { row in
-                    try Vaccine(rawValue: try row.string("vaccine")).map { DoseKey(vaccine: $0, number: try row.int("number")) }
-                })
-            return ChildVaccinations(shots: shots, choices: choices, skipped: skipped)
+            return try Self.vaccinations(db, family: family, children: [child])[child] ?? ChildVaccinations(shots: [], choices: [:], skipped: [])
         }
+    }
+
+    public func vaccinations(family: FamilyID, children: [ChildID]) async throws -> [ChildID: ChildVaccinations] {
+        guard !children.isEmpty else { return [:] }
+        return try await database.read { db in try Self.vaccinations(db, family: family, children: children) }
+    }
+
+    /// The records of `children` (those of the family) in three statements, whatever their number.
+    private static func vaccinations(_ db: any SQLSession, family: FamilyID, children: [ChildID]) throws -> [ChildID: ChildVaccinations] {
+        let ids = children.map(\.description)
+        var shots: [ChildID: [VaccinationShot]] = [:]
+        for row in try db.rows(
+            "SELECT * FROM vaccinations WHERE familyId = \(family) AND childId IN \(list: ids) ORDER BY childId, date, createdAt, id")
+        {
+            shots[try row.id("childId"), default: []].append(try decodeShot(row))
+        }
+        var choices: [ChildID: [Vaccine.Choice: Vaccine]] = [:]
+        for row in try db.rows("SELECT childId, choice, vaccine FROM vaccinationChoices WHERE familyId = \(family) AND childId IN \(list: ids)") {
+            if let choice = Vaccine.Choice(rawValue: try row.string("choice")), let vaccine = Vaccine(rawValue: try row.string("vaccine")) {
+                choices[try row.id("childId"), default: [:]][choice] = vaccine
+            }
+        }
+        var skipped: [ChildID: Set<DoseKey>] = [:]
+        for row in try db.rows("SELECT childId, vaccine, number FROM vaccinationSkips WHERE familyId = \(family) AND childId IN \(list: ids)") {
+            if let vaccine = Vaccine(rawValue: try row.string("vaccine")) {
+                skipped[try row.id("childId"), default: []].insert(DoseKey(vaccine: vaccine, number: try row.int("number")))
+            }
+        }
+        return Dictionary(
+            children.map { ($0, ChildVaccinations(shots: shots[$0] ?? [], choices: choices[$0] ?? [:], skipped: skipped[$0] ?? [])) },
+            uniquingKeysWith: { first, _ in first })
     }
 
     public func record(family: FamilyID, _ shot: VaccinationShot) async throws -> VaccinationShot {

@@ -63,12 +63,12 @@ public enum VaccinationPlans {
 
     /// Every child of a family with their doses on a day: what notices and the calendar feed are made from.
     public static func children(
-        family: FamilyID, on day: SolarDate, children: any ChildStore, vaccinations: any VaccinationStore
+        family: FamilyID, on day: SolarDate, children: [Child], vaccinations: any VaccinationStore
     ) async throws -> [Notices.ChildInput] {
+        let records = try await vaccinations.vaccinations(family: family, children: children.map(\.id))
         var inputs: [Notices.ChildInput] = []
-        for child in try await Page.all({ try await children.list(family: family, after: $0, limit: $1) }) {
-            guard let plan = doses(for: child, try await vaccinations.vaccinations(family: family, child: child.id), on: day)
-            else { continue }
+        for child in children {
+            guard let recorded = records[child.id], let plan = doses(for: child, recorded, on: day) else { continue }
             inputs.append(Notices.ChildInput(child: child, plan: plan))
         }
         return inputs

@@ -42,8 +42,9 @@ struct MailComposer: Sendable {
         let children = try await Page.all { try await stores.children.list(family: family, after: $0, limit: $1) }
         let names = Dictionary(children.map { ($0.id, $0.profile.name) }, uniquingKeysWith: { first, _ in first })
         let notices = try await FamilyNotices.notices(
-            family: family, on: today, days: recipient.choice.digest == .weekly ? 14 : 7, children: stores.children,
-            anniversaries: stores.anniversaries, vaccinations: stores.vaccinations
+            family: family, on: today, days: recipient.choice.digest == .weekly ? 14 : 7, children: children,
+            anniversaries: try await Page.all { try await stores.anniversaries.list(family: family, after: $0, limit: $1) },
+            vaccinations: stores.vaccinations
         ).filter { $0.kind != .holiday }
         let hasNews = !entryIDs.isEmpty || !comments.isEmpty
         guard hasNews || (recipient.choice.digest == .weekly && !notices.isEmpty) else { return nil }
@@ -99,12 +100,13 @@ struct MailComposer: Sendable {
         guard recipient.choice.reminders else { return [] }
         let language = Language(rawValue: recipient.choice.language) ?? .korean
         let today = Today.local(now).date
+        let children = try await Page.all { try await stores.children.list(family: recipient.family, after: $0, limit: $1) }
         let notices = try await FamilyNotices.notices(
-            family: recipient.family, on: today, days: configuration.reminderDays, children: stores.children,
-            anniversaries: stores.anniversaries, vaccinations: stores.vaccinations
+            family: recipient.family, on: today, days: configuration.reminderDays, children: children,
+            anniversaries: try await Page.all { try await stores.anniversaries.list(family: recipient.family, after: $0, limit: $1) },
+            vaccinations: stores.vaccinations
         ).filter { $0.kind != .holiday && $0.date > today }
         guard !notices.isEmpty else { return [] }
-        let children = try await Page.all { try await stores.children.list(family: recipient.family, after: $0, limit: $1) }
         let names = Dictionary(children.map { ($0.id, $0.profile.name) }, uniquingKeysWith: { first, _ in first })
         return notices.map { notice in
             let line = NoticeLine(notice, today: today, language: language, names: names)

@@ -99,20 +99,22 @@ struct CalendarPages {
         var notices: [SolarDate: [String]] = [:]
         var events: [SolarDate: [Event]] = [:]
         var familyHolidays: Set<SolarDate> = []
+        var children: [Child] = []
     }
 
     private func familyDays(family: FamilyID, from first: SolarDate, through last: SolarDate, language: Language) async throws -> FamilyDays {
         var days = FamilyDays()
         days.entries = try await stores.entries.days(family: family, from: first, through: last)
         let children = try await stores.allChildren(family)
+        days.children = children
         let names = Dictionary(uniqueKeysWithValues: children.map { ($0.id, $0.profile.name) })
+        let anniversaries = try await Page.all { try await stores.anniversaries.list(family: family, after: $0, limit: $1) }
         let notices = try await FamilyNotices.notices(
-            family: family, on: first, days: first.days(until: last), children: stores.children,
-            anniversaries: stores.anniversaries, vaccinations: stores.vaccinations)
+            family: family, on: first, days: first.days(until: last), children: children, anniversaries: anniversaries,
+            vaccinations: stores.vaccinations)
         for notice in notices where notice.kind != .holiday && notice.kind != .vaccination {
             days.notices[notice.date, default: []].append(NoticeLine(notice, today: first, language: language, names: names).title)
         }
-        let anniversaries = try await Page.all { try await stores.anniversaries.list(family: family, after: $0, limit: $1) }
         for anniversary in anniversaries where anniversary.details.isHoliday {
             for date in Notices.occurrences(anniversary.details, around: first, last: last) where first <= date && date <= last {
                 days.familyHolidays.insert(date)
@@ -169,7 +171,7 @@ struct CalendarPages {
         let words = Words.table(language)
         let family = try context.member().familyID
         let days = try await familyDays(family: family, from: date, through: date, language: language)
-        let children = try await stores.allChildren(family)
+        let children = days.children
         let names = Dictionary(uniqueKeysWithValues: children.map { ($0.id, $0.profile.name) })
         let ages = ChildAges(children)
         let entries = try await Page.all {
