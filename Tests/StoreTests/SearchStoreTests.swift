@@ -115,19 +115,25 @@ import PostgresStore
     }
 
     /// The contract between the engines: every query of the suite finds the same hits, in the same order, with the
-    /// same passages, on PostgreSQL as on SQLite.
+    /// same passages, on PostgreSQL as on SQLite — with several terms' lists merged, looked up, or as chosen.
     @Test(.enabled(if: Engine.available.contains(.postgres)))
     func bothEnginesGiveTheSameHitsInTheSameOrder() async throws {
         let sqlite = try await Corpus(.sqlite)
         let postgres = try await Corpus(.postgres)
-        let queries = Self.examples.map(\.0) + ["아기 공원", "할머니", "준비", "축하 사랑", "We", "연필 돌잡이", "처음", "\u{0345}", "아기 \u{0345}"]
+        let queries = Self.examples.map(\.0) + [
+            "아기 공원", "할머니", "준비", "축하 사랑", "We", "연필 돌잡이", "처음", "\u{0345}", "아기 \u{0345}", "아기 산책 공원", "생일 아기",
+        ]
+        let ways = [nil, true, false].map { PostgresSearchStore(postgres.fixture.postgres!, merging: $0) }
         for query in queries {
-            func hits(_ corpus: Corpus) async throws -> [String] {
-                try await corpus.store.search(family: corpus.fixture.family, try SearchQuery(query), after: nil, limit: 50).items
+            func hits(_ store: any SearchStore, _ corpus: Corpus) async throws -> [String] {
+                try await store.search(family: corpus.fixture.family, try SearchQuery(query), after: nil, limit: 50).items
                     .map { "\($0.title) | \($0.snippet.text) | \($0.snippet.parts.filter(\.isMatch).map(\.text))" }
             }
-            let (expected, found) = (try await hits(sqlite), try await hits(postgres))
-            #expect(found == expected, "\(query): \(found) ≠ \(expected)")
+            let expected = try await hits(sqlite.store, sqlite)
+            for (way, store) in zip(["chosen", "merged", "looked up"], ways) {
+                let found = try await hits(store, postgres)
+                #expect(found == expected, "\(query), \(way): \(found) ≠ \(expected)")
+            }
         }
     }
 
@@ -255,27 +261,34 @@ import PostgresStore
                     childIDs: [child.id]))
         }
         _ = try await fixture.entry("산책만", at: "2026-01-01T09:00", children: [child.id])
-        let store: any SearchStore =
-            if let sqlite = fixture.sqlite { SQLiteSearchStore(sqlite, window: window) } else { PostgresSearchStore(fixture.postgres!, window: window) }
-        var titles: [String] = []
-        var cursor: PageCursor?
-        var pages = 0
-        repeat {
-            let page = try await store.search(family: fixture.family, try SearchQuery("아기"), after: cursor, limit: 5)
-            titles += page.items.map(\.title)
-            cursor = page.next
-            pages += 1
-        } while cursor != nil
-        #expect(titles.count == 23)
-        #expect(Set(titles).count == 23)
-        #expect(pages == 5)
-        if window >= 23 {
-            // One window: exact ranking, title matches first (newest first among equals).
-            #expect(titles.prefix(5) == ["아기 20", "아기 15", "아기 10", "아기 5", "아기 0"])
-        }
-        await #expect(throws: ValidationError.self) {
-            _ = try await store.search(
-                family: fixture.family, try SearchQuery("아기"), after: PageCursor(sortKey: "2026", id: "x"), limit: 5)
+        // One term, and two whose lists PostgreSQL merges or looks up (both in all 23: the window's edge is the same).
+        for (query, merging) in [("아기", nil), ("아기 산책", true), ("아기 산책", false)] as [(String, Bool?)] {
+            let store: any SearchStore =
+                if let sqlite = fixture.sqlite {
+                    SQLiteSearchStore(sqlite, window: window)
+                } else {
+                    PostgresSearchStore(fixture.postgres!, window: window, merging: merging)
+                }
+            var titles: [String] = []
+            var cursor: PageCursor?
+            var pages = 0
+            repeat {
+                let page = try await store.search(family: fixture.family, try SearchQuery(query), after: cursor, limit: 5)
+                titles += page.items.map(\.title)
+                cursor = page.next
+                pages += 1
+            } while cursor != nil
+            #expect(titles.count == 23, "\(query)")
+            #expect(Set(titles).count == 23, "\(query)")
+            #expect(pages == 5, "\(query)")
+            if window >= 23 {
+                // One window: exact ranking, title matches first (newest first among equals).
+                #expect(titles.prefix(5) == ["아기 20", "아기 15", "아기 10", "아기 5", "아기 0"], "\(query)")
+            }
+            await #expect(throws: ValidationError.self) {
+                _ = try await store.search(
+                    family: fixture.family, try SearchQuery(query), after: PageCursor(sortKey: "2026", id: "x"), limit: 5)
+            }
         }
     }
 
