@@ -47,7 +47,9 @@ enum SearchIndex {
     private static func refreshEntries(_ db: Database, condition: String, arguments: StatementArguments) throws {
         let place = try db.columns(in: "entries").contains(where: { $0.name == "placeRegion" })
             ? "trim(coalesce(placeName, '') || ' ' || coalesce(placeRegion, ''))" : "coalesce(placeName, '')"
-        try db.execute(
+        // Prepared once per connection (an import refreshes each of thousands of entries; parsing this each time
+        // was 7 % of a Day One import's time).
+        try db.cachedStatement(
             sql: """
                 INSERT INTO searchDocuments (familyId, family, entryId, title, body, tags, place)
                 SELECT familyId, replace(familyId, '-', ''), id, title, body,
@@ -58,17 +60,17 @@ enum SearchIndex {
                 FROM entries WHERE \(condition)
                 ON CONFLICT (entryId) DO UPDATE
                 SET title = excluded.title, body = excluded.body, tags = excluded.tags, place = excluded.place
-                """,
-            arguments: arguments)
+                """
+        ).execute(arguments: arguments)
     }
 
     private static func refreshMemos(_ db: Database, condition: String, arguments: StatementArguments) throws {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT INTO searchDocuments (familyId, family, memoId, title, body, tags, place)
                 SELECT familyId, replace(familyId, '-', ''), id, title, body, '', '' FROM memos WHERE \(condition)
                 ON CONFLICT (memoId) DO UPDATE SET title = excluded.title, body = excluded.body
-                """,
-            arguments: arguments)
+                """
+        ).execute(arguments: arguments)
     }
 }
