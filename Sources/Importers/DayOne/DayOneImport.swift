@@ -30,7 +30,9 @@ public enum DayOneImport {
             }
         }
         guard !journals.isEmpty else { throw ImportFailure("\(file): no journal in the export (expected Journal.json)") }
-        var batch = ImportBatch()
+        // Entries are read in order and their photos' bytes staged as they come; the photos are then checked several
+        // at a time (`PhotoIntake.check(_:)`: decoding them is most of an import's time) and given to their entries.
+        var read: [(item: ImportBatch.EntryItem, place: String, media: [StagedMedia])] = []
         for journal in journals.sorted(by: { $0.path < $1.path }) {
             let entries = try decode(journal, in: archive, file: file)
             report.files += 1
@@ -40,13 +42,35 @@ public enum DayOneImport {
                 bar?.update(index)
                 report.count("entries")
                 let place = "\(journal.path): entry \(index + 1)" + (entry.uuid.map { " (\($0))" } ?? "")
-                if let item = try item(entry, place: place, children: children, archive: archive, photoFiles: photoFiles, intake: intake, report: &report) {
-                    batch.entries.append(item)
+                if let (item, media) = try item(
+                    entry, place: place, children: children, archive: archive, photoFiles: photoFiles, intake: intake, report: &report)
+                {
+                    read.append((item, place, media))
                 }
             }
         }
+        var checked = intake.check(read.flatMap { $0.media.map(\.staged) })[...]
+        var batch = ImportBatch()
+        for (item, place, media) in read {
+            var photos: [PhotoID] = []
+            for staged in media {
+                guard let answer = checked.popFirst() else { break }
+                switch answer {
+                case .success(let photo): photos.append(photo.id)
+                case .failure(let error): report.warnings.append("\(place): \(staged.kind) \(staged.path) cannot be read (\(error)); left out")
+                }
+            }
+            batch.entries.append(.init(sourceKey: item.sourceKey, content: item.content, photos: photos))
+        }
         report.count("photos", intake.photos.count)
         return batch
+    }
+
+    /// A photo or clip of an entry, its bytes staged, waiting to be checked.
+    struct StagedMedia {
+        let staged: PhotoIntake.Staged
+        let kind: String
+        let path: String
     }
 
     /// A journal's JSON is read whole: at most this much of it (10,000 entries take about 15 MB).
@@ -83,7 +107,7 @@ public enum DayOneImport {
     static func item(
         _ entry: DayOneEntry, place: String, children: [ChildID], archive: SourceArchive, photoFiles: [String: SourceArchive.Member],
         intake: PhotoIntake, report: inout ImportReport
-    ) throws -> ImportBatch.EntryItem? {
+    ) throws -> (ImportBatch.EntryItem, [StagedMedia])? {
         guard let uuid = entry.uuid, !uuid.isEmpty else {
             report.skipped.append("\(place): no uuid, so a second import could not tell it apart")
             return nil
@@ -115,7 +139,7 @@ public enum DayOneImport {
         }
 
         // Photos, then clips, each in Day One's order within the entry.
-        var photos: [PhotoID] = []
+        var staged: [StagedMedia] = []
         let media = [("photos", "photo", entry.photos ?? []), ("videos", "video", entry.videos ?? [])].flatMap { folder, kind, items in
             items.enumerated().sorted { ($0.element.orderInEntry ?? $0.offset, $0.offset) < ($1.element.orderInEntry ?? $1.offset, $1.offset) }
                 .map { (folder: folder, kind: kind, item: $0.element) }
@@ -127,10 +151,15 @@ public enum DayOneImport {
                 continue
             }
             do {
-                let taken = try intake.take { writer in
-                    try archive.read(file) { bytes in try writer.write(untyped: bytes) }
+                let upload = try intake.stage()
+                do {
+                    try archive.read(file) { bytes in try upload.write(untyped: bytes) }
+                    _ = try upload.finish()
+                } catch {
+                    upload.abandon()
+                    throw error
                 }
-                photos.append(taken.id)
+                staged.append(StagedMedia(staged: PhotoIntake.Staged(upload: upload), kind: kind, path: file.path))
             } catch {
                 report.warnings.append("\(place): \(kind) \(file.path) cannot be read (\(error)); left out")
             }
@@ -140,7 +169,7 @@ public enum DayOneImport {
             let content = try EntryContent(
                 title: title, body: body, date: LocalDateTime(date: date, time: time), timeZone: zoneName, childIDs: children,
                 tags: tags, place: placeValue, weather: weather.map { Validate.prefix($0, scalars: EntryContent.maxWeatherLength) })
-            return .init(sourceKey: uuid, content: content, photos: photos)
+            return (.init(sourceKey: uuid, content: content), staged)
         } catch {
             throw ImportFailure("\(place): \(error)")
         }

@@ -50,31 +50,100 @@ public final class PhotoIntake: @unchecked Sendable {
     /// says it was taken, used when the file itself does not say.
     @discardableResult
     public func check(_ upload: UploadWriter, coordinates: (latitude: Double, longitude: Double)? = nil) throws(PhotoError) -> Photo {
-        let sha256 = try upload.finish()
-        if let known = bySHA[sha256] {
-            upload.abandon()
-            return known
+        guard let result = check([Staged(upload: upload, coordinates: coordinates)]).first else { throw .internal("nothing was checked") }
+        return try result.get()
+    }
+
+    /// A staged file to check, and where its source says it was taken.
+    public struct Staged: Sendable {
+        public let upload: UploadWriter
+        public let coordinates: (latitude: Double, longitude: Double)?
+
+        public init(upload: UploadWriter, coordinates: (latitude: Double, longitude: Double)? = nil) {
+            self.upload = upload
+            self.coordinates = coordinates
         }
-        let photo: Photo
-        let format: MediaFormat
-        let small: Data
+    }
+
+    /// Checks staged files, up to `threads` at once — decoding each and making its thumbnail is most of an import's
+    /// time, and one file's check needs nothing of another's — and records them in the order given, as checking them
+    /// one by one would: bytes checked before (in this call or an earlier one) give the same photo. Each answer is
+    /// the photo or why its file was refused (and dropped).
+    public func check(_ staged: [Staged], threads: Int = min(4, ProcessInfo.processInfo.activeProcessorCount)) -> [Result<Photo, PhotoError>] {
+        var hashes: [Result<String, PhotoError>] = []
+        var firstOf: [String: Int] = [:]
+        var toExamine: [Int] = []
+        for (index, item) in staged.enumerated() {
+            do throws(PhotoError) {
+                let sha256 = try item.upload.finish()
+                hashes.append(.success(sha256))
+                if bySHA[sha256] == nil, firstOf[sha256] == nil {
+                    firstOf[sha256] = index
+                    toExamine.append(index)
+                }
+            } catch {
+                hashes.append(.failure(error))
+            }
+        }
+        let examined = Examined(count: staged.count)
+        let (work, shas) = (toExamine, hashes)
+        let workers = max(1, min(threads, work.count))
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            for position in stride(from: worker, to: work.count, by: workers) {
+                let index = work[position]
+                guard case .success(let sha256) = shas[index] else { continue }
+                examined.set(index, Result { () throws(PhotoError) in try examine(staged[index], sha256: sha256) })
+            }
+        }
+        var answers: [Result<Photo, PhotoError>] = []
+        for (index, item) in staged.enumerated() {
+            switch hashes[index] {
+            case .failure(let error):
+                item.upload.abandon()
+                answers.append(.failure(error))
+            case .success(let sha256):
+                if let known = bySHA[sha256] {
+                    item.upload.abandon()
+                    answers.append(.success(known))
+                    continue
+                }
+                // The first of the same bytes in this call was examined; a later one is answered alike.
+                switch firstOf[sha256].flatMap({ examined.get($0) }) {
+                case .success(let checked)?:
+                    bySHA[sha256] = checked.photo
+                    photos.append(checked.photo)
+                    if dryRun { item.upload.abandon() } else { waiting.append((item.upload, checked.photo, checked.format, checked.small)) }
+                    answers.append(.success(checked.photo))
+                case .failure(let error)?:
+                    item.upload.abandon()
+                    answers.append(.failure(error))
+                case nil:
+                    item.upload.abandon()
+                    answers.append(.failure(.internal("a staged file was not examined")))
+                }
+            }
+        }
+        return answers
+    }
+
+    /// One file inspected and given its small thumbnail: what `check` records. Touches nothing of the intake's but
+    /// its constants, so files are examined on several threads at once.
+    private func examine(_ staged: Staged, sha256: String) throws(PhotoError) -> (photo: Photo, format: MediaFormat, small: Data) {
+        let upload = staged.upload
         if case .success(let sniffed) = MediaFormat.sniff(upload.head), sniffed.isVideo {
             let info = try VideoInspector.inspect(
                 upload.url, format: sniffed, byteCount: upload.byteCount, limits: limits.video, zone: Self.familyClock)
-            small = try VideoRendition.thumbnail(
-                of: MediaInput(path: upload.url.path, format: sniffed), durationMilliseconds: info.durationMilliseconds, size: .small, poster: storage.scratchFile(extension: "jpg"))
-            photo = Photo(checked: info, sha256: sha256, byteCount: upload.byteCount, family: family, now: now, coordinates: coordinates)
-            format = sniffed
-        } else {
-            let info = try ImageInspector.inspect(upload.url, limits: limits)
-            small = try Thumbnailer.thumbnail(of: upload.url, size: .small)
-            photo = Photo(checked: info, sha256: sha256, byteCount: upload.byteCount, family: family, now: now, coordinates: coordinates)
-            format = info.format
+            let small = try VideoRendition.thumbnail(
+                of: MediaInput(path: upload.url.path, format: sniffed), durationMilliseconds: info.durationMilliseconds, size: .small,
+                poster: storage.scratchFile(extension: "jpg"))
+            let photo = Photo(
+                checked: info, sha256: sha256, byteCount: upload.byteCount, family: family, now: now, coordinates: staged.coordinates)
+            return (photo, sniffed, small)
         }
-        bySHA[sha256] = photo
-        photos.append(photo)
-        if dryRun { upload.abandon() } else { waiting.append((upload, photo, format, small)) }
-        return photo
+        let info = try ImageInspector.inspect(upload.url, limits: limits)
+        let small = try Thumbnailer.thumbnail(of: upload.url, size: .small)
+        let photo = Photo(checked: info, sha256: sha256, byteCount: upload.byteCount, family: family, now: now, coordinates: staged.coordinates)
+        return (photo, info.format, small)
     }
 
     /// Takes a photo given as bytes (a Core Data blob).
@@ -156,5 +225,21 @@ extension Photo {
     /// Where the file says it was taken, else where its source says (a Day One entry's location).
     static func place(_ latitude: Double?, _ longitude: Double?, or coordinates: (latitude: Double, longitude: Double)?) -> (Double?, Double?) {
         latitude != nil ? (latitude, longitude) : (coordinates?.latitude, coordinates?.longitude)
+    }
+}
+
+/// The answers of files examined on several threads, each written once by its own thread and read after all of them.
+private final class Examined: @unchecked Sendable {
+    private let lock = NSLock()
+    private var answers: [Result<(photo: Photo, format: MediaFormat, small: Data), PhotoError>?]
+
+    init(count: Int) { answers = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ answer: Result<(photo: Photo, format: MediaFormat, small: Data), PhotoError>) {
+        lock.withLock { answers[index] = answer }
+    }
+
+    func get(_ index: Int) -> Result<(photo: Photo, format: MediaFormat, small: Data), PhotoError>? {
+        lock.withLock { answers[index] }
     }
 }

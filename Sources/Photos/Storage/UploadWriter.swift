@@ -85,14 +85,20 @@ public final class UploadWriter: @unchecked Sendable {
     /// `write` for callers inside a closure, where a typed throw crashes this compiler.
     public func write(untyped bytes: UnsafeRawBufferPointer) throws { try write(bytes) }
 
-    /// Flushes the file to disk and returns its SHA-256 (lowercase hex).
+    /// Flushes the file to disk, closes it and returns its SHA-256 (lowercase hex); again, the same (an importer
+    /// finishes each file as it stages it, so that thousands waiting to be checked hold no descriptor).
     public func finish() throws(PhotoError) -> String {
+        if let finished { return finished }
         guard descriptor >= 0 else { throw .internal("the upload was already closed") }
         guard fsync(descriptor) == 0 else { throw .internal("fsync failed: \(String(cString: strerror(errno)))") }
         close(descriptor)
         descriptor = -1
-        return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        let sha256 = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        finished = sha256
+        return sha256
     }
+
+    private var finished: String?
 
     /// Closes and deletes the file, unless it has been moved to its content address.
     public func abandon() {
