@@ -166,6 +166,38 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dry.root.appendingPathComponent("incoming").path).isEmpty)
     }
 
+    /// Several staged files checked at once (an import's photos) answer as one by one would, in the order given:
+    /// the same bytes one photo (also across calls), a file that is no photo refused with its reason, each answer at
+    /// its own file's place whatever thread examined it.
+    @Test func filesCheckedTogetherAnswerInTheirOrder() async throws {
+        let storage = try StorageTests.folder()
+        let intake = try PhotoIntake(storage: storage, family: FamilyID(), now: Date())
+        // Fixtures are noise, new at each call, and their names shared with other tests: each made once, here.
+        let exif = try Data(contentsOf: try Fixtures.jpegWithExif(orientation: 6))
+        let earlier = try intake.take(exif)
+        let same = try Data(contentsOf: try Fixtures.image("together-same.jpg"))
+        let files: [Data] = [
+            same, Data("not a photo at all".utf8), try Data(contentsOf: try Fixtures.image("together-wide.jpg", width: 900, height: 300)), same,
+            exif, try Data(contentsOf: try Fixtures.image("together-tall.png", width: 200, height: 700)),
+        ]
+        let staged = try files.map { bytes in
+            let upload = try intake.stage()
+            try bytes.withUnsafeBytes { try upload.write(untyped: $0) }
+            return PhotoIntake.Staged(upload: upload)
+        }
+        let answers = intake.check(staged, threads: 3)
+        #expect(answers.count == 6)
+        let photos = answers.map { try? $0.get() }
+        #expect(photos[0] != nil && photos[0] == photos[3])
+        if case .failure(let error) = answers[1] { #expect(error.refusalStatus == 415) } else { Issue.record("not a photo, yet taken") }
+        #expect(photos[2]?.width == 900 && photos[5]?.height == 700)
+        #expect(photos[4] == earlier)
+        #expect(intake.photos.map(\.id) == [earlier.id, photos[0]?.id, photos[2]?.id, photos[5]?.id].compactMap { $0 })
+        try await intake.place()
+        #expect(storage.listOriginals().count == 4)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: storage.root.appendingPathComponent("incoming").path).isEmpty)
+    }
+
     @Test func aFileThatIsNoPhotoIsRefusedAndLeavesNothing() async throws {
         let storage = try StorageTests.folder()
         let intake = try PhotoIntake(storage: storage, family: FamilyID(), now: Date())
