@@ -230,16 +230,14 @@ extension Photo {
 
 /// The answers of files examined on several threads, each written once by its own thread and read after all of them.
 private final class Examined: @unchecked Sendable {
+    typealias Answer = Result<(photo: Photo, format: MediaFormat, small: Data), PhotoError>
+
     private let lock = NSLock()
-    private var answers: [Result<(photo: Photo, format: MediaFormat, small: Data), PhotoError>?]
+    private var answers: [Answer?]
 
     init(count: Int) { answers = Array(repeating: nil, count: count) }
 
-    func set(_ index: Int, _ answer: Result<(photo: Photo, format: MediaFormat, small: Data), PhotoError>) {
-        lock.withLock { answers[index] = answer }
-    }
+    func set(_ index: Int, _ answer: Answer) { lock.withLock { answers[index] = answer } }
 
-    func get(_ index: Int) -> Result<(photo: Photo, format: MediaFormat, small: Data), PhotoError>? {
-        lock.withLock { answers[index] }
-    }
+    func get(_ index: Int) -> Answer? { lock.withLock { answers[index] } }
 }

@@ -2,9 +2,9 @@
 /// `HTMLContentType`, which `Templates` sets on each of them) and every piece of markup built in Swift (a search
 /// hit's marked passage, the growth chart's SVG, the timeline's cards through `HTMLWriter`).
 ///
-/// It works on UTF-8 bytes (which comes to the same as Unicode scalars), never on `Character`s: a grapheme cluster may fuse a combining or prepended mark
-/// (U+0301, U+0600) with `<`, `>` or `"` into one Character that equals none of them, and such text slipped
-/// through unescaped (issue 17: a title redirected everyone who opened the timeline).
+/// It works on UTF-8 bytes (which comes to the same as Unicode scalars), never on `Character`s: a grapheme cluster
+/// may fuse a combining or prepended mark (U+0301, U+0600) with `<`, `>` or `"` into one Character that equals none
+/// of them, and such text slipped through unescaped (issue 17: a title redirected everyone who opened the timeline).
 public enum HTML {
     /// Escaped byte by byte: the five characters are ASCII, and no byte of a multi-byte UTF-8 sequence is, so this is
     /// the same as going by scalar — and text with none of them (nearly all) comes back as it is, uncopied. Going by

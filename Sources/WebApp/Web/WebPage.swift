@@ -73,8 +73,8 @@ enum Tab: String {
 }
 
 /// A server-rendered page: a template, its title and model, inside the layout every page shares (header, bottom
-/// tabs, language switch). Mustache escapes every `{{value}}`; only `{{{markup}}}` built here with `HTML.escape`
-/// is trusted.
+/// tabs, language switch). Mustache escapes every `{{value}}`; only `{{{markup}}}` built in Swift with `HTML.escape`
+/// (a search hit's passage; the timeline's cards and the month's cells, by `HTMLWriter`) is trusted.
 struct WebPage {
     let template: String
     let title: String
