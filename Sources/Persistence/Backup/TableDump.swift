@@ -46,9 +46,12 @@ public final class DumpTables: DumpSink, DumpReader {
         state.withLock { $0.tables.append(TableDump(name: table, rows: [])) }
     }
 
+    /// A row of the table begun last; of any other, refused (a dump that forgot `begin` must not lose rows unseen).
     public func write(_ row: [String: DumpValue], of table: String) throws {
-        state.withLock { state in
-            guard let last = state.tables.indices.last, state.tables[last].name == table else { return }
+        try state.withLock { state in
+            guard let last = state.tables.indices.last, state.tables[last].name == table else {
+                throw StoreError.unreadable("a row of \(table) written before its table was begun")
+            }
             state.tables[last].rows.append(row)
         }
     }

@@ -41,7 +41,6 @@ extension PostgresSchema {
         CREATE INDEX entries_day ON entries(familyId, substr(localDateTime, 1, 10));
         """
 
-    /// As SQLite's "v14 authors and reads".
     /// As SQLite's "v17 weather".
     static let weather = """
         ALTER TABLE families ADD COLUMN weatherLookup boolean NOT NULL DEFAULT false;
