@@ -30,8 +30,8 @@ public struct SolarDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// Parses `YYYY-MM-DD` (four-digit year, two-digit month and day).
     public init(iso text: some StringProtocol) throws(CalendarError) {
-        var bytes = String(text)
-        let exact = bytes.withUTF8 { bytes -> SolarDate? in
+        var copy = String(text)
+        let exact = copy.withUTF8 { bytes -> SolarDate? in
             // Byte by byte first (pages read thousands); anything else the long way, with its message.
             guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
                 let year = ISODigits.number(bytes, at: 0, count: 4), let month = ISODigits.number(bytes, at: 5, count: 2),
