@@ -246,3 +246,17 @@ extension SearchStore {
         try await search(family: family, query, filter: SearchFilter(), after: cursor, limit: limit)
     }
 }
+
+extension ChildStore {
+    /// Every child of the family, in the order they were added (a family has a few; `Page.all` over `list`).
+    public func all(family: FamilyID) async throws -> [Child] {
+        try await Page.all { try await list(family: family, after: $0, limit: $1) }
+    }
+}
+
+extension AnniversaryStore {
+    /// Every anniversary of the family (`Page.all` over `list`).
+    public func all(family: FamilyID) async throws -> [Anniversary] {
+        try await Page.all { try await list(family: family, after: $0, limit: $1) }
+    }
+}

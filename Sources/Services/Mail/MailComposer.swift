@@ -39,11 +39,11 @@ struct MailComposer: Sendable {
         let entryIDs = try await stores.mail.newEntries(family: family, user: recipient.user, since: recipient.digestSince, until: now)
         let comments = try await stores.mail.commentsOnOwnEntries(family: family, user: recipient.user, since: recipient.digestSince, until: now)
         let today = Today.local(now).date
-        let children = try await Page.all { try await stores.children.list(family: family, after: $0, limit: $1) }
+        let children = try await stores.children.all(family: family)
         let names = Dictionary(children.map { ($0.id, $0.profile.name) }, uniquingKeysWith: { first, _ in first })
         let notices = try await FamilyNotices.notices(
             family: family, on: today, days: recipient.choice.digest == .weekly ? 14 : 7, children: children,
-            anniversaries: try await Page.all { try await stores.anniversaries.list(family: family, after: $0, limit: $1) },
+            anniversaries: try await stores.anniversaries.all(family: family),
             vaccinations: stores.vaccinations
         ).filter { $0.kind != .holiday }
         let hasNews = !entryIDs.isEmpty || !comments.isEmpty
@@ -100,10 +100,10 @@ struct MailComposer: Sendable {
         guard recipient.choice.reminders else { return [] }
         let language = Language(rawValue: recipient.choice.language) ?? .korean
         let today = Today.local(now).date
-        let children = try await Page.all { try await stores.children.list(family: recipient.family, after: $0, limit: $1) }
+        let children = try await stores.children.all(family: recipient.family)
         let notices = try await FamilyNotices.notices(
             family: recipient.family, on: today, days: configuration.reminderDays, children: children,
-            anniversaries: try await Page.all { try await stores.anniversaries.list(family: recipient.family, after: $0, limit: $1) },
+            anniversaries: try await stores.anniversaries.all(family: recipient.family),
             vaccinations: stores.vaccinations
         ).filter { $0.kind != .holiday && $0.date > today }
         guard !notices.isEmpty else { return [] }

@@ -44,8 +44,8 @@ struct TodayAPI {
                 throw Problem(status: .badRequest, detail: "days: must be 0–60 (got \(days))", field: "days")
             }
             let notices = try await FamilyNotices.notices(
-                family: family, on: day, days: days, children: try await Page.all { try await children.list(family: family, after: $0, limit: $1) },
-                anniversaries: try await Page.all { try await anniversaries.list(family: family, after: $0, limit: $1) }, vaccinations: vaccinations)
+                family: family, on: day, days: days, children: try await children.all(family: family),
+                anniversaries: try await anniversaries.all(family: family), vaccinations: vaccinations)
             return try JSONBody.response(Answer(
                 date: day.iso, days: days,
                 items: notices.map {

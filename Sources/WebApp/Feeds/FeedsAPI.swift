@@ -70,8 +70,7 @@ struct FeedsAPI {
         let day = today.date()
         let years = CalendarFeed.defaultYears(around: day)
         let inputs = try await VaccinationPlans.children(
-            family: family, on: day, children: try await Page.all { try await children.list(family: family, after: $0, limit: $1) },
-            vaccinations: vaccinations)
+            family: family, on: day, children: try await children.all(family: family), vaccinations: vaccinations)
         let remembered = try await Page.all { try await anniversaries.list(family: family, after: $0, limit: $1) }
         let visits = try await Page.all { try await events.list(family: family, after: $0, limit: $1) }
         let days = holidays ? years.flatMap { (try? KoreanHolidays.holidays(in: $0)) ?? [] } : []

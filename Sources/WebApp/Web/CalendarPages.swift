@@ -108,7 +108,7 @@ struct CalendarPages {
         let children = try await stores.allChildren(family)
         days.children = children
         let names = Dictionary(uniqueKeysWithValues: children.map { ($0.id, $0.profile.name) })
-        let anniversaries = try await Page.all { try await stores.anniversaries.list(family: family, after: $0, limit: $1) }
+        let anniversaries = try await stores.anniversaries.all(family: family)
         let notices = try await FamilyNotices.notices(
             family: family, on: first, days: first.days(until: last), children: children, anniversaries: anniversaries,
             vaccinations: stores.vaccinations)

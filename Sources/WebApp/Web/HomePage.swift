@@ -59,7 +59,7 @@ struct HomePage {
             model.todayLunar = (try? LunarDate.from(today)).map { language.lunarDate($0) }
             let notices = try await FamilyNotices.notices(
                 family: member.familyID, on: today, days: 7, children: children,
-                anniversaries: try await Page.all { try await stores.anniversaries.list(family: member.familyID, after: $0, limit: $1) },
+                anniversaries: try await stores.anniversaries.all(family: member.familyID),
                 vaccinations: stores.vaccinations)
             model.notices = notices.map { NoticeLine($0, today: today, language: language, names: names) }
             let earlier = try await stores.entries.onThisDay(family: member.familyID, OnThisDay(date: today, includeLunar: true), limit: 10)

@@ -53,6 +53,6 @@ struct WebStores: Sendable {
 
     /// Every child of the family, oldest first as the store lists them.
     func allChildren(_ family: FamilyID) async throws -> [Child] {
-        try await Page.all { try await children.list(family: family, after: $0, limit: $1) }
+        try await children.all(family: family)
     }
 }
