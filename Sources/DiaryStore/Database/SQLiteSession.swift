@@ -39,7 +39,7 @@ struct SQLiteSession: SQLSession {
 
 extension DiaryDatabase: StoreDatabase {
     public func read<T: Sendable>(_ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
-        try await reading { db in try body(SQLiteSession(db: db)) }
+        try readingHere { db in try body(SQLiteSession(db: db)) }
     }
 
     public func write<T: Sendable>(rollingBack: Bool, _ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
