@@ -110,10 +110,10 @@ import Testing
         let own = try await write("할머니 일기", by: grandma)
         let news = fixture.stores.news
         #expect(try await news.news(family: fixture.family, user: grandma) == [NewsLine(authorID: mom, authorName: "kim", entries: 2, photos: 0)])
-        #expect(try await news.unread(family: fixture.family, user: grandma, among: [before.id, first.id, second.id, own.id]) == [first.id, second.id])
+        #expect(try await news.unread(family: fixture.family, user: grandma, among: [before, first, second, own]) == [first.id, second.id])
         #expect(try await news.news(family: fixture.family, user: mom).map(\.entries) == [1])  // grandma's, for mom
         try await news.markRead(family: fixture.family, user: grandma, entries: [first.id, first.id, EntryID()])
-        #expect(try await news.unread(family: fixture.family, user: grandma, among: [first.id, second.id]) == [second.id])
+        #expect(try await news.unread(family: fixture.family, user: grandma, among: [first, second]) == [second.id])
         try await news.markAllRead(family: fixture.family, user: grandma)
         #expect(try await news.news(family: fixture.family, user: grandma).isEmpty)
         // The author stays through edits.

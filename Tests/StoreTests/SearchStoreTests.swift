@@ -144,6 +144,9 @@ import PostgresStore
         let corpus = try await Corpus(.postgres)
         let expected = try await corpus.titles("아기 공원")
         for statement in [
+            // Back to before p12: the later migrations undone first.
+            "DROP INDEX entryChildren_entry", "DROP INDEX entryTags_entry", "DROP INDEX entryPhotos_entry",
+            "DELETE FROM saessakMigrations WHERE name = 'p13 entry lists'",
             "DROP TRIGGER searchDocuments_added ON searchDocuments", "DROP TRIGGER searchDocuments_removed ON searchDocuments",
             "DROP FUNCTION searchFamilies_added()", "DROP FUNCTION searchFamilies_removed()", "DROP TABLE searchFamilies",
             "DROP INDEX searchTokens_lookup", "ALTER TABLE searchTokens DROP COLUMN occurrences",

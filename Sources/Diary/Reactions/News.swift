@@ -29,8 +29,8 @@ public protocol NewsStore: Sendable {
     /// By author, most entries first.
     func news(family: FamilyID, user: UserID) async throws -> [NewsLine]
 
-    /// Which of `entries` are new to `user`.
-    func unread(family: FamilyID, user: UserID, among entries: [EntryID]) async throws -> Set<EntryID>
+    /// Which of `entries` (as a page has just read them) are new to `user`.
+    func unread(family: FamilyID, user: UserID, among entries: [Entry]) async throws -> Set<EntryID>
 
     /// `user` has seen these (ids of other families are ignored).
     func markRead(family: FamilyID, user: UserID, entries: [EntryID]) async throws

@@ -130,10 +130,10 @@ public final class DiaryDatabase: Sendable {
     /// runs a free reader's queue synchronously where it is called, where its asynchronous read hands the closure to
     /// that queue's thread and the result back, two thread switches a read that cost a third of a page under load
     /// (docs/performance.md). It waits only when every reader is busy, and nothing a reader runs awaits the caller's
-    /// threads. The savepoint it reads in is not counted; the body's statements are. Longer reads (search) use `reading`.
-    func readingHere<T>(_ body: @escaping @Sendable (Database) throws -> T) throws -> T {
-        let counted = StatementCount.carrying(body)
-        return try StatementCount.$current.withValue(nil) { try writer.read(counted) }
+    /// threads. Its statements, the savepoint it reads in too, count towards the task's `StatementCount` as they run
+    /// on the task's own thread. Longer reads (search) use `reading`.
+    func readingHere<T>(_ body: (Database) throws -> T) throws -> T {
+        try writer.read(body)
     }
 
     /// A write on GRDB's own terms, its statements counted towards the task's `StatementCount`.

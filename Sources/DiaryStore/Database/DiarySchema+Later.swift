@@ -4,6 +4,17 @@ import Persistence
 /// The migrations after the first three (v4 accounts onwards), newest first; `DiarySchema.migrator` lists them in
 /// order. Shipped migrations are never edited.
 extension DiarySchema {
+    /// An entry's children, tags and photos in their order from one index each, the columns a list reads in it: every
+    /// page of entries reads them for its entries by id, and from the primary keys each row cost a second lookup in
+    /// the table and the order a sort (docs/performance.md).
+    static func entryLists(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE INDEX entryChildren_entry ON entryChildren(entryId, position, childId);
+            CREATE INDEX entryTags_entry ON entryTags(entryId, position, tagId);
+            CREATE INDEX entryPhotos_entry ON entryPhotos(entryId, position, photoId);
+            """)
+    }
+
     /// What the home page and the timeline ask of a large diary, each answered from an index whatever the planner
     /// knows of the data (docs/performance.md): an author's entries since a time (a member's news), and the entries of
     /// a month and day of any year or of given days ("on this day", by the solar and the lunar calendar).

@@ -28,6 +28,7 @@ enum DiarySchema {
         migrator.registerMigration("v16 place regions", migrate: placeRegions)
         migrator.registerMigration("v17 weather", migrate: weather)
         migrator.registerMigration("v18 page indexes", migrate: pageIndexes)
+        migrator.registerMigration("v19 entry lists", migrate: entryLists)
         return migrator
     }
 

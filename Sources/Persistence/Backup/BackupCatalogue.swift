@@ -21,7 +21,7 @@ public enum BackupCatalogue {
         "v1 foundation", "v2 photos", "v3 search", "v4 accounts", "v5 vaccinations", "v6 calendar feeds",
         "v7 event photos", "v8 imports", "v9 imported records", "v10 shared state", "v11 videos",
         "v12 idempotency keys", "v13 comments and hearts", "v14 authors and reads", "v15 mail", "v16 place regions",
-        "v17 weather", "v18 page indexes",
+        "v17 weather", "v18 page indexes", "v19 entry lists",
     ]
 
     /// The password hash of an account whose hash a family backup left out: it matches no password.

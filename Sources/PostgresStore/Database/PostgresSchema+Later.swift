@@ -1,6 +1,13 @@
 /// The PostgreSQL migrations after the first two (p3 shared state onwards), newest first, as SQLite's
 /// `DiarySchema+Later`; `PostgresSchema.migrations` lists them in order. Shipped migrations are never edited.
 extension PostgresSchema {
+    /// As SQLite's "v19 entry lists": an entry's children, tags and photos in order from the index alone.
+    static let entryLists = """
+        CREATE INDEX entryChildren_entry ON entryChildren(entryId, position, childId);
+        CREATE INDEX entryTags_entry ON entryTags(entryId, position, tagId);
+        CREATE INDEX entryPhotos_entry ON entryPhotos(entryId, position, photoId);
+        """
+
     /// As SQLite's "v18 page indexes": a member's news and "on this day" from an index.
     /// PostgreSQL's own (SQLite's FTS5 keeps both in its index): how many times each token stands in each column,
     /// covered by the lookup index, so a one-token term is found and counted from the index alone; and how many

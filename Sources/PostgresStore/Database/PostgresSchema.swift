@@ -25,6 +25,7 @@ enum PostgresSchema {
         Migration(name: "p10 weather", sql: weather),
         Migration(name: "p11 page indexes", sql: pageIndexes),
         Migration(name: "p12 search counts", sql: searchCounts),
+        Migration(name: "p13 entry lists", sql: entryLists),
     ]
 
     private static let diary = """

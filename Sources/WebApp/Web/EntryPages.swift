@@ -85,7 +85,7 @@ struct EntryPages {
             let videos = try await EntryCard.videos(sections.flatMap(\.items), family: family, store: stores.photos.store)
             // What others wrote that this member has not opened yet carries a mark.
             let unread = try await stores.database.stores.news.unread(
-                family: family, user: try context.user(), among: sections.flatMap(\.items).map(\.id))
+                family: family, user: try context.user(), among: sections.flatMap(\.items))
             model.sections = sections.map { section in
                 MonthCards(
                     month: language.monthTitle(year: section.month.year, month: section.month.month),
