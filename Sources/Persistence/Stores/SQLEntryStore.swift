@@ -105,7 +105,9 @@ public struct SQLEntryStore: EntryStore {
 
     public func create(family: FamilyID, content: EntryContent, photos: [PhotoID], author: UserID?) async throws -> Entry {
         let now = database.clock.now()
-        return try await database.write { db in try Self.insert(db, family: family, content: content, photos: photos, author: author, now: now) }
+        return try await database.write { db in
+            try Self.fetch(db, family: family, id: try Self.insert(db, family: family, content: content, photos: photos, author: author, now: now))
+        }
     }
 
     /// A second request with the same key waits on the first's row (`ON CONFLICT` on an uncommitted insert, or
@@ -125,16 +127,17 @@ public struct SQLEntryStore: EntryStore {
                 }
                 return (try Self.fetch(db, family: family, id: id), true)
             }
-            let entry = try Self.insert(db, family: family, content: content, photos: photos, author: author, now: now)
-            try db.execute("UPDATE idempotencyKeys SET entryId = \(entry.id) WHERE familyId = \(family) AND key = \(key)")
-            return (entry, false)
+            let id = try Self.insert(db, family: family, content: content, photos: photos, author: author, now: now)
+            try db.execute("UPDATE idempotencyKeys SET entryId = \(id) WHERE familyId = \(family) AND key = \(key)")
+            return (try Self.fetch(db, family: family, id: id), false)
         }
     }
 
-    /// `create` inside a transaction the caller holds (an import writes many entries in one).
+    /// `create` inside a transaction the caller holds (an import writes many entries in one); the new entry's id (an
+    /// import has no use for the entry read back, a seventh of its writing).
     public static func insert(
         _ db: any SQLSession, family: FamilyID, content: EntryContent, photos: [PhotoID], author: UserID? = nil, now: Date
-    ) throws -> Entry {
+    ) throws -> EntryID {
         let entry = Entry(familyID: family, content: content, createdAt: now, modifiedAt: now)
         try checkChildren(db, family: family, content.childIDs)
         try db.execute(
@@ -148,7 +151,7 @@ public struct SQLEntryStore: EntryStore {
         try link(db, entry: entry.id, family: family, content: content)
         try SQLPhotoStore.link(db, photos, to: .entry(entry.id), family: family)
         try db.searchIndex.refresh(db, entry: entry.id)
-        return try fetch(db, family: family, id: entry.id)
+        return entry.id
     }
 
     public func update(family: FamilyID, id: EntryID, content: EntryContent, photos: [PhotoID]?, expecting version: Int64?) async throws

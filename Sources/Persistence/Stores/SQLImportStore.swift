@@ -56,7 +56,7 @@ public struct SQLImportStore: ImportStore {
                 }
                 let photoIDs = try item.photos.map { try photo($0, from: proposed) }
                 let entry = try SQLEntryStore.insert(db, family: family, content: content, photos: photoIDs, now: now)
-                try remember(item.sourceKey, column: "entryId", id: entry.id.sql)
+                try remember(item.sourceKey, column: "entryId", id: entry.sql)
                 outcome.added["entries", default: 0] += 1
             }
             for item in batch.events {
