@@ -27,8 +27,10 @@ enum Fixtures {
     }
 
     /// A noisy colour image of the given size, in the format its extension names.
+    /// A new file each call, its name ending in `name`: tests run together, and two asking for `same.jpg` at once
+    /// had one read the other's half-written file now and then (IntakeTests: "an empty file is not a supported photo").
     static func image(_ name: String, width: Int = 640, height: Int = 480) throws -> URL {
-        let url = folder.appendingPathComponent(name)
+        let url = folder.appendingPathComponent("\(UUID().uuidString)-\(name)")
         let noise = folder.appendingPathComponent("\(UUID().uuidString).v")
         try run("vips", "gaussnoise", noise.path, "\(width)", "\(height)")
         let colour = folder.appendingPathComponent("\(UUID().uuidString).v")

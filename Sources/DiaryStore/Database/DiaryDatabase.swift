@@ -94,7 +94,7 @@ public final class DiaryDatabase: Sendable {
 
     /// One sealed value, to tell which key a half-done rotation left the data under.
     public func sampleSealedValue() async throws -> Data? {
-        try await writer.read { db in
+        try await reading { db in
             for (table, column) in BackupCatalogue.sealedColumns {
                 if let value = try Data.fetchOne(db, sql: "SELECT \(column) FROM \(table) WHERE \(column) IS NOT NULL LIMIT 1") {
                     return value
@@ -121,16 +121,22 @@ public final class DiaryDatabase: Sendable {
         }
     }
 
-    /// A read on GRDB's own terms, its statements counted towards the task's `StatementCount`.
+    /// A read that may run long (search, the dump) on a reader connection's own queue, its statements counted towards
+    /// the task's `StatementCount`: the task waits without holding a thread, and the reader is given back on its queue.
+    /// (GRDB's `async` read gives the reader back only once the task has resumed on the task pool: were every pool
+    /// thread then waiting in `readingHere` for a reader, none would come back. `ReadTests` hold it.)
     func reading<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        try await writer.read(StatementCount.carrying(body))
+        let counted = StatementCount.carrying(body)
+        return try await withCheckedThrowingContinuation { continuation in
+            writer.asyncRead { database in continuation.resume(with: Result { try counted(try database.get()) }) }
+        }
     }
 
     /// A short read (a page's: the statement budgets keep them to a few dozen statements) on the calling thread: GRDB
     /// runs a free reader's queue synchronously where it is called, where its asynchronous read hands the closure to
     /// that queue's thread and the result back, two thread switches a read that cost a third of a page under load
-    /// (docs/performance.md). It waits only when every reader is busy, and nothing a reader runs awaits the caller's
-    /// threads. Its statements, the savepoint it reads in too, count towards the task's `StatementCount` as they run
+    /// (docs/performance.md). It waits only when every reader is busy, and every reader comes back without a thread of
+    /// the task pool (all other reads go through `reading`). Its statements, the savepoint it reads in too, count towards the task's `StatementCount` as they run
     /// on the task's own thread. Longer reads (search) use `reading`.
     func readingHere<T>(_ body: (Database) throws -> T) throws -> T {
         try writer.read(body)
@@ -143,7 +149,7 @@ public final class DiaryDatabase: Sendable {
 
     /// `PRAGMA integrity_check`; "ok" when the file is sound.
     public func integrityCheck() async throws -> String {
-        try await writer.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "no answer" }
+        try await reading { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "no answer" }
     }
 }
 

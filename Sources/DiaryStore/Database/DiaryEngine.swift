@@ -9,7 +9,7 @@ extension DiaryDatabase: DiaryEngine {
     public var location: String { "SQLite \(writer.path)" }
 
     public func isEmpty() async throws -> Bool {
-        try await writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM families") ?? 0 } == 0
+        try await reading { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM families") ?? 0 } == 0
     }
 
     public func refreshStatistics() async throws -> Bool {
@@ -24,7 +24,7 @@ extension DiaryDatabase: DiaryEngine {
 extension DiaryDatabase {
     /// The backed-up tables this database's schema has (an older schema lacks the newer ones).
     public func backedUpTables() async throws -> [String] {
-        let existing = try await writer.read { db in
+        let existing = try await reading { db in
             Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
         }
         return BackupCatalogue.tables.filter(existing.contains)
@@ -32,7 +32,7 @@ extension DiaryDatabase {
 
     /// The migrations this database has, oldest first: a backup restores only into the same schema.
     public func schemaVersion() async throws -> [String] {
-        try await writer.read { db in try DiarySchema.migrator.appliedMigrations(db) }
+        try await reading { db in try DiarySchema.migrator.appliedMigrations(db) }
     }
 
     /// Every backed-up table, read in one transaction (a consistent snapshot while the server writes). The
@@ -48,7 +48,7 @@ extension DiaryDatabase {
     /// `noPassword`; after a restore they sign in once `saessak admin reset-password` has given them one.
     public func dump(includeSensitive: Bool, family: FamilyID?, credentialsOf: UserID?, into sink: some DumpSink) async throws {
         let cipher = cipher
-        try await writer.read { db in
+        try await reading { db in
             var members: Set<String>?
             if let family {
                 members = Set(try String.fetchAll(db, sql: "SELECT userId FROM memberships WHERE familyId = ?", arguments: [family.sql]))
