@@ -136,8 +136,8 @@ public final class DiaryDatabase: Sendable {
     /// runs a free reader's queue synchronously where it is called, where its asynchronous read hands the closure to
     /// that queue's thread and the result back, two thread switches a read that cost a third of a page under load
     /// (docs/performance.md). It waits only when every reader is busy, and every reader comes back without a thread of
-    /// the task pool (all other reads go through `reading`). Its statements, the savepoint it reads in too, count towards the task's `StatementCount` as they run
-    /// on the task's own thread. Longer reads (search) use `reading`.
+    /// the task pool (the other reads go through `reading`). Its statements, the savepoint it reads in too, count
+    /// towards the task's `StatementCount` as they run on the task's own thread.
     func readingHere<T>(_ body: (Database) throws -> T) throws -> T {
         try writer.read(body)
     }
