@@ -10,6 +10,7 @@ import Testing
     /// v3 makes the search documents of the entries and memos a v2 database already holds.
     @Test func searchMigrationIndexesWhatWasThere() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("saessak-migrate-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
         let family = FamilyID(), entry = EntryID(), memo = MemoID(), tag = TagID()
         do {
             let old = try DiaryDatabase(folder: folder, schema: "v2 photos")

@@ -133,6 +133,7 @@ import Testing
 @Suite(.enabled(if: LiveStore.settings() != nil)) struct ObjectPhotoStorageTests {
     @Test func originalsAndThumbnails() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ops-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
         let storage = try ObjectPhotoStorage(
             client: S3Client(settings: try #require(LiveStore.settings(prefix: "storage-\(UUID().uuidString.prefix(8))"))), dataFolder: folder)
         let bytes = S3ClientTests.random(70_000)

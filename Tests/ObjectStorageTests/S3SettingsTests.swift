@@ -28,6 +28,7 @@ import Testing
     @Test func keysFromFiles() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("s3keys-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
         try "AKFILE\n".write(to: folder.appendingPathComponent("id"), atomically: true, encoding: .utf8)
         try "secret-from-file\n".write(to: folder.appendingPathComponent("secret"), atomically: true, encoding: .utf8)
         let settings = try S3Settings(

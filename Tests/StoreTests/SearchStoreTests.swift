@@ -159,6 +159,7 @@ import PostgresStore
         settings.schema = try await corpus.fixture.postgres!.readAsync { db in try await db.string("SELECT current_schema()") }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("saessak-store-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
         let migrated = try await PostgresDatabase.open(settings, cipher: try FieldCipher.forDataFolder(folder))
         defer { migrated.close() }
         #expect(try await migrated.readAsync { db in try await db.int("SELECT documents FROM searchFamilies") } == 13)

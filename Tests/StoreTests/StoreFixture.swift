@@ -30,10 +30,13 @@ final class StoreFixture: Sendable {
     let postgres: PostgresDatabase?
     /// The SQLite data folder.
     let folder: URL?
+    /// Where this fixture's files are (the SQLite folder, or PostgreSQL's key): deleted with the fixture.
+    private let scratch: URL
 
     init(_ engine: Engine, clock: Clock = .live) async throws {
         self.engine = engine
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("saessak-store-\(UUID().uuidString)")
+        scratch = folder
         switch engine {
         case .sqlite:
             let database = try DiaryDatabase(folder: folder, clock: clock)
@@ -56,7 +59,11 @@ final class StoreFixture: Sendable {
         family = try await stores.accounts.createUser(username: "kim", passwordHash: "x", familyName: "김씨네").1.id
     }
 
-    deinit { postgres?.close() }
+    deinit {
+        postgres?.close()
+        sqlite?.close()
+        try? FileManager.default.removeItem(at: scratch)
+    }
 
     func otherFamily() async throws -> FamilyID {
         try await stores.accounts.createUser(username: "lee-\(UUID())", passwordHash: "x", familyName: "이씨네-\(UUID())").1.id
