@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import GRDB
+import Synchronization
 import Testing
 
 @testable import DiaryStore
@@ -10,38 +11,50 @@ import Testing
 @Suite struct ReadTests {
     /// Every reader is held by a long read while more short reads than the task pool has threads wait for one: once the
     /// long reads end, every read finishes. (With GRDB's `async` read, which gives its reader back only from the task
-    /// pool, this waited for ever.)
-    @Test func shortReadsWaitingForEveryReaderDoNotStopTheLongReadsGivingThemBack() throws {
+    /// pool, the process stood still; the watchdog, on a thread of its own, stops it saying so.)
+    @Test func shortReadsWaitingForEveryReaderDoNotStopTheLongReadsGivingThemBack() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("saessak-reads-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = try DiaryDatabase(folder: folder)
         defer { database.close() }
         let readers = database.writer.configuration.maximumReaderCount
-        let (started, gate, finished) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let short = 2 * ProcessInfo.processInfo.activeProcessorCount + 2
+        let (started, finished) = (Count(), Count())
+        let gate = DispatchSemaphore(value: 0)
+        let watchdog = DispatchWorkItem {
+            // The task pool is stuck, and with it the test runner's reporting: the process stops, saying why.
+            fatalError("\(finished.value) of \(readers + short) reads finished in two minutes: the reads are stuck")
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: watchdog)
+        defer { watchdog.cancel() }
         for _ in 0..<readers {
             Task.detached {
                 _ = try await database.reading { db in
-                    started.signal()
+                    started.add()
                     gate.wait()
                     return try Int.fetchOne(db, sql: "SELECT 1")
                 }
-                finished.signal()
+                finished.add()
             }
         }
-        for _ in 0..<readers { try #require(started.wait(timeout: .now() + 30) == .success, "a long read never began") }
+        // Waiting without holding a thread: other suites run beside this one and need the pool to start these reads.
+        while started.value < readers { try await Task.sleep(for: .milliseconds(5)) }
         // More short reads than the task pool has threads: each holds one while it waits for a reader.
-        let short = 2 * ProcessInfo.processInfo.activeProcessorCount + 2
         for _ in 0..<short {
             Task.detached {
                 _ = try database.readingHere { db in try Int.fetchOne(db, sql: "SELECT 1") }
-                finished.signal()
+                finished.add()
             }
         }
-        Thread.sleep(forTimeInterval: 0.3)
-        for _ in 0..<readers { gate.signal() }
-        for index in 0..<(readers + short) where finished.wait(timeout: .now() + 30) != .success {
-            // The task pool is stuck, and with it the test runner's reporting: the process stops, saying why.
-            fatalError("read \(index + 1) of \(readers + short) never finished: the reads are stuck")
-        }
+        // The long reads end a moment later, told from outside the task pool.
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { for _ in 0..<readers { gate.signal() } }
+        while finished.value < readers + short { try await Task.sleep(for: .milliseconds(5)) }
+    }
+
+    /// A count the reads' threads add to and the test reads.
+    final class Count: Sendable {
+        private let count = Atomic(0)
+        var value: Int { count.load(ordering: .relaxed) }
+        func add() { count.add(1, ordering: .relaxed) }
     }
 }
