@@ -307,11 +307,11 @@ def test_a_backup_from_an_older_schema_is_migrated_forward(tmp_path):
     saessak("backup", str(current), data=data)
 
     def as_v7(manifest, files):  # before the imports table of schema v8 (and v9's columns in it; v10 and v12 back up nothing; v15's outbox neither; v18 and v19 add indexes only)
-        assert manifest["schema"][-12:] == ["v8 imports", "v9 imported records", "v10 shared state", "v11 videos", "v12 idempotency keys",
+        assert manifest["schema"][-13:] == ["v8 imports", "v9 imported records", "v10 shared state", "v11 videos", "v12 idempotency keys",
                                             "v13 comments and hearts", "v14 authors and reads", "v15 mail", "v16 place regions", "v17 weather",
-                                            "v18 page indexes", "v19 entry lists"]
-        del manifest["schema"][-12:]
-        for table in ("importedItems", "comments", "hearts", "entryReads"):  # v8's table, v13's, v14's
+                                            "v18 page indexes", "v19 entry lists", "v20 trash"]
+        del manifest["schema"][-13:]
+        for table in ("importedItems", "comments", "hearts", "entryReads", "trashItems", "trashPhotos"):  # v8's table, v13's, v14's, v20's
             del files[f"data/{table}.json"], manifest["files"][f"data/{table}.json"], manifest["counts"][table]
         photos = json.loads(files["data/photos.json"])  # v11's video columns
         for row in photos:
@@ -322,6 +322,7 @@ def test_a_backup_from_an_older_schema_is_migrated_forward(tmp_path):
         families = json.loads(files["data/families.json"])  # v17's weather switch
         for row in families:
             row.pop("weatherLookup", None)
+            row.pop("trashDays", None)  # v20's
         files["data/families.json"] = json.dumps(families, ensure_ascii=False).encode()
         manifest["files"]["data/families.json"] = hashlib.sha256(files["data/families.json"]).hexdigest()
         memberships = json.loads(files["data/memberships.json"])  # v15's mail choices

@@ -17,13 +17,16 @@ TABLES = [
     "families", "users", "memberships", "apiTokens", "children", "entries", "entryChildren", "tags", "entryTags",
     "photos", "entryPhotos", "events", "eventPhotos", "anniversaries", "memos", "growthMeasurements", "vaccinations",
     "vaccinationChoices", "vaccinationSkips", "invitations", "shareLinks", "shareLinkEntries", "calendarFeeds",
-    "importedItems", "comments", "hearts", "entryReads",
+    "importedItems", "comments", "hearts", "entryReads", "trashItems", "trashPhotos",
 ]
 # What a table or column means, where its name does not say it (kept here so that regenerating keeps it).
 TABLE_NOTES = {
     "comments": "Comments on an entry or one photo (exactly one of entryId and photoId is set).",
     "hearts": "One member's heart on an entry or one photo.",
     "entryReads": "Which member has opened which entry (what is new to them is the rest).",
+    "trashItems": "What the family deleted, until it is restored or purged (docs/trash.md): each item with its rows as "
+                  "they were.",
+    "trashPhotos": "The photos a trashed item holds: their files stay until it is purged.",
 }
 COLUMN_NOTES = {
     ("entries", "authorId"): "who wrote the entry; null for imports, older entries, a deleted account or (a family backup) a "
@@ -44,6 +47,15 @@ COLUMN_NOTES = {
     ("memberships", "mailReminders"): "reminders a few days before milestones, birthdays, anniversaries and vaccinations",
     ("memberships", "mailLanguage"): "ko or en: the language of the member's mail",
     ("memberships", "mailSince"): "where the member's next digest starts (null: when they joined)",
+    ("families", "trashDays"): "how many days the trash keeps what is deleted (7-365)",
+    ("trashItems", "kind"): "entry, photo (taken off an entry), memo or comment",
+    ("trashItems", "itemId"): "the id the item had and gets back",
+    ("trashItems", "parentKind"): "what the item belonged to (a photo's or comment's entry), which must be back first",
+    ("trashItems", "deletedBy"): "the member who deleted it; null when the command line did, or (a family backup) a "
+                                 "member no longer in the family",
+    ("trashItems", "shareLinks"): "how many share links showed the item (they do not show it again)",
+    ("trashItems", "snapshot"): "JSON: the rows that went with the item, table by table, as this backup's data files "
+                                "hold rows, and an entry's tags by name",
 }
 SEALED = {("children", "residentNumberSealed"): "residentNumber"}
 LEFT_OUT = {("photos", "thumbnails")}

@@ -69,7 +69,7 @@ import DiaryStore
         #expect(updated.content == content)
         #expect(try await store.get(family: fixture.family, id: entry.id).content.childIDs == [sea.id, sky.id])
         #expect(try await store.tags(family: fixture.family) == ["새태그"])
-        _ = try await store.delete(family: fixture.family, id: entry.id)
+        _ = try await store.delete(family: fixture.family, id: entry.id, by: nil)
         #expect(try await store.tags(family: fixture.family).isEmpty)
     }
 
@@ -186,7 +186,7 @@ import DiaryStore
         let later = try await entries.create(family: fixture.family, content: content, photos: [], idempotencyKey: "draft-1")
         #expect(!later.replayed && later.entry.id != first.entry.id)
         // A key whose entry was deleted since is a conflict, never a new entry.
-        _ = try await entries.delete(family: fixture.family, id: later.entry.id)
+        _ = try await entries.delete(family: fixture.family, id: later.entry.id, by: nil)
         await #expect(throws: StoreError.self) {
             try await entries.create(family: fixture.family, content: content, photos: [], idempotencyKey: "draft-1")
         }

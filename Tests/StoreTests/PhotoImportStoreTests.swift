@@ -36,14 +36,19 @@ import Testing
         #expect(released == [ReleasedPhotoFile(sha256: added[1].sha256, mimeType: "image/jpeg")])
         await #expect(throws: StoreError.self) { try await photos.get(family: fixture.family, id: added[1].id) }
 
-        // A photo that is also a profile photo stays when it leaves the entry.
+        // A photo taken off the entry goes to the trash, which keeps it (and its file) until it is purged; one that
+        // is also a profile photo stays after that too.
+        let trash = fixture.stores.trash
         #expect(try await photos.setProfilePhoto(added[0].id, family: fixture.family, child: child.id).isEmpty)
         #expect(try await photos.profilePhoto(family: fixture.family, child: child.id) == added[0])
-        #expect(try await photos.remove(added[0].id, family: fixture.family, entry: entry.id).isEmpty)
+        let first = try await photos.remove(added[0].id, family: fixture.family, entry: entry.id, by: nil)
         #expect(try await photos.get(family: fixture.family, id: added[0].id) == added[0])
+        #expect(try await trash.purge(family: fixture.family, id: first.id).isEmpty)
         #expect(try await photos.setProfilePhoto(nil, family: fixture.family, child: child.id).map(\.sha256) == [added[0].sha256])
         #expect(try await photos.profilePhoto(family: fixture.family, child: child.id) == nil)
-        #expect(try await photos.remove(added[2].id, family: fixture.family, entry: entry.id).map(\.sha256) == [added[2].sha256])
+        let last = try await photos.remove(added[2].id, family: fixture.family, entry: entry.id, by: nil)
+        #expect(try await photos.referencedHashes() == [added[2].sha256])
+        #expect(try await trash.purge(family: fixture.family, id: last.id).map(\.sha256) == [added[2].sha256])
         #expect(try await photos.referencedHashes().isEmpty)
     }
 
@@ -83,7 +88,9 @@ import Testing
         await #expect(throws: StoreError.self) { try await photos.setProfilePhoto(theirs[0].id, family: fixture.family, child: child.id) }
         await #expect(throws: StoreError.self) { try await photos.add([photo(fixture, 8)], family: other, entry: entry.id) }
         await #expect(throws: StoreError.self) { try await photos.photos(family: other, entry: entry.id) }
-        #expect(try await photos.remove(ours[0].id, family: fixture.family, entry: entry.id).isEmpty)
+        let trashed = try await photos.remove(ours[0].id, family: fixture.family, entry: entry.id, by: nil)
+        await #expect(throws: StoreError.self) { try await fixture.stores.trash.purge(family: other, id: trashed.id) }
+        #expect(try await fixture.stores.trash.purge(family: fixture.family, id: trashed.id).isEmpty)
         #expect(try await photos.referencedHashes() == [theirs[0].sha256])
     }
 

@@ -30,7 +30,7 @@ import Testing
         await #expect(throws: StoreError.self) {
             try await reactions.deleteComment(family: fixture.family, id: second.id, by: grandma, asOwner: false)
         }
-        try await reactions.deleteComment(family: fixture.family, id: first.id, by: mom, asOwner: true)
+        _ = try await reactions.deleteComment(family: fixture.family, id: first.id, by: mom, asOwner: true)
         #expect(try await reactions.comments(family: fixture.family, on: .entry(entry.id)).map(\.id) == [second.id])
         // Text limits and another family.
         for bad in ["", "   ", String(repeating: "가", count: Comment.maxLength + 1), "a\u{0}b"] {
@@ -42,7 +42,7 @@ import Testing
         await #expect(throws: StoreError.self) { try await reactions.comments(family: other, on: .entry(entry.id)) }
         await #expect(throws: StoreError.self) { try await reactions.comment(family: other, id: second.id) }
         // A comment goes with its entry.
-        _ = try await fixture.stores.entries.delete(family: fixture.family, id: entry.id)
+        _ = try await fixture.stores.entries.delete(family: fixture.family, id: entry.id, by: nil)
         await #expect(throws: StoreError.self) { try await reactions.comment(family: fixture.family, id: second.id) }
     }
 

@@ -37,11 +37,11 @@ import DiaryStore
         let other = try await fixture.otherFamily()
         await #expect(throws: StoreError.notFound(kind: "memo", id: made[1].id.description)) { try await memos.get(family: other, id: made[1].id) }
         await #expect(throws: StoreError.self) { try await memos.update(family: other, id: made[1].id, content: made[1].content) }
-        await #expect(throws: StoreError.self) { try await memos.delete(family: other, id: made[1].id) }
+        await #expect(throws: StoreError.self) { try await memos.delete(family: other, id: made[1].id, by: nil) }
         #expect(try await memos.list(family: other, after: nil, limit: 10).items.isEmpty)
-        try await memos.delete(family: fixture.family, id: made[1].id)
+        _ = try await memos.delete(family: fixture.family, id: made[1].id, by: nil)
         await #expect(throws: StoreError.self) { try await memos.get(family: fixture.family, id: made[1].id) }
-        await #expect(throws: StoreError.self) { try await memos.delete(family: fixture.family, id: made[1].id) }
+        await #expect(throws: StoreError.self) { try await memos.delete(family: fixture.family, id: made[1].id, by: nil) }
     }
 
     @Test(arguments: Engine.available) func anniversariesKeepTheirCalendarAndComeInMonthDayOrder(engine: Engine) async throws {

@@ -145,6 +145,8 @@ import PostgresStore
         let expected = try await corpus.titles("아기 공원")
         for statement in [
             // Back to before p12: the later migrations undone first.
+            "DROP TABLE trashPhotos", "DROP TABLE trashItems", "ALTER TABLE families DROP COLUMN trashDays",
+            "DELETE FROM saessakMigrations WHERE name = 'p14 trash'",
             "DROP INDEX entryChildren_entry", "DROP INDEX entryTags_entry", "DROP INDEX entryPhotos_entry",
             "DELETE FROM saessakMigrations WHERE name = 'p13 entry lists'",
             "DROP TRIGGER searchDocuments_added ON searchDocuments", "DROP TRIGGER searchDocuments_removed ON searchDocuments",
@@ -228,7 +230,7 @@ import PostgresStore
         }
         #expect(try await corpus.titles("한강") == ["산책"])
 
-        _ = try await entries.delete(family: corpus.fixture.family, id: walk.id)
+        _ = try await entries.delete(family: corpus.fixture.family, id: walk.id, by: nil)
         #expect(try await corpus.titles("한강") == [])
 
         let memo = try await memos.create(family: corpus.fixture.family, content: try MemoContent(title: "병원", body: "예방접종 예약"))
@@ -236,7 +238,7 @@ import PostgresStore
         _ = try await memos.update(family: corpus.fixture.family, id: memo.id, content: try MemoContent(title: "병원", body: "영유아 검진"))
         #expect(try await corpus.titles("예방") == [])
         #expect(try await corpus.titles("검진") == ["병원"])
-        try await memos.delete(family: corpus.fixture.family, id: memo.id)
+        _ = try await memos.delete(family: corpus.fixture.family, id: memo.id, by: nil)
         #expect(try await corpus.titles("검진") == [])
         try await corpus.integrityCheck()
 

@@ -71,7 +71,7 @@ import Testing
         #expect(try await sharing.shareLinks(family: try await fixture.otherFamily()).isEmpty)
 
         // An entry deleted since drops out of the link; the link stays.
-        _ = try await fixture.stores.entries.delete(family: fixture.family, id: first.id)
+        _ = try await fixture.stores.entries.delete(family: fixture.family, id: first.id, by: nil)
         #expect(try await sharing.openShareLink(token: token)?.entryIDs == [second.id])
 
         // Another family's entries cannot be shared; another family cannot revoke.

@@ -98,8 +98,8 @@ public protocol ReactionStore: Sendable {
     /// Only the author changes a comment (`StoreError.notFound` for anyone else: they cannot tell it exists apart).
     func editComment(family: FamilyID, id: CommentID, author: UserID, text: String) async throws -> Comment
 
-    /// The author, or an owner (`asOwner`), deletes a comment.
-    func deleteComment(family: FamilyID, id: CommentID, by user: UserID, asOwner: Bool) async throws
+    /// The author, or an owner (`asOwner`), moves a comment to the trash.
+    func deleteComment(family: FamilyID, id: CommentID, by user: UserID, asOwner: Bool) async throws -> TrashItem
 
     /// The target's hearts, in the order given.
     func hearts(family: FamilyID, on target: ReactionTarget) async throws -> [Heart]

@@ -66,8 +66,8 @@ public protocol EntryStore: Sendable {
     func update(family: FamilyID, id: EntryID, content: EntryContent, photos: [PhotoID]?, expecting version: Int64?) async throws
         -> (entry: Entry, released: [ReleasedPhotoFile])
 
-    /// Deletes the entry, its photos that nothing else uses, and tags left unused; returns the photo files to delete.
-    func delete(family: FamilyID, id: EntryID) async throws -> [ReleasedPhotoFile]
+    /// Moves the entry to the trash with everything that goes with it (`TrashStore`); tags left unused go.
+    func delete(family: FamilyID, id: EntryID, by user: UserID?) async throws -> TrashItem
 
     /// The tags the family's entries use, by name.
     func tags(family: FamilyID) async throws -> [String]
@@ -83,7 +83,8 @@ public protocol MemoStore: Sendable {
 
     func update(family: FamilyID, id: MemoID, content: MemoContent) async throws -> Memo
 
-    func delete(family: FamilyID, id: MemoID) async throws
+    /// Moves the memo to the trash.
+    func delete(family: FamilyID, id: MemoID, by user: UserID?) async throws -> TrashItem
 }
 
 /// A family's yearly anniversaries, in month/day order.
@@ -134,8 +135,8 @@ public protocol PhotoStore: Sendable {
     /// photos dropped and used nowhere else are deleted.
     func setPhotos(_ ids: [PhotoID], family: FamilyID, entry: EntryID) async throws -> (photos: [Photo], released: [ReleasedPhotoFile])
 
-    /// Takes a photo off an entry; deletes it when nothing else uses it.
-    func remove(_ photo: PhotoID, family: FamilyID, entry: EntryID) async throws -> [ReleasedPhotoFile]
+    /// Takes a photo off an entry into the trash (its file stays until the trash lets it go).
+    func remove(_ photo: PhotoID, family: FamilyID, entry: EntryID, by user: UserID?) async throws -> TrashItem
 
     /// Makes `photo` the child's profile photo (nil clears it).
     func setProfilePhoto(_ photo: PhotoID?, family: FamilyID, child: ChildID) async throws -> [ReleasedPhotoFile]
@@ -259,4 +260,31 @@ extension AnniversaryStore {
     public func all(family: FamilyID) async throws -> [Anniversary] {
         try await Page.all { try await list(family: family, after: $0, limit: $1) }
     }
+}
+
+/// A family's trash: what members deleted, kept until restored, purged by an owner, or swept after the family's
+/// days of grace (docs/trash.md). Deleting goes through each item's own store (`EntryStore.delete` and the rest).
+public protocol TrashStore: Sendable {
+    /// Everything in the family's trash, most recently deleted first.
+    func list(family: FamilyID) async throws -> [TrashItem]
+
+    func get(family: FamilyID, id: TrashID) async throws -> TrashItem
+
+    /// Puts the item back as it was, with its IDs, order, links and search hits. When what it belonged to is in the
+    /// trash too, `withParent` restores that first; without it, `StoreError.conflict(field: "parent")`.
+    func restore(family: FamilyID, id: TrashID, withParent: Bool) async throws -> [TrashRestore]
+
+    /// Deletes one item for good; returns the photo files no row uses any more.
+    func purge(family: FamilyID, id: TrashID) async throws -> [ReleasedPhotoFile]
+
+    /// Deletes everything in the family's trash for good.
+    func empty(family: FamilyID) async throws -> [ReleasedPhotoFile]
+
+    /// Deletes for good every family's items older than that family's days of grace.
+    func sweep() async throws -> [ReleasedPhotoFile]
+
+    /// How many days the family's trash keeps things.
+    func retention(family: FamilyID) async throws -> Int
+
+    func setRetention(family: FamilyID, days: Int) async throws
 }

@@ -20,13 +20,14 @@ public struct DiaryStores: Sendable {
     public let news: any NewsStore
     public let mail: any MailStore
     public let weather: any WeatherStore
+    public let trash: any TrashStore
 
     public init(
         accounts: any AccountStore, sessions: any SessionStore, sharing: any SharingStore, children: any ChildStore,
         entries: any EntryStore, memos: any MemoStore, anniversaries: any AnniversaryStore, events: any EventStore,
         photos: any PhotoStore, search: any SearchStore, imports: any ImportStore, growth: any GrowthStore,
         vaccinations: any VaccinationStore, loginFailures: any LoginFailureStore, reactions: any ReactionStore,
-        news: any NewsStore, mail: any MailStore, weather: any WeatherStore
+        news: any NewsStore, mail: any MailStore, weather: any WeatherStore, trash: any TrashStore
     ) {
         self.accounts = accounts
         self.sessions = sessions
@@ -46,5 +47,6 @@ public struct DiaryStores: Sendable {
         self.news = news
         self.mail = mail
         self.weather = weather
+        self.trash = trash
     }
 }

@@ -4,6 +4,43 @@ import Persistence
 /// The migrations after the first three (v4 accounts onwards), newest first; `DiarySchema.migrator` lists them in
 /// order. Shipped migrations are never edited.
 extension DiarySchema {
+    /// The family's trash (docs/trash.md): each deleted item with its rows as they were (`snapshot`, JSON) until it is
+    /// restored or purged, and the photos it keeps from being deleted (no cascade from `photos`: a photo row a
+    /// trashed item holds cannot go). A family keeps its trash `trashDays` days.
+    static func trash(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE families ADD COLUMN trashDays INTEGER NOT NULL DEFAULT 30 CHECK (trashDays BETWEEN 7 AND 365);
+            CREATE TABLE trashItems (
+                id TEXT PRIMARY KEY NOT NULL,
+                familyId TEXT NOT NULL REFERENCES families(id) ON DELETE CASCADE,
+                kind TEXT NOT NULL CHECK (kind IN ('entry', 'photo', 'memo', 'comment')),
+                itemId TEXT NOT NULL,
+                parentKind TEXT CHECK (parentKind IN ('entry', 'photo', 'memo', 'comment')),
+                parentId TEXT,
+                label TEXT NOT NULL,
+                deletedBy TEXT REFERENCES users(id) ON DELETE SET NULL,
+                deletedAt DATETIME NOT NULL,
+                shareLinks INTEGER NOT NULL DEFAULT 0 CHECK (shareLinks >= 0),
+                snapshot TEXT NOT NULL,
+                CHECK ((parentKind IS NULL) = (parentId IS NULL)),
+                UNIQUE (id, familyId)
+            );
+            CREATE INDEX trashItems_family ON trashItems(familyId, deletedAt DESC, id DESC);
+            CREATE INDEX trashItems_item ON trashItems(familyId, kind, itemId);
+            CREATE INDEX trashItems_due ON trashItems(deletedAt);
+            CREATE TABLE trashPhotos (
+                trashId TEXT NOT NULL,
+                photoId TEXT NOT NULL,
+                familyId TEXT NOT NULL,
+                position INTEGER NOT NULL,
+                PRIMARY KEY (trashId, photoId),
+                FOREIGN KEY (trashId, familyId) REFERENCES trashItems(id, familyId) ON DELETE CASCADE,
+                FOREIGN KEY (photoId, familyId) REFERENCES photos(id, familyId)
+            );
+            CREATE INDEX trashPhotos_photo ON trashPhotos(photoId);
+            """)
+    }
+
     /// An entry's children, tags and photos in their order from one index each, the columns a list reads in it: every
     /// page of entries reads them for its entries by id, and from the primary keys each row cost a second lookup in
     /// the table and the order a sort (docs/performance.md).

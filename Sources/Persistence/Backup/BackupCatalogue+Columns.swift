@@ -3,7 +3,7 @@
 extension BackupCatalogue {
     /// The columns of every backed-up table at this version's schema, in SQLite's order and spelling.
     public static let columns: [String: [String]] = [
-        "families": ["id", "name", "createdAt", "weatherLookup"],
+        "families": ["id", "name", "createdAt", "weatherLookup", "trashDays"],
         "users": ["id", "username", "passwordHash", "createdAt"],
         "memberships": [
             "familyId",
@@ -139,5 +139,19 @@ extension BackupCatalogue {
         "comments": ["id", "familyId", "entryId", "photoId", "authorId", "body", "createdAt", "modifiedAt"],
         "hearts": ["id", "familyId", "entryId", "photoId", "userId", "createdAt"],
         "entryReads": ["familyId", "entryId", "userId", "readAt"],
+        "trashItems": [
+            "id",
+            "familyId",
+            "kind",
+            "itemId",
+            "parentKind",
+            "parentId",
+            "label",
+            "deletedBy",
+            "deletedAt",
+            "shareLinks",
+            "snapshot",
+        ],
+        "trashPhotos": ["trashId", "photoId", "familyId", "position"],
     ]
 }

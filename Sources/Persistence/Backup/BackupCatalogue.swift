@@ -10,7 +10,7 @@ public enum BackupCatalogue {
         "families", "users", "memberships", "apiTokens", "children", "entries", "entryChildren", "tags", "entryTags",
         "photos", "entryPhotos", "events", "eventPhotos", "anniversaries", "memos", "growthMeasurements", "vaccinations",
         "vaccinationChoices", "vaccinationSkips", "invitations", "shareLinks", "shareLinkEntries", "calendarFeeds",
-        "importedItems", "comments", "hearts", "entryReads",
+        "importedItems", "comments", "hearts", "entryReads", "trashItems", "trashPhotos",
     ]
 
     /// The schema a backup names is SQLite's list of migrations, whichever engine wrote it: the names up to the one
@@ -21,7 +21,7 @@ public enum BackupCatalogue {
         "v1 foundation", "v2 photos", "v3 search", "v4 accounts", "v5 vaccinations", "v6 calendar feeds",
         "v7 event photos", "v8 imports", "v9 imported records", "v10 shared state", "v11 videos",
         "v12 idempotency keys", "v13 comments and hearts", "v14 authors and reads", "v15 mail", "v16 place regions",
-        "v17 weather", "v18 page indexes", "v19 entry lists",
+        "v17 weather", "v18 page indexes", "v19 entry lists", "v20 trash",
     ]
 
     /// The password hash of an account whose hash a family backup left out: it matches no password.
@@ -29,6 +29,12 @@ public enum BackupCatalogue {
 
     /// Columns holding values sealed with the field cipher: every field marked sensitive.
     public static let sealedColumns: [(table: String, column: String)] = [("children", "residentNumberSealed")]
+
+    /// Columns PostgreSQL keeps as `boolean` (SQLite and backups as 0 and 1), as `table.column`.
+    public static let booleanColumns: Set<String> = [
+        "families.weatherLookup", "memberships.mailReminders", "children.isLeapMonth", "anniversaries.isLeapMonth",
+        "anniversaries.isHoliday", "calendarFeeds.includesHolidays",
+    ]
 
     /// `residentNumberSealed` → `residentNumber`: the column a backup carries a sealed value in, as plain text.
     public static func plainColumn(_ sealed: String) -> String {

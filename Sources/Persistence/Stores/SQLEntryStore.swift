@@ -184,13 +184,9 @@ public struct SQLEntryStore: EntryStore {
         }
     }
 
-    public func delete(family: FamilyID, id: EntryID) async throws -> [ReleasedPhotoFile] {
-        try await database.write { db in
-            let photos = try SQLPhotoStore.photoIDs(db, of: .entry(id))
-            try FamilyTable.entries.delete(db, family: family, id: id)
-            try Self.deleteUnusedTags(db, family: family)
-            return try SQLPhotoStore.deleteUnreferenced(db, candidates: photos)
-        }
+    public func delete(family: FamilyID, id: EntryID, by user: UserID?) async throws -> TrashItem {
+        let deletion = Trashing.Deletion(family: family, user: user, at: database.clock.now())
+        return try await database.write { db in try Trashing.entry(db, id, deletion) }
     }
 
     public func tags(family: FamilyID) async throws -> [String] {

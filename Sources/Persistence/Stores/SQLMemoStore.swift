@@ -47,8 +47,9 @@ public struct SQLMemoStore: MemoStore {
         }
     }
 
-    public func delete(family: FamilyID, id: MemoID) async throws {
-        try await database.write { db in try FamilyTable.memos.delete(db, family: family, id: id) }
+    public func delete(family: FamilyID, id: MemoID, by user: UserID?) async throws -> TrashItem {
+        let deletion = Trashing.Deletion(family: family, user: user, at: database.clock.now())
+        return try await database.write { db in try Trashing.memo(db, id, deletion) }
     }
 
     static func decode(_ row: SQLRow) throws -> Memo {

@@ -84,19 +84,9 @@ public struct SQLPhotoStore: PhotoStore {
         }
     }
 
-    public func remove(_ photo: PhotoID, family: FamilyID, entry: EntryID) async throws -> [ReleasedPhotoFile] {
-        try await database.write { db in
-            _ = try FamilyTable.entries.row(db, family: family, id: entry)
-            guard try db.execute("DELETE FROM entryPhotos WHERE entryId = \(entry) AND photoId = \(photo)") == 1 else {
-                throw StoreError.notFound(kind: "photo", id: photo.description)
-            }
-            try db.execute(
-                """
-                UPDATE entryPhotos SET position = (SELECT count(*) FROM entryPhotos later WHERE later.entryId = entryPhotos.entryId
-                    AND later.position < entryPhotos.position) WHERE entryId = \(entry)
-                """)
-            return try Self.deleteUnreferenced(db, candidates: [photo.sql])
-        }
+    public func remove(_ photo: PhotoID, family: FamilyID, entry: EntryID, by user: UserID?) async throws -> TrashItem {
+        let deletion = Trashing.Deletion(family: family, user: user, at: database.clock.now())
+        return try await database.write { db in try Trashing.photo(db, photo, of: entry, deletion) }
     }
 
     public func setProfilePhoto(_ photo: PhotoID?, family: FamilyID, child: ChildID) async throws -> [ReleasedPhotoFile] {
@@ -237,7 +227,8 @@ public struct SQLPhotoStore: PhotoStore {
         return try deleteUnreferenced(db, candidates: before)
     }
 
-    /// Deletes those of `candidates` that no entry, event or child uses, and reports the files whose last row went.
+    /// Deletes those of `candidates` that no entry, event, child or trashed item uses, and reports the files whose
+    /// last row went.
     public static func deleteUnreferenced(_ db: any SQLSession, candidates: [String]) throws -> [ReleasedPhotoFile] {
         var released: [ReleasedPhotoFile] = []
         for id in candidates {
@@ -247,6 +238,7 @@ public struct SQLPhotoStore: PhotoStore {
                     AND NOT EXISTS (SELECT 1 FROM entryPhotos WHERE photoId = photos.id)
                     AND NOT EXISTS (SELECT 1 FROM eventPhotos WHERE photoId = photos.id)
                     AND NOT EXISTS (SELECT 1 FROM children WHERE photoId = photos.id)
+                    AND NOT EXISTS (SELECT 1 FROM trashPhotos WHERE photoId = photos.id)
                 RETURNING sha256, mimeType
                 """)
             else { continue }

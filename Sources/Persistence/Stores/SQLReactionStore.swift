@@ -46,11 +46,9 @@ public struct SQLReactionStore: ReactionStore {
         }
     }
 
-    public func deleteComment(family: FamilyID, id: CommentID, by user: UserID, asOwner: Bool) async throws {
-        try await database.write { db in
-            let deleted = try db.execute("DELETE FROM comments WHERE id = \(id) AND familyId = \(family) AND (authorId = \(user) OR \(asOwner))")
-            guard deleted == 1 else { throw StoreError.notFound(kind: "comment", id: id.description) }
-        }
+    public func deleteComment(family: FamilyID, id: CommentID, by user: UserID, asOwner: Bool) async throws -> TrashItem {
+        let deletion = Trashing.Deletion(family: family, user: user, at: database.clock.now())
+        return try await database.write { db in try Trashing.comment(db, id, asOwner: asOwner, deletion) }
     }
 
     public func hearts(family: FamilyID, on target: ReactionTarget) async throws -> [Heart] {

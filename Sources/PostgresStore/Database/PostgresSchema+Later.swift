@@ -1,6 +1,39 @@
 /// The PostgreSQL migrations after the first two (p3 shared state onwards), newest first, as SQLite's
 /// `DiarySchema+Later`; `PostgresSchema.migrations` lists them in order. Shipped migrations are never edited.
 extension PostgresSchema {
+    /// As SQLite's "v20 trash": a family's trash, the photos it holds, and how long the family keeps it.
+    static let trash = """
+        ALTER TABLE families ADD COLUMN trashDays integer NOT NULL DEFAULT 30 CHECK (trashDays BETWEEN 7 AND 365);
+        CREATE TABLE trashItems (
+            id text COLLATE "C" PRIMARY KEY,
+            familyId text COLLATE "C" NOT NULL REFERENCES families(id) ON DELETE CASCADE,
+            kind text COLLATE "C" NOT NULL CHECK (kind IN ('entry', 'photo', 'memo', 'comment')),
+            itemId text COLLATE "C" NOT NULL,
+            parentKind text COLLATE "C" CHECK (parentKind IN ('entry', 'photo', 'memo', 'comment')),
+            parentId text COLLATE "C",
+            label text COLLATE "C" NOT NULL,
+            deletedBy text COLLATE "C" REFERENCES users(id) ON DELETE SET NULL,
+            deletedAt text COLLATE "C" NOT NULL,
+            shareLinks integer NOT NULL DEFAULT 0 CHECK (shareLinks >= 0),
+            snapshot text COLLATE "C" NOT NULL,
+            CHECK ((parentKind IS NULL) = (parentId IS NULL)),
+            UNIQUE (id, familyId)
+        );
+        CREATE INDEX trashItems_family ON trashItems(familyId, deletedAt DESC, id DESC);
+        CREATE INDEX trashItems_item ON trashItems(familyId, kind, itemId);
+        CREATE INDEX trashItems_due ON trashItems(deletedAt);
+        CREATE TABLE trashPhotos (
+            trashId text COLLATE "C" NOT NULL,
+            photoId text COLLATE "C" NOT NULL,
+            familyId text COLLATE "C" NOT NULL,
+            position integer NOT NULL,
+            PRIMARY KEY (trashId, photoId),
+            FOREIGN KEY (trashId, familyId) REFERENCES trashItems(id, familyId) ON DELETE CASCADE,
+            FOREIGN KEY (photoId, familyId) REFERENCES photos(id, familyId)
+        );
+        CREATE INDEX trashPhotos_photo ON trashPhotos(photoId);
+        """
+
     /// As SQLite's "v19 entry lists": an entry's children, tags and photos in order from the index alone.
     static let entryLists = """
         CREATE INDEX entryChildren_entry ON entryChildren(entryId, position, childId);

@@ -190,7 +190,9 @@ public struct WeatherFillingEntries: EntryStore {
         try await base.update(family: family, id: id, content: content, photos: photos, expecting: version)
     }
 
-    public func delete(family: FamilyID, id: EntryID) async throws -> [ReleasedPhotoFile] { try await base.delete(family: family, id: id) }
+    public func delete(family: FamilyID, id: EntryID, by user: UserID?) async throws -> TrashItem {
+        try await base.delete(family: family, id: id, by: user)
+    }
 
     public func tags(family: FamilyID) async throws -> [String] { try await base.tags(family: family) }
 }

@@ -17,7 +17,10 @@ struct AnniversariesAPI {
             get: { family, id in try await store.get(family: family, id: id) },
             create: { family, payload in try await store.create(family: family, details: try payload.details()) },
             update: { family, id, payload in try await store.update(family: family, id: id, details: try payload.details()) },
-            delete: { family, id in try await store.delete(family: family, id: id) },
+            delete: { family, _, id in
+                try await store.delete(family: family, id: id)
+                return nil
+            },
             resource: AnniversaryResource.init)
     }
 }

@@ -25,7 +25,10 @@ struct ChildrenAPI {
                 let current = try await store.get(family: family, id: id)
                 return try await store.update(family: family, id: id, profile: try payload.profile(current: current.profile))
             },
-            delete: { family, id in await photos.release(try await store.delete(family: family, id: id)) },
+            delete: { family, _, id in
+                await photos.release(try await store.delete(family: family, id: id))
+                return nil
+            },
             resource: { ChildResource($0, today: today.date()) })
     }
 }

@@ -5,7 +5,7 @@ import Services
 
 /// The five routes every collection of the API has, written once:
 /// `GET /name` (paged list), `POST /name` (201), `GET /name/{id}`, `PUT /name/{id}` (whole replacement),
-/// `DELETE /name/{id}` (204). Reads are for any member of the family (`Access.viewer`); writes for owners and editors.
+/// `DELETE /name/{id}` (204; for what the trash keeps, its trash item in `Trash-Item`). Reads are for any member of the family (`Access.viewer`); writes for owners and editors.
 struct CollectionRoutes<Owner, Item: Sendable, Payload: Decodable, Resource: Encodable>: Sendable {
     /// The path segment and the word used in errors: `children`, `child`.
     let path: String
@@ -13,7 +13,8 @@ struct CollectionRoutes<Owner, Item: Sendable, Payload: Decodable, Resource: Enc
     let get: @Sendable (FamilyID, Identifier<Owner>) async throws -> Item
     let create: @Sendable (FamilyID, Payload) async throws -> Item
     let update: @Sendable (FamilyID, Identifier<Owner>, Payload) async throws -> Item
-    let delete: @Sendable (FamilyID, Identifier<Owner>) async throws -> Void
+    /// Deletes by the asker; returns the trash item it became, for the kinds the trash keeps.
+    let delete: @Sendable (FamilyID, UserID?, Identifier<Owner>) async throws -> TrashItem?
     let resource: @Sendable (Item) -> Resource
     /// `create` by the asker (entries keep their author), at most once per `Idempotency-Key` when one is given
     /// (entries: drafts written offline are sent again until an answer arrives); nil where neither means anything.
@@ -30,7 +31,7 @@ struct CollectionRoutes<Owner, Item: Sendable, Payload: Decodable, Resource: Enc
         get: @escaping @Sendable (FamilyID, Identifier<Owner>) async throws -> Item,
         create: @escaping @Sendable (FamilyID, Payload) async throws -> Item,
         update: @escaping @Sendable (FamilyID, Identifier<Owner>, Payload) async throws -> Item,
-        delete: @escaping @Sendable (FamilyID, Identifier<Owner>) async throws -> Void, resource: @escaping @Sendable (Item) -> Resource,
+        delete: @escaping @Sendable (FamilyID, UserID?, Identifier<Owner>) async throws -> TrashItem?, resource: @escaping @Sendable (Item) -> Resource,
         createOnce: (@Sendable (FamilyID, UserID?, Payload, String?) async throws -> (item: Item, replayed: Bool))? = nil,
         version: (@Sendable (Item) -> Int64)? = nil,
         updateIfMatch: (@Sendable (FamilyID, Identifier<Owner>, Payload, Int64) async throws -> Item)? = nil
@@ -110,8 +111,8 @@ struct CollectionRoutes<Owner, Item: Sendable, Payload: Decodable, Resource: Enc
         }
         group.delete("\(path)/:id", .editor) { _, context in
             let family = try context.member().familyID
-            try await delete(family, try context.id(of: path))
-            return Response(status: .noContent)
+            let trashed = try await delete(family, context.userID, try context.id(of: path))
+            return TrashAPI.deleted(trashed)
         }
     }
 }

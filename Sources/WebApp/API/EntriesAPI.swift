@@ -56,7 +56,7 @@ struct EntriesAPI {
             get: { family, id in try await aged(family, try await store.get(family: family, id: id)) },
             create: { family, payload in try await make(family, nil, payload, nil).item },
             update: { family, id, payload in try await replace(family, id, payload, nil) },
-            delete: { family, id in await photos.release(try await store.delete(family: family, id: id)) },
+            delete: { family, user, id in try await store.delete(family: family, id: id, by: user) },
             resource: \.resource,
             createOnce: make,
             version: \.entry.version,

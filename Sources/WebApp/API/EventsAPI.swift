@@ -28,7 +28,10 @@ struct EventsAPI {
                 await photos.release(released)
                 return event
             },
-            delete: { family, id in await photos.release(try await store.delete(family: family, id: id)) },
+            delete: { family, _, id in
+                await photos.release(try await store.delete(family: family, id: id))
+                return nil
+            },
             resource: EventResource.init)
     }
 }

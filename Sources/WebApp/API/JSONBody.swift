@@ -74,6 +74,16 @@ struct Query {
         return value
     }
 
+    /// `true` or `false`, or nil when absent.
+    func bool(_ name: String) throws -> Bool? {
+        guard let text = string(name) else { return nil }
+        switch text {
+        case "true": return true
+        case "false": return false
+        default: throw Problem(status: .badRequest, detail: "\(name): '\(text)' is not true or false", field: name)
+        }
+    }
+
     func id<Owner>(_ name: String, as: Owner.Type = Owner.self) throws -> Identifier<Owner>? {
         guard let text = string(name) else { return nil }
         guard let id = Identifier<Owner>(text) else { throw Problem(status: .badRequest, detail: "\(name): '\(text)' is not an id", field: name) }

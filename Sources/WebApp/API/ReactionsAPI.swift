@@ -43,8 +43,8 @@ struct ReactionsAPI {
             let member = try context.member()
             let id: CommentID = try context.id(of: "comment")
             try await Self.requireAuthor(store, family: member.familyID, id: id, user: try context.user(), owner: member.role == .owner)
-            try await store.deleteComment(family: member.familyID, id: id, by: try context.user(), asOwner: member.role == .owner)
-            return Response(status: .noContent)
+            let trashed = try await store.deleteComment(family: member.familyID, id: id, by: try context.user(), asOwner: member.role == .owner)
+            return TrashAPI.deleted(trashed)
         }
     }
 

@@ -28,7 +28,10 @@ public func buildApplication(
     // A data folder nobody can sign in to yet offers a one-time link that creates its owner.
     let setupToken = try await signIn.accounts.hasUsers() ? nil : signIn.setup.issue()
     // Object storage is swept every hour too (see PhotoSweeper); the folder at start only.
-    var services: [any Service] = [photos.worker, photos.renditions, StatisticsUpkeep(database: database, logger: logger)]
+    var services: [any Service] = [
+        photos.worker, photos.renditions, StatisticsUpkeep(database: database, logger: logger),
+        TrashSweeper(trash: database.stores.trash, photos: photos, logger: logger),
+    ]
     if photos.storage.isShared { services.append(PhotoSweeper(photos: photos, logger: logger)) }
     if let mail = configuration.mail {
         services.append(
@@ -122,6 +125,7 @@ func buildRouter(
     entries.registerTimeline(on: api)
     entries.registerOnThisDay(on: api, today: today)
     MemosAPI(store: stores.memos).routes.register(on: api)
+    TrashAPI(store: stores.trash, photos: photos, clock: database.clock).register(on: api)
     ReactionsAPI(store: stores.reactions).register(on: api)
     NewsAPI(store: stores.news).register(on: api)
     SearchAPI(store: stores.search).register(on: api)

@@ -49,10 +49,10 @@ struct PhotosAPI {
         }
         api.delete("entries/:id/photos/:photo", .editor) { _, context in
             let family = try context.member().familyID
-            let released = try await service.store.remove(
-                try context.id("photo", of: "photo") as PhotoID, family: family, entry: try context.id(of: "entry") as EntryID)
-            await service.release(released)
-            return Response(status: .noContent)
+            let trashed = try await service.store.remove(
+                try context.id("photo", of: "photo") as PhotoID, family: family, entry: try context.id(of: "entry") as EntryID,
+                by: context.userID)
+            return TrashAPI.deleted(trashed)
         }
         api.put("children/:id/photo", .editor) { request, context in
             let family = try context.member().familyID

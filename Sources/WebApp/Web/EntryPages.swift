@@ -42,7 +42,7 @@ struct EntryPages {
         }
         pages.post("entries/:id/delete", .editor) { _, context in
             let family = try context.member().familyID
-            await stores.photos.release(try await stores.entries.delete(family: family, id: try context.id(of: "entry")))
+            _ = try await stores.entries.delete(family: family, id: try context.id(of: "entry"), by: context.userID)
             return AccountPages.redirect("/timeline")
         }
     }

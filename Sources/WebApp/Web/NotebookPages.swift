@@ -118,7 +118,7 @@ struct NotebookPages {
             ).response(request, context: context)
         }
         pages.post("memos/:id/delete", .editor) { _, context in
-            try await stores.memos.delete(family: try context.member().familyID, id: try context.id(of: "memo"))
+            _ = try await stores.memos.delete(family: try context.member().familyID, id: try context.id(of: "memo"), by: context.userID)
             return AccountPages.redirect("/memos")
         }
     }

@@ -54,7 +54,7 @@ struct ReactionPages {
             let id: CommentID = try context.id(of: "comment")
             let comment = try await ReactionsAPI.requireAuthor(
                 store, family: member.familyID, id: id, user: try context.user(), owner: member.role == .owner)
-            try await store.deleteComment(family: member.familyID, id: id, by: try context.user(), asOwner: member.role == .owner)
+            _ = try await store.deleteComment(family: member.familyID, id: id, by: try context.user(), asOwner: member.role == .owner)
             return AccountPages.redirect(Self.place(of: comment))
         }
     }

@@ -88,7 +88,7 @@ struct EditMemo: AsyncParsableCommand {
 }
 
 struct RemoveMemo: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "rm", abstract: "Delete a memo.")
+    static let configuration = CommandConfiguration(commandName: "rm", abstract: "Move a memo to the trash ('saessak trash' puts it back).")
 
     @OptionGroup var options: MemoOptions
     @Argument(help: "The memo's id.") var id: String
@@ -97,6 +97,7 @@ struct RemoveMemo: AsyncParsableCommand {
 
     func run() async throws {
         let (store, family) = try await options.open()
-        try await store.delete(family: family, id: try MemoOptions.id(id))
+        let item = try await store.delete(family: family, id: try MemoOptions.id(id), by: nil)
+        print("moved to the trash: \(item.id)")
     }
 }

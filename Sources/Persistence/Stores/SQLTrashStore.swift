@@ -1,0 +1,152 @@
+import Diary
+import Foundation
+
+/// `TrashStore` over either engine: the items `Trashing` put in the trash, listed, put back and purged.
+public struct SQLTrashStore: TrashStore {
+    let database: any StoreDatabase
+
+    public init(_ database: any StoreDatabase) { self.database = database }
+
+    public func list(family: FamilyID) async throws -> [TrashItem] {
+        try await database.read { db in
+            let rows = try db.rows(
+                """
+                SELECT id, familyId, kind, itemId, parentKind, parentId, label, deletedBy, deletedAt, shareLinks FROM trashItems
+                WHERE familyId = \(family) ORDER BY deletedAt DESC, id DESC
+                """)
+            var photos: [String: [PhotoID]] = [:]
+            for row in try db.rows(
+                "SELECT trashId, photoId FROM trashPhotos WHERE familyId = \(family) ORDER BY trashId, position")
+            {
+                photos[try row.string("trashId"), default: []].append(try row.id("photoId"))
+            }
+            return try rows.map { try Self.decode($0, photos: photos[try $0.string("id")] ?? []) }
+        }
+    }
+
+    public func get(family: FamilyID, id: TrashID) async throws -> TrashItem {
+        try await database.read { db in try Self.stored(db, family: family, id: id).item }
+    }
+
+    public func restore(family: FamilyID, id: TrashID, withParent: Bool) async throws -> [TrashRestore] {
+        try await database.write { db in
+            var restored: [TrashRestore] = []
+            try Self.restore(db, family: family, id: id, withParent: withParent, into: &restored)
+            return restored
+        }
+    }
+
+    /// What it belonged to first (when asked), then the item, then the trash row goes (and with it its hold on photos).
+    private static func restore(_ db: any SQLSession, family: FamilyID, id: TrashID, withParent: Bool, into restored: inout [TrashRestore]) throws {
+        let (item, row) = try stored(db, family: family, id: id)
+        if let parent = item.parent, let trashed = try trashed(db, family: family, parent: parent) {
+            guard withParent else {
+                throw StoreError.conflict(
+                    field: "parent", message: "the \(parent.kind.rawValue) it belongs to is in the trash too: restore both (withParent)")
+            }
+            try restore(db, family: family, id: trashed, withParent: true, into: &restored)
+        }
+        var leftOut: [String] = []
+        try Trashing.restore(db, row, item: item, leftOut: &leftOut)
+        try db.execute("DELETE FROM trashItems WHERE id = \(id)")
+        restored.append(TrashRestore(item: item, leftOut: leftOut))
+    }
+
+    /// The trash row of the newest deletion of `parent`, when it is in the trash and not in the diary.
+    private static func trashed(_ db: any SQLSession, family: FamilyID, parent: TrashParent) throws -> TrashID? {
+        let table = switch parent.kind {
+        case .entry: "entries"
+        case .memo: "memos"
+        case .comment: "comments"
+        case .photo: "photos"
+        }
+        if try db.exists("SELECT 1 FROM \(raw: table) WHERE id = \(parent.id) AND familyId = \(family)") { return nil }
+        return try db.string(
+            """
+            SELECT id FROM trashItems WHERE familyId = \(family) AND kind = \(parent.kind.rawValue) AND itemId = \(parent.id)
+            ORDER BY deletedAt DESC LIMIT 1
+            """
+        ).flatMap(TrashID.init)
+    }
+
+    public func purge(family: FamilyID, id: TrashID) async throws -> [ReleasedPhotoFile] {
+        try await database.write { db in
+            _ = try Self.stored(db, family: family, id: id)
+            return try Self.purge(db, items: [id.sql])
+        }
+    }
+
+    public func empty(family: FamilyID) async throws -> [ReleasedPhotoFile] {
+        try await database.write { db in
+            try Self.purge(db, items: try db.strings("SELECT id FROM trashItems WHERE familyId = \(family)"))
+        }
+    }
+
+    public func sweep() async throws -> [ReleasedPhotoFile] {
+        let now = database.clock.now()
+        return try await database.write { db in
+            // Nothing is due before the shortest time a family may choose; of the rest, each family's own.
+            let shortest = now.addingTimeInterval(-TimeInterval(TrashRetention.days.lowerBound) * 86_400)
+            let due = try db.rows(
+                """
+                SELECT trashItems.id, trashItems.deletedAt, families.trashDays FROM trashItems
+                JOIN families ON families.id = trashItems.familyId WHERE trashItems.deletedAt < \(shortest)
+                """
+            ).filter { row in
+                let days = try row.int("trashDays")
+                return try row.timestamp("deletedAt").addingTimeInterval(TimeInterval(days) * 86_400) <= now
+            }
+            return try Self.purge(db, items: try due.map { try $0.string("id") })
+        }
+    }
+
+    /// Deletes the trash rows, then the photos only they held (and, when no row has the content, its file).
+    private static func purge(_ db: any SQLSession, items: [String]) throws -> [ReleasedPhotoFile] {
+        guard !items.isEmpty else { return [] }
+        let photos = try db.strings("SELECT DISTINCT photoId FROM trashPhotos WHERE trashId IN \(list: items)")
+        try db.execute("DELETE FROM trashItems WHERE id IN \(list: items)")
+        return try SQLPhotoStore.deleteUnreferenced(db, candidates: photos)
+    }
+
+    public func retention(family: FamilyID) async throws -> Int {
+        try await database.read { db in
+            guard let days = try db.int("SELECT trashDays FROM families WHERE id = \(family)") else {
+                throw StoreError.notFound(kind: "family", id: family.description)
+            }
+            return days
+        }
+    }
+
+    public func setRetention(family: FamilyID, days: Int) async throws {
+        let days = try TrashRetention.checked(days)
+        try await database.write { db in
+            guard try db.execute("UPDATE families SET trashDays = \(days) WHERE id = \(family)") == 1 else {
+                throw StoreError.notFound(kind: "family", id: family.description)
+            }
+        }
+    }
+
+    // MARK: Rows
+
+    private static func stored(_ db: any SQLSession, family: FamilyID, id: TrashID) throws -> (item: TrashItem, row: SQLRow) {
+        guard let row = try db.row("SELECT * FROM trashItems WHERE id = \(id) AND familyId = \(family)") else {
+            throw StoreError.notFound(kind: "trash item", id: id.description)
+        }
+        let photos: [PhotoID] = try db.rows("SELECT photoId FROM trashPhotos WHERE trashId = \(id) ORDER BY position").map { try $0.id("photoId") }
+        return (try decode(row, photos: photos), row)
+    }
+
+    static func decode(_ row: SQLRow, photos: [PhotoID]) throws -> TrashItem {
+        let kind = try row.string("kind")
+        guard let kind = TrashKind(rawValue: kind) else { throw StoreError.unreadable("trash item kind '\(kind)'") }
+        var parent: TrashParent?
+        if let parentKind = try row.optionalString("parentKind"), let parentID = try row.optionalString("parentId") {
+            guard let parentKind = TrashKind(rawValue: parentKind) else { throw StoreError.unreadable("trash item parent kind '\(parentKind)'") }
+            parent = TrashParent(kind: parentKind, id: parentID)
+        }
+        return TrashItem(
+            id: try row.id("id"), familyID: try row.id("familyId"), kind: kind, itemID: try row.string("itemId"), parent: parent,
+            label: try row.string("label"), deletedBy: try row.optionalID("deletedBy"), deletedAt: try row.timestamp("deletedAt"),
+            photoIDs: photos, shareLinks: try row.int("shareLinks"))
+    }
+}

@@ -1,0 +1,201 @@
+"""Issue 36: nothing a family member deletes is lost at once. A delete moves the thing to the family's trash with what
+went with it; a restore puts it back exactly (compared field by field through the API); owners purge; the files stay
+until nothing uses them. On both engines and both photo stores."""
+import json
+import re
+import time
+
+import pytest
+
+from conftest import Server, make_family, new_child, new_entry, saessak, stored_originals
+from images import image_bytes, multipart
+from openapi_contract import check
+
+pytestmark = [pytest.mark.engine, pytest.mark.photos]
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory):
+    data = tmp_path_factory.mktemp("trash") / "saessak-data"
+    owner = make_family(data, "mom", "우리집")
+    make_family(data, "grandma", "할머니")
+    saessak("admin", "add-member", "--username", "grandma", "--family", "우리집", "--role", "viewer", data=data)
+    viewer = saessak("admin", "create-token", "--username", "grandma", "--family", "우리집", data=data).stdout.strip()
+    make_family(data, "dad", "아빠")
+    saessak("admin", "add-member", "--username", "dad", "--family", "우리집", "--role", "editor", data=data)
+    editor = saessak("admin", "create-token", "--username", "dad", "--family", "우리집", data=data).stdout.strip()
+    other = make_family(data, "lee", "이씨네")
+    running = Server(data).start()
+    running.owner, running.viewer, running.editor, running.other = owner, viewer, editor, other
+    yield running
+    running.stop()
+
+
+def call(server, method, path, body=None, token=None):
+    response = server.request(method, "/api/v1" + path, body, token)
+    check(method, "/api/v1" + path, response)
+    return response
+
+
+def upload(server, tmp_path, *sizes):
+    files = [(f"p{i}.jpg", image_bytes(tmp_path, ".jpg", width, height)) for i, (width, height) in enumerate(sizes)]
+    content_type, body = multipart(files)
+    answer = server.request("POST", "/api/v1/photos", raw=body, token=server.owner, headers={"Content-Type": content_type})
+    assert answer.status == 201, answer.body
+    return [photo["id"] for photo in answer.json()["items"]]
+
+
+def thumbnails_made(server, entry_id):
+    """Waits for the worker's thumbnails, which change what the API says of a photo."""
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        items = call(server, "GET", f"/entries/{entry_id}/photos", token=server.owner).json()["items"]
+        if all(photo["thumbnailsReady"] for photo in items):
+            return
+        time.sleep(0.1)
+    raise AssertionError("thumbnails were not made within 30 s")
+
+
+def everything_about(server, entry_id):
+    """What the API shows of an entry and what hangs on it."""
+    return {
+        "entry": call(server, "GET", f"/entries/{entry_id}", token=server.owner).json(),
+        "photos": call(server, "GET", f"/entries/{entry_id}/photos", token=server.owner).json(),
+        "comments": call(server, "GET", f"/entries/{entry_id}/comments", token=server.owner).json(),
+        "hearts": call(server, "GET", f"/entries/{entry_id}/hearts", token=server.owner).json(),
+    }
+
+
+def search(server, text):
+    return [hit["id"] for hit in call(server, "GET", f"/search?q={text}", token=server.owner).json()["items"]]
+
+
+def test_a_deleted_entry_leaves_every_list_and_comes_back_exactly(home, tmp_path):
+    child = new_child(home, home.owner)
+    photos = upload(home, tmp_path, (64, 48), (48, 64), (40, 40))
+    entry = new_entry(home, home.owner, [child["id"]], title="휴지통 나들이", body="공원 산책을 했다", tags=["산책", "가을"], photoIds=photos)
+    call(home, "POST", f"/entries/{entry['id']}/comments", {"text": "예쁘다"}, home.viewer)
+    call(home, "PUT", f"/entries/{entry['id']}/heart", token=home.viewer)
+    thumbnails_made(home, entry["id"])
+    before = everything_about(home, entry["id"])
+    files = stored_originals(home.data)
+
+    deleted = call(home, "DELETE", f"/entries/{entry['id']}", token=home.editor)
+    assert deleted.status == 204
+    item_id = deleted.headers["Trash-Item"]
+    assert call(home, "GET", f"/entries/{entry['id']}", token=home.owner).status == 404
+    assert entry["id"] not in [e["id"] for e in call(home, "GET", "/entries", token=home.owner).json()["items"]]
+    assert entry["id"] not in search(home, "휴지통")
+    assert stored_originals(home.data) == files  # the trash keeps the files
+
+    # The editor and the owner see it; the grandparent, who did not delete it, does not; nor another family.
+    item = call(home, "GET", f"/trash/{item_id}", token=home.owner).json()
+    assert item["kind"] == "entry" and item["itemId"] == entry["id"] and item["label"] == "휴지통 나들이"
+    assert item["photoIds"] == photos and item["daysLeft"] == 30
+    assert item_id in [i["id"] for i in call(home, "GET", "/trash", token=home.editor).json()["items"]]
+    assert item_id not in [i["id"] for i in call(home, "GET", "/trash", token=home.viewer).json()["items"]]
+    assert call(home, "GET", f"/trash/{item_id}", token=home.viewer).status == 404
+    assert call(home, "GET", f"/trash/{item_id}", token=home.other).status == 404
+    assert call(home, "POST", f"/trash/{item_id}/restore", token=home.viewer).status == 404
+    assert call(home, "POST", f"/trash/{item_id}/restore", token=home.other).status == 404
+    assert call(home, "POST", f"/trash/{item_id}/restore?withParent=maybe", token=home.editor).status == 400
+
+    restored = call(home, "POST", f"/trash/{item_id}/restore", token=home.editor).json()
+    assert [r["id"] for r in restored["restored"]] == [item_id] and restored["leftOut"] == [] and restored["shareLinks"] == 0
+    after = everything_about(home, entry["id"])
+    for name in before:
+        assert after[name] == before[name], (name, json.dumps(before[name], ensure_ascii=False), json.dumps(after[name], ensure_ascii=False))
+    assert entry["id"] in search(home, "휴지통")
+    assert call(home, "GET", f"/trash/{item_id}", token=home.owner).status == 404
+    assert call(home, "POST", f"/trash/{item_id}/restore", token=home.editor).status == 404
+
+
+def test_a_photo_comes_back_to_its_place_and_its_entry_first_when_asked(home, tmp_path):
+    child = new_child(home, home.owner)
+    photos = upload(home, tmp_path, (30, 20), (20, 30), (25, 25))
+    entry = new_entry(home, home.owner, [child["id"]], title="사진 셋", photoIds=photos)
+    taken = call(home, "DELETE", f"/entries/{entry['id']}/photos/{photos[1]}", token=home.editor)
+    assert taken.status == 204
+    photo_item = taken.headers["Trash-Item"]
+    assert [p["id"] for p in call(home, "GET", f"/entries/{entry['id']}/photos", token=home.owner).json()["items"]] == [photos[0], photos[2]]
+    entry_item = call(home, "DELETE", f"/entries/{entry['id']}", token=home.owner).headers["Trash-Item"]
+    refused = call(home, "POST", f"/trash/{photo_item}/restore", token=home.owner)
+    assert refused.status == 409 and refused.json()["field"] == "parent"
+    both = call(home, "POST", f"/trash/{photo_item}/restore?withParent=true", token=home.owner).json()
+    assert [r["id"] for r in both["restored"]] == [entry_item, photo_item]
+    assert [p["id"] for p in call(home, "GET", f"/entries/{entry['id']}/photos", token=home.owner).json()["items"]] == photos
+
+
+def test_a_member_undoes_their_own_comment_and_memos_come_back(home):
+    child = new_child(home, home.owner)
+    entry = new_entry(home, home.owner, [child["id"]], title="댓글")
+    comment = call(home, "POST", f"/entries/{entry['id']}/comments", {"text": "할머니가 왔다 감"}, home.viewer).json()
+    gone = call(home, "DELETE", f"/comments/{comment['id']}", token=home.viewer)
+    item_id = gone.headers["Trash-Item"]
+    assert [i["id"] for i in call(home, "GET", "/trash", token=home.viewer).json()["items"]] == [item_id]
+    assert call(home, "POST", f"/trash/{item_id}/restore", token=home.viewer).status == 200
+    assert call(home, "GET", f"/entries/{entry['id']}/comments", token=home.owner).json()["items"] == [comment]
+
+    memo = call(home, "POST", "/memos", {"title": "장보기", "body": "분유"}, home.editor).json()
+    memo_item = call(home, "DELETE", f"/memos/{memo['id']}", token=home.editor).headers["Trash-Item"]
+    assert call(home, "GET", f"/memos/{memo['id']}", token=home.owner).status == 404
+    call(home, "POST", f"/trash/{memo_item}/restore", token=home.owner)
+    assert call(home, "GET", f"/memos/{memo['id']}", token=home.owner).json() == memo
+
+
+def test_a_share_link_stays_without_the_restored_entry_and_the_restore_says_so(home):
+    child = new_child(home, home.owner)
+    entry = new_entry(home, home.owner, [child["id"]], title="링크에 있던 날")
+    link = call(home, "POST", "/share-links", {"entryIds": [entry["id"]]}, home.owner).json()
+    item_id = call(home, "DELETE", f"/entries/{entry['id']}", token=home.owner).headers["Trash-Item"]
+    assert call(home, "GET", f"/trash/{item_id}", token=home.owner).json()["shareLinks"] == 1
+    assert call(home, "POST", f"/trash/{item_id}/restore", token=home.owner).json()["shareLinks"] == 1
+    page = home.request("GET", re.sub(r"^http://[^/]+", "", link["url"]))
+    assert page.status in (200, 404) and "링크에 있던 날" not in page.body.decode()
+
+
+def test_only_owners_purge_and_files_go_when_nothing_uses_them(home, tmp_path):
+    child = new_child(home, home.owner)
+    photos = upload(home, tmp_path, (33, 17))
+    entry = new_entry(home, home.owner, [child["id"]], title="지울 것", photoIds=photos)
+    files = set(stored_originals(home.data))
+    item_id = call(home, "DELETE", f"/entries/{entry['id']}", token=home.owner).headers["Trash-Item"]
+    assert call(home, "DELETE", f"/trash/{item_id}", token=home.editor).status == 403
+    assert call(home, "DELETE", "/trash", token=home.editor).status == 403
+    assert call(home, "DELETE", f"/trash/{item_id}", token=home.other).status == 404
+    assert call(home, "DELETE", f"/trash/{item_id}", token=home.owner).status == 204
+    assert len(files - set(stored_originals(home.data))) == 1
+    assert call(home, "GET", f"/trash/{item_id}", token=home.owner).status == 404
+
+    memo = call(home, "POST", "/memos", {"title": "비울 것"}, home.owner).json()
+    call(home, "DELETE", f"/memos/{memo['id']}", token=home.owner)
+    assert call(home, "DELETE", "/trash", token=home.owner).status == 204
+    assert call(home, "GET", "/trash", token=home.owner).json()["items"] == []
+
+
+def test_owners_choose_how_long_the_trash_keeps_things(home):
+    assert call(home, "GET", "/trash/settings", token=home.viewer).json() == {"days": 30}
+    assert call(home, "PUT", "/trash/settings", {"days": 7}, home.editor).status == 403
+    for bad in ({"days": 6}, {"days": 366}):
+        refused = call(home, "PUT", "/trash/settings", bad, home.owner)
+        assert refused.status == 422 and refused.json()["field"] == "days"
+    assert call(home, "PUT", "/trash/settings", {"days": 7}, home.owner).json() == {"days": 7}
+    memo = call(home, "POST", "/memos", {"title": "한 주"}, home.owner).json()
+    item_id = call(home, "DELETE", f"/memos/{memo['id']}", token=home.owner).headers["Trash-Item"]
+    assert call(home, "GET", f"/trash/{item_id}", token=home.owner).json()["daysLeft"] == 7
+    assert call(home, "PUT", "/trash/settings", {"days": 30}, home.owner).json() == {"days": 30}
+
+
+def test_the_command_line_lists_restores_and_empties_the_trash(home):
+    memo = call(home, "POST", "/memos", {"title": "명령줄 메모"}, home.owner).json()
+    moved = saessak("memos", "rm", memo["id"], "--family", "우리집", data=home.data).stdout
+    item_id = moved.strip().split()[-1]
+    listed = json.loads(saessak("trash", "list", "--family", "우리집", "--json", data=home.data).stdout)["items"]
+    assert [i["label"] for i in listed if i["id"] == item_id] == ["명령줄 메모"]
+    assert "restored memo" in saessak("trash", "restore", item_id, "--family", "우리집", data=home.data).stdout
+    assert call(home, "GET", f"/memos/{memo['id']}", token=home.owner).json()["title"] == "명령줄 메모"
+    refused = saessak("trash", "restore", "not-an-id", "--family", "우리집", data=home.data, check=False)
+    assert refused.returncode != 0 and "is not a trash item id" in refused.stderr
+    saessak("memos", "rm", memo["id"], "--family", "우리집", data=home.data)
+    saessak("trash", "empty", "--family", "우리집", data=home.data)
+    assert json.loads(saessak("trash", "list", "--family", "우리집", "--json", data=home.data).stdout)["items"] == []
