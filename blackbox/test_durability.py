@@ -155,3 +155,77 @@ def test_kill_9_during_photo_uploads_leaves_no_partial_files_and_no_dangling_row
         assert len(list((data / "photos" / "thumbnails" / "large").rglob("*.jpg"))) == len(originals)
     finally:
         server.stop()
+
+
+def test_kill_9_while_the_trash_fills_empties_and_is_purged_loses_nothing_not_purged(tmp_path):
+    """Issue 36: entries go to the trash and back, and some are purged, from two clients, until a kill -9. Every
+    entry whose purge was not acknowledged is still somewhere (the diary or the trash); every photo row has its file
+    and every file a row."""
+    from conftest import new_entry
+    from images import image, multipart
+
+    data = tmp_path / "data"
+    token = make_family(data, "han")
+    server = Server(data).start()
+    child = new_child(server, token)
+    picture = image(tmp_path, ".jpg", 320, 240).read_bytes()
+    entries = []
+    for n in range(16):
+        content_type, body = multipart([(f"{n}.jpg", picture + f"entry-{n}".encode())])
+        photo = server.request("POST", "/api/v1/photos", raw=body, token=token, headers={"Content-Type": content_type}).json()["items"][0]["id"]
+        entries.append(new_entry(server, token, [child["id"]], title=f"일기 {n}", photoIds=[photo])["id"])
+    purged, operations, lock, stop = set(), [0], threading.Lock(), threading.Event()
+
+    def worker(mine, purging):
+        while not stop.is_set():
+            for entry in list(mine):
+                try:
+                    deleted = server.request("DELETE", f"/api/v1/entries/{entry}", token=token)
+                    if deleted.status != 204:
+                        continue
+                    item = deleted.headers["Trash-Item"]
+                    if purging and len(mine) > 4:
+                        if server.request("DELETE", f"/api/v1/trash/{item}", token=token).status == 204:
+                            with lock:
+                                purged.add(entry)
+                            mine.remove(entry)
+                    else:
+                        server.request("POST", f"/api/v1/trash/{item}/restore", token=token)
+                except OSError:
+                    return
+                with lock:
+                    operations[0] += 1
+
+    threads = [threading.Thread(target=worker, args=(entries[:8], False)), threading.Thread(target=worker, args=(entries[8:], True))]
+    for thread in threads:
+        thread.start()
+    deadline = time.time() + 30
+    while operations[0] < 40 and time.time() < deadline:
+        time.sleep(0.02)
+    server.stop(kill=True)
+    stop.set()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert operations[0] >= 10 and purged
+
+    assert integrity(data) == ("ok", [])
+    with sqlite3.connect(data / "saessak.sqlite") as connection:
+        live = {row[0] for row in connection.execute("SELECT id FROM entries")}
+        trashed = {row[0] for row in connection.execute("SELECT itemId FROM trashItems WHERE kind = 'entry'")}
+    assert not live & trashed
+    assert live | trashed >= set(entries) - purged
+    assert not (live | trashed) & purged
+    server = Server(data).start()  # start-up drops files no row refers to
+    try:
+        with sqlite3.connect(data / "saessak.sqlite") as connection:
+            hashes = {row[0] for row in connection.execute("SELECT sha256 FROM photos")}
+        originals = {p.name.split(".")[0] for p in (data / "photos" / "originals").rglob("*.jpg")}
+        assert hashes == originals
+        # What the kill left in the trash still comes back whole, its photo with it.
+        listed = server.request("GET", "/api/v1/trash", token=token).json()["items"]
+        for item in listed:
+            assert server.request("POST", f"/api/v1/trash/{item['id']}/restore", token=token).status == 200
+            assert server.request("GET", f"/api/v1/entries/{item['itemId']}/photos", token=token).json()["items"][0]["id"] == item["photoIds"][0]
+        assert len(server.request("GET", "/api/v1/entries?limit=200", token=token).json()["items"]) == len(set(entries) - purged)
+    finally:
+        server.stop()

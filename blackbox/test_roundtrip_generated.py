@@ -2,7 +2,8 @@
 children (solar, lunar, leap-month births, profile photos, resident numbers), entries with ordered photos and video
 clips (one that plays as it is, one that needs a web rendition), tags,
 places and weather, events and visits with prescription photos, vaccinations with choices and skips, measurements,
-anniversaries, memos, members and roles, invitations, share links, tokens, feeds and imported source keys — then
+anniversaries, memos, members and roles, invitations, share links, tokens, feeds, imported source keys and the trash
+(an entry, a photo taken off one, a memo, a comment deleted; the family's days) — then
 backup → restore into an empty folder → backup again must give identical content, for the whole folder and for
 `--family`, and the restored server must answer the same API reads. ROUNDTRIP_EXAMPLES sets how many families
 (default 30); a failure prints the family that failed."""
@@ -108,6 +109,9 @@ def families(draw):
         "weather": draw(st.booleans()),
         "mail": draw(st.lists(st.tuples(st.sampled_from(["off", "daily", "weekly"]), st.booleans(), st.sampled_from(["ko", "en"]),
                                         st.from_regex(r"[a-z0-9][a-z0-9+_-]{0,15}", fullmatch=True)), max_size=2)),
+        # What goes to the trash at the end, in this order, and how long the family keeps it.
+        "trash": draw(st.lists(st.sampled_from(["entry", "photo", "memo", "comment"]), max_size=4, unique=True)),
+        "trashDays": draw(st.sampled_from([None, 7, 365])),
     }
 
 
@@ -118,7 +122,9 @@ def api(server, method, path, body=None, token=None, raw=None, headers=None):
 
 
 def build(data, plan, picture, scratch, movies):
-    """Makes `plan` through the API and the CLI; returns the owner's token. `movies`: a clip's bytes by kind."""
+    """Makes `plan` through the API and the CLI; returns the owner's token and what the trash took (`trashed`: items,
+    entries and comment rows). `movies`: a clip's bytes by kind."""
+    trashed = {"items": 0, "entries": 0, "comments": 0}
     token = make_family(data, "mom", FAMILY)
     for number, role in enumerate(plan["members"]):
         saessak("admin", "create-user", "--username", f"member{number}", "--password-stdin", data=data, stdin="a long password\n")
@@ -153,8 +159,7 @@ def build(data, plan, picture, scratch, movies):
             api(server, "POST", f"/children/{first}/measurements", {"kind": kind, "value": value, "unit": unit, "date": when.isoformat()}, token)
         for name, calendar, month, day_of_month, holiday in plan["anniversaries"]:
             api(server, "POST", "/anniversaries", {"name": name, "calendar": calendar, "month": month, "day": day_of_month, "isHoliday": holiday}, token)
-        for title, body in plan["memos"]:
-            api(server, "POST", "/memos", {"title": title[:200], "body": body}, token)
+        memos = [api(server, "POST", "/memos", {"title": title[:200], "body": body}, token)["id"] for title, body in plan["memos"]]
         for role in plan["invitations"]:
             api(server, "POST", "/invitations", {"role": role}, token)
         if plan["share"] and entries:
@@ -168,14 +173,36 @@ def build(data, plan, picture, scratch, movies):
         if plan["members"]:
             member = saessak("admin", "create-token", "--username", "member0", "--family", FAMILY, data=data).stdout.strip()
         targets = [f"/entries/{e}" for e in entries[:1]] + [f"/photos/{p}" for p in photos[:1]]
+        comments = []  # (id, what it is on)
         for on_photo, by_member, words in plan["comments"]:
             if targets:
-                api(server, "POST", f"{targets[-1] if on_photo else targets[0]}/comments", {"text": words[:2000]}, member if by_member and member else token)
+                target = targets[-1] if on_photo else targets[0]
+                made = api(server, "POST", f"{target}/comments", {"text": words[:2000]}, member if by_member and member else token)
+                comments.append((made["id"], target))
         for on_photo, by_member in plan["hearts"]:
             if targets:
                 api(server, "PUT", f"{targets[-1] if on_photo else targets[0]}/heart", token=member if by_member and member else token)
         if plan["weather"]:
             api(server, "PUT", "/family/weather", {"on": True}, token)
+        if plan["trashDays"]:
+            api(server, "PUT", "/trash/settings", {"days": plan["trashDays"]}, token)
+        for kind in plan["trash"]:
+            if kind == "memo" and memos:
+                api(server, "DELETE", f"/memos/{memos.pop(0)}", token=token)
+            elif kind == "comment" and comments:
+                api(server, "DELETE", f"/comments/{comments.pop(0)[0]}", token=token)
+                trashed["comments"] += 1
+            elif kind == "photo" and any(entry["photos"] for entry in plan["entries"]):
+                index = next(i for i, entry in enumerate(plan["entries"]) if entry["photos"])
+                api(server, "DELETE", f"/entries/{entries[index]}/photos/{photos[plan['entries'][index]['photos'][0]]}", token=token)
+            elif kind == "entry" and entries:
+                gone = entries[-1]
+                api(server, "DELETE", f"/entries/{gone}", token=token)
+                trashed["entries"] += 1
+                trashed["comments"] += sum(1 for _, target in comments if target == f"/entries/{gone}")
+            else:
+                continue
+            trashed["items"] += 1
         for who, (digest, reminders, language, local) in zip((token, member), plan["mail"]):
             if who:
                 api(server, "PUT", "/account/mail", {"address": f"{local}@example.kr", "digest": digest, "reminders": reminders,
@@ -186,7 +213,7 @@ def build(data, plan, picture, scratch, movies):
         diary = scratch / "diary.txt"
         diary.write_text("".join(f"{when.isoformat()}\n옛날 일기 {when}\n\n" for when in plan["imported"]), encoding="utf-8")
         saessak("import", "text", str(diary), "--child", plan["children"][0]["name"], "--family", FAMILY, data=data)
-    return token
+    return token, trashed
 
 
 def contents(path):
@@ -201,7 +228,8 @@ def contents(path):
 
 
 READS = ["/children", "/entries?limit=200", "/timeline?limit=200", "/events", "/anniversaries", "/memos", "/invitations",
-         "/share-links", "/feeds", "/tokens", "/account", "/account/mail", "/family/weather", "/today?date=2026-11-22&days=400", "/search?q=아기"]
+         "/share-links", "/feeds", "/tokens", "/account", "/account/mail", "/family/weather", "/today?date=2026-11-22&days=400", "/search?q=아기",
+         "/trash", "/trash/settings"]
 
 
 def normalised(value):
@@ -215,7 +243,9 @@ def normalised(value):
     return value
 
 
-def reads(data, token, engine=None):
+def reads(data, token, engine=None, restoring=False):
+    """The API's answers to `READS` and what hangs on each child and entry; `restoring`: then everything in the trash is
+    put back and the diary read again (which changes the folder: the last thing a test does with it)."""
     server = Server(data, engine=engine).start()
     try:
         answers = {path: server.request("GET", "/api/v1" + path, token=token) for path in READS}
@@ -229,6 +259,14 @@ def reads(data, token, engine=None):
             for photo in item.get("photoIds", []):
                 for sub in ("/comments", "/hearts"):
                     answers[f"/photos/{photo}{sub}"] = server.request("GET", f"/api/v1/photos/{photo}{sub}", token=token)
+        # Everything in the trash comes back as it went (its entry first for a photo), and the diary reads the same again.
+        for item in answers["/trash"].json()["items"] if restoring else []:
+            answers[f"restore {item['label']}"] = server.request("POST", f"/api/v1/trash/{item['id']}/restore?withParent=true", token=token)
+        for path in ("/entries?limit=200", "/memos", "/search?q=아기", "/trash") if restoring else ():
+            answers[f"after restores {path}"] = server.request("GET", "/api/v1" + path, token=token)
+        for item in answers["after restores /entries?limit=200"].json()["items"] if restoring else []:
+            for sub in ("/photos", "/comments", "/hearts"):
+                answers[f"after restores /entries/{item['id']}{sub}"] = server.request("GET", f"/api/v1/entries/{item['id']}{sub}", token=token)
         return {path: (r.status, normalised(r.json()) if r.body else None) for path, r in answers.items()}
     finally:
         server.stop()
@@ -242,7 +280,7 @@ def test_backup_restore_backup_is_identical_for_every_kind_of_data(plan, picture
     scratch = Path(tempfile.mkdtemp(prefix="saessak-roundtrip-"))
     try:
         original = scratch / "original"
-        token = build(original, plan, picture, scratch, movies)
+        token, trashed = build(original, plan, picture, scratch, movies)
         for scope in ([], ["--family", FAMILY]):
             first, second = scratch / "first.zip", scratch / "second.zip"
             restored = scratch / "restored"
@@ -259,17 +297,20 @@ def test_backup_restore_backup_is_identical_for_every_kind_of_data(plan, picture
             assert len(one[1]) == plan["photo_count"]
             held = {name.removeprefix("data/").removesuffix(".json"): len(rows) for name, rows in one[0].items()}
             assert held["children"] == len(plan["children"]) and held["events"] == len(plan["events"])
-            assert held["entries"] == len(plan["entries"]) + len(plan["imported"]) and held["importedItems"] == len(plan["imported"])
+            assert held["entries"] == len(plan["entries"]) - trashed["entries"] + len(plan["imported"])
+            assert held["importedItems"] == len(plan["imported"]) and held["trashItems"] == trashed["items"]
             # Each member also owns the family `admin create-user` made for them, which only the whole backup holds.
             assert held["memberships"] == 1 + len(plan["members"]) * (1 if scope else 2)
             # The first member's token (for their comments and hearts) is one more.
             assert held["apiTokens"] == 1 + len(plan["tokens"]) + (1 if plan["members"] else 0)
             has_target = bool(plan["entries"] or plan["photo_count"])
-            assert held["comments"] == (len(plan["comments"]) if has_target else 0)
+            assert held["comments"] == (len(plan["comments"]) if has_target else 0) - trashed["comments"]
             hearts = {(on_photo and plan["photo_count"] > 0 or not plan["entries"], by and bool(plan["members"])) for on_photo, by in plan["hearts"]}
             assert held["hearts"] == (len(hearts) if has_target else 0)
             # The restored server answers every read as the original did (a family backup holds all the owner sees).
             assert reads(original, token) == reads(restored, token)
+        # And what the trash held comes back the same from the restored family as from the original.
+        assert reads(original, token, restoring=True) == reads(restored, token, restoring=True)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
@@ -303,7 +344,7 @@ def test_moving_between_engines_keeps_every_kind_of_data(plan, picture, movies):
     scratch = Path(tempfile.mkdtemp(prefix="saessak-move-"))
     try:
         original = scratch / "original"
-        token = build(original, plan, picture, scratch, movies)
+        token, _ = build(original, plan, picture, scratch, movies)
         saessak("backup", str(scratch / "sqlite.zip"), "--include-sensitive", data=original)
         moved = scratch / "on-postgres"
         drop_database(moved, "postgres")

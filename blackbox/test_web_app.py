@@ -148,7 +148,7 @@ def test_a_parent_writes_finds_edits_and_deletes_an_entry(site, chrome, tmp_path
     hit = chrome.find_element(By.CSS_SELECTOR, "main .list li")
     assert "설날 아침 세배" in hit.text and hit.find_element(By.TAG_NAME, "mark").text == "한복"
 
-    # Edit, then delete after a confirmation.
+    # Edit, then delete: no confirmation, the timeline says what went and offers 실행 취소, which brings it back.
     chrome.get(url(site, entry_path))
     press(chrome, chrome.find_element(By.LINK_TEXT, "수정"))
     title = wait(chrome, lambda d: d.find_element(By.CSS_SELECTOR, "form[data-editor] input[name=title]"))
@@ -157,13 +157,34 @@ def test_a_parent_writes_finds_edits_and_deletes_an_entry(site, chrome, tmp_path
     press(chrome, chrome.find_element(By.CSS_SELECTOR, "form[data-editor] button[type=submit]"))
     wait(chrome, lambda d: d.find_element(By.TAG_NAME, "h1").text == "설날 아침, 첫 세배")
     assert len(chrome.find_elements(By.CSS_SELECTOR, ".slides figure")) == 3
-    press(chrome, chrome.find_element(By.LINK_TEXT, "삭제"))
-    assert "설날 아침, 첫 세배" in wait(chrome, lambda d: d.find_element(By.CSS_SELECTOR, "[role=alert]")).text
-    press(chrome, chrome.find_element(By.CSS_SELECTOR, "form button.danger"))
+    press(chrome, chrome.find_element(By.CSS_SELECTOR, "form[action$='/delete'] button.danger"))
     wait(chrome, lambda d: d.current_url.endswith("/timeline"))
-    assert "설날 아침" not in chrome.page_source
+    notice = chrome.find_element(By.CSS_SELECTOR, "[data-notice]")
+    assert notice.text.startswith("‘설날 아침, 첫 세배’을(를) 휴지통으로 옮겼습니다.")
+    assert not chrome.find_elements(By.CSS_SELECTOR, ".entry-card")
+    shot(chrome, "undo-notice")
+    press(chrome, notice.find_element(By.XPATH, ".//button[text()='실행 취소']"))
+    wait(chrome, lambda d: d.current_url.endswith(entry_path))
+    assert chrome.find_element(By.TAG_NAME, "h1").text == "설날 아침, 첫 세배"
+    assert len(chrome.find_elements(By.CSS_SELECTOR, ".slides figure")) == 3
+    assert "되살렸습니다" in chrome.find_element(By.CSS_SELECTOR, "[data-notice]").text
+    # Deleted again, it waits in the trash with its photo, who deleted it and its days; the notice goes by itself.
+    press(chrome, chrome.find_element(By.CSS_SELECTOR, "form[action$='/delete'] button.danger"))
+    wait(chrome, lambda d: d.current_url.endswith("/timeline"))
+    wait(chrome, lambda d: not d.find_elements(By.CSS_SELECTOR, "[data-notice]"), timeout=20)
     chrome.get(url(site, entry_path))
     assert chrome.find_element(By.TAG_NAME, "h1").text == "찾을 수 없습니다"
+    chrome.get(url(site, "/more"))
+    press(chrome, chrome.find_element(By.PARTIAL_LINK_TEXT, "휴지통"))
+    item = wait(chrome, lambda d: d.find_element(By.CSS_SELECTOR, ".trash-item"))
+    assert "설날 아침, 첫 세배" in item.text and "30일 남음" in item.text and "mom" in item.text
+    assert item.find_element(By.TAG_NAME, "img").get_attribute("src").endswith("thumbnail?size=small")
+    shot(chrome, "trash")
+    chrome.get(url(site, "/trash?lang=en"))
+    item = chrome.find_element(By.CSS_SELECTOR, ".trash-item")
+    assert "30 days left" in item.text and "Deleted by mom" in item.text
+    assert chrome.find_element(By.TAG_NAME, "h1").text == "Trash"
+    chrome.get(url(site, "/trash?lang=ko"))
 
     # A hospital visit keeps its prescription photo (the form works without the script: a multipart post).
     chrome.get(url(site, "/health"))
@@ -448,7 +469,7 @@ def page_paths(site):
     unsubscribe = unsubscribe_path(site.data, family_id, entry["authorId"])
     return {
         "home": "/", "invitation": invitation, "share-link": share, "timeline": "/timeline", "search": "/timeline?q=%EA%B1%B8%EC%9D%8C", "entry": f"/entries/{entry['id']}",
-        "entry-new": "/entries/new", "entry-edit": f"/entries/{entry['id']}/edit", "entry-delete": f"/entries/{entry['id']}/delete",
+        "entry-new": "/entries/new", "entry-edit": f"/entries/{entry['id']}/edit", "trash": "/trash",
         "calendar-month": "/calendar/2024-02", "calendar-month-with-a-clip": "/calendar/2026-11", "offline": "/offline", "calendar-day": "/calendar/2024-02-10", "children": "/children",
         "child-new": "/children/new", "child-edit": f"/children/{child['id']}/edit", "child-delete": f"/children/{child['id']}/delete",
         "memos": "/memos", "memo": f"/memos/{memo['id']}", "memo-new": "/memos/new", "anniversaries": "/anniversaries",

@@ -71,8 +71,8 @@ import Testing
         await #expect(throws: StoreError.self) { try await reactions.comments(family: family, on: .entry(made.entry.id)) }
         // …but its photos are kept, and the trash lists it.
         #expect(try await fixture.stores.photos.referencedHashes() == Set(made.photos.map(\.sha256)))
-        #expect(try await trash.list(family: family) == [item])
-        #expect(try await trash.list(family: try await fixture.otherFamily()).isEmpty)
+        #expect(try await trash.list(family: family).items == [item])
+        #expect(try await trash.list(family: try await fixture.otherFamily()).items.isEmpty)
 
         let restored = try await trash.restore(family: family, id: item.id, withParent: false)
         #expect(restored == [TrashRestore(item: item, leftOut: [])])
@@ -84,7 +84,7 @@ import Testing
         #expect(try await entries.tags(family: family) == ["나들이", "첫걸음"])
         #expect(try await hits(fixture, "공원") == [made.entry.id.description])
         #expect(try await hits(fixture, "나들이") == [made.entry.id.description])
-        #expect(try await trash.list(family: family).isEmpty)
+        #expect(try await trash.list(family: family).items.isEmpty)
         await #expect(throws: StoreError.self) { try await trash.restore(family: family, id: item.id, withParent: false) }
         #expect(try await fixture.integrityCheck() == "ok")
     }
@@ -109,7 +109,7 @@ import Testing
         let both = try await trash.restore(family: family, id: photo.id, withParent: true)
         #expect(both.map(\.item.id) == [entry.id, photo.id])
         #expect(try await photos.photos(family: family, entry: made.entry.id) == made.photos)
-        #expect(try await trash.list(family: family).isEmpty)
+        #expect(try await trash.list(family: family).items.isEmpty)
     }
 
     @Test(arguments: Engine.available) func memosAndCommentsComeBackAndAnotherFamilyCannotTouchThem(engine: Engine) async throws {
@@ -121,7 +121,7 @@ import Testing
         #expect(try await hits(fixture, "물티슈").isEmpty)
         let comment = try await fixture.stores.reactions.deleteComment(family: family, id: made.comments[0].id, by: made.grandma, asOwner: false)
         #expect(comment.label == "잘 걷네!" && comment.parent == TrashParent(kind: .entry, id: made.entry.id.description))
-        #expect(try await trash.list(family: family).map(\.id) == [comment.id, trashedMemo.id])
+        #expect(try await trash.list(family: family).items.map(\.id) == [comment.id, trashedMemo.id])
 
         let other = try await fixture.otherFamily()
         await #expect(throws: StoreError.self) { try await trash.restore(family: other, id: trashedMemo.id, withParent: false) }
@@ -157,7 +157,7 @@ import Testing
         await #expect(throws: StoreError.conflict(field: "entry", message: "every child the entry named has been deleted for good")) {
             try await trash.restore(family: family, id: again.id, withParent: false)
         }
-        #expect(try await trash.list(family: family).map(\.id) == [again.id])
+        #expect(try await trash.list(family: family).items.map(\.id) == [again.id])
     }
 
     @Test(arguments: Engine.available) func theSweepDeletesWhatIsDueAndReleasesOnlyFilesNoRowUses(engine: Engine) async throws {
@@ -172,10 +172,10 @@ import Testing
 
         time.advance(days: 29)
         #expect(try await trash.sweep().isEmpty)
-        #expect(try await trash.list(family: family) == [item])
+        #expect(try await trash.list(family: family).items == [item])
         time.advance(days: 1.01)
         #expect(try await trash.sweep() == [ReleasedPhotoFile(sha256: first.photos[0].sha256, mimeType: "image/jpeg")])
-        #expect(try await trash.list(family: family).isEmpty)
+        #expect(try await trash.list(family: family).items.isEmpty)
         #expect(try await photos.referencedHashes() == [first.photos[1].sha256])
         #expect(try await photos.photos(family: family, entry: second.id).map(\.sha256) == [first.photos[1].sha256])
 
@@ -189,10 +189,10 @@ import Testing
         #expect(trashed.daysLeft(keepingDays: 7, now: time.now.withLock { $0 }) == 7)
         time.advance(days: 6.9)
         #expect(try await trash.sweep().isEmpty)
-        #expect(try await trash.list(family: family).count == 1)
+        #expect(try await trash.list(family: family).items.count == 1)
         time.advance(days: 0.2)
         _ = try await trash.sweep()
-        #expect(try await trash.list(family: family).isEmpty)
+        #expect(try await trash.list(family: family).items.isEmpty)
         await #expect(throws: StoreError.self) { try await fixture.stores.memos.get(family: family, id: memo.id) }
     }
 
@@ -206,7 +206,7 @@ import Testing
         let released = try await trash.empty(family: family)
         #expect(released == [ReleasedPhotoFile(sha256: made.photos[1].sha256, mimeType: "image/jpeg")])
         #expect(try await photos.referencedHashes() == [made.photos[0].sha256])
-        #expect(try await trash.list(family: family).isEmpty)
+        #expect(try await trash.list(family: family).items.isEmpty)
         #expect(try await fixture.integrityCheck() == "ok")
     }
 }

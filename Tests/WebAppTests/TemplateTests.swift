@@ -53,7 +53,14 @@ import Testing
         used.formUnion(["children", "entries", "events", "anniversaries", "photos", "measurements"].map { "importKind_\($0)" })
         #expect(used.count > 100)
         used.formUnion(DigestFrequency.allCases.map { "digest_\($0.rawValue)" })
-        for key in used.sorted() { #expect(Word(rawValue: key) != nil || MailWord(rawValue: key) != nil, "\(key) is not a word") }
+        used.formUnion(TrashKind.allCases.map { "trashKind_\($0.rawValue)" })
+        for key in used.sorted() {
+            #expect(Word(rawValue: key) != nil || MailWord(rawValue: key) != nil || TrashWord(rawValue: key) != nil, "\(key) is not a word")
+        }
+        for word in TrashWord.allCases {
+            #expect(!word.text(.korean).isEmpty && !word.text(.english).isEmpty, "\(word) lacks a language")
+            #expect(word.text(.korean).components(separatedBy: "%@").count == word.text(.english).components(separatedBy: "%@").count, "\(word)")
+        }
         for word in MailWord.allCases {
             #expect(!word.text(.korean).isEmpty && !word.text(.english).isEmpty, "\(word) lacks a language")
             #expect(word.text(.korean).components(separatedBy: "%@").count == word.text(.english).components(separatedBy: "%@").count, "\(word)")

@@ -265,8 +265,8 @@ extension AnniversaryStore {
 /// A family's trash: what members deleted, kept until restored, purged by an owner, or swept after the family's
 /// days of grace (docs/trash.md). Deleting goes through each item's own store (`EntryStore.delete` and the rest).
 public protocol TrashStore: Sendable {
-    /// Everything in the family's trash, most recently deleted first.
-    func list(family: FamilyID) async throws -> [TrashItem]
+    /// Everything in the family's trash, most recently deleted first, and how many days the family keeps it.
+    func list(family: FamilyID) async throws -> (items: [TrashItem], days: Int)
 
     func get(family: FamilyID, id: TrashID) async throws -> TrashItem
 

@@ -15,6 +15,8 @@ public struct TrashItem: Sendable, Equatable {
     /// A few words to recognise it by: an entry's or memo's title, a comment's beginning.
     public let label: String
     public let deletedBy: UserID?
+    /// The username of who deleted it, while their account exists.
+    public let deletedByName: String?
     public let deletedAt: Date
     /// The photos and clips it took along (an entry's, in their order), kept on disk until it is purged.
     public let photoIDs: [PhotoID]
@@ -23,7 +25,7 @@ public struct TrashItem: Sendable, Equatable {
 
     public init(
         id: TrashID, familyID: FamilyID, kind: TrashKind, itemID: String, parent: TrashParent?, label: String,
-        deletedBy: UserID?, deletedAt: Date, photoIDs: [PhotoID], shareLinks: Int
+        deletedBy: UserID?, deletedByName: String?, deletedAt: Date, photoIDs: [PhotoID], shareLinks: Int
     ) {
         self.id = id
         self.familyID = familyID
@@ -32,6 +34,7 @@ public struct TrashItem: Sendable, Equatable {
         self.parent = parent
         self.label = label
         self.deletedBy = deletedBy
+        self.deletedByName = deletedByName
         self.deletedAt = deletedAt
         self.photoIDs = photoIDs
         self.shareLinks = shareLinks

@@ -7,12 +7,17 @@ public struct SQLTrashStore: TrashStore {
 
     public init(_ database: any StoreDatabase) { self.database = database }
 
-    public func list(family: FamilyID) async throws -> [TrashItem] {
+    public func list(family: FamilyID) async throws -> (items: [TrashItem], days: Int) {
         try await database.read { db in
+            guard let days = try db.int("SELECT trashDays FROM families WHERE id = \(family)") else {
+                throw StoreError.notFound(kind: "family", id: family.description)
+            }
             let rows = try db.rows(
                 """
-                SELECT id, familyId, kind, itemId, parentKind, parentId, label, deletedBy, deletedAt, shareLinks FROM trashItems
-                WHERE familyId = \(family) ORDER BY deletedAt DESC, id DESC
+                SELECT trashItems.id, familyId, kind, itemId, parentKind, parentId, label, deletedBy, users.username AS deletedByName,
+                    deletedAt, shareLinks
+                FROM trashItems LEFT JOIN users ON users.id = trashItems.deletedBy
+                WHERE familyId = \(family) ORDER BY deletedAt DESC, trashItems.id DESC
                 """)
             var photos: [String: [PhotoID]] = [:]
             for row in try db.rows(
@@ -20,7 +25,7 @@ public struct SQLTrashStore: TrashStore {
             {
                 photos[try row.string("trashId"), default: []].append(try row.id("photoId"))
             }
-            return try rows.map { try Self.decode($0, photos: photos[try $0.string("id")] ?? []) }
+            return (try rows.map { try Self.decode($0, photos: photos[try $0.string("id")] ?? []) }, days)
         }
     }
 
@@ -129,7 +134,12 @@ public struct SQLTrashStore: TrashStore {
     // MARK: Rows
 
     private static func stored(_ db: any SQLSession, family: FamilyID, id: TrashID) throws -> (item: TrashItem, row: SQLRow) {
-        guard let row = try db.row("SELECT * FROM trashItems WHERE id = \(id) AND familyId = \(family)") else {
+        guard let row = try db.row(
+            """
+            SELECT trashItems.*, users.username AS deletedByName FROM trashItems LEFT JOIN users ON users.id = trashItems.deletedBy
+            WHERE trashItems.id = \(id) AND familyId = \(family)
+            """)
+        else {
             throw StoreError.notFound(kind: "trash item", id: id.description)
         }
         let photos: [PhotoID] = try db.rows("SELECT photoId FROM trashPhotos WHERE trashId = \(id) ORDER BY position").map { try $0.id("photoId") }
@@ -146,7 +156,8 @@ public struct SQLTrashStore: TrashStore {
         }
         return TrashItem(
             id: try row.id("id"), familyID: try row.id("familyId"), kind: kind, itemID: try row.string("itemId"), parent: parent,
-            label: try row.string("label"), deletedBy: try row.optionalID("deletedBy"), deletedAt: try row.timestamp("deletedAt"),
+            label: try row.string("label"), deletedBy: try row.optionalID("deletedBy"),
+            deletedByName: try row.optionalString("deletedByName"), deletedAt: try row.timestamp("deletedAt"),
             photoIDs: photos, shareLinks: try row.int("shareLinks"))
     }
 }

@@ -177,9 +177,10 @@ enum Trashing {
             try db.execute(
                 "INSERT INTO trashPhotos (trashId, photoId, familyId, position) VALUES (\(id), \(photo), \(deletion.family), \(position))")
         }
+        let name = try deletion.user.flatMap { try db.string("SELECT username FROM users WHERE id = \($0)") }
         return TrashItem(
             id: id, familyID: deletion.family, kind: kind, itemID: itemID, parent: parent, label: label, deletedBy: deletion.user,
-            deletedAt: deletion.at, photoIDs: photos.compactMap(PhotoID.init), shareLinks: shareLinks)
+            deletedByName: name, deletedAt: deletion.at, photoIDs: photos.compactMap(PhotoID.init), shareLinks: shareLinks)
     }
 
     private static func requireAbsent(_ db: any SQLSession, table: String, id: String, kind: String) throws {

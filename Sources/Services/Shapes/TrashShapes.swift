@@ -14,6 +14,7 @@ public struct TrashItemResource: Encodable {
     let parent: Parent?
     let label: String
     let deletedBy: UserID?
+    let deletedByName: String?
     let deletedAt: Date
     /// When the sweep deletes it for good, by the family's days of grace.
     let purgeAt: Date
@@ -29,6 +30,7 @@ public struct TrashItemResource: Encodable {
         parent = item.parent.map { Parent(kind: $0.kind, id: $0.id) }
         label = item.label
         deletedBy = item.deletedBy
+        deletedByName = item.deletedByName
         deletedAt = item.deletedAt
         purgeAt = item.purgeAt(keepingDays: days)
         daysLeft = item.daysLeft(keepingDays: days, now: now)

@@ -31,13 +31,13 @@ struct TrashAPI {
         @Sendable func resource(_ item: TrashItem, _ family: FamilyID) async throws -> TrashItemResource {
             TrashItemResource(item, keepingDays: try await store.retention(family: family), now: clock.now())
         }
-        api.get("trash", .viewer, statements: 4) { _, context in
+        api.get("trash", .viewer, statements: 10) { _, context in
             let family = try context.member().familyID
-            let days = try await store.retention(family: family)
-            let items = try await store.list(family: family).filter { try visible($0, context) }
+            let (all, days) = try await store.list(family: family)
+            let items = try all.filter { try visible($0, context) }
             return try JSONBody.response(ListResponse(items: items.map { TrashItemResource($0, keepingDays: days, now: clock.now()) }, next: nil))
         }
-        api.get("trash/settings", .viewer, statements: 2) { _, context in
+        api.get("trash/settings", .viewer, statements: 8) { _, context in
             try JSONBody.response(TrashSettingsResource(days: try await store.retention(family: try context.member().familyID)))
         }
         api.put("trash/settings", .owner) { request, context in
@@ -46,7 +46,7 @@ struct TrashAPI {
             try await store.setRetention(family: family, days: body.days)
             return try JSONBody.response(TrashSettingsResource(days: try await store.retention(family: family)))
         }
-        api.get("trash/:id", .viewer, statements: 4) { _, context in
+        api.get("trash/:id", .viewer, statements: 11) { _, context in
             let family = try context.member().familyID
             let item = try await store.get(family: family, id: try context.id(of: "trash item"))
             guard try visible(item, context) else { throw Problem(status: .notFound, detail: "no trash item with id \(item.id)") }

@@ -98,6 +98,7 @@ func buildRouter(
     CalendarPages(stores: web).register(on: pages)
     ChildrenPages(stores: web).register(on: pages)
     NotebookPages(stores: web).register(on: pages)
+    TrashPages(stores: web).register(on: pages)
     SettingsPages(stores: web).register(on: pages)
     ImportPages(stores: web).register(on: pages)
     HealthPages(stores: web).register(on: pages)

@@ -30,20 +30,11 @@ struct EntryPages {
         pages.post("entries/:id/edit", .editor) { request, context in
             try await save(request, context: context, id: try context.id(of: "entry"))
         }
-        pages.get("entries/:id/delete", .editor, statements: 11) { request, context in
-            let entry = try await stores.entries.get(family: try context.member().familyID, id: try context.id(of: "entry"))
-            let language = Language(request)
-            return WebPage(
-                "confirm-delete", title: Words.table(language)[.deleteEntry], tab: .timeline,
-                model: ConfirmDelete(
-                    name: entry.content.title, action: "/entries/\(entry.id)/delete", back: "/entries/\(entry.id)",
-                    consequences: [Words.table(language)[.deleteEntryWarning]])
-            ).response(request, context: context)
-        }
-        pages.post("entries/:id/delete", .editor) { _, context in
+        // No confirmation: the entry goes to the trash, and the timeline offers 실행 취소.
+        pages.post("entries/:id/delete", .editor) { request, context in
             let family = try context.member().familyID
-            _ = try await stores.entries.delete(family: family, id: try context.id(of: "entry"), by: context.userID)
-            return AccountPages.redirect("/timeline")
+            let item = try await stores.entries.delete(family: family, id: try context.id(of: "entry"), by: context.userID)
+            return TrashPages.deleted(item, then: "/timeline", request: request)
         }
     }
 

@@ -48,7 +48,8 @@ struct NotebookPages {
         let memoTitle: String
         let body: String
         let back: String
-        let deleteLink: String?
+        /// Where the delete button posts the form (to the trash, no confirmation).
+        let deleteAction: String?
         let error: String?
     }
 
@@ -110,16 +111,10 @@ struct NotebookPages {
                     id: id, error: error.text(Language(request)))
             }
         }
-        pages.get("memos/:id/delete", .editor, statements: 8) { request, context in
-            let memo = try await stores.memos.get(family: try context.member().familyID, id: try context.id(of: "memo"))
-            return WebPage(
-                "confirm-delete", title: Words.table(Language(request))[.deleteMemo], tab: .more,
-                model: ConfirmDelete(name: memo.content.title, action: "/memos/\(memo.id)/delete", back: "/memos/\(memo.id)")
-            ).response(request, context: context)
-        }
-        pages.post("memos/:id/delete", .editor) { _, context in
-            _ = try await stores.memos.delete(family: try context.member().familyID, id: try context.id(of: "memo"), by: context.userID)
-            return AccountPages.redirect("/memos")
+        // No confirmation: the memo goes to the trash, and the list offers 실행 취소.
+        pages.post("memos/:id/delete", .editor) { request, context in
+            let item = try await stores.memos.delete(family: try context.member().familyID, id: try context.id(of: "memo"), by: context.userID)
+            return TrashPages.deleted(item, then: "/memos", request: request)
         }
     }
 
@@ -129,7 +124,7 @@ struct NotebookPages {
         let words = Words.table(Language(request))
         let model = MemoModel(
             action: id.map { "/memos/\($0)" } ?? "/memos/new", memoTitle: title, body: body, back: "/memos",
-            deleteLink: id.map { "/memos/\($0)/delete" }, error: error)
+            deleteAction: id.map { "/memos/\($0)/delete" }, error: error)
         return WebPage(
             "memo", title: id == nil ? words[.newMemo] : (title.isEmpty ? words[.memo] : title), tab: .more, model: model,
             status: error == nil ? .ok : .unprocessableContent

@@ -54,8 +54,8 @@ struct ReactionPages {
             let id: CommentID = try context.id(of: "comment")
             let comment = try await ReactionsAPI.requireAuthor(
                 store, family: member.familyID, id: id, user: try context.user(), owner: member.role == .owner)
-            _ = try await store.deleteComment(family: member.familyID, id: id, by: try context.user(), asOwner: member.role == .owner)
-            return AccountPages.redirect(Self.place(of: comment))
+            let item = try await store.deleteComment(family: member.familyID, id: id, by: try context.user(), asOwner: member.role == .owner)
+            return TrashPages.deleted(item, then: Self.place(of: comment), request: request)
         }
     }
 

@@ -121,6 +121,13 @@ struct WebPage {
             values["isOwner"] = context.membership?.role == .owner
         }
         if let tab { values["tab"] = [tab.rawValue: true] }
+        // Shown once, to a member: what the last form did (`PageNotice`).
+        let notice = bare || context.membership == nil ? nil : PageNotice(request)
+        if let notice {
+            var shown: [String: Any] = ["text": notice.text]
+            if let undo = notice.undo { shown["undo"] = undo }
+            values["notice"] = shown
+        }
         let rendered: Any = model.map { PageValues(model: $0, layout: values) } ?? values
         let html = Templates.library.render(rendered, withTemplate: template) ?? "template \(template) is missing"
         var response = Response(
@@ -128,6 +135,9 @@ struct WebPage {
             headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
             body: .init(byteBuffer: ByteBuffer(string: html)))
         for cookie in cookies { response.headers[values: .setCookie].append(cookie) }
+        if notice != nil {
+            response.headers[values: .setCookie].append(WebCredentials.expired(PageNotice.cookie, secure: WebCredentials.isSecure(request)))
+        }
         return response
     }
 }

@@ -51,6 +51,8 @@ struct Words {
 
     subscript(_ word: Word) -> String { word.text(language) }
 
+    subscript(_ word: TrashWord) -> String { word.text(language) }
+
     /// A word whose name is made at run time (`growth_height`), or nil when there is none by that name.
     func named(_ name: String) -> String? { Word(rawValue: name)?.text(language) }
 
@@ -63,7 +65,8 @@ struct Words {
                 language,
                 Dictionary(
                     uniqueKeysWithValues: Word.allCases.map { ($0.rawValue, $0.text(language)) }
-                        + MailWord.allCases.map { ($0.rawValue, $0.text(language)) })
+                        + MailWord.allCases.map { ($0.rawValue, $0.text(language)) }
+                        + TrashWord.allCases.map { ($0.rawValue, $0.text(language)) })
             )
         })
 }

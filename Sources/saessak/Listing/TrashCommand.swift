@@ -44,7 +44,7 @@ struct ListTrash: AsyncParsableCommand {
     func run() async throws {
         let (database, family) = try await options.open()
         let store = database.stores.trash
-        let (items, days) = (try await store.list(family: family), try await store.retention(family: family))
+        let (items, days) = try await store.list(family: family)
         let now = database.clock.now()
         if options.output.json {
             print(try JSONShapes.text(ListResponse(items: items.map { TrashItemResource($0, keepingDays: days, now: now) }, next: nil)))

@@ -141,6 +141,18 @@ function setUpCalculator(form) {
   });
 }
 
+// A notice of what the last form did goes after a few seconds, unless the hand or the keyboard is on it (its undo).
+function fadeNotice(notice) {
+  let busy = false;
+  for (const [start, end] of [["pointerenter", "pointerleave"], ["focusin", "focusout"]]) {
+    notice.addEventListener(start, () => { busy = true; });
+    notice.addEventListener(end, () => { busy = false; });
+  }
+  const hide = () => (busy ? setTimeout(hide, 2000) : notice.remove());
+  setTimeout(hide, 10000);
+}
+
+document.querySelectorAll("[data-notice]").forEach(fadeNotice);
 document.querySelectorAll("[data-viewer]").forEach(setUpViewer);
 document.querySelectorAll("[data-editor]").forEach(setUpEditor);
 document.querySelectorAll("[data-calculator]").forEach(setUpCalculator);

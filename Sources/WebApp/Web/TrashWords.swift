@@ -1,0 +1,56 @@
+import Services
+
+/// The trash's words, Korean first and complete in English (kept apart from `Word`, whose table is long enough);
+/// the templates see them in `t` beside every other word. `%@` stands for what the page puts in.
+enum TrashWord: String, CaseIterable, Sendable {
+    case trash, trashIntro, trashEmpty, trashKeeps, trashDaysSaved, movedToTrash, undo, restore, restoreWithEntry
+    case purge, emptyTrash, emptyTrashWarning, deletedByOn, daysLeft, lastDay, restored, restoredLeftOut
+    case restoredShareLinks, trashKind_entry, trashKind_photo, trashKind_memo, trashKind_comment, keepDays, days
+
+    var texts: (korean: String, english: String) {
+        switch self {
+        case .trash: ("휴지통", "Trash")
+        case .trashIntro:
+            (
+                "지운 일기·사진·메모·댓글은 여기 있다가 %@일이 지나면 완전히 지워집니다. 되살리면 댓글·하트·순서까지 그대로 돌아옵니다.",
+                "Deleted entries, photos, memos and comments stay here, and are deleted for good after %@ days. A restore brings back their comments, hearts and order too."
+            )
+        case .trashEmpty: ("휴지통이 비어 있습니다.", "The trash is empty.")
+        case .trashKeeps: ("휴지통 보관 기간", "Keep deleted things")
+        case .trashDaysSaved: ("휴지통 보관 기간을 저장했습니다.", "Saved how long the trash keeps things.")
+        case .movedToTrash: ("‘%@’을(를) 휴지통으로 옮겼습니다.", "Moved ‘%@’ to the trash.")
+        case .undo: ("실행 취소", "Undo")
+        case .restore: ("되살리기", "Restore")
+        case .restoreWithEntry: ("일기와 함께 되살리기", "Restore with its entry")
+        case .purge: ("완전히 삭제", "Delete for good")
+        case .emptyTrash: ("휴지통 비우기", "Empty the trash")
+        case .emptyTrashWarning: ("휴지통의 모든 것이 완전히 지워집니다.", "Everything in the trash is deleted for good.")
+        case .deletedByOn: ("%@ · %@에 삭제", "Deleted by %@ · %@")
+        case .daysLeft: ("%@일 남음", "%@ days left")
+        case .lastDay: ("오늘까지", "Last day")
+        case .restored: ("‘%@’을(를) 되살렸습니다.", "Restored ‘%@’.")
+        case .restoredLeftOut:
+            ("그사이 완전히 지워진 것 %@개는 빼고 되살렸습니다.", "Left out %@ things that were deleted for good meanwhile.")
+        case .restoredShareLinks:
+            ("공유 링크에는 다시 나타나지 않습니다. 필요하면 새 링크를 만드세요.", "It does not show in share links again: make a new link if you need one.")
+        case .trashKind_entry: ("일기", "Entries")
+        case .trashKind_photo: ("사진", "Photos")
+        case .trashKind_memo: ("메모", "Memos")
+        case .trashKind_comment: ("댓글", "Comments")
+        case .keepDays: ("보관 일수 (7–365)", "Days to keep (7–365)")
+        case .days: ("일", "days")
+        }
+    }
+
+    func text(_ language: Language) -> String { language == .korean ? texts.korean : texts.english }
+
+    /// The text with `%@` replaced by the arguments in order.
+    func text(_ language: Language, _ arguments: String...) -> String {
+        var result = text(language)
+        for argument in arguments {
+            guard let range = result.range(of: "%@") else { break }
+            result.replaceSubrange(range, with: argument)
+        }
+        return result
+    }
+}
