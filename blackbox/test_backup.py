@@ -311,7 +311,7 @@ def test_a_backup_from_an_older_schema_is_migrated_forward(tmp_path):
                                             "v13 comments and hearts", "v14 authors and reads", "v15 mail", "v16 place regions", "v17 weather",
                                             "v18 page indexes", "v19 entry lists", "v20 trash"]
         del manifest["schema"][-13:]
-        for table in ("importedItems", "comments", "hearts", "entryReads", "trashItems", "trashPhotos"):  # v8's table, v13's, v14's, v20's
+        for table in ("importedItems", "comments", "hearts", "entryReads", "trashItems", "trashPhotos", "trashContents"):  # v8's, v13's, v14's, v20's
             del files[f"data/{table}.json"], manifest["files"][f"data/{table}.json"], manifest["counts"][table]
         photos = json.loads(files["data/photos.json"])  # v11's video columns
         for row in photos:

@@ -110,7 +110,7 @@ def families(draw):
         "mail": draw(st.lists(st.tuples(st.sampled_from(["off", "daily", "weekly"]), st.booleans(), st.sampled_from(["ko", "en"]),
                                         st.from_regex(r"[a-z0-9][a-z0-9+_-]{0,15}", fullmatch=True)), max_size=2)),
         # What goes to the trash at the end, in this order, and how long the family keeps it.
-        "trash": draw(st.lists(st.sampled_from(["entry", "photo", "memo", "comment"]), max_size=4, unique=True)),
+        "trash": draw(st.lists(st.sampled_from(["entry", "photo", "memo", "comment", "child", "visit"]), max_size=4, unique=True)),
         "trashDays": draw(st.sampled_from([None, 7, 365])),
     }
 
@@ -124,7 +124,7 @@ def api(server, method, path, body=None, token=None, raw=None, headers=None):
 def build(data, plan, picture, scratch, movies):
     """Makes `plan` through the API and the CLI; returns the owner's token and what the trash took (`trashed`: items,
     entries and comment rows). `movies`: a clip's bytes by kind."""
-    trashed = {"items": 0, "entries": 0, "comments": 0}
+    trashed = {"items": 0, "entries": 0, "comments": 0, "hearts": 0, "events": 0}
     token = make_family(data, "mom", FAMILY)
     for number, role in enumerate(plan["members"]):
         saessak("admin", "create-user", "--username", f"member{number}", "--password-stdin", data=data, stdin="a long password\n")
@@ -179,27 +179,56 @@ def build(data, plan, picture, scratch, movies):
                 target = targets[-1] if on_photo else targets[0]
                 made = api(server, "POST", f"{target}/comments", {"text": words[:2000]}, member if by_member and member else token)
                 comments.append((made["id"], target))
+        hearts = set()  # (what it is on, whose)
         for on_photo, by_member in plan["hearts"]:
             if targets:
-                api(server, "PUT", f"{targets[-1] if on_photo else targets[0]}/heart", token=member if by_member and member else token)
+                target, who = targets[-1] if on_photo else targets[0], member if by_member and member else token
+                api(server, "PUT", f"{target}/heart", token=who)
+                hearts.add((target, who))
         if plan["weather"]:
             api(server, "PUT", "/family/weather", {"on": True}, token)
         if plan["trashDays"]:
             api(server, "PUT", "/trash/settings", {"days": plan["trashDays"]}, token)
+        # The trash: what goes takes along what hangs on it (an entry its comments and hearts, a child the entries and
+        # visits only theirs), and nothing already gone is deleted again.
+        live = set(range(len(entries)))
+        visits = [e for e in api(server, "GET", "/events?limit=200", token=token)["items"]]
+
+        def entry_goes(index):
+            live.discard(index)
+            trashed["entries"] += 1
+            target = f"/entries/{entries[index]}"
+            trashed["comments"] += sum(1 for _, on in comments if on == target)
+            comments[:] = [(c, on) for c, on in comments if on != target]
+            trashed["hearts"] += sum(1 for on, _ in hearts if on == target)
+            hearts.difference_update({(on, who) for on, who in hearts if on == target})
+
         for kind in plan["trash"]:
+            with_photos = [i for i in sorted(live) if plan["entries"][i]["photos"]]
             if kind == "memo" and memos:
                 api(server, "DELETE", f"/memos/{memos.pop(0)}", token=token)
             elif kind == "comment" and comments:
                 api(server, "DELETE", f"/comments/{comments.pop(0)[0]}", token=token)
                 trashed["comments"] += 1
-            elif kind == "photo" and any(entry["photos"] for entry in plan["entries"]):
-                index = next(i for i, entry in enumerate(plan["entries"]) if entry["photos"])
+            elif kind == "photo" and with_photos:
+                index = with_photos[0]
                 api(server, "DELETE", f"/entries/{entries[index]}/photos/{photos[plan['entries'][index]['photos'][0]]}", token=token)
-            elif kind == "entry" and entries:
-                gone = entries[-1]
-                api(server, "DELETE", f"/entries/{gone}", token=token)
-                trashed["entries"] += 1
-                trashed["comments"] += sum(1 for _, target in comments if target == f"/entries/{gone}")
+            elif kind == "entry" and live:
+                index = max(live)
+                api(server, "DELETE", f"/entries/{entries[index]}", token=token)
+                entry_goes(index)
+            elif kind == "visit" and visits:
+                api(server, "DELETE", f"/events/{visits.pop(0)['id']}", token=token)
+                trashed["events"] += 1
+            elif kind == "child" and len(children) > 1:
+                last = len(children) - 1
+                api(server, "DELETE", f"/children/{children[last]}", token=token)
+                for index in sorted(live):
+                    if plan["entries"][index]["children"] == [last]:
+                        entry_goes(index)
+                gone = [v for v in visits if v["childId"] == children[last]]
+                trashed["events"] += len(gone)
+                visits[:] = [v for v in visits if v["childId"] != children[last]]
             else:
                 continue
             trashed["items"] += 1
@@ -296,7 +325,8 @@ def test_backup_restore_backup_is_identical_for_every_kind_of_data(plan, picture
             assert one[1:] == two[1:]
             assert len(one[1]) == plan["photo_count"]
             held = {name.removeprefix("data/").removesuffix(".json"): len(rows) for name, rows in one[0].items()}
-            assert held["children"] == len(plan["children"]) and held["events"] == len(plan["events"])
+            assert held["children"] == len(plan["children"]) - (1 if "child" in plan["trash"] and len(plan["children"]) > 1 else 0)
+            assert held["events"] == len(plan["events"]) - trashed["events"]
             assert held["entries"] == len(plan["entries"]) - trashed["entries"] + len(plan["imported"])
             assert held["importedItems"] == len(plan["imported"]) and held["trashItems"] == trashed["items"]
             # Each member also owns the family `admin create-user` made for them, which only the whole backup holds.
@@ -306,7 +336,7 @@ def test_backup_restore_backup_is_identical_for_every_kind_of_data(plan, picture
             has_target = bool(plan["entries"] or plan["photo_count"])
             assert held["comments"] == (len(plan["comments"]) if has_target else 0) - trashed["comments"]
             hearts = {(on_photo and plan["photo_count"] > 0 or not plan["entries"], by and bool(plan["members"])) for on_photo, by in plan["hearts"]}
-            assert held["hearts"] == (len(hearts) if has_target else 0)
+            assert held["hearts"] == (len(hearts) if has_target else 0) - trashed["hearts"]
             # The restored server answers every read as the original did (a family backup holds all the owner sees).
             assert reads(original, token) == reads(restored, token)
         # And what the trash held comes back the same from the restored family as from the original.

@@ -58,11 +58,22 @@ def test_rotating_the_key_keeps_the_numbers(tmp_path):
     running = Server(data).start()
     try:
         call(running, "POST", "/children", {"name": "하늘", "birthDate": "2024-02-29", "residentNumber": NUMBER}, owner)
+        # A child in the trash keeps their number sealed too, and it is re-encrypted with the rest (issue 36).
+        trashed = call(running, "POST", "/children", {"name": "바다", "birthDate": "2025-01-01", "residentNumber": "250101-3123456"}, owner)
+        item = call(running, "DELETE", f"/children/{trashed.json()['id']}", token=owner).headers["Trash-Item"]
     finally:
         running.stop()
     before = (data / "secret.key").read_bytes()
     out = saessak("admin", "rotate-key", data=data)
-    assert out.stdout.strip() == "re-encrypted 1 value with a new key in secret.key"
+    assert out.stdout.strip() == "re-encrypted 2 values with a new key in secret.key"
+    running = Server(data).start()
+    try:
+        assert call(running, "POST", f"/trash/{item}/restore", token=owner).status == 200
+        revealed = call(running, "GET", f"/children/{trashed.json()['id']}/resident-number", token=owner).json()
+        assert revealed == {"residentNumber": "250101-3123456"}
+        call(running, "DELETE", f"/children/{trashed.json()['id']}", token=owner)
+    finally:
+        running.stop()
     after = (data / "secret.key").read_bytes()
     assert after != before and len(after) == 32 and (data / "secret.key").stat().st_mode & 0o777 == 0o600
     assert reveal(data, owner) == NUMBER

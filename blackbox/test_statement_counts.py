@@ -86,7 +86,7 @@ PATHS = [
     "/children/{child}/edit", "/children/{child}/growth.svg", "/health?child={child}", "/health/events/{event}/edit",
     "/memos", "/memos/{memo}", "/anniversaries", "/anniversaries/{anniversary}/edit", "/comments/{comment}/edit",
     "/settings", "/settings/import", "/more", "/calculator", "/s/{share}", "/feeds/{feed}", "/children/new", "/memos/new",
-    "/anniversaries/new", "/children/{child}/delete", "/anniversaries/{anniversary}/delete", "/health/events/{event}/delete",
+    "/anniversaries/new", "/children/{child}/delete",
     "/trash", "/trash/empty", "/api/v1/trash", "/api/v1/trash/settings",
     "/api/v1/timeline?limit=50", "/api/v1/timeline?limit=50&child={child}", "/api/v1/entries", "/api/v1/entries?month=2026-11",
     "/api/v1/entries/{entry}", "/api/v1/on-this-day?date=2027-11-01", "/api/v1/search?q=%EC%82%B0%EC%B1%85", "/api/v1/children",

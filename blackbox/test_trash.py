@@ -199,3 +199,66 @@ def test_the_command_line_lists_restores_and_empties_the_trash(home):
     saessak("memos", "rm", memo["id"], "--family", "우리집", data=home.data)
     saessak("trash", "empty", "--family", "우리집", data=home.data)
     assert json.loads(saessak("trash", "list", "--family", "우리집", "--json", data=home.data).stdout)["items"] == []
+
+
+def test_a_child_goes_with_what_was_only_theirs_and_comes_back_even_from_a_backup(home, tmp_path):
+    """A child (resident number, an entry only about them, a visit with a photo, a measurement, a dose, an anniversary)
+    to the trash; a backup carries it there (the number sealed again under the new folder's key, or left out); the
+    restored folder puts the child back whole."""
+    number = "240229-4123456"
+    child = call(home, "POST", "/children", {"name": "휴지통 아이", "birthDate": "2024-02-29", "residentNumber": number}, home.owner).json()
+    sibling = new_child(home, home.owner, name="형")
+    photo = upload(home, tmp_path, (31, 19))[0]
+    alone = new_entry(home, home.owner, [child["id"]], title="혼자 쓴 날", tags=["혼자"])
+    shared = new_entry(home, home.owner, [child["id"], sibling["id"]], title="둘이 쓴 날")
+    visit = call(home, "POST", "/events", {"childId": child["id"], "kind": "hospital", "title": "영유아 검진", "date": "2025-03-01",
+                                           "photoIds": [photo]}, home.owner).json()
+    weight = call(home, "POST", f"/children/{child['id']}/measurements", {"kind": "weight", "value": 9.5, "unit": "kg", "date": "2025-03-01"},
+                  home.owner).json()
+    dose = call(home, "POST", f"/children/{child['id']}/vaccinations", {"product": "bcg", "date": "2024-03-20"}, home.owner).json()
+    day = call(home, "POST", "/anniversaries", {"name": "아이 기념일", "calendar": "solar", "month": 5, "day": 5, "childId": child["id"]},
+               home.owner).json()
+    before = {path: call(home, "GET", path, token=home.owner).json() for path in (
+        f"/children/{child['id']}", f"/entries/{alone['id']}", f"/entries/{shared['id']}", f"/events/{visit['id']}",
+        f"/anniversaries/{day['id']}", f"/children/{child['id']}/growth", f"/children/{child['id']}/vaccinations")}
+
+    # Each of the child's things alone goes to the trash and back.
+    for path, parent in ((f"/events/{visit['id']}", None), (f"/anniversaries/{day['id']}", None),
+                         (f"/children/{child['id']}/measurements/{weight['id']}", None), (f"/children/{child['id']}/vaccinations/{dose['id']}", None)):
+        item = call(home, "DELETE", path, token=home.editor).headers["Trash-Item"]
+        assert call(home, "GET", f"/trash/{item}", token=home.owner).json()["parent"] == {"kind": "child", "id": child["id"]}
+        assert call(home, "POST", f"/trash/{item}/restore", token=home.editor).status == 200
+
+    item = call(home, "DELETE", f"/children/{child['id']}", token=home.owner).headers["Trash-Item"]
+    listed = call(home, "GET", f"/trash/{item}", token=home.owner).json()
+    assert listed["kind"] == "child" and listed["label"] == "휴지통 아이" and listed["photoIds"] == [photo]
+    assert call(home, "GET", f"/children/{child['id']}", token=home.owner).status == 404
+    assert call(home, "GET", f"/entries/{alone['id']}", token=home.owner).status == 404
+    assert call(home, "GET", f"/entries/{shared['id']}", token=home.owner).json()["childIds"] == [sibling["id"]]
+    assert call(home, "GET", f"/events/{visit['id']}", token=home.owner).status == 404
+
+    for sensitive, expected in ((True, number), (False, None)):
+        archive = tmp_path / f"with-{sensitive}.zip"
+        saessak("backup", str(archive), *(["--include-sensitive"] if sensitive else []), data=home.data)
+        elsewhere = tmp_path / f"elsewhere-{sensitive}" / "saessak-data"
+        saessak("restore", str(archive), data=elsewhere)
+        token = saessak("admin", "create-token", "--username", "mom", "--family", "우리집", data=elsewhere).stdout.strip()
+        there = Server(elsewhere).start()
+        try:
+            restored = there.request("POST", f"/api/v1/trash/{item}/restore", token=token)
+            assert restored.status == 200, restored.body
+            for path, answer in before.items():
+                if "/children/" in path and path.count("/") == 2 and not expected:
+                    answer = {key: value for key, value in answer.items() if key != "residentNumber"}  # left out of the backup
+                assert there.request("GET", "/api/v1" + path, token=token).json() == answer, path
+            revealed = there.request("GET", f"/api/v1/children/{child['id']}/resident-number", token=token).json()
+            assert revealed == {"residentNumber": expected}
+        finally:
+            there.stop()
+
+    restored = call(home, "POST", f"/trash/{item}/restore", token=home.owner).json()
+    assert [r["kind"] for r in restored["restored"]] == ["child"] and restored["leftOut"] == []
+    for path, answer in before.items():
+        assert call(home, "GET", path, token=home.owner).json() == answer, path
+    assert call(home, "GET", f"/children/{child['id']}/resident-number", token=home.owner).json() == {"residentNumber": number}
+    assert alone["id"] in search(home, "혼자")

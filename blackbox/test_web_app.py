@@ -207,10 +207,9 @@ def test_a_parent_writes_finds_edits_and_deletes_an_entry(site, chrome, tmp_path
     wait(chrome, lambda d: "/health?child=" in d.current_url)
     visit = chrome.find_element(By.XPATH, "//li[strong[text()='감기 재진']]")
     assert len(visit.find_elements(By.TAG_NAME, "img")) == 2
-    press(chrome, visit.find_element(By.LINK_TEXT, "삭제"))
-    assert "감기 재진" in wait(chrome, lambda d: d.find_element(By.CSS_SELECTOR, "[role=alert]")).text
-    press(chrome, chrome.find_element(By.CSS_SELECTOR, "form button.danger"))
-    wait(chrome, lambda d: "/health?child=" in d.current_url)
+    press(chrome, visit.find_element(By.XPATH, ".//button[text()='삭제']"))
+    wait(chrome, lambda d: "‘감기 재진’을(를) 휴지통으로 옮겼습니다." in d.find_element(By.CSS_SELECTOR, "[data-notice]").text)
+    assert "/health?child=" in chrome.current_url
     assert "감기" not in chrome.find_element(By.ID, "h-events").find_element(By.XPATH, "..").text
 
     # English, chosen once, stays.

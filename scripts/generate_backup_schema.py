@@ -17,7 +17,7 @@ TABLES = [
     "families", "users", "memberships", "apiTokens", "children", "entries", "entryChildren", "tags", "entryTags",
     "photos", "entryPhotos", "events", "eventPhotos", "anniversaries", "memos", "growthMeasurements", "vaccinations",
     "vaccinationChoices", "vaccinationSkips", "invitations", "shareLinks", "shareLinkEntries", "calendarFeeds",
-    "importedItems", "comments", "hearts", "entryReads", "trashItems", "trashPhotos",
+    "importedItems", "comments", "hearts", "entryReads", "trashItems", "trashPhotos", "trashContents",
 ]
 # What a table or column means, where its name does not say it (kept here so that regenerating keeps it).
 TABLE_NOTES = {
@@ -27,6 +27,7 @@ TABLE_NOTES = {
     "trashItems": "What the family deleted, until it is restored or purged (docs/trash.md): each item with its rows as "
                   "they were.",
     "trashPhotos": "The photos a trashed item holds: their files stay until it is purged.",
+    "trashContents": "What a trashed item holds, by kind and id (itself, and a child's entries, visits and anniversaries).",
 }
 COLUMN_NOTES = {
     ("entries", "authorId"): "who wrote the entry; null for imports, older entries, a deleted account or (a family backup) a "
@@ -48,7 +49,8 @@ COLUMN_NOTES = {
     ("memberships", "mailLanguage"): "ko or en: the language of the member's mail",
     ("memberships", "mailSince"): "where the member's next digest starts (null: when they joined)",
     ("families", "trashDays"): "how many days the trash keeps what is deleted (7-365)",
-    ("trashItems", "kind"): "entry, photo (taken off an entry), memo or comment",
+    ("trashItems", "kind"): "entry, photo (taken off an entry), memo, comment, child, event, anniversary, measurement or "
+                            "vaccination",
     ("trashItems", "itemId"): "the id the item had and gets back",
     ("trashItems", "parentKind"): "what the item belonged to (a photo's or comment's entry), which must be back first",
     ("trashItems", "deletedBy"): "the member who deleted it; null when the command line did, or (a family backup) a "
@@ -57,7 +59,7 @@ COLUMN_NOTES = {
     ("trashItems", "snapshot"): "JSON: the rows that went with the item, table by table, as this backup's data files "
                                 "hold rows, and an entry's tags by name",
 }
-SEALED = {("children", "residentNumberSealed"): "residentNumber"}
+SEALED = {("children", "residentNumberSealed"): "residentNumber", ("trashItems", "residentNumberSealed"): "residentNumber"}
 LEFT_OUT = {("photos", "thumbnails")}
 BLOB = {"type": "object", "additionalProperties": False, "required": ["base64"],
         "properties": {"base64": {"type": "string", "contentEncoding": "base64"}}}

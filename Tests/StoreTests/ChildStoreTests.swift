@@ -46,7 +46,7 @@ import DiaryStore
             try await store.get(family: other, id: child.id)
         }
         await #expect(throws: StoreError.self) { try await store.update(family: other, id: child.id, profile: child.profile) }
-        await #expect(throws: StoreError.self) { try await store.delete(family: other, id: child.id) }
+        await #expect(throws: StoreError.self) { try await store.delete(family: other, id: child.id, by: nil) }
         #expect(try await store.list(family: other, after: nil, limit: 50).items.isEmpty)
         #expect(try await store.get(family: fixture.family, id: child.id) == child)
     }
@@ -62,7 +62,7 @@ import DiaryStore
         _ = try await fixture.stores.anniversaries.create(
             family: fixture.family, details: try AnniversaryDetails(name: "하늘 기념일", calendar: .solar, month: 1, day: 1, childID: sky.id))
 
-        _ = try await fixture.stores.children.delete(family: fixture.family, id: sky.id)
+        _ = try await fixture.stores.children.delete(family: fixture.family, id: sky.id, by: nil)
 
         let entries = fixture.stores.entries
         await #expect(throws: StoreError.self) { try await entries.get(family: fixture.family, id: onlySky.id) }

@@ -39,7 +39,8 @@ import DiaryStore
         // A photo an entry also shows stays when the visit goes.
         let entry = try await fixture.entry("병원 다녀온 날", at: "2026-11-20T18:00", children: [child.id])
         _ = try await photos.add([photo(fixture, 1)], family: fixture.family, entry: entry.id)
-        #expect(try await events.delete(family: fixture.family, id: event.id).isEmpty)
+        let trashed = try await events.delete(family: fixture.family, id: event.id, by: nil)
+        #expect(try await fixture.stores.trash.purge(family: fixture.family, id: trashed.id).isEmpty)
         #expect(try await photos.get(family: fixture.family, id: stored[0].id).id == stored[0].id)
     }
 
@@ -48,7 +49,10 @@ import DiaryStore
         let child = try await fixture.child()
         let stored = try await fixture.stores.photos.add([photo(fixture, 3)], family: fixture.family, entry: nil)
         _ = try await fixture.stores.events.create(family: fixture.family, details: try details(child: child.id), photos: stored.map(\.id))
-        let released = try await fixture.stores.children.delete(family: fixture.family, id: child.id)
+        let trashed = try await fixture.stores.children.delete(family: fixture.family, id: child.id, by: nil)
+        #expect(trashed.photoIDs == [stored[0].id])
+        #expect(try await fixture.stores.photos.referencedHashes() == [stored[0].sha256])  // the trash keeps it
+        let released = try await fixture.stores.trash.purge(family: fixture.family, id: trashed.id)
         #expect(released.map(\.sha256) == [stored[0].sha256])
     }
 

@@ -165,7 +165,7 @@ import Testing
         let imports = fixture.stores.imports
         let (batch, childID) = try batch(fixture)
         _ = try await imports.importBatch(batch, family: fixture.family, source: "dayone:a", dryRun: false)
-        _ = try await fixture.stores.children.delete(family: fixture.family, id: childID)
+        _ = try await fixture.stores.children.delete(family: fixture.family, id: childID, by: nil)
 
         var more = batch
         more.entries.append(

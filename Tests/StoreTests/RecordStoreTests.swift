@@ -73,8 +73,8 @@ import DiaryStore
             try await store.create(family: other, details: try AnniversaryDetails(name: "남의 아이", calendar: .solar, month: 1, day: 1, childID: child.id))
         }
         await #expect(throws: StoreError.self) { try await store.get(family: other, id: jesa.id) }
-        await #expect(throws: StoreError.self) { try await store.delete(family: other, id: jesa.id) }
-        try await store.delete(family: fixture.family, id: jesa.id)
+        await #expect(throws: StoreError.self) { try await store.delete(family: other, id: jesa.id, by: nil) }
+        _ = try await store.delete(family: fixture.family, id: jesa.id, by: nil)
         #expect(try await store.list(family: fixture.family, after: nil, limit: 10).items.map(\.id) == [naming.id, wedding.id])
     }
 
@@ -105,11 +105,11 @@ import DiaryStore
         let other = try await fixture.otherFamily()
         await #expect(throws: StoreError.notFound(kind: "event", id: cold.id.description)) { try await events.get(family: other, id: cold.id) }
         await #expect(throws: StoreError.self) { try await events.update(family: other, id: cold.id, details: details) }
-        await #expect(throws: StoreError.self) { try await events.delete(family: other, id: cold.id) }
+        await #expect(throws: StoreError.self) { try await events.delete(family: other, id: cold.id, by: nil) }
         await #expect(throws: StoreError.self) {
             try await events.create(family: other, details: try EventDetails(childID: sky.id, kind: .hospital, title: "남의 아이", date: try SolarDate(iso: "2026-01-01")))
         }
-        #expect(try await events.delete(family: fixture.family, id: cold.id).isEmpty)
+        #expect(try await events.delete(family: fixture.family, id: cold.id, by: nil).kind == .event)
         await #expect(throws: StoreError.self) { try await events.get(family: fixture.family, id: cold.id) }
     }
 
@@ -132,9 +132,9 @@ import DiaryStore
         await #expect(throws: StoreError.self) {
             try await growth.add(family: other, try GrowthMeasurement(childID: sky.id, kind: .weight, value: 8, unit: .kilograms, date: try SolarDate(iso: "2025-07-01")))
         }
-        await #expect(throws: StoreError.self) { try await growth.delete(family: other, child: sky.id, id: later.id) }
-        await #expect(throws: StoreError.self) { try await growth.delete(family: fixture.family, child: sea.id, id: later.id) }
-        try await growth.delete(family: fixture.family, child: sky.id, id: later.id)
+        await #expect(throws: StoreError.self) { try await growth.delete(family: other, child: sky.id, id: later.id, by: nil) }
+        await #expect(throws: StoreError.self) { try await growth.delete(family: fixture.family, child: sea.id, id: later.id, by: nil) }
+        _ = try await growth.delete(family: fixture.family, child: sky.id, id: later.id, by: nil)
         #expect(try await growth.measurements(family: fixture.family, child: sky.id) == [earlier])
     }
 
@@ -162,13 +162,13 @@ import DiaryStore
         try await store.choose(family: fixture.family, child: child.id, .japaneseEncephalitis, nil)
         try await store.setSkipped(family: fixture.family, child: child.id, DoseKey(vaccine: .hepA, number: 2), true)
         try await store.setSkipped(family: fixture.family, child: child.id, DoseKey(vaccine: .hepA, number: 2), false)
-        try await store.delete(family: fixture.family, child: child.id, id: bcg.id)
+        _ = try await store.delete(family: fixture.family, child: child.id, id: bcg.id, by: nil)
         all = try await store.vaccinations(family: fixture.family, child: child.id)
         #expect(all.shots == [shot] && all.choices == [.rotavirus: .rv1] && all.skipped.isEmpty)
 
         let other = try await fixture.otherFamily()
         await #expect(throws: StoreError.self) { try await store.vaccinations(family: other, child: child.id) }
-        await #expect(throws: StoreError.self) { try await store.delete(family: other, child: child.id, id: shot.id) }
+        await #expect(throws: StoreError.self) { try await store.delete(family: other, child: child.id, id: shot.id, by: nil) }
         await #expect(throws: StoreError.self) { try await store.choose(family: other, child: child.id, .rotavirus, .rv5) }
         await #expect(throws: StoreError.self) { try await store.setSkipped(family: other, child: child.id, DoseKey(vaccine: .bcg, number: 1), true) }
         await #expect(throws: StoreError.self) {

@@ -146,18 +146,18 @@ import Testing
             tags: made.entry.content.tags)
         _ = try await fixture.stores.entries.update(family: family, id: made.entry.id, content: both, photos: nil, expecting: nil)
         let item = try await fixture.stores.entries.delete(family: family, id: made.entry.id, by: nil)
-        _ = try await fixture.stores.children.delete(family: family, id: child)
+        _ = try await fixture.stores.children.delete(family: family, id: child, by: nil)
         let restored = try await trash.restore(family: family, id: item.id, withParent: false)
         #expect(restored.first?.leftOut == ["entryChildren.childId \(child)"])
         #expect(try await fixture.stores.entries.get(family: family, id: made.entry.id).content.childIDs == [sister.id])
 
         // With no child left, the entry cannot come back (every entry names one), and stays in the trash.
         let again = try await fixture.stores.entries.delete(family: family, id: made.entry.id, by: nil)
-        _ = try await fixture.stores.children.delete(family: family, id: sister.id)
+        _ = try await fixture.stores.children.delete(family: family, id: sister.id, by: nil)
         await #expect(throws: StoreError.conflict(field: "entry", message: "every child the entry named has been deleted for good")) {
             try await trash.restore(family: family, id: again.id, withParent: false)
         }
-        #expect(try await trash.list(family: family).items.map(\.id) == [again.id])
+        #expect(try await trash.list(family: family).items.filter { $0.kind == .entry }.map(\.id) == [again.id])
     }
 
     @Test(arguments: Engine.available) func theSweepDeletesWhatIsDueAndReleasesOnlyFilesNoRowUses(engine: Engine) async throws {
@@ -208,5 +208,137 @@ import Testing
         #expect(try await photos.referencedHashes() == [made.photos[0].sha256])
         #expect(try await trash.list(family: family).items.isEmpty)
         #expect(try await fixture.integrityCheck() == "ok")
+    }
+
+    /// Everything a child had, as the interfaces show it.
+    struct ChildWorld: Equatable {
+        let child: Child
+        let entries: [Entry]
+        let events: [Event]
+        let anniversaries: [Anniversary]
+        let measurements: [GrowthMeasurement]
+        let shots: [VaccinationShot]
+        let choices: [Vaccine.Choice: Vaccine]
+        let skipped: Set<DoseKey>
+        let profilePhoto: Photo?
+    }
+
+    func world(_ fixture: StoreFixture, _ child: ChildID) async throws -> ChildWorld {
+        let (stores, family) = (fixture.stores, fixture.family)
+        let vaccinations = try await stores.vaccinations.vaccinations(family: family, child: child)
+        return ChildWorld(
+            child: try await stores.children.get(family: family, id: child),
+            entries: try await stores.entries.list(family: family, filter: TimelineFilter(), after: nil, limit: 50).items,
+            events: try await stores.events.list(family: family, child: nil, after: nil, limit: 50).items,
+            anniversaries: try await stores.anniversaries.all(family: family),
+            measurements: try await stores.growth.measurements(family: family, child: child),
+            shots: vaccinations.shots, choices: vaccinations.choices, skipped: vaccinations.skipped,
+            profilePhoto: try await stores.photos.profilePhoto(family: family, child: child))
+    }
+
+    @Test(arguments: Engine.available) func aChildGoesWithEverythingOnlyTheirsAndComesBackWhole(engine: Engine) async throws {
+        let fixture = try await StoreFixture(engine)
+        let (stores, family) = (fixture.stores, fixture.family)
+        let sky = try await stores.children.create(
+            family: family,
+            profile: try ChildProfile(
+                name: "하늘", birthDate: .lunar(try LunarDate(iso: "2023-02-10", isLeapMonth: true)),
+                residentNumber: try ResidentNumber("230331-4123456")))
+        let sea = try await fixture.child("바다")
+        let alone = try await make(fixture, "하늘만", photos: [1, 2])  // about a child of its own, made by `make`
+        let only = try await fixture.entry("하늘 혼자", at: "2026-01-01T10:00", children: [sky.id], tags: ["혼자"])
+        let both = try await fixture.entry("둘이", at: "2026-01-02T10:00", children: [sky.id, sea.id], tags: ["같이"])
+        let visitPhotos = try await stores.photos.add([photo(fixture, 7)], family: family, entry: nil)
+        _ = try await stores.events.create(
+            family: family, details: try EventDetails(childID: sky.id, kind: .hospital, title: "검진", date: try SolarDate(iso: "2026-01-03")),
+            photos: visitPhotos.map(\.id))
+        _ = try await stores.anniversaries.create(
+            family: family, details: try AnniversaryDetails(name: "하늘 기념일", calendar: .lunar, month: 3, day: 2, isLeapMonth: false, childID: sky.id))
+        _ = try await stores.growth.add(
+            family: family, try GrowthMeasurement(childID: sky.id, kind: .weight, value: 7.25, unit: .kilograms, date: try SolarDate(iso: "2025-06-01")))
+        _ = try await stores.vaccinations.record(
+            family: family,
+            try VaccinationShot(childID: sky.id, record: VaccinationRecord(product: .bcg, date: try SolarDate(iso: "2023-04-01")), place: "보건소", lot: nil, productName: nil))
+        try await stores.vaccinations.choose(family: family, child: sky.id, .rotavirus, .rv1)
+        try await stores.vaccinations.setSkipped(family: family, child: sky.id, DoseKey(vaccine: .hepA, number: 2), true)
+        let profile = try await stores.photos.add([photo(fixture, 8)], family: family, entry: nil)
+        _ = try await stores.photos.setProfilePhoto(profile[0].id, family: family, child: sky.id)
+        let before = try await world(fixture, sky.id)
+        let hashes = try await stores.photos.referencedHashes()
+
+        let item = try await stores.children.delete(family: family, id: sky.id, by: alone.grandma)
+        #expect(item.kind == .child && item.label == "하늘")
+        await #expect(throws: StoreError.self) { try await stores.children.get(family: family, id: sky.id) }
+        await #expect(throws: StoreError.self) { try await stores.entries.get(family: family, id: only.id) }
+        #expect(try await stores.entries.get(family: family, id: both.id).content.childIDs == [sea.id])
+        #expect(try await stores.events.list(family: family, child: nil, after: nil, limit: 50).items.isEmpty)
+        #expect(try await stores.anniversaries.all(family: family).isEmpty)
+        #expect(try await stores.photos.referencedHashes() == hashes)
+        #expect(try await hits(fixture, "혼자").isEmpty)
+        // The resident number stays sealed in the trash, never plain.
+        let sealed = try #require(try await fixture.data("SELECT residentNumberSealed FROM trashItems"))
+        #expect(!String(decoding: sealed, as: UTF8.self).contains("4123456"))
+        #expect(try await fixture.count("SELECT count(*) FROM trashItems WHERE snapshot LIKE '%4123456%'") == 0)
+
+        // A comment on an entry the child took along waits for the child.
+        let comment = try await stores.reactions.deleteComment(family: family, id: alone.comments[0].id, by: alone.grandma, asOwner: false)
+        _ = try await stores.children.delete(family: family, id: try #require(alone.entry.content.childIDs.first), by: nil)
+        let listed = try await stores.trash.list(family: family).items
+        let holder = try #require(listed.first { $0.kind == .child && $0.label == "하늘" && $0.id != item.id })
+        #expect(listed.first { $0.id == comment.id }?.waitsFor == holder.id)
+        #expect(try await stores.trash.get(family: family, id: comment.id).waitsFor == holder.id)
+        await #expect(throws: StoreError.self) { try await stores.trash.restore(family: family, id: comment.id, withParent: false) }
+        #expect(try await stores.trash.restore(family: family, id: comment.id, withParent: true).map(\.item.id) == [holder.id, comment.id])
+        #expect(try await stores.reactions.comments(family: family, on: .entry(alone.entry.id)) == alone.comments)
+
+        _ = try await stores.trash.restore(family: family, id: item.id, withParent: false)
+        #expect(try await world(fixture, sky.id) == before)
+        #expect(try await stores.entries.get(family: family, id: both.id).content.childIDs == [sky.id, sea.id])
+        #expect(try await hits(fixture, "혼자") == [only.id.description])
+        #expect(try await fixture.integrityCheck() == "ok")
+    }
+
+    @Test(arguments: Engine.available) func visitsAnniversariesMeasurementsAndDosesComeBackAndAskForTheirChild(engine: Engine) async throws {
+        let fixture = try await StoreFixture(engine)
+        let (stores, family) = (fixture.stores, fixture.family)
+        let child = try await fixture.child()
+        let stored = try await stores.photos.add([photo(fixture, 5), photo(fixture, 6)], family: family, entry: nil)
+        let visit = try await stores.events.create(
+            family: family, details: try EventDetails(childID: child.id, kind: .hospital, title: "감기", date: try SolarDate(iso: "2026-01-03")),
+            photos: stored.map(\.id))
+        let day = try await stores.anniversaries.create(
+            family: family, details: try AnniversaryDetails(name: "첫 만남", calendar: .solar, month: 5, day: 5, childID: child.id))
+        let weight = try await stores.growth.add(
+            family: family, try GrowthMeasurement(childID: child.id, kind: .weight, value: 9.5, unit: .kilograms, date: try SolarDate(iso: "2025-06-01")))
+        let dose = try await stores.vaccinations.record(
+            family: family,
+            try VaccinationShot(childID: child.id, record: VaccinationRecord(product: .hepB, date: try SolarDate(iso: "2025-04-01")), place: nil, lot: "A1", productName: "헤파박스"))
+
+        let items = [
+            try await stores.events.delete(family: family, id: visit.id, by: nil),
+            try await stores.anniversaries.delete(family: family, id: day.id, by: nil),
+            try await stores.growth.delete(family: family, child: child.id, id: weight.id, by: nil),
+            try await stores.vaccinations.delete(family: family, child: child.id, id: dose.id, by: nil),
+        ]
+        #expect(items.map(\.label) == ["감기", "첫 만남", "9.5 kg · 2025-06-01", "헤파박스 · 2025-04-01"])
+        #expect(items.allSatisfy { $0.parent == TrashParent(kind: .child, id: child.id.description) })
+        #expect(items[0].photoIDs == stored.map(\.id))
+        #expect(try await stores.events.list(family: family, child: nil, after: nil, limit: 10).items.isEmpty)
+        #expect(try await stores.vaccinations.vaccinations(family: family, child: child.id).shots.isEmpty)
+        for item in items { _ = try await stores.trash.restore(family: family, id: item.id, withParent: false) }
+        #expect(try await stores.events.get(family: family, id: visit.id) == visit)
+        #expect(try await stores.anniversaries.get(family: family, id: day.id) == day)
+        #expect(try await stores.growth.measurements(family: family, child: child.id) == [weight])
+        #expect(try await stores.vaccinations.vaccinations(family: family, child: child.id).shots == [dose])
+
+        // A visit whose child went to the trash after it comes back only with the child.
+        let again = try await stores.events.delete(family: family, id: visit.id, by: nil)
+        let gone = try await stores.children.delete(family: family, id: child.id, by: nil)
+        await #expect(throws: StoreError.self) { try await stores.trash.restore(family: family, id: again.id, withParent: false) }
+        let back = try await stores.trash.restore(family: family, id: again.id, withParent: true)
+        #expect(back.map(\.item.id) == [gone.id, again.id])
+        #expect(try await stores.events.get(family: family, id: visit.id) == visit)
+        #expect(try await stores.anniversaries.get(family: family, id: day.id) == day)
+        #expect(try await stores.trash.list(family: family).items.isEmpty)
     }
 }

@@ -17,7 +17,9 @@ public protocol ChildStore: Sendable {
     /// Replaces the whole profile.
     func update(family: FamilyID, id: ChildID, profile: ChildProfile) async throws -> Child
 
-    func delete(family: FamilyID, id: ChildID) async throws -> [ReleasedPhotoFile]
+    /// Moves the child to the trash with everything that was only theirs (entries about no other child, events,
+    /// anniversaries, measurements, vaccinations, the profile photo); entries shared with a sibling stay without them.
+    func delete(family: FamilyID, id: ChildID, by user: UserID?) async throws -> TrashItem
 }
 
 extension ChildStore {
@@ -97,7 +99,8 @@ public protocol AnniversaryStore: Sendable {
 
     func update(family: FamilyID, id: AnniversaryID, details: AnniversaryDetails) async throws -> Anniversary
 
-    func delete(family: FamilyID, id: AnniversaryID) async throws
+    /// Moves the anniversary to the trash.
+    func delete(family: FamilyID, id: AnniversaryID, by user: UserID?) async throws -> TrashItem
 }
 
 /// One-off events of a family's children, newest first.
@@ -113,7 +116,8 @@ public protocol EventStore: Sendable {
     /// went with them).
     func update(family: FamilyID, id: EventID, details: EventDetails, photos: [PhotoID]?) async throws -> (event: Event, released: [ReleasedPhotoFile])
 
-    func delete(family: FamilyID, id: EventID) async throws -> [ReleasedPhotoFile]
+    /// Moves the event or visit to the trash with its photos.
+    func delete(family: FamilyID, id: EventID, by user: UserID?) async throws -> TrashItem
 }
 
 /// Photo rows, their order in entries and events, and a child's profile photo. Files are the photo library's; when the last

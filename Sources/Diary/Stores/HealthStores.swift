@@ -11,7 +11,8 @@ public protocol GrowthStore: Sendable {
 
     func add(family: FamilyID, _ measurement: GrowthMeasurement) async throws -> GrowthMeasurement
 
-    func delete(family: FamilyID, child: ChildID, id: MeasurementID) async throws
+    /// Moves the measurement to the trash.
+    func delete(family: FamilyID, child: ChildID, id: MeasurementID, by user: UserID?) async throws -> TrashItem
 }
 
 /// A child's shots, chosen alternatives and skipped doses.
@@ -24,7 +25,8 @@ public protocol VaccinationStore: Sendable {
 
     func record(family: FamilyID, _ shot: VaccinationShot) async throws -> VaccinationShot
 
-    func delete(family: FamilyID, child: ChildID, id: VaccinationID) async throws
+    /// Moves the recorded dose to the trash.
+    func delete(family: FamilyID, child: ChildID, id: VaccinationID, by user: UserID?) async throws -> TrashItem
 
     /// Sets (or with nil clears) the alternative chosen for a child.
     func choose(family: FamilyID, child: ChildID, _ choice: Vaccine.Choice, _ vaccine: Vaccine?) async throws

@@ -22,6 +22,9 @@ public struct TrashItem: Sendable, Equatable {
     public let photoIDs: [PhotoID]
     /// Share links that showed the item; they do not show it again when it comes back.
     public let shareLinks: Int
+    /// The trash item that holds what it belongs to (its entry, its child), when that is in the trash too: a
+    /// restore brings that back first, when asked.
+    public var waitsFor: TrashID?
 
     public init(
         id: TrashID, familyID: FamilyID, kind: TrashKind, itemID: String, parent: TrashParent?, label: String,
@@ -38,6 +41,7 @@ public struct TrashItem: Sendable, Equatable {
         self.deletedAt = deletedAt
         self.photoIDs = photoIDs
         self.shareLinks = shareLinks
+        waitsFor = nil
     }
 
     /// When the sweep deletes it for good.
@@ -59,6 +63,15 @@ public enum TrashKind: String, Sendable, CaseIterable, Codable {
     case photo
     case memo
     case comment
+    /// A child with everything that was only theirs (the entries about no other child among it).
+    case child
+    /// An event or a visit, with its photos.
+    case event
+    case anniversary
+    /// A growth measurement.
+    case measurement
+    /// A recorded dose.
+    case vaccination
 }
 
 /// What a trashed item belonged to.

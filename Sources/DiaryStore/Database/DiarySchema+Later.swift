@@ -5,23 +5,25 @@ import Persistence
 /// order. Shipped migrations are never edited.
 extension DiarySchema {
     /// The family's trash (docs/trash.md): each deleted item with its rows as they were (`snapshot`, JSON) until it is
-    /// restored or purged, and the photos it keeps from being deleted (no cascade from `photos`: a photo row a
-    /// trashed item holds cannot go). A family keeps its trash `trashDays` days.
+    /// restored or purged, the photos it keeps from being deleted (no cascade from `photos`: a photo row a trashed
+    /// item holds cannot go), and what it holds by kind and id (a child's entries and visits: what a photo or a
+    /// comment waits for). A family keeps its trash `trashDays` days.
     static func trash(_ db: Database) throws {
         try db.execute(sql: """
             ALTER TABLE families ADD COLUMN trashDays INTEGER NOT NULL DEFAULT 30 CHECK (trashDays BETWEEN 7 AND 365);
             CREATE TABLE trashItems (
                 id TEXT PRIMARY KEY NOT NULL,
                 familyId TEXT NOT NULL REFERENCES families(id) ON DELETE CASCADE,
-                kind TEXT NOT NULL CHECK (kind IN ('entry', 'photo', 'memo', 'comment')),
+                kind TEXT NOT NULL CHECK (kind IN ('entry', 'photo', 'memo', 'comment', 'child', 'event', 'anniversary', 'measurement', 'vaccination')),
                 itemId TEXT NOT NULL,
-                parentKind TEXT CHECK (parentKind IN ('entry', 'photo', 'memo', 'comment')),
+                parentKind TEXT CHECK (parentKind IN ('entry', 'photo', 'memo', 'comment', 'child', 'event', 'anniversary', 'measurement', 'vaccination')),
                 parentId TEXT,
                 label TEXT NOT NULL,
                 deletedBy TEXT REFERENCES users(id) ON DELETE SET NULL,
                 deletedAt DATETIME NOT NULL,
                 shareLinks INTEGER NOT NULL DEFAULT 0 CHECK (shareLinks >= 0),
                 snapshot TEXT NOT NULL,
+                residentNumberSealed BLOB, -- a trashed child's, sealed as in children (Secrets.FieldCipher)
                 CHECK ((parentKind IS NULL) = (parentId IS NULL)),
                 UNIQUE (id, familyId)
             );
@@ -38,6 +40,15 @@ extension DiarySchema {
                 FOREIGN KEY (photoId, familyId) REFERENCES photos(id, familyId)
             );
             CREATE INDEX trashPhotos_photo ON trashPhotos(photoId);
+            CREATE TABLE trashContents (
+                trashId TEXT NOT NULL,
+                familyId TEXT NOT NULL,
+                kind TEXT NOT NULL,
+                itemId TEXT NOT NULL,
+                PRIMARY KEY (trashId, kind, itemId),
+                FOREIGN KEY (trashId, familyId) REFERENCES trashItems(id, familyId) ON DELETE CASCADE
+            );
+            CREATE INDEX trashContents_item ON trashContents(familyId, kind, itemId);
             """)
     }
 

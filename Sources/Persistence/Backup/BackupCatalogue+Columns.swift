@@ -151,7 +151,9 @@ extension BackupCatalogue {
             "deletedAt",
             "shareLinks",
             "snapshot",
+            "residentNumberSealed",
         ],
         "trashPhotos": ["trashId", "photoId", "familyId", "position"],
+        "trashContents": ["trashId", "familyId", "kind", "itemId"],
     ]
 }

@@ -11,6 +11,7 @@ public enum BackupCatalogue {
         "photos", "entryPhotos", "events", "eventPhotos", "anniversaries", "memos", "growthMeasurements", "vaccinations",
         "vaccinationChoices", "vaccinationSkips", "invitations", "shareLinks", "shareLinkEntries", "calendarFeeds",
         "importedItems", "comments", "hearts", "entryReads", "trashItems", "trashPhotos",
+        "trashContents",
     ]
 
     /// The schema a backup names is SQLite's list of migrations, whichever engine wrote it: the names up to the one
@@ -28,7 +29,9 @@ public enum BackupCatalogue {
     public static let noPassword = "!"
 
     /// Columns holding values sealed with the field cipher: every field marked sensitive.
-    public static let sealedColumns: [(table: String, column: String)] = [("children", "residentNumberSealed")]
+    public static let sealedColumns: [(table: String, column: String)] = [
+        ("children", "residentNumberSealed"), ("trashItems", "residentNumberSealed"),
+    ]
 
     /// Columns PostgreSQL keeps as `boolean` (SQLite and backups as 0 and 1), as `table.column`.
     public static let booleanColumns: Set<String> = [

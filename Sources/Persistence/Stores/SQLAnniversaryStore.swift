@@ -59,8 +59,9 @@ public struct SQLAnniversaryStore: AnniversaryStore {
         }
     }
 
-    public func delete(family: FamilyID, id: AnniversaryID) async throws {
-        try await database.write { db in try FamilyTable.anniversaries.delete(db, family: family, id: id) }
+    public func delete(family: FamilyID, id: AnniversaryID, by user: UserID?) async throws -> TrashItem {
+        let deletion = Trashing.Deletion(family: family, user: user, at: database.clock.now())
+        return try await database.write { db in try Trashing.anniversary(db, id, deletion) }
     }
 
     static func decode(_ row: SQLRow) throws -> Anniversary {

@@ -64,25 +64,9 @@ public struct SQLChildStore: ChildStore {
         }
     }
 
-    /// Deletes the child and what belongs only to the child: entries about no other child (with their photos),
-    /// events (with theirs), the child's anniversaries, measurements and profile photo. Entries shared with a sibling
-    /// stay, without this child. Returns the photo files whose last row went.
-    @discardableResult
-    public func delete(family: FamilyID, id: ChildID) async throws -> [ReleasedPhotoFile] {
-        try await database.write { db in
-            let child = try FamilyTable.children.row(db, family: family, id: id)
-            let onlyThisChild: SQL = """
-                SELECT entryId FROM entryChildren WHERE childId = \(id)
-                EXCEPT SELECT entryId FROM entryChildren WHERE childId <> \(id)
-                """
-            var photos = try db.strings("SELECT photoId FROM entryPhotos WHERE entryId IN (\(onlyThisChild))")
-            if let profile = try child.optionalString("photoId") { photos.append(profile) }
-            photos += try db.strings("SELECT photoId FROM eventPhotos JOIN events ON events.id = eventPhotos.eventId WHERE events.childId = \(id)")
-            try db.execute("DELETE FROM entries WHERE familyId = \(family) AND id IN (\(onlyThisChild))")
-            try FamilyTable.children.delete(db, family: family, id: id)
-            try SQLEntryStore.deleteUnusedTags(db, family: family)
-            return try SQLPhotoStore.deleteUnreferenced(db, candidates: photos)
-        }
+    public func delete(family: FamilyID, id: ChildID, by user: UserID?) async throws -> TrashItem {
+        let deletion = Trashing.Deletion(family: family, user: user, at: database.clock.now())
+        return try await database.write { db in try Trashing.child(db, id, deletion) }
     }
 
     public static func seal(_ number: ResidentNumber?, with cipher: FieldCipher) throws -> Data? {

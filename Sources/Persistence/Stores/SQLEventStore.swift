@@ -59,14 +59,9 @@ public struct SQLEventStore: EventStore {
         }
     }
 
-    /// Deletes the event and its photos that nothing else uses; returns the photo files to delete.
-    @discardableResult
-    public func delete(family: FamilyID, id: EventID) async throws -> [ReleasedPhotoFile] {
-        try await database.write { db in
-            let photos = try SQLPhotoStore.photoIDs(db, of: .event(id))
-            try FamilyTable.events.delete(db, family: family, id: id)
-            return try SQLPhotoStore.deleteUnreferenced(db, candidates: photos)
-        }
+    public func delete(family: FamilyID, id: EventID, by user: UserID?) async throws -> TrashItem {
+        let deletion = Trashing.Deletion(family: family, user: user, at: database.clock.now())
+        return try await database.write { db in try Trashing.event(db, id, deletion) }
     }
 
     static func fetch(_ db: any SQLSession, family: FamilyID, id: EventID) throws -> Event {

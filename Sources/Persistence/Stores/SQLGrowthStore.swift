@@ -34,13 +34,9 @@ public struct SQLGrowthStore: GrowthStore {
             """)
     }
 
-    public func delete(family: FamilyID, child: ChildID, id: MeasurementID) async throws {
-        try await database.write { db in
-            _ = try FamilyTable.children.row(db, family: family, id: child)
-            guard try db.execute("DELETE FROM growthMeasurements WHERE id = \(id) AND childId = \(child)") > 0 else {
-                throw StoreError.notFound(kind: "measurement", id: id.description)
-            }
-        }
+    public func delete(family: FamilyID, child: ChildID, id: MeasurementID, by user: UserID?) async throws -> TrashItem {
+        let deletion = Trashing.Deletion(family: family, user: user, at: database.clock.now())
+        return try await database.write { db in try Trashing.measurement(db, id, child: child, deletion) }
     }
 
     static func decode(_ row: SQLRow) throws -> GrowthMeasurement {

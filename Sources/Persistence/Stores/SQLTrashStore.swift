@@ -25,12 +25,32 @@ public struct SQLTrashStore: TrashStore {
             {
                 photos[try row.string("trashId"), default: []].append(try row.id("photoId"))
             }
-            return (try rows.map { try Self.decode($0, photos: photos[try $0.string("id")] ?? []) }, days)
+            let holders = try Self.holders(db, family: family)
+            return (
+                try rows.map { row in
+                    var item = try Self.decode(row, photos: photos[try row.string("id")] ?? [])
+                    item.waitsFor = item.parent.flatMap { holders["\($0.kind.rawValue) \($0.id)"] }.flatMap { $0 == item.id ? nil : $0 }
+                    return item
+                }, days
+            )
         }
     }
 
     public func get(family: FamilyID, id: TrashID) async throws -> TrashItem {
-        try await database.read { db in try Self.stored(db, family: family, id: id).item }
+        try await database.read { db in
+            var item = try Self.stored(db, family: family, id: id).item
+            if let parent = item.parent { item.waitsFor = try Self.trashed(db, family: family, parent: parent) }
+            return item
+        }
+    }
+
+    /// Which trash item holds each thing in the trash, by `kind id`.
+    private static func holders(_ db: any SQLSession, family: FamilyID) throws -> [String: TrashID] {
+        var holders: [String: TrashID] = [:]
+        for row in try db.rows("SELECT trashId, kind, itemId FROM trashContents WHERE familyId = \(family)") {
+            holders["\(try row.string("kind")) \(try row.string("itemId"))"] = try row.id("trashId")
+        }
+        return holders
     }
 
     public func restore(family: FamilyID, id: TrashID, withParent: Bool) async throws -> [TrashRestore] {
@@ -57,19 +77,26 @@ public struct SQLTrashStore: TrashStore {
         restored.append(TrashRestore(item: item, leftOut: leftOut))
     }
 
-    /// The trash row of the newest deletion of `parent`, when it is in the trash and not in the diary.
+    /// The trash item that holds `parent` (its own, or a child's that took it along), when it is in the trash and not
+    /// in the diary.
     private static func trashed(_ db: any SQLSession, family: FamilyID, parent: TrashParent) throws -> TrashID? {
         let table = switch parent.kind {
         case .entry: "entries"
+        case .child: "children"
         case .memo: "memos"
         case .comment: "comments"
         case .photo: "photos"
+        case .event: "events"
+        case .anniversary: "anniversaries"
+        case .measurement: "growthMeasurements"
+        case .vaccination: "vaccinations"
         }
-        if try db.exists("SELECT 1 FROM \(raw: table) WHERE id = \(parent.id) AND familyId = \(family)") { return nil }
+        if try db.exists("SELECT 1 FROM \(raw: table) WHERE id = \(parent.id)") { return nil }
         return try db.string(
             """
-            SELECT id FROM trashItems WHERE familyId = \(family) AND kind = \(parent.kind.rawValue) AND itemId = \(parent.id)
-            ORDER BY deletedAt DESC LIMIT 1
+            SELECT trashContents.trashId FROM trashContents JOIN trashItems ON trashItems.id = trashContents.trashId
+            WHERE trashContents.familyId = \(family) AND trashContents.kind = \(parent.kind.rawValue) AND trashContents.itemId = \(parent.id)
+            ORDER BY trashItems.deletedAt DESC LIMIT 1
             """
         ).flatMap(TrashID.init)
     }

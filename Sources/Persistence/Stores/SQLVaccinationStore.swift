@@ -60,12 +60,9 @@ public struct SQLVaccinationStore: VaccinationStore {
         return shot
     }
 
-    public func delete(family: FamilyID, child: ChildID, id: VaccinationID) async throws {
-        try await database.write { db in
-            guard try db.execute("DELETE FROM vaccinations WHERE id = \(id) AND childId = \(child) AND familyId = \(family)") > 0 else {
-                throw StoreError.notFound(kind: "vaccination", id: id.description)
-            }
-        }
+    public func delete(family: FamilyID, child: ChildID, id: VaccinationID, by user: UserID?) async throws -> TrashItem {
+        let deletion = Trashing.Deletion(family: family, user: user, at: database.clock.now())
+        return try await database.write { db in try Trashing.vaccination(db, id, child: child, deletion) }
     }
 
     public func choose(family: FamilyID, child: ChildID, _ choice: Vaccine.Choice, _ vaccine: Vaccine?) async throws {

@@ -14,10 +14,10 @@ struct TrashSnapshot: Codable, Equatable {
     }
 
     var tables: [Table]
-    /// An entry's tags by name, in their order: tags are the family's, and one gone meanwhile is made again by name.
-    var tags: [String]
+    /// Each entry's tags by name, in their order: tags are the family's, and one gone meanwhile is made again by name.
+    var tags: [String: [String]]
 
-    init(tables: [Table] = [], tags: [String] = []) {
+    init(tables: [Table] = [], tags: [String: [String]] = [:]) {
         self.tables = tables
         self.tags = tags
     }
@@ -26,11 +26,13 @@ struct TrashSnapshot: Codable, Equatable {
         tables.filter { $0.table == table }.flatMap(\.rows)
     }
 
-    /// Reads the rows of each part.
+    /// Reads the rows of each part, without their sealed values: those stay sealed in a column of the trash row
+    /// (`trashItems.residentNumberSealed`), where key rotation and backups find them as they find every sealed value.
     static func capture(_ db: any SQLSession, _ parts: [TrashPart]) throws -> TrashSnapshot {
         var snapshot = TrashSnapshot()
         for part in parts {
-            let columns = try part.columns()
+            let sealed = Set(BackupCatalogue.sealedColumns.filter { $0.table == part.table }.map(\.column))
+            let columns = try part.columns().filter { !sealed.contains($0) }
             let rows = try db.rows("SELECT * FROM \(raw: part.table) WHERE \(part.condition)").map { row in
                 var values: [String: DumpValue] = [:]
                 for column in columns where row.has(column) { values[column] = DumpValue(try row.value(column)) }
@@ -45,7 +47,8 @@ struct TrashSnapshot: Codable, Equatable {
     /// reference cleared, where the column may be empty), and said so in `leftOut`.
     func put(_ db: any SQLSession, _ parts: [TrashPart], leftOut: inout [String]) throws {
         for part in parts {
-            let columns = try part.columns()
+            let sealed = Set(BackupCatalogue.sealedColumns.filter { $0.table == part.table }.map(\.column))
+            let columns = try part.columns().filter { !sealed.contains($0) }
             rows: for var row in rows(of: part.table) {
                 for need in part.needs {
                     guard case .text(let id) = row[need.column] ?? .null else { continue }

@@ -17,15 +17,46 @@ enum Trashing {
     /// showing it for good.
     static func entry(_ db: any SQLSession, _ id: EntryID, _ deletion: Deletion) throws -> TrashItem {
         let row = try FamilyTable.entries.row(db, family: deletion.family, id: id)
-        // The importer's records of where the entry came from are kept to be pointed at it again, not inserted.
-        var snapshot = try TrashSnapshot.capture(db, entryParts(id) + [TrashPart(table: "importedItems", condition: "entryId = \(id)")])
-        snapshot.tags = try db.strings(
-            "SELECT tags.name FROM entryTags JOIN tags ON tags.id = entryTags.tagId WHERE entryTags.entryId = \(id) ORDER BY entryTags.position")
-        let shareLinks = try db.int("SELECT count(*) FROM shareLinkEntries WHERE entryId = \(id)") ?? 0
+        let entries = [id.sql]
         let item = try insert(
             db, kind: .entry, itemID: id.sql, parent: nil, label: label(title: try row.string("title"), body: try row.string("body")),
-            snapshot: snapshot, photos: try SQLPhotoStore.photoIDs(db, of: .entry(id)), shareLinks: shareLinks, deletion)
+            snapshot: try capture(db, entries: entries, linksOf: nil, plus: []), photos: try photosOf(db, entries: entries),
+            shareLinks: try shareLinks(db, entries: entries), deletion)
         try FamilyTable.entries.delete(db, family: deletion.family, id: id)
+        try SQLEntryStore.deleteUnusedTags(db, family: deletion.family)
+        return item
+    }
+
+    /// A child with everything that was only theirs: the entries about no other child (as an entry goes), the child's
+    /// links in entries shared with a sibling, events and visits with their photos, anniversaries, measurements,
+    /// vaccinations, and the profile photo. The resident number stays sealed, in its own column.
+    static func child(_ db: any SQLSession, _ id: ChildID, _ deletion: Deletion) throws -> TrashItem {
+        let row = try FamilyTable.children.row(db, family: deletion.family, id: id)
+        let entries = try db.strings(
+            """
+            SELECT entryId FROM entryChildren WHERE childId = \(id)
+            EXCEPT SELECT entryId FROM entryChildren WHERE childId <> \(id)
+            """)
+        let events: SQL = "SELECT id FROM events WHERE childId = \(id)"
+        let parts = [TrashPart(table: "children", condition: "id = \(id)", clears: [("photoId", "photos")])] + childParts(id)
+        var snapshot = try capture(db, entries: entries, linksOf: id, plus: parts)
+        snapshot.tables += try TrashSnapshot.capture(db, [
+            TrashPart(
+                table: "importedItems",
+                condition: "childId = \(id) OR eventId IN (\(events)) OR anniversaryId IN (SELECT id FROM anniversaries WHERE childId = \(id))")
+        ]).tables
+        var photos = try photosOf(db, entries: entries)
+        photos += try db.strings("SELECT photoId FROM eventPhotos WHERE eventId IN (\(events)) ORDER BY eventId, position")
+        if let profile = try row.optionalString("photoId") { photos.append(profile) }
+        var seen = Set<String>()
+        let item = try insert(
+            db, kind: .child, itemID: id.sql, parent: nil, label: try row.string("name"), snapshot: snapshot,
+            photos: photos.filter { seen.insert($0).inserted }, shareLinks: try shareLinks(db, entries: entries), deletion,
+            residentNumber: try row.optionalData("residentNumberSealed"),
+            holding: entries.map { (.entry, $0) } + (try db.strings(events)).map { (.event, $0) }
+                + (try db.strings("SELECT id FROM anniversaries WHERE childId = \(id)")).map { (.anniversary, $0) })
+        try db.execute("DELETE FROM entries WHERE familyId = \(deletion.family) AND id IN \(list: entries)")
+        try FamilyTable.children.delete(db, family: deletion.family, id: id)
         try SQLEntryStore.deleteUnusedTags(db, family: deletion.family)
         return item
     }
@@ -66,6 +97,60 @@ enum Trashing {
         return item
     }
 
+    /// An event or visit with its photos (kept on disk) in order.
+    static func event(_ db: any SQLSession, _ id: EventID, _ deletion: Deletion) throws -> TrashItem {
+        let row = try FamilyTable.events.row(db, family: deletion.family, id: id)
+        var snapshot = try TrashSnapshot.capture(db, eventParts(id))
+        snapshot.tables += try TrashSnapshot.capture(db, [TrashPart(table: "importedItems", condition: "eventId = \(id)")]).tables
+        let item = try insert(
+            db, kind: .event, itemID: id.sql, parent: TrashParent(kind: .child, id: try row.string("childId")),
+            label: try row.string("title"), snapshot: snapshot, photos: try SQLPhotoStore.photoIDs(db, of: .event(id)), shareLinks: 0,
+            deletion)
+        try FamilyTable.events.delete(db, family: deletion.family, id: id)
+        return item
+    }
+
+    static func anniversary(_ db: any SQLSession, _ id: AnniversaryID, _ deletion: Deletion) throws -> TrashItem {
+        let row = try FamilyTable.anniversaries.row(db, family: deletion.family, id: id)
+        var snapshot = try TrashSnapshot.capture(db, anniversaryParts(id))
+        snapshot.tables += try TrashSnapshot.capture(db, [TrashPart(table: "importedItems", condition: "anniversaryId = \(id)")]).tables
+        let item = try insert(
+            db, kind: .anniversary, itemID: id.sql, parent: try row.optionalString("childId").map { TrashParent(kind: .child, id: $0) },
+            label: try row.string("name"), snapshot: snapshot, photos: [], shareLinks: 0, deletion)
+        try FamilyTable.anniversaries.delete(db, family: deletion.family, id: id)
+        return item
+    }
+
+    /// A growth measurement, labelled by its value and day (`75.2 cm · 2026-05-05`).
+    static func measurement(_ db: any SQLSession, _ id: MeasurementID, child: ChildID, _ deletion: Deletion) throws -> TrashItem {
+        _ = try FamilyTable.children.row(db, family: deletion.family, id: child)
+        guard let row = try db.row("SELECT * FROM growthMeasurements WHERE id = \(id) AND childId = \(child)") else {
+            throw StoreError.notFound(kind: "measurement", id: id.description)
+        }
+        let value = try row.double("value")
+        let item = try insert(
+            db, kind: .measurement, itemID: id.sql, parent: TrashParent(kind: .child, id: child.sql),
+            label: "\(value) \(try row.string("unit")) · \(try row.string("date"))",
+            snapshot: try TrashSnapshot.capture(db, [TrashPart(table: "growthMeasurements", condition: "id = \(id)")]), photos: [],
+            shareLinks: 0, deletion)
+        try db.execute("DELETE FROM growthMeasurements WHERE id = \(id)")
+        return item
+    }
+
+    /// A recorded dose, labelled by its product and day.
+    static func vaccination(_ db: any SQLSession, _ id: VaccinationID, child: ChildID, _ deletion: Deletion) throws -> TrashItem {
+        guard let row = try db.row("SELECT * FROM vaccinations WHERE id = \(id) AND childId = \(child) AND familyId = \(deletion.family)") else {
+            throw StoreError.notFound(kind: "vaccination", id: id.description)
+        }
+        let item = try insert(
+            db, kind: .vaccination, itemID: id.sql, parent: TrashParent(kind: .child, id: child.sql),
+            label: "\(try row.optionalString("productName") ?? row.string("product")) · \(try row.string("date"))",
+            snapshot: try TrashSnapshot.capture(db, [TrashPart(table: "vaccinations", condition: "id = \(id)")]), photos: [],
+            shareLinks: 0, deletion)
+        try db.execute("DELETE FROM vaccinations WHERE id = \(id)")
+        return item
+    }
+
     // MARK: Back out
 
     /// Puts `item` back from its stored row; what it belonged to must be there (see `SQLTrashStore.restore`).
@@ -76,28 +161,21 @@ enum Trashing {
         case .entry:
             guard let id = EntryID(item.itemID) else { throw StoreError.unreadable("trashed entry id \(item.itemID)") }
             try requireAbsent(db, table: "entries", id: item.itemID, kind: "entry")
-            let parts = entryParts(id)
-            try snapshot.put(db, Array(parts.prefix(2)), leftOut: &leftOut)  // the entry and its children
-            guard try db.exists("SELECT 1 FROM entryChildren WHERE entryId = \(id)") else {
-                throw StoreError.conflict(field: "entry", message: "every child the entry named has been deleted for good")
+            try putEntries(db, snapshot, family: family, leftOut: &leftOut)
+            guard try db.exists("SELECT 1 FROM entries WHERE id = \(id)") else { throw StoreError.unreadable("trashed entry \(id) had no row") }
+        case .child:
+            guard let id = ChildID(item.itemID) else { throw StoreError.unreadable("trashed child id \(item.itemID)") }
+            try requireAbsent(db, table: "children", id: item.itemID, kind: "child")
+            try snapshot.put(db, [TrashPart(table: "children", condition: "id = \(id)", clears: [("photoId", "photos")])], leftOut: &leftOut)
+            guard try db.exists("SELECT 1 FROM children WHERE id = \(id) AND familyId = \(family)") else {
+                throw StoreError.unreadable("trashed child \(id) had no row")
             }
-            for (position, name) in snapshot.tags.enumerated() {
-                try db.execute("INSERT INTO tags (id, familyId, name) VALUES (\(TagID()), \(family), \(name)) ON CONFLICT DO NOTHING")
-                try db.execute(
-                    """
-                    INSERT INTO entryTags (entryId, tagId, familyId, position)
-                    SELECT \(id), id, familyId, \(position) FROM tags WHERE familyId = \(family) AND \(db.dialect.equalsIgnoringCase("name", name))
-                    ON CONFLICT DO NOTHING
-                    """)
+            if let sealed = try row.optionalData("residentNumberSealed") {
+                try db.execute("UPDATE children SET residentNumberSealed = \(sealed) WHERE id = \(id)")
             }
-            try snapshot.put(db, Array(parts.dropFirst(2)), leftOut: &leftOut)
-            // An importer's record of where the entry came from points at it again (it was cleared with the entry).
-            for imported in snapshot.rows(of: "importedItems") {
-                guard case .text(let source) = imported["source"] ?? .null, case .text(let key) = imported["sourceKey"] ?? .null else { continue }
-                try db.execute(
-                    "UPDATE importedItems SET entryId = \(id) WHERE familyId = \(family) AND source = \(source) AND sourceKey = \(key) AND entryId IS NULL")
-            }
-            try db.searchIndex.refresh(db, entry: id)
+            try putEntries(db, snapshot, family: family, leftOut: &leftOut)
+            try snapshot.put(db, childParts(id), leftOut: &leftOut)
+            try relinkImported(db, snapshot, family: family)
         case .photo:
             guard let photo = PhotoID(item.itemID), let entry = item.parent.flatMap({ EntryID($0.id) }) else {
                 throw StoreError.unreadable("trashed photo \(item.itemID)")
@@ -121,27 +199,143 @@ enum Trashing {
             try db.searchIndex.refresh(db, memo: id)
         case .comment:
             guard let id = CommentID(item.itemID) else { throw StoreError.unreadable("trashed comment id \(item.itemID)") }
-            try requireAbsent(db, table: "comments", id: item.itemID, kind: "comment")
-            var missing: [String] = []
-            try snapshot.put(db, commentParts(id), leftOut: &missing)
-            guard missing.isEmpty else {
-                throw StoreError.conflict(field: "comment", message: "what the comment was on has been deleted for good")
+            try putAlone(db, snapshot, commentParts(id), table: "comments", item: item, what: "what the comment was on")
+        case .event:
+            guard let id = EventID(item.itemID) else { throw StoreError.unreadable("trashed event id \(item.itemID)") }
+            try putAlone(db, snapshot, [eventParts(id)[0]], table: "events", item: item, what: "the child it was for")
+            try snapshot.put(db, Array(eventParts(id).dropFirst()), leftOut: &leftOut)
+            try relinkImported(db, snapshot, family: family)
+        case .anniversary:
+            guard let id = AnniversaryID(item.itemID) else { throw StoreError.unreadable("trashed anniversary id \(item.itemID)") }
+            try putAlone(db, snapshot, anniversaryParts(id), table: "anniversaries", item: item, what: "the child it was for")
+            try relinkImported(db, snapshot, family: family)
+        case .measurement:
+            guard let id = MeasurementID(item.itemID) else { throw StoreError.unreadable("trashed measurement id \(item.itemID)") }
+            try putAlone(
+                db, snapshot, [TrashPart(table: "growthMeasurements", condition: "id = \(id)", needs: [("childId", "children")])],
+                table: "growthMeasurements", item: item, what: "the child it was of")
+        case .vaccination:
+            guard let id = VaccinationID(item.itemID) else { throw StoreError.unreadable("trashed vaccination id \(item.itemID)") }
+            try putAlone(
+                db, snapshot, [TrashPart(table: "vaccinations", condition: "id = \(id)", needs: [("childId", "children")])],
+                table: "vaccinations", item: item, what: "the child it was of")
+        }
+    }
+
+    /// One row back that cannot come back in part: refused when what it names is gone for good.
+    private static func putAlone(
+        _ db: any SQLSession, _ snapshot: TrashSnapshot, _ parts: [TrashPart], table: String, item: TrashItem, what: String
+    ) throws {
+        try requireAbsent(db, table: table, id: item.itemID, kind: item.kind.rawValue)
+        var missing: [String] = []
+        try snapshot.put(db, parts, leftOut: &missing)
+        guard missing.isEmpty else {
+            throw StoreError.conflict(field: item.kind.rawValue, message: "\(what) has been deleted for good")
+        }
+    }
+
+    /// The entries of a snapshot with what hangs on them, their tags by name and their search documents; each must
+    /// still name a child (every entry does).
+    private static func putEntries(_ db: any SQLSession, _ snapshot: TrashSnapshot, family: FamilyID, leftOut: inout [String]) throws {
+        let ids = snapshot.rows(of: "entries").compactMap { row -> EntryID? in
+            guard case .text(let id) = row["id"] ?? .null else { return nil }
+            return EntryID(id)
+        }
+        let parts = entryParts(ids.map(\.sql), linksOf: nil)
+        try snapshot.put(db, Array(parts.prefix(2)), leftOut: &leftOut)  // the entries and their children
+        for id in ids {
+            guard try db.exists("SELECT 1 FROM entryChildren WHERE entryId = \(id)") else {
+                throw StoreError.conflict(field: "entry", message: "every child the entry named has been deleted for good")
+            }
+            for (position, name) in (snapshot.tags[id.sql] ?? []).enumerated() {
+                try db.execute("INSERT INTO tags (id, familyId, name) VALUES (\(TagID()), \(family), \(name)) ON CONFLICT DO NOTHING")
+                try db.execute(
+                    """
+                    INSERT INTO entryTags (entryId, tagId, familyId, position)
+                    SELECT \(id), id, familyId, \(position) FROM tags WHERE familyId = \(family) AND \(db.dialect.equalsIgnoringCase("name", name))
+                    ON CONFLICT DO NOTHING
+                    """)
+            }
+        }
+        try snapshot.put(db, Array(parts.dropFirst(2)), leftOut: &leftOut)
+        try relinkImported(db, snapshot, family: family)
+        for id in ids { try db.searchIndex.refresh(db, entry: id) }
+    }
+
+    /// An importer's records of where things came from point at them again (they were cleared with them), so that
+    /// importing the same file again still adds nothing twice.
+    private static func relinkImported(_ db: any SQLSession, _ snapshot: TrashSnapshot, family: FamilyID) throws {
+        for imported in snapshot.rows(of: "importedItems") {
+            guard case .text(let source) = imported["source"] ?? .null, case .text(let key) = imported["sourceKey"] ?? .null else { continue }
+            for column in ["entryId", "childId", "eventId", "anniversaryId"] {
+                guard case .text(let id) = imported[column] ?? .null else { continue }
+                try db.execute(
+                    """
+                    UPDATE importedItems SET \(raw: column) = \(id)
+                    WHERE familyId = \(family) AND source = \(source) AND sourceKey = \(key) AND \(raw: column) IS NULL
+                    """)
             }
         }
     }
 
     // MARK: What goes along
 
-    static func entryParts(_ id: EntryID) -> [TrashPart] {
-        [
-            TrashPart(table: "entries", condition: "id = \(id)", clears: [("authorId", "users")]),
-            TrashPart(table: "entryChildren", condition: "entryId = \(id)", needs: [("childId", "children")]),
-            // (tags by name, between these two)
-            TrashPart(table: "entryPhotos", condition: "entryId = \(id)", needs: [("photoId", "photos")]),
-            TrashPart(table: "comments", condition: "entryId = \(id)", clears: [("authorId", "users")]),
-            TrashPart(table: "hearts", condition: "entryId = \(id)", needs: [("userId", "users")]),
-            TrashPart(table: "entryReads", condition: "entryId = \(id)", needs: [("userId", "users")]),
+    /// The rows of `entries` and what hangs on them (and every link of `child`, when a child goes), their tags by
+    /// name, and the importer's records of them; `parts` go around them, the first before, the rest after.
+    private static func capture(_ db: any SQLSession, entries: [String], linksOf child: ChildID?, plus parts: [TrashPart]) throws
+        -> TrashSnapshot
+    {
+        var snapshot = try TrashSnapshot.capture(db, parts.prefix(1) + entryParts(entries, linksOf: child) + parts.dropFirst())
+        snapshot.tables += try TrashSnapshot.capture(db, [TrashPart(table: "importedItems", condition: "entryId IN \(list: entries)")]).tables
+        for row in try db.rows(
+            """
+            SELECT entryTags.entryId, tags.name FROM entryTags JOIN tags ON tags.id = entryTags.tagId
+            WHERE entryTags.entryId IN \(list: entries) ORDER BY entryTags.entryId, entryTags.position
+            """)
+        {
+            snapshot.tags[try row.string("entryId"), default: []].append(try row.string("name"))
+        }
+        return snapshot
+    }
+
+    /// Entries' rows and what hangs on them, parents first (tags by name go between the first two); with `linksOf`,
+    /// that child's place in other entries too (a table is one part, whatever rows it holds).
+    static func entryParts(_ ids: [String], linksOf child: ChildID?) -> [TrashPart] {
+        let links: SQL = child.map { " OR childId = \($0)" } ?? ""
+        return [
+            TrashPart(table: "entries", condition: "id IN \(list: ids)", clears: [("authorId", "users")]),
+            TrashPart(
+                table: "entryChildren", condition: "entryId IN \(list: ids)\(links)", needs: [("childId", "children"), ("entryId", "entries")]),
+            TrashPart(table: "entryPhotos", condition: "entryId IN \(list: ids)", needs: [("photoId", "photos")]),
+            TrashPart(table: "comments", condition: "entryId IN \(list: ids)", clears: [("authorId", "users")]),
+            TrashPart(table: "hearts", condition: "entryId IN \(list: ids)", needs: [("userId", "users")]),
+            TrashPart(table: "entryReads", condition: "entryId IN \(list: ids)", needs: [("userId", "users")]),
         ]
+    }
+
+    /// A child's own rows besides the child and the entries only about them.
+    static func childParts(_ id: ChildID) -> [TrashPart] {
+        let events: SQL = "SELECT id FROM events WHERE childId = \(id)"
+        return [
+            TrashPart(table: "events", condition: "childId = \(id)"),
+            TrashPart(table: "eventPhotos", condition: "eventId IN (\(events))", needs: [("photoId", "photos")]),
+            TrashPart(table: "anniversaries", condition: "childId = \(id)"),
+            TrashPart(table: "growthMeasurements", condition: "childId = \(id)"),
+            TrashPart(table: "vaccinations", condition: "childId = \(id)"),
+            TrashPart(table: "vaccinationChoices", condition: "childId = \(id)"),
+            TrashPart(table: "vaccinationSkips", condition: "childId = \(id)"),
+        ]
+    }
+
+    static func eventParts(_ id: EventID) -> [TrashPart] {
+        [
+            TrashPart(table: "events", condition: "id = \(id)", needs: [("childId", "children")]),
+            TrashPart(table: "eventPhotos", condition: "eventId = \(id)", needs: [("photoId", "photos")]),
+        ]
+    }
+
+    static func anniversaryParts(_ id: AnniversaryID) -> [TrashPart] {
+        [TrashPart(table: "anniversaries", condition: "id = \(id)", needs: [("childId", "children")])]
     }
 
     static func photoParts(_ photo: PhotoID, of entry: EntryID) -> [TrashPart] {
@@ -162,20 +356,36 @@ enum Trashing {
 
     // MARK: Helpers
 
+    private static func photosOf(_ db: any SQLSession, entries: [String]) throws -> [String] {
+        try db.strings("SELECT photoId FROM entryPhotos WHERE entryId IN \(list: entries) ORDER BY entryId, position")
+    }
+
+    private static func shareLinks(_ db: any SQLSession, entries: [String]) throws -> Int {
+        try db.int("SELECT count(DISTINCT shareLinkId) FROM shareLinkEntries WHERE entryId IN \(list: entries)") ?? 0
+    }
+
     private static func insert(
         _ db: any SQLSession, kind: TrashKind, itemID: String, parent: TrashParent?, label: String, snapshot: TrashSnapshot,
-        photos: [String], shareLinks: Int, _ deletion: Deletion
+        photos: [String], shareLinks: Int, _ deletion: Deletion, residentNumber: Data? = nil, holding contents: [(TrashKind, String)] = []
     ) throws -> TrashItem {
         let id = TrashID()
         try db.execute(
             """
-            INSERT INTO trashItems (id, familyId, kind, itemId, parentKind, parentId, label, deletedBy, deletedAt, shareLinks, snapshot)
+            INSERT INTO trashItems (id, familyId, kind, itemId, parentKind, parentId, label, deletedBy, deletedAt, shareLinks, snapshot,
+                residentNumberSealed)
             VALUES (\(id), \(deletion.family), \(kind.rawValue), \(itemID), \(parent?.kind.rawValue), \(parent?.id), \(label),
-                \(deletion.user), \(deletion.at), \(shareLinks), \(try snapshot.encoded()))
+                \(deletion.user), \(deletion.at), \(shareLinks), \(try snapshot.encoded()), \(residentNumber))
             """)
         for (position, photo) in photos.enumerated() {
             try db.execute(
                 "INSERT INTO trashPhotos (trashId, photoId, familyId, position) VALUES (\(id), \(photo), \(deletion.family), \(position))")
+        }
+        for (contentKind, contentID) in [(kind, itemID)] + contents {
+            try db.execute(
+                """
+                INSERT INTO trashContents (trashId, familyId, kind, itemId) VALUES (\(id), \(deletion.family), \(contentKind.rawValue), \(contentID))
+                ON CONFLICT DO NOTHING
+                """)
         }
         let name = try deletion.user.flatMap { try db.string("SELECT username FROM users WHERE id = \($0)") }
         return TrashItem(

@@ -7,15 +7,16 @@ extension PostgresSchema {
         CREATE TABLE trashItems (
             id text COLLATE "C" PRIMARY KEY,
             familyId text COLLATE "C" NOT NULL REFERENCES families(id) ON DELETE CASCADE,
-            kind text COLLATE "C" NOT NULL CHECK (kind IN ('entry', 'photo', 'memo', 'comment')),
+            kind text COLLATE "C" NOT NULL CHECK (kind IN ('entry', 'photo', 'memo', 'comment', 'child', 'event', 'anniversary', 'measurement', 'vaccination')),
             itemId text COLLATE "C" NOT NULL,
-            parentKind text COLLATE "C" CHECK (parentKind IN ('entry', 'photo', 'memo', 'comment')),
+            parentKind text COLLATE "C" CHECK (parentKind IN ('entry', 'photo', 'memo', 'comment', 'child', 'event', 'anniversary', 'measurement', 'vaccination')),
             parentId text COLLATE "C",
             label text COLLATE "C" NOT NULL,
             deletedBy text COLLATE "C" REFERENCES users(id) ON DELETE SET NULL,
             deletedAt text COLLATE "C" NOT NULL,
             shareLinks integer NOT NULL DEFAULT 0 CHECK (shareLinks >= 0),
             snapshot text COLLATE "C" NOT NULL,
+            residentNumberSealed bytea,
             CHECK ((parentKind IS NULL) = (parentId IS NULL)),
             UNIQUE (id, familyId)
         );
@@ -32,6 +33,15 @@ extension PostgresSchema {
             FOREIGN KEY (photoId, familyId) REFERENCES photos(id, familyId)
         );
         CREATE INDEX trashPhotos_photo ON trashPhotos(photoId);
+        CREATE TABLE trashContents (
+            trashId text COLLATE "C" NOT NULL,
+            familyId text COLLATE "C" NOT NULL,
+            kind text COLLATE "C" NOT NULL,
+            itemId text COLLATE "C" NOT NULL,
+            PRIMARY KEY (trashId, kind, itemId),
+            FOREIGN KEY (trashId, familyId) REFERENCES trashItems(id, familyId) ON DELETE CASCADE
+        );
+        CREATE INDEX trashContents_item ON trashContents(familyId, kind, itemId);
         """
 
     /// As SQLite's "v19 entry lists": an entry's children, tags and photos in order from the index alone.

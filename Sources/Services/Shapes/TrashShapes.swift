@@ -22,6 +22,8 @@ public struct TrashItemResource: Encodable {
     let photoIds: [PhotoID]
     /// Share links that showed it and will not again.
     let shareLinks: Int
+    /// The trash item holding what it belongs to, when that is in the trash too (restore with `withParent=true`).
+    let parentTrashItem: TrashID?
 
     public init(_ item: TrashItem, keepingDays days: Int, now: Date) {
         id = item.id
@@ -36,6 +38,7 @@ public struct TrashItemResource: Encodable {
         daysLeft = item.daysLeft(keepingDays: days, now: now)
         photoIds = item.photoIDs
         shareLinks = item.shareLinks
+        parentTrashItem = item.waitsFor
     }
 }
 

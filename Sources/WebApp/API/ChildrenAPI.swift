@@ -25,10 +25,7 @@ struct ChildrenAPI {
                 let current = try await store.get(family: family, id: id)
                 return try await store.update(family: family, id: id, profile: try payload.profile(current: current.profile))
             },
-            delete: { family, _, id in
-                await photos.release(try await store.delete(family: family, id: id))
-                return nil
-            },
+            delete: { family, user, id in try await store.delete(family: family, id: id, by: user) },
             resource: { ChildResource($0, today: today.date()) })
     }
 }

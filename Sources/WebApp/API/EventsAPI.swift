@@ -28,10 +28,7 @@ struct EventsAPI {
                 await photos.release(released)
                 return event
             },
-            delete: { family, _, id in
-                await photos.release(try await store.delete(family: family, id: id))
-                return nil
-            },
+            delete: { family, user, id in try await store.delete(family: family, id: id, by: user) },
             resource: EventResource.init)
     }
 }

@@ -45,10 +45,10 @@ struct GrowthAPI {
             return try JSONBody.response(MeasurementResource.list([saved], child: child)[0], status: .created)
         }
         api.delete("children/:id/measurements/:measurement", .editor) { [store] _, context in
-            try await store.delete(
+            let trashed = try await store.delete(
                 family: try context.member().familyID, child: try context.id(of: "child"),
-                id: try context.id("measurement", of: "measurement"))
-            return Response(status: .noContent)
+                id: try context.id("measurement", of: "measurement"), by: context.userID)
+            return TrashAPI.deleted(trashed)
         }
     }
 }

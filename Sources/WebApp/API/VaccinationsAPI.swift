@@ -50,10 +50,10 @@ struct VaccinationsAPI {
             return try JSONBody.response(VaccinationPlans.ShotResource(try await store.record(family: family, shot)), status: .created)
         }
         api.delete("children/:id/vaccinations/:shot", .editor) { [store] _, context in
-            try await store.delete(
+            let trashed = try await store.delete(
                 family: try context.member().familyID, child: try context.id(of: "child"),
-                id: try context.id("shot", of: "vaccination"))
-            return Response(status: .noContent)
+                id: try context.id("shot", of: "vaccination"), by: context.userID)
+            return TrashAPI.deleted(trashed)
         }
         api.put("children/:id/vaccinations/choices", .editor) { [store] request, context in
             let payload = try await request.decode(as: ChoicePayload.self, context: context)

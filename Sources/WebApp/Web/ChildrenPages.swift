@@ -62,12 +62,14 @@ struct ChildrenPages {
                     "the profile photo", "\(entries.count - only) entries shared with a sibling stay, without \(name)."]
             return WebPage(
                 "confirm-delete", title: Words.table(language)[.deleteChild], tab: .more,
-                model: ConfirmDelete(name: name, action: "/children/\(child.id)/delete", back: "/children", consequences: consequences)
+                model: ConfirmDelete(
+                    name: name, action: "/children/\(child.id)/delete", back: "/children", consequences: consequences, toTrash: true)
             ).response(request, context: context)
         }
-        pages.post("children/:id/delete", .editor) { _, context in
-            await stores.photos.release(try await stores.children.delete(family: try context.member().familyID, id: try context.id(of: "child")))
-            return AccountPages.redirect("/children")
+        // The one delete that still asks first: a child takes much along. It goes to the trash all the same.
+        pages.post("children/:id/delete", .editor) { request, context in
+            let item = try await stores.children.delete(family: try context.member().familyID, id: try context.id(of: "child"), by: context.userID)
+            return TrashPages.deleted(item, then: "/children", request: request)
         }
     }
 

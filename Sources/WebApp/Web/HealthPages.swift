@@ -200,22 +200,12 @@ struct HealthPages {
     }
 
     private func registerDeletion(on pages: SecureRoutes) {
-        pages.get("health/events/:id/delete", .editor, statements: 9) { request, context in
-            let event = try await stores.events.get(family: try context.member().familyID, id: try context.id(of: "event"))
-            let words = Words.table(Language(request))
-            let back = "/health?child=\(event.details.childID)"
-            var consequences: [String] = []
-            if !event.photoIDs.isEmpty { consequences.append("\(words[.photos]): \(event.photoIDs.count)") }
-            return WebPage(
-                "confirm-delete", title: words[.deleteEvent], tab: .more,
-                model: ConfirmDelete(name: event.details.title, action: "/health/events/\(event.id)/delete", back: back, consequences: consequences)
-            ).response(request, context: context)
-        }
-        pages.post("health/events/:id/delete", .editor) { _, context in
+        // No confirmation: the visit goes to the trash, and the health page offers 실행 취소.
+        pages.post("health/events/:id/delete", .editor) { request, context in
             let family = try context.member().familyID
             let event = try await stores.events.get(family: family, id: try context.id(of: "event"))
-            await stores.photos.release(try await stores.events.delete(family: family, id: event.id))
-            return AccountPages.redirect("/health?child=\(event.details.childID)")
+            let item = try await stores.events.delete(family: family, id: event.id, by: context.userID)
+            return TrashPages.deleted(item, then: "/health?child=\(event.details.childID)", request: request)
         }
     }
 

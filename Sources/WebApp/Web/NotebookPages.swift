@@ -158,7 +158,8 @@ struct NotebookPages {
         let isLeapMonth: Bool
         let isHoliday: Bool
         let children: [ChildChoice]
-        let deleteLink: String?
+        /// Where the delete button posts the form (to the trash, no confirmation).
+        let deleteAction: String?
         let error: String?
     }
 
@@ -198,15 +199,11 @@ struct NotebookPages {
         pages.post("anniversaries/:id/edit", .editor) { request, context in
             try await saveAnniversary(request, context: context, id: try context.id(of: "anniversary"))
         }
-        pages.get("anniversaries/:id/delete", .editor, statements: 8) { request, context in
-            let anniversary = try await stores.anniversaries.get(family: try context.member().familyID, id: try context.id(of: "anniversary"))
-            return WebPage(
-                "confirm-delete", title: Words.table(Language(request))[.deleteAnniversary], tab: .more,
-                model: ConfirmDelete(name: anniversary.details.name, action: "/anniversaries/\(anniversary.id)/delete", back: "/anniversaries")
-            ).response(request, context: context)
-        }
-        pages.post("anniversaries/:id/delete", .editor) { _, context in
-            try await stores.anniversaries.delete(family: try context.member().familyID, id: try context.id(of: "anniversary"))
+        // No confirmation: the anniversary goes to the trash, and the list offers 실행 취소.
+        pages.post("anniversaries/:id/delete", .editor) { request, context in
+            let item = try await stores.anniversaries.delete(
+                family: try context.member().familyID, id: try context.id(of: "anniversary"), by: context.userID)
+            return TrashPages.deleted(item, then: "/anniversaries", request: request)
             return AccountPages.redirect("/anniversaries")
         }
     }
@@ -230,7 +227,7 @@ struct NotebookPages {
             day: fields["day"] ?? "", lunar: fields["calendar"] == "lunar", solar: fields["calendar"] != "lunar",
             isLeapMonth: fields["isLeapMonth"] == "true", isHoliday: fields["isHoliday"] == "true",
             children: children.map { ChildChoice($0, selected: $0.id.description == fields["child"]) },
-            deleteLink: id.map { "/anniversaries/\($0)/delete" }, error: error)
+            deleteAction: id.map { "/anniversaries/\($0)/delete" }, error: error)
         return WebPage(
             "anniversary-editor", title: words[id == nil ? .newAnniversary : .editAnniversary], tab: .more, model: model,
             status: error == nil ? .ok : .unprocessableContent

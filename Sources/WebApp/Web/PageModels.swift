@@ -76,6 +76,8 @@ struct ConfirmDelete: PageModel {
     let action: String
     let back: String
     var consequences: [String] = []
+    /// It goes to the trash (a child), not for good (emptying the trash).
+    var toTrash = false
 }
 
 /// A page that shows a list of cards and nothing else (`children.mustache`).

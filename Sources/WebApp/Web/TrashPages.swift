@@ -23,8 +23,8 @@ struct TrashPages {
         let who: String
         let left: String
         let canRestore: Bool
-        /// Its entry is in the trash too: the restore brings both.
-        let withParent: Bool
+        /// What it belongs to (its entry, its child) is in the trash too: the restore brings both, and says so.
+        let withParent: String?
     }
 
     struct Group {
@@ -88,13 +88,16 @@ struct TrashPages {
         try context.member().role.includes(.editor) || (item.deletedBy != nil && item.deletedBy == context.userID)
     }
 
-    /// Where a restored item is: its entry (a photo's, a comment's), the memo, or the trash when it is on a photo.
+    /// Where a restored item is: its entry (a photo's, a comment's), the memo, the child's page or health page.
     static func place(of item: TrashItem) -> String {
         switch item.kind {
         case .entry: "/entries/\(item.itemID)"
         case .memo: "/memos/\(item.itemID)"
         case .photo: item.parent.map { "/entries/\($0.id)" } ?? "/trash"
         case .comment: item.parent.map { "/entries/\($0.id)#comments" } ?? "/trash"
+        case .child: "/?child=\(item.itemID)"
+        case .event, .measurement, .vaccination: item.parent.map { "/health?child=\($0.id)" } ?? "/health"
+        case .anniversary: "/anniversaries"
         }
     }
 
@@ -104,7 +107,6 @@ struct TrashPages {
         let family = try context.member().familyID
         let (all, days) = try await store.list(family: family)
         let items = try all.filter { try Self.mayRestore($0, context) }
-        let trashedEntries = Set(items.filter { $0.kind == .entry }.map(\.itemID))
         let now = stores.database.clock.now()
         let groups = TrashKind.allCases.compactMap { kind -> Group? in
             let ofKind = items.filter { $0.kind == kind }
@@ -118,7 +120,7 @@ struct TrashPages {
                         who: TrashWord.deletedByOn.text(
                             language, item.deletedByName ?? words[.formerMember], ReactionPages.when(item.deletedAt, language)),
                         left: left <= 1 ? words[.lastDay] : TrashWord.daysLeft.text(language, "\(left)"), canRestore: true,
-                        withParent: item.parent.map { $0.kind == .entry && trashedEntries.contains($0.id) } ?? false)
+                        withParent: item.waitsFor == nil ? nil : words[item.parent?.kind == .child ? .restoreWithChild : .restoreWithEntry])
                 })
         }
         return WebPage(

@@ -5,15 +5,17 @@ import Services
 enum TrashWord: String, CaseIterable, Sendable {
     case trash, trashIntro, trashEmpty, trashKeeps, trashDaysSaved, movedToTrash, undo, restore, restoreWithEntry
     case purge, emptyTrash, emptyTrashWarning, deletedByOn, daysLeft, lastDay, restored, restoredLeftOut
-    case restoredShareLinks, trashKind_entry, trashKind_photo, trashKind_memo, trashKind_comment, keepDays, days
+    case restoredShareLinks, trashKind_entry, trashKind_photo, trashKind_memo, trashKind_comment, trashKind_child
+    case trashKind_event, trashKind_anniversary, trashKind_measurement, trashKind_vaccination, keepDays, days, restoreWithChild
+    case confirmTrash
 
     var texts: (korean: String, english: String) {
         switch self {
         case .trash: ("휴지통", "Trash")
         case .trashIntro:
             (
-                "지운 일기·사진·메모·댓글은 여기 있다가 %@일이 지나면 완전히 지워집니다. 되살리면 댓글·하트·순서까지 그대로 돌아옵니다.",
-                "Deleted entries, photos, memos and comments stay here, and are deleted for good after %@ days. A restore brings back their comments, hearts and order too."
+                "지운 것은 여기 있다가 %@일이 지나면 완전히 지워집니다. 되살리면 댓글·하트·사진 순서까지 그대로 돌아옵니다.",
+                "What is deleted stays here, and is deleted for good after %@ days. A restore brings back its comments, hearts and photo order too."
             )
         case .trashEmpty: ("휴지통이 비어 있습니다.", "The trash is empty.")
         case .trashKeeps: ("휴지통 보관 기간", "Keep deleted things")
@@ -37,6 +39,17 @@ enum TrashWord: String, CaseIterable, Sendable {
         case .trashKind_photo: ("사진", "Photos")
         case .trashKind_memo: ("메모", "Memos")
         case .trashKind_comment: ("댓글", "Comments")
+        case .trashKind_child: ("아이", "Children")
+        case .trashKind_event: ("병원·행사", "Visits and events")
+        case .trashKind_anniversary: ("기념일", "Anniversaries")
+        case .trashKind_measurement: ("키·몸무게 기록", "Growth measurements")
+        case .trashKind_vaccination: ("예방접종 기록", "Recorded vaccinations")
+        case .restoreWithChild: ("아이와 함께 되살리기", "Restore with the child")
+        case .confirmTrash:
+            (
+                "휴지통으로 옮길까요? 휴지통이 보관하는 동안에는 모두 함께 되살릴 수 있습니다:",
+                "Move to the trash? While the trash keeps it, all of it can be restored together:"
+            )
         case .keepDays: ("보관 일수 (7–365)", "Days to keep (7–365)")
         case .days: ("일", "days")
         }
