@@ -92,10 +92,16 @@ def test_upload_to_an_entry_and_serve(server, folder):
     removed = call(server, "DELETE", f"/api/v1/entries/{entry['id']}/photos/{photos[1]['id']}", token=t)
     assert removed.status == 204
     assert call(server, "DELETE", f"/api/v1/entries/{entry['id']}/photos/{photos[1]['id']}", token=t).status == 404
-    # The trash keeps the file until it is purged (issue 36); then it goes, no row using it.
+    # The trash keeps the file until it is purged (issue 36); purged, the entry's earlier version (from before the
+    # reorder) still shows the photo, so it stays until the entry itself is gone for good; then it goes.
     assert len(files_in(server, "originals")) == before
     assert call(server, "DELETE", f"/api/v1/trash/{removed.headers['Trash-Item']}", token=t).status == 204
-    assert len(files_in(server, "originals")) == before - 1
+    assert len(files_in(server, "originals")) == before
+    versions = call(server, "GET", f"/api/v1/entries/{entry['id']}/versions", token=t).json()["items"]
+    assert len(versions) == 1 and photos[1]["id"] in versions[0]["photoIds"]
+    gone = call(server, "DELETE", f"/api/v1/entries/{entry['id']}", token=t)
+    assert call(server, "DELETE", f"/api/v1/trash/{gone.headers['Trash-Item']}", token=t).status == 204
+    assert len(files_in(server, "originals")) == before - len(photos)
     assert call(server, "GET", f"/api/v1/photos/{photos[1]['id']}", token=t).status == 404
 
 
@@ -198,7 +204,11 @@ def test_a_visit_keeps_its_prescription_photos(server, folder):
     refused = call(server, "PUT", path, visit | {"photoIds": [theirs["id"]]}, t)
     assert refused.status == 422 and call(server, "GET", path, token=t).json()["photoIds"] == [note["id"]]
     with_theirs = len(files_in(server, "originals"))
-    assert call(server, "DELETE", path, token=t).status == 204
+    deleted = call(server, "DELETE", path, token=t)
+    assert deleted.status == 204
+    # The visit waits in the trash with its photo (issue 36); purged, the photo's file goes.
+    assert len(files_in(server, "originals")) == with_theirs
+    assert call(server, "DELETE", f"/api/v1/trash/{deleted.headers['Trash-Item']}", token=t).status == 204
     assert len(files_in(server, "originals")) == with_theirs - 1
 
 

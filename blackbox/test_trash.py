@@ -262,3 +262,30 @@ def test_a_child_goes_with_what_was_only_theirs_and_comes_back_even_from_a_backu
         assert call(home, "GET", path, token=home.owner).json() == answer, path
     assert call(home, "GET", f"/children/{child['id']}/resident-number", token=home.owner).json() == {"residentNumber": number}
     assert alone["id"] in search(home, "혼자")
+
+
+def test_every_edit_keeps_the_version_it_replaced_and_one_comes_back(home, tmp_path):
+    child = new_child(home, home.owner)
+    photos = upload(home, tmp_path, (44, 22), (22, 44))
+    entry = new_entry(home, home.owner, [child["id"]], title="처음 제목", body="할머니가 쓴 문단", photoIds=photos)
+    assert call(home, "GET", f"/entries/{entry['id']}/versions", token=home.viewer).json()["items"] == []
+    edited = call(home, "PUT", f"/entries/{entry['id']}", {"title": "고친 제목", "body": "덮어쓴 문단", "date": entry["date"],
+                                                          "childIds": [child["id"]]}, home.editor).json()
+    assert edited["title"] == "고친 제목" and edited["photoIds"] == photos
+    call(home, "PUT", f"/entries/{entry['id']}/photos", {"photoIds": [photos[1]]}, home.editor)
+    versions = call(home, "GET", f"/entries/{entry['id']}/versions", token=home.viewer).json()["items"]
+    assert [v["number"] for v in versions] == [2, 1]
+    assert versions[1]["title"] == "처음 제목" and versions[1]["body"] == "할머니가 쓴 문단" and versions[1]["photoIds"] == photos
+    assert versions[0]["title"] == "고친 제목" and versions[0]["photoIds"] == photos and versions[0]["savedByName"] == "dad"
+    # Only editors and owners put one back; another family sees nothing; a number that is not one is 404.
+    assert call(home, "POST", f"/entries/{entry['id']}/versions/1/restore", token=home.viewer).status == 403
+    assert call(home, "GET", f"/entries/{entry['id']}/versions", token=home.other).status == 404
+    assert call(home, "POST", f"/entries/{entry['id']}/versions/1/restore", token=home.other).status == 404
+    for bad in ("0", "9", "x"):
+        assert call(home, "POST", f"/entries/{entry['id']}/versions/{bad}/restore", token=home.owner).status == 404
+    back = call(home, "POST", f"/entries/{entry['id']}/versions/1/restore", token=home.owner).json()
+    assert back["title"] == "처음 제목" and back["body"] == "할머니가 쓴 문단" and back["photoIds"] == photos
+    assert [v["number"] for v in call(home, "GET", f"/entries/{entry['id']}/versions", token=home.owner).json()["items"]] == [3, 2, 1]
+    listed = json.loads(saessak("entries", "versions", entry["id"], "--family", "우리집", "--json", data=home.data).stdout)["items"]
+    assert [v["title"] for v in listed] == ["고친 제목", "고친 제목", "처음 제목"]
+    assert "not an entry id" in saessak("entries", "versions", "nope", "--family", "우리집", data=home.data, check=False).stderr

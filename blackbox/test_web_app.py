@@ -157,15 +157,25 @@ def test_a_parent_writes_finds_edits_and_deletes_an_entry(site, chrome, tmp_path
     press(chrome, chrome.find_element(By.CSS_SELECTOR, "form[data-editor] button[type=submit]"))
     wait(chrome, lambda d: d.find_element(By.TAG_NAME, "h1").text == "설날 아침, 첫 세배")
     assert len(chrome.find_elements(By.CSS_SELECTOR, ".slides figure")) == 3
+    # The edit kept what it replaced: the earlier version beside the entry, what changed marked; then back to it.
+    press(chrome, chrome.find_element(By.PARTIAL_LINK_TEXT, "수정됨 · 1번"))
+    press(chrome, wait(chrome, lambda d: d.find_element(By.CSS_SELECTOR, ".versions-list a")))
+    changed = wait(chrome, lambda d: d.find_element(By.CSS_SELECTOR, ".compare tr.changed"))
+    assert "설날 아침 세배" in changed.text and "설날 아침, 첫 세배" in changed.text
+    shot(chrome, "version-compare")
+    press(chrome, chrome.find_element(By.XPATH, "//button[text()='이 판으로 되돌리기']"))
+    wait(chrome, lambda d: d.find_element(By.TAG_NAME, "h1").text == "설날 아침 세배")
+    assert "1번째 판으로 되돌렸습니다" in chrome.find_element(By.CSS_SELECTOR, "[data-notice]").text
+    assert "수정됨 · 2번" in chrome.find_element(By.CSS_SELECTOR, "main .meta").text
     press(chrome, chrome.find_element(By.CSS_SELECTOR, "form[action$='/delete'] button.danger"))
     wait(chrome, lambda d: d.current_url.endswith("/timeline"))
     notice = chrome.find_element(By.CSS_SELECTOR, "[data-notice]")
-    assert notice.text.startswith("‘설날 아침, 첫 세배’을(를) 휴지통으로 옮겼습니다.")
+    assert notice.text.startswith("‘설날 아침 세배’을(를) 휴지통으로 옮겼습니다.")
     assert not chrome.find_elements(By.CSS_SELECTOR, ".entry-card")
     shot(chrome, "undo-notice")
     press(chrome, notice.find_element(By.XPATH, ".//button[text()='실행 취소']"))
     wait(chrome, lambda d: d.current_url.endswith(entry_path))
-    assert chrome.find_element(By.TAG_NAME, "h1").text == "설날 아침, 첫 세배"
+    assert chrome.find_element(By.TAG_NAME, "h1").text == "설날 아침 세배"
     assert len(chrome.find_elements(By.CSS_SELECTOR, ".slides figure")) == 3
     assert "되살렸습니다" in chrome.find_element(By.CSS_SELECTOR, "[data-notice]").text
     # Deleted again, it waits in the trash with its photo, who deleted it and its days; the notice goes by itself.
@@ -177,7 +187,7 @@ def test_a_parent_writes_finds_edits_and_deletes_an_entry(site, chrome, tmp_path
     chrome.get(url(site, "/more"))
     press(chrome, chrome.find_element(By.PARTIAL_LINK_TEXT, "휴지통"))
     item = wait(chrome, lambda d: d.find_element(By.CSS_SELECTOR, ".trash-item"))
-    assert "설날 아침, 첫 세배" in item.text and "30일 남음" in item.text and "mom" in item.text
+    assert "설날 아침 세배" in item.text and "30일 남음" in item.text and "mom" in item.text
     assert item.find_element(By.TAG_NAME, "img").get_attribute("src").endswith("thumbnail?size=small")
     shot(chrome, "trash")
     chrome.get(url(site, "/trash?lang=en"))
@@ -458,6 +468,9 @@ def page_paths(site):
         "POST", "/api/v1/entries",
         {"title": "첫 걸음마", "body": "공원에서 세 걸음을 걸었다.", "date": "2026-11-22T10:15", "childIds": [child["id"]], "tags": ["걸음마"],
          "photoIds": [p["id"] for p in reversed(uploaded.json()["items"])]})
+    # One edit, so that the entry has an earlier version to compare with.
+    earlier = {key: entry[key] for key in ("title", "body", "date", "childIds", "tags", "photoIds")}
+    assert site.request("PUT", f"/api/v1/entries/{entry['id']}", {**earlier, "body": "공원에서 네 걸음을 걸었다."}, token).status == 200
     comment = made("POST", f"/api/v1/entries/{entry['id']}/comments", {"text": "아이고 예뻐라 <b>우리 강아지</b>"})
     assert site.request("PUT", f"/api/v1/entries/{entry['id']}/heart", token=token).status == 200
     memo = made("POST", "/api/v1/memos", {"title": "기저귀 사이즈", "body": "3단계로 바꾸기"})
@@ -469,6 +482,7 @@ def page_paths(site):
     return {
         "home": "/", "invitation": invitation, "share-link": share, "timeline": "/timeline", "search": "/timeline?q=%EA%B1%B8%EC%9D%8C", "entry": f"/entries/{entry['id']}",
         "entry-new": "/entries/new", "entry-edit": f"/entries/{entry['id']}/edit", "trash": "/trash",
+        "versions": f"/entries/{entry['id']}/versions", "version": f"/entries/{entry['id']}/versions/1",
         "calendar-month": "/calendar/2024-02", "calendar-month-with-a-clip": "/calendar/2026-11", "offline": "/offline", "calendar-day": "/calendar/2024-02-10", "children": "/children",
         "child-new": "/children/new", "child-edit": f"/children/{child['id']}/edit", "child-delete": f"/children/{child['id']}/delete",
         "memos": "/memos", "memo": f"/memos/{memo['id']}", "memo-new": "/memos/new", "anniversaries": "/anniversaries",

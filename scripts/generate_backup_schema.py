@@ -17,7 +17,7 @@ TABLES = [
     "families", "users", "memberships", "apiTokens", "children", "entries", "entryChildren", "tags", "entryTags",
     "photos", "entryPhotos", "events", "eventPhotos", "anniversaries", "memos", "growthMeasurements", "vaccinations",
     "vaccinationChoices", "vaccinationSkips", "invitations", "shareLinks", "shareLinkEntries", "calendarFeeds",
-    "importedItems", "comments", "hearts", "entryReads", "trashItems", "trashPhotos", "trashContents",
+    "importedItems", "comments", "hearts", "entryReads", "entryVersions", "entryVersionPhotos", "trashItems", "trashPhotos", "trashContents",
 ]
 # What a table or column means, where its name does not say it (kept here so that regenerating keeps it).
 TABLE_NOTES = {
@@ -27,6 +27,9 @@ TABLE_NOTES = {
     "trashItems": "What the family deleted, until it is restored or purged (docs/trash.md): each item with its rows as "
                   "they were.",
     "trashPhotos": "The photos a trashed item holds: their files stay until it is purged.",
+    "entryVersions": "What an entry said before each edit (content: JSON of its title, body, date, time zone, children, "
+                     "tags, place and weather), the newest 50 and every one younger than a year.",
+    "entryVersionPhotos": "The photos each earlier version showed, in order: their files stay while a version holds them.",
     "trashContents": "What a trashed item holds, by kind and id (itself, and a child's entries, visits and anniversaries).",
 }
 COLUMN_NOTES = {

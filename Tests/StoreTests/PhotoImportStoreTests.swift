@@ -30,25 +30,26 @@ import Testing
         #expect(try await photos.photos(family: fixture.family, entry: entry.id).map(\.id) == added.map(\.id))
         #expect(try await photos.referencedHashes() == Set(added.map(\.sha256)))
 
-        // Reorder and drop one: the dropped photo, used nowhere else, releases its file.
+        // Reorder and drop one: an edit, whose earlier version keeps the dropped photo (and its file).
         let (reordered, released) = try await photos.setPhotos([added[2].id, added[0].id], family: fixture.family, entry: entry.id)
         #expect(reordered.map(\.id) == [added[2].id, added[0].id])
-        #expect(released == [ReleasedPhotoFile(sha256: added[1].sha256, mimeType: "image/jpeg")])
-        await #expect(throws: StoreError.self) { try await photos.get(family: fixture.family, id: added[1].id) }
+        #expect(released.isEmpty)
+        #expect(try await photos.get(family: fixture.family, id: added[1].id) == added[1])
 
-        // A photo taken off the entry goes to the trash, which keeps it (and its file) until it is purged; one that
-        // is also a profile photo stays after that too.
+        // A photo taken off the entry goes to the trash; purged, the version and the profile still hold it.
         let trash = fixture.stores.trash
         #expect(try await photos.setProfilePhoto(added[0].id, family: fixture.family, child: child.id).isEmpty)
         #expect(try await photos.profilePhoto(family: fixture.family, child: child.id) == added[0])
         let first = try await photos.remove(added[0].id, family: fixture.family, entry: entry.id, by: nil)
         #expect(try await photos.get(family: fixture.family, id: added[0].id) == added[0])
         #expect(try await trash.purge(family: fixture.family, id: first.id).isEmpty)
-        #expect(try await photos.setProfilePhoto(nil, family: fixture.family, child: child.id).map(\.sha256) == [added[0].sha256])
+        #expect(try await photos.setProfilePhoto(nil, family: fixture.family, child: child.id).isEmpty)
         #expect(try await photos.profilePhoto(family: fixture.family, child: child.id) == nil)
-        let last = try await photos.remove(added[2].id, family: fixture.family, entry: entry.id, by: nil)
-        #expect(try await photos.referencedHashes() == [added[2].sha256])
-        #expect(try await trash.purge(family: fixture.family, id: last.id).map(\.sha256) == [added[2].sha256])
+
+        // Only when nothing holds a photo any more — the entry, its versions, the trash, a profile — does its file go.
+        let item = try await fixture.stores.entries.delete(family: fixture.family, id: entry.id, by: nil)
+        #expect(try await photos.referencedHashes() == Set(added.map(\.sha256)))
+        #expect(Set(try await trash.purge(family: fixture.family, id: item.id).map(\.sha256)) == Set(added.map(\.sha256)))
         #expect(try await photos.referencedHashes().isEmpty)
     }
 

@@ -145,8 +145,9 @@ import PostgresStore
         let expected = try await corpus.titles("아기 공원")
         for statement in [
             // Back to before p12: the later migrations undone first.
+            "DROP TABLE entryVersionPhotos", "DROP TABLE entryVersions",
             "DROP TABLE trashContents", "DROP TABLE trashPhotos", "DROP TABLE trashItems", "ALTER TABLE families DROP COLUMN trashDays",
-            "DELETE FROM saessakMigrations WHERE name = 'p14 trash'",
+            "DELETE FROM saessakMigrations WHERE name = 'p14 trash and versions'",
             "DROP INDEX entryChildren_entry", "DROP INDEX entryTags_entry", "DROP INDEX entryPhotos_entry",
             "DELETE FROM saessakMigrations WHERE name = 'p13 entry lists'",
             "DROP TRIGGER searchDocuments_added ON searchDocuments", "DROP TRIGGER searchDocuments_removed ON searchDocuments",

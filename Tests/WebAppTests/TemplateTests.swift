@@ -57,6 +57,9 @@ import Testing
         for key in used.sorted() {
             #expect(Word(rawValue: key) != nil || MailWord(rawValue: key) != nil || TrashWord(rawValue: key) != nil, "\(key) is not a word")
         }
+        // One table of names for the templates: no name in two of the word lists (the table would refuse to build).
+        let (words, mail, trash) = (Set(Word.allCases.map(\.rawValue)), Set(MailWord.allCases.map(\.rawValue)), Set(TrashWord.allCases.map(\.rawValue)))
+        #expect(words.isDisjoint(with: mail) && words.isDisjoint(with: trash) && mail.isDisjoint(with: trash))
         for word in TrashWord.allCases {
             #expect(!word.text(.korean).isEmpty && !word.text(.english).isEmpty, "\(word) lacks a language")
             #expect(word.text(.korean).components(separatedBy: "%@").count == word.text(.english).components(separatedBy: "%@").count, "\(word)")

@@ -62,11 +62,22 @@ public protocol EntryStore: Sendable {
     func create(family: FamilyID, content: EntryContent, photos: [PhotoID], author: UserID?, idempotencyKey key: String) async throws
         -> (entry: Entry, replayed: Bool)
 
-    /// Replaces the whole content, children and tags included; `photos`, when given, replaces the photos too
-    /// (and returns the files whose last row went with them). With `expecting`, only while the stored entry is still
-    /// that `Entry.version` (else `StoreError.changed`, nothing written); every update gives a new version.
-    func update(family: FamilyID, id: EntryID, content: EntryContent, photos: [PhotoID]?, expecting version: Int64?) async throws
-        -> (entry: Entry, released: [ReleasedPhotoFile])
+    /// Replaces the whole content, children and tags included; `photos`, when given, replaces the photos too.
+    /// With `expecting`, only while the stored entry is still that `Entry.version` (else `StoreError.changed`,
+    /// nothing written); every update gives a new version, and keeps the one it replaced (`versions`) with its photos,
+    /// by `user`. Returns the photo files whose last row went (versions past those kept).
+    func update(family: FamilyID, id: EntryID, content: EntryContent, photos: [PhotoID]?, expecting version: Int64?, by user: UserID?)
+        async throws -> (entry: Entry, released: [ReleasedPhotoFile])
+
+    /// The versions edits replaced, newest first (docs/trash.md).
+    func versions(family: FamilyID, id: EntryID) async throws -> [EntryVersion]
+
+    /// How many versions edits replaced (the entry page's "수정됨 · 3번"), in one statement.
+    func versionCount(family: FamilyID, id: EntryID) async throws -> Int
+
+    /// Makes version `number` the entry's content and photos again, by `user`: itself an edit, which keeps the version
+    /// it replaces. Children deleted since are left out (`StoreError.conflict` when none is left).
+    func restoreVersion(family: FamilyID, id: EntryID, number: Int, by user: UserID?) async throws -> (entry: Entry, released: [ReleasedPhotoFile])
 
     /// Moves the entry to the trash with everything that goes with it (`TrashStore`); tags left unused go.
     func delete(family: FamilyID, id: EntryID, by user: UserID?) async throws -> TrashItem
@@ -135,9 +146,10 @@ public protocol PhotoStore: Sendable {
     /// The photos of each of `entries` (of this family) in their order: one read, however many entries.
     func photos(family: FamilyID, entries: [EntryID]) async throws -> [EntryID: [Photo]]
 
-    /// Replaces an entry's photos with `ids` in that order (reorder, add already uploaded photos, drop others);
-    /// photos dropped and used nowhere else are deleted.
-    func setPhotos(_ ids: [PhotoID], family: FamilyID, entry: EntryID) async throws -> (photos: [Photo], released: [ReleasedPhotoFile])
+    /// Replaces an entry's photos with `ids` in that order (reorder, add already uploaded photos, drop others), by
+    /// `user`: an edit of the entry, which keeps the version it replaces (and so the photos dropped).
+    func setPhotos(_ ids: [PhotoID], family: FamilyID, entry: EntryID, by user: UserID?) async throws
+        -> (photos: [Photo], released: [ReleasedPhotoFile])
 
     /// Takes a photo off an entry into the trash (its file stays until the trash lets it go).
     func remove(_ photo: PhotoID, family: FamilyID, entry: EntryID, by user: UserID?) async throws -> TrashItem
@@ -222,13 +234,25 @@ extension EntryStore {
     }
 
     public func update(family: FamilyID, id: EntryID, content: EntryContent) async throws -> (entry: Entry, released: [ReleasedPhotoFile]) {
-        try await update(family: family, id: id, content: content, photos: nil, expecting: nil)
+        try await update(family: family, id: id, content: content, photos: nil, expecting: nil, by: nil)
     }
 
     public func update(family: FamilyID, id: EntryID, content: EntryContent, photos: [PhotoID]?) async throws
         -> (entry: Entry, released: [ReleasedPhotoFile])
     {
-        try await update(family: family, id: id, content: content, photos: photos, expecting: nil)
+        try await update(family: family, id: id, content: content, photos: photos, expecting: nil, by: nil)
+    }
+
+    public func update(family: FamilyID, id: EntryID, content: EntryContent, photos: [PhotoID]?, expecting version: Int64?) async throws
+        -> (entry: Entry, released: [ReleasedPhotoFile])
+    {
+        try await update(family: family, id: id, content: content, photos: photos, expecting: version, by: nil)
+    }
+}
+
+extension PhotoStore {
+    public func setPhotos(_ ids: [PhotoID], family: FamilyID, entry: EntryID) async throws -> (photos: [Photo], released: [ReleasedPhotoFile]) {
+        try await setPhotos(ids, family: family, entry: entry, by: nil)
     }
 }
 

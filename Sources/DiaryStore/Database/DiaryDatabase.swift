@@ -32,14 +32,18 @@ public final class DiaryDatabase: Sendable {
     }
 
     /// Every statement the connection runs counts towards the request's (`StatementCount`, bound by `read` and
-    /// `write`); a trigger's statements (SQLite reports them as `-- TRIGGER …`) are the one that fired it, and the
-    /// tokenizer's own table reads are FTS5's. SQLite's own hook and the statement's first two bytes: GRDB's
-    /// `trace` made a trimmed `String` of each statement's text, 4 % of a busy timeline's time (issue 35).
+    /// `write`), but not what SQLite or GRDB run for it: a trigger's statements (reported as `-- TRIGGER …`) are the
+    /// one that fired it, and GRDB's own look at the schema in a read (`PRAGMA schema_version`, `SELECT * FROM
+    /// sqlite_master LIMIT 1`) comes or not with the state of the reader the read finds, which made a search page's
+    /// count differ by one from run to run. The stores run no `PRAGMA` and never read `sqlite_master`. SQLite's own hook
+    /// and the text's first bytes: GRDB's `trace` made a trimmed `String` of each statement's text, 4 % of a busy
+    /// timeline's time (issue 35).
     private static func countStatements(_ db: Database) {
         sqlite3_trace_v2(db.sqliteConnection, UInt32(SQLITE_TRACE_STMT), { _, _, _, text in
-            guard let counting = StatementCount.current else { return 0 }
-            let sql = text?.assumingMemoryBound(to: UInt8.self)
-            if sql?[0] != UInt8(ascii: "-") || sql?[1] != UInt8(ascii: "-") { counting.add() }
+            guard let counting = StatementCount.current, let text = text?.assumingMemoryBound(to: CChar.self) else { return 0 }
+            let comment = text[0] == 0x2D && text[1] == 0x2D  // "--"
+            let grdb = strncmp(text, "PRAGMA ", 7) == 0 || strncmp(text, "SELECT * FROM sqlite_master", 27) == 0
+            if !comment && !grdb { counting.add() }
             return 0
         }, nil)
     }

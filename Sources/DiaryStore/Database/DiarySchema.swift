@@ -29,7 +29,7 @@ enum DiarySchema {
         migrator.registerMigration("v17 weather", migrate: weather)
         migrator.registerMigration("v18 page indexes", migrate: pageIndexes)
         migrator.registerMigration("v19 entry lists", migrate: entryLists)
-        migrator.registerMigration("v20 trash", migrate: trash)
+        migrator.registerMigration("v20 trash and versions", migrate: trash)
         return migrator
     }
 

@@ -139,6 +139,18 @@ extension BackupCatalogue {
         "comments": ["id", "familyId", "entryId", "photoId", "authorId", "body", "createdAt", "modifiedAt"],
         "hearts": ["id", "familyId", "entryId", "photoId", "userId", "createdAt"],
         "entryReads": ["familyId", "entryId", "userId", "readAt"],
+        "entryVersions": [
+            "id",
+            "entryId",
+            "familyId",
+            "number",
+            "content",
+            "savedAt",
+            "savedBy",
+            "replacedAt",
+            "replacedBy",
+        ],
+        "entryVersionPhotos": ["versionId", "photoId", "familyId", "position"],
         "trashItems": [
             "id",
             "familyId",

@@ -10,8 +10,8 @@ public enum BackupCatalogue {
         "families", "users", "memberships", "apiTokens", "children", "entries", "entryChildren", "tags", "entryTags",
         "photos", "entryPhotos", "events", "eventPhotos", "anniversaries", "memos", "growthMeasurements", "vaccinations",
         "vaccinationChoices", "vaccinationSkips", "invitations", "shareLinks", "shareLinkEntries", "calendarFeeds",
-        "importedItems", "comments", "hearts", "entryReads", "trashItems", "trashPhotos",
-        "trashContents",
+        "importedItems", "comments", "hearts", "entryReads", "entryVersions", "entryVersionPhotos",
+        "trashItems", "trashPhotos", "trashContents",
     ]
 
     /// The schema a backup names is SQLite's list of migrations, whichever engine wrote it: the names up to the one
@@ -22,7 +22,7 @@ public enum BackupCatalogue {
         "v1 foundation", "v2 photos", "v3 search", "v4 accounts", "v5 vaccinations", "v6 calendar feeds",
         "v7 event photos", "v8 imports", "v9 imported records", "v10 shared state", "v11 videos",
         "v12 idempotency keys", "v13 comments and hearts", "v14 authors and reads", "v15 mail", "v16 place regions",
-        "v17 weather", "v18 page indexes", "v19 entry lists", "v20 trash",
+        "v17 weather", "v18 page indexes", "v19 entry lists", "v20 trash and versions",
     ]
 
     /// The password hash of an account whose hash a family backup left out: it matches no password.

@@ -154,9 +154,9 @@ public struct SQLEntryStore: EntryStore {
         return entry.id
     }
 
-    public func update(family: FamilyID, id: EntryID, content: EntryContent, photos: [PhotoID]?, expecting version: Int64?) async throws
-        -> (entry: Entry, released: [ReleasedPhotoFile])
-    {
+    public func update(
+        family: FamilyID, id: EntryID, content: EntryContent, photos: [PhotoID]?, expecting version: Int64?, by user: UserID?
+    ) async throws -> (entry: Entry, released: [ReleasedPhotoFile]) {
         let now = database.clock.now()
         return try await database.write { db in
             guard try db.exists("SELECT 1 FROM entries WHERE id = \(id) AND familyId = \(family) \(db.dialect.lockingRows)") else {
@@ -164,24 +164,70 @@ public struct SQLEntryStore: EntryStore {
             }
             let stored = try Self.fetch(db, family: family, id: id)
             guard version == nil || version == stored.version else { throw StoreError.changed(kind: "entry", id: id.description) }
-            try Self.checkChildren(db, family: family, content.childIDs)
-            let changed = try db.execute(
-                """
-                UPDATE entries SET title = \(content.title), body = \(content.body), localDateTime = \(content.date.iso),
-                    timeZone = \(content.timeZone), weather = \(content.weather), placeName = \(content.place?.name),
-                    latitude = \(content.place?.latitude), longitude = \(content.place?.longitude),
-                    placeRegion = \(PlaceRegion.text(content.place)), modifiedAt = \(stored.nextModifiedAt(now: now))
-                WHERE id = \(id) AND familyId = \(family)
-                """)
-            try FamilyTable.entries.requireChanged(changed, id: id)
-            try db.execute("DELETE FROM entryChildren WHERE entryId = \(id)")
-            try db.execute("DELETE FROM entryTags WHERE entryId = \(id)")
-            try Self.link(db, entry: id, family: family, content: content)
-            try Self.deleteUnusedTags(db, family: family)
-            try db.searchIndex.refresh(db, entry: id)
-            let released = try photos.map { try SQLPhotoStore.replace(db, photos: $0, of: .entry(id), family: family) } ?? []
-            return (try Self.fetch(db, family: family, id: id), released)
+            return try Self.edit(db, stored, to: content, photos: photos, by: user, now: now)
         }
+    }
+
+    public func versions(family: FamilyID, id: EntryID) async throws -> [EntryVersion] {
+        try await database.read { db in
+            _ = try FamilyTable.entries.row(db, family: family, id: id)
+            return try SQLEntryVersions.list(db, entry: id)
+        }
+    }
+
+    public func versionCount(family: FamilyID, id: EntryID) async throws -> Int {
+        try await database.read { db in
+            try db.int("SELECT count(*) FROM entryVersions WHERE entryId = \(id) AND familyId = \(family)") ?? 0
+        }
+    }
+
+    public func restoreVersion(family: FamilyID, id: EntryID, number: Int, by user: UserID?) async throws
+        -> (entry: Entry, released: [ReleasedPhotoFile])
+    {
+        let now = database.clock.now()
+        return try await database.write { db in
+            guard try db.exists("SELECT 1 FROM entries WHERE id = \(id) AND familyId = \(family) \(db.dialect.lockingRows)") else {
+                throw FamilyTable.entries.notFound(id)
+            }
+            guard let version = try SQLEntryVersions.list(db, entry: id).first(where: { $0.number == number }) else {
+                throw StoreError.notFound(kind: "version", id: "\(number)")
+            }
+            var content = version.content
+            let children = Set(try db.strings("SELECT id FROM children WHERE familyId = \(family) AND id IN \(list: content.childIDs)"))
+            content.childIDs = content.childIDs.filter { children.contains($0.sql) }
+            guard !content.childIDs.isEmpty else {
+                throw StoreError.conflict(field: "version", message: "every child that version named has been deleted since")
+            }
+            let photos = Set(try db.strings("SELECT id FROM photos WHERE familyId = \(family) AND id IN \(list: version.photoIDs)"))
+            return try Self.edit(
+                db, try Self.fetch(db, family: family, id: id), to: content, photos: version.photoIDs.filter { photos.contains($0.sql) },
+                by: user, now: now)
+        }
+    }
+
+    /// One edit: the stored entry kept as a version, then the new content (and photos) written.
+    private static func edit(_ db: any SQLSession, _ stored: Entry, to content: EntryContent, photos: [PhotoID]?, by user: UserID?, now: Date)
+        throws -> (entry: Entry, released: [ReleasedPhotoFile])
+    {
+        let (id, family) = (stored.id, stored.familyID)
+        try Self.checkChildren(db, family: family, content.childIDs)
+        var released = try SQLEntryVersions.keep(db, stored, by: user, now: now)
+        let changed = try db.execute(
+            """
+            UPDATE entries SET title = \(content.title), body = \(content.body), localDateTime = \(content.date.iso),
+                timeZone = \(content.timeZone), weather = \(content.weather), placeName = \(content.place?.name),
+                latitude = \(content.place?.latitude), longitude = \(content.place?.longitude),
+                placeRegion = \(PlaceRegion.text(content.place)), modifiedAt = \(stored.nextModifiedAt(now: now))
+            WHERE id = \(id) AND familyId = \(family)
+            """)
+        try FamilyTable.entries.requireChanged(changed, id: id)
+        try db.execute("DELETE FROM entryChildren WHERE entryId = \(id)")
+        try db.execute("DELETE FROM entryTags WHERE entryId = \(id)")
+        try Self.link(db, entry: id, family: family, content: content)
+        try Self.deleteUnusedTags(db, family: family)
+        try db.searchIndex.refresh(db, entry: id)
+        released += try photos.map { try SQLPhotoStore.replace(db, photos: $0, of: .entry(id), family: family) } ?? []
+        return (try Self.fetch(db, family: family, id: id), released)
     }
 
     public func delete(family: FamilyID, id: EntryID, by user: UserID?) async throws -> TrashItem {

@@ -76,10 +76,16 @@ public struct SQLPhotoStore: PhotoStore {
         }
     }
 
-    public func setPhotos(_ ids: [PhotoID], family: FamilyID, entry: EntryID) async throws -> (photos: [Photo], released: [ReleasedPhotoFile]) {
-        try await database.write { db in
-            _ = try FamilyTable.entries.row(db, family: family, id: entry)
-            let released = try Self.replace(db, photos: ids, of: .entry(entry), family: family)
+    public func setPhotos(_ ids: [PhotoID], family: FamilyID, entry: EntryID, by user: UserID?) async throws
+        -> (photos: [Photo], released: [ReleasedPhotoFile])
+    {
+        let now = database.clock.now()
+        return try await database.write { db in
+            // An edit of the entry: the version it replaces is kept, with the photos it showed.
+            let stored = try SQLEntryStore.fetch(db, family: family, id: entry)
+            var released = try SQLEntryVersions.keep(db, stored, by: user, now: now)
+            try db.execute("UPDATE entries SET modifiedAt = \(stored.nextModifiedAt(now: now)) WHERE id = \(entry)")
+            released += try Self.replace(db, photos: ids, of: .entry(entry), family: family)
             return (try Self.photos(db, entry: entry).map(Self.decode), released)
         }
     }
@@ -227,8 +233,8 @@ public struct SQLPhotoStore: PhotoStore {
         return try deleteUnreferenced(db, candidates: before)
     }
 
-    /// Deletes those of `candidates` that no entry, event, child or trashed item uses, and reports the files whose
-    /// last row went.
+    /// Deletes those of `candidates` that no entry, event, child, trashed item or earlier version of an entry uses,
+    /// and reports the files whose last row went.
     public static func deleteUnreferenced(_ db: any SQLSession, candidates: [String]) throws -> [ReleasedPhotoFile] {
         var released: [ReleasedPhotoFile] = []
         for id in candidates {
@@ -239,6 +245,7 @@ public struct SQLPhotoStore: PhotoStore {
                     AND NOT EXISTS (SELECT 1 FROM eventPhotos WHERE photoId = photos.id)
                     AND NOT EXISTS (SELECT 1 FROM children WHERE photoId = photos.id)
                     AND NOT EXISTS (SELECT 1 FROM trashPhotos WHERE photoId = photos.id)
+                    AND NOT EXISTS (SELECT 1 FROM entryVersionPhotos WHERE photoId = photos.id)
                 RETURNING sha256, mimeType
                 """)
             else { continue }

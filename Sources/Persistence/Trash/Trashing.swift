@@ -310,6 +310,10 @@ enum Trashing {
             TrashPart(table: "comments", condition: "entryId IN \(list: ids)", clears: [("authorId", "users")]),
             TrashPart(table: "hearts", condition: "entryId IN \(list: ids)", needs: [("userId", "users")]),
             TrashPart(table: "entryReads", condition: "entryId IN \(list: ids)", needs: [("userId", "users")]),
+            TrashPart(table: "entryVersions", condition: "entryId IN \(list: ids)", clears: [("savedBy", "users"), ("replacedBy", "users")]),
+            TrashPart(
+                table: "entryVersionPhotos", condition: "versionId IN (SELECT id FROM entryVersions WHERE entryId IN \(list: ids))",
+                needs: [("photoId", "photos")]),
         ]
     }
 
@@ -356,8 +360,16 @@ enum Trashing {
 
     // MARK: Helpers
 
+    /// The photos of `entries` in order, then those only their earlier versions show (held by the trash as well).
     private static func photosOf(_ db: any SQLSession, entries: [String]) throws -> [String] {
-        try db.strings("SELECT photoId FROM entryPhotos WHERE entryId IN \(list: entries) ORDER BY entryId, position")
+        let shown = try db.strings("SELECT photoId FROM entryPhotos WHERE entryId IN \(list: entries) ORDER BY entryId, position")
+        let earlier = try db.strings(
+            """
+            SELECT DISTINCT entryVersionPhotos.photoId FROM entryVersionPhotos JOIN entryVersions ON entryVersions.id = entryVersionPhotos.versionId
+            WHERE entryVersions.entryId IN \(list: entries) ORDER BY entryVersionPhotos.photoId
+            """)
+        let seen = Set(shown)
+        return shown + earlier.filter { !seen.contains($0) }
     }
 
     private static func shareLinks(_ db: any SQLSession, entries: [String]) throws -> Int {

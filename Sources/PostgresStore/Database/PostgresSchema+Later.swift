@@ -1,7 +1,8 @@
 /// The PostgreSQL migrations after the first two (p3 shared state onwards), newest first, as SQLite's
 /// `DiarySchema+Later`; `PostgresSchema.migrations` lists them in order. Shipped migrations are never edited.
 extension PostgresSchema {
-    /// As SQLite's "v20 trash": a family's trash, the photos it holds, and how long the family keeps it.
+    /// As SQLite's "v20 trash and versions": a family's trash, the photos and things it holds, how long the family
+    /// keeps it, and entries' earlier versions.
     static let trash = """
         ALTER TABLE families ADD COLUMN trashDays integer NOT NULL DEFAULT 30 CHECK (trashDays BETWEEN 7 AND 365);
         CREATE TABLE trashItems (
@@ -42,6 +43,30 @@ extension PostgresSchema {
             FOREIGN KEY (trashId, familyId) REFERENCES trashItems(id, familyId) ON DELETE CASCADE
         );
         CREATE INDEX trashContents_item ON trashContents(familyId, kind, itemId);
+        CREATE TABLE entryVersions (
+            id text COLLATE "C" PRIMARY KEY,
+            entryId text COLLATE "C" NOT NULL,
+            familyId text COLLATE "C" NOT NULL,
+            number integer NOT NULL CHECK (number >= 1),
+            content text COLLATE "C" NOT NULL,
+            savedAt text COLLATE "C" NOT NULL,
+            savedBy text COLLATE "C" REFERENCES users(id) ON DELETE SET NULL,
+            replacedAt text COLLATE "C" NOT NULL,
+            replacedBy text COLLATE "C" REFERENCES users(id) ON DELETE SET NULL,
+            UNIQUE (entryId, number),
+            UNIQUE (id, familyId),
+            FOREIGN KEY (entryId, familyId) REFERENCES entries(id, familyId) ON DELETE CASCADE
+        );
+        CREATE TABLE entryVersionPhotos (
+            versionId text COLLATE "C" NOT NULL,
+            photoId text COLLATE "C" NOT NULL,
+            familyId text COLLATE "C" NOT NULL,
+            position integer NOT NULL,
+            PRIMARY KEY (versionId, photoId),
+            FOREIGN KEY (versionId, familyId) REFERENCES entryVersions(id, familyId) ON DELETE CASCADE,
+            FOREIGN KEY (photoId, familyId) REFERENCES photos(id, familyId)
+        );
+        CREATE INDEX entryVersionPhotos_photo ON entryVersionPhotos(photoId);
         """
 
     /// As SQLite's "v19 entry lists": an entry's children, tags and photos in order from the index alone.

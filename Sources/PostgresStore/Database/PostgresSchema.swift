@@ -26,7 +26,7 @@ enum PostgresSchema {
         Migration(name: "p11 page indexes", sql: pageIndexes),
         Migration(name: "p12 search counts", sql: searchCounts),
         Migration(name: "p13 entry lists", sql: entryLists),
-        Migration(name: "p14 trash", sql: trash),
+        Migration(name: "p14 trash and versions", sql: trash),
     ]
 
     private static let diary = """

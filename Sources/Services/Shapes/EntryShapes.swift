@@ -115,3 +115,43 @@ public struct PlaceBody: Codable, Sendable {
         self.longitude = longitude
     }
 }
+
+/// An earlier version of an entry, as `GET /entries/{id}/versions` and `saessak entries versions` give it.
+public struct EntryVersionResource: Encodable {
+    let number: Int
+    let title: String
+    let body: String
+    let date: String
+    let timeZone: String
+    let childIds: [ChildID]
+    let tags: [String]
+    let place: EntryPlace?
+    let weather: String?
+    let photoIds: [PhotoID]
+    /// When this version was saved and by whom (absent: not known, or an account since deleted).
+    let savedAt: Date
+    let savedBy: UserID?
+    let savedByName: String?
+    /// The edit that replaced it.
+    let replacedAt: Date
+    let replacedBy: UserID?
+
+    public init(_ version: EntryVersion) {
+        let content = version.content
+        number = version.number
+        title = content.title
+        body = content.body
+        date = content.date.iso
+        timeZone = content.timeZone
+        childIds = content.childIDs
+        tags = content.tags
+        place = content.place.map(EntryPlace.init)
+        weather = content.weather
+        photoIds = version.photoIDs
+        savedAt = version.savedAt
+        savedBy = version.savedBy
+        savedByName = version.savedByName
+        replacedAt = version.replacedAt
+        replacedBy = version.replacedBy
+    }
+}

@@ -184,10 +184,20 @@ public struct WeatherFillingEntries: EntryStore {
 
     public func entries(family: FamilyID, ids: [EntryID]) async throws -> [Entry] { try await base.entries(family: family, ids: ids) }
 
-    public func update(family: FamilyID, id: EntryID, content: EntryContent, photos: [PhotoID]?, expecting version: Int64?) async throws
+    public func update(
+        family: FamilyID, id: EntryID, content: EntryContent, photos: [PhotoID]?, expecting version: Int64?, by user: UserID?
+    ) async throws -> (entry: Entry, released: [ReleasedPhotoFile]) {
+        try await base.update(family: family, id: id, content: content, photos: photos, expecting: version, by: user)
+    }
+
+    public func versions(family: FamilyID, id: EntryID) async throws -> [EntryVersion] { try await base.versions(family: family, id: id) }
+
+    public func versionCount(family: FamilyID, id: EntryID) async throws -> Int { try await base.versionCount(family: family, id: id) }
+
+    public func restoreVersion(family: FamilyID, id: EntryID, number: Int, by user: UserID?) async throws
         -> (entry: Entry, released: [ReleasedPhotoFile])
     {
-        try await base.update(family: family, id: id, content: content, photos: photos, expecting: version)
+        try await base.restoreVersion(family: family, id: id, number: number, by: user)
     }
 
     public func delete(family: FamilyID, id: EntryID, by user: UserID?) async throws -> TrashItem {

@@ -16,7 +16,7 @@ struct AnniversariesAPI {
             },
             get: { family, id in try await store.get(family: family, id: id) },
             create: { family, payload in try await store.create(family: family, details: try payload.details()) },
-            update: { family, id, payload in try await store.update(family: family, id: id, details: try payload.details()) },
+            update: { family, _, id, payload in try await store.update(family: family, id: id, details: try payload.details()) },
             delete: { family, user, id in try await store.delete(family: family, id: id, by: user) },
             resource: AnniversaryResource.init)
     }

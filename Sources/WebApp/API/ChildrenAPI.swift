@@ -21,7 +21,7 @@ struct ChildrenAPI {
             },
             get: { family, id in try await store.get(family: family, id: id) },
             create: { family, payload in try await store.create(family: family, profile: try payload.profile(current: nil)) },
-            update: { family, id, payload in
+            update: { family, _, id, payload in
                 let current = try await store.get(family: family, id: id)
                 return try await store.update(family: family, id: id, profile: try payload.profile(current: current.profile))
             },

@@ -12,7 +12,8 @@ struct CollectionRoutes<Owner, Item: Sendable, Payload: Decodable, Resource: Enc
     let list: @Sendable (FamilyID, Query) async throws -> Page<Item>
     let get: @Sendable (FamilyID, Identifier<Owner>) async throws -> Item
     let create: @Sendable (FamilyID, Payload) async throws -> Item
-    let update: @Sendable (FamilyID, Identifier<Owner>, Payload) async throws -> Item
+    /// Replaces by the asker.
+    let update: @Sendable (FamilyID, UserID?, Identifier<Owner>, Payload) async throws -> Item
     /// Deletes by the asker; returns the trash item it became, for the kinds the trash keeps.
     let delete: @Sendable (FamilyID, UserID?, Identifier<Owner>) async throws -> TrashItem?
     let resource: @Sendable (Item) -> Resource
@@ -22,7 +23,7 @@ struct CollectionRoutes<Owner, Item: Sendable, Payload: Decodable, Resource: Enc
     /// The item's version, sent as its `ETag`; a `PUT` with `If-Match` then goes to `updateIfMatch`, which writes
     /// only while the stored item is still that version (entries: an edit made offline never overwrites silently).
     var version: (@Sendable (Item) -> Int64)?
-    var updateIfMatch: (@Sendable (FamilyID, Identifier<Owner>, Payload, Int64) async throws -> Item)?
+    var updateIfMatch: (@Sendable (FamilyID, UserID?, Identifier<Owner>, Payload, Int64) async throws -> Item)?
     /// The statement budgets of the list and of one item (`SecureRoutes.get(_:_:statements:)`).
     let statements: (list: Int, item: Int)
 
@@ -30,11 +31,11 @@ struct CollectionRoutes<Owner, Item: Sendable, Payload: Decodable, Resource: Enc
         path: String, statements: (list: Int, item: Int), list: @escaping @Sendable (FamilyID, Query) async throws -> Page<Item>,
         get: @escaping @Sendable (FamilyID, Identifier<Owner>) async throws -> Item,
         create: @escaping @Sendable (FamilyID, Payload) async throws -> Item,
-        update: @escaping @Sendable (FamilyID, Identifier<Owner>, Payload) async throws -> Item,
+        update: @escaping @Sendable (FamilyID, UserID?, Identifier<Owner>, Payload) async throws -> Item,
         delete: @escaping @Sendable (FamilyID, UserID?, Identifier<Owner>) async throws -> TrashItem?, resource: @escaping @Sendable (Item) -> Resource,
         createOnce: (@Sendable (FamilyID, UserID?, Payload, String?) async throws -> (item: Item, replayed: Bool))? = nil,
         version: (@Sendable (Item) -> Int64)? = nil,
-        updateIfMatch: (@Sendable (FamilyID, Identifier<Owner>, Payload, Int64) async throws -> Item)? = nil
+        updateIfMatch: (@Sendable (FamilyID, UserID?, Identifier<Owner>, Payload, Int64) async throws -> Item)? = nil
     ) {
         self.path = path
         self.statements = statements
@@ -106,8 +107,8 @@ struct CollectionRoutes<Owner, Item: Sendable, Payload: Decodable, Resource: Enc
             let id: Identifier<Owner> = try context.id(of: path)
             let expected = updateIfMatch == nil ? nil : try Self.ifMatch(request)
             let payload = try await request.decode(as: Payload.self, context: context)
-            if let updateIfMatch, let expected { return try response(try await updateIfMatch(family, id, payload, expected)) }
-            return try response(try await update(family, id, payload))
+            if let updateIfMatch, let expected { return try response(try await updateIfMatch(family, context.userID, id, payload, expected)) }
+            return try response(try await update(family, context.userID, id, payload))
         }
         group.delete("\(path)/:id", .editor) { _, context in
             let family = try context.member().familyID

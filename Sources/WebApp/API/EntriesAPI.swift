@@ -24,10 +24,12 @@ struct EntriesAPI {
         @Sendable func aged(_ family: FamilyID, _ entry: Entry) async throws -> AgedEntry {
             AgedEntry(entry: entry, children: try await children.byID(family: family))
         }
-        @Sendable func replace(_ family: FamilyID, _ id: EntryID, _ payload: EntryPayload, _ version: Int64?) async throws -> AgedEntry {
+        @Sendable func replace(_ family: FamilyID, _ user: UserID?, _ id: EntryID, _ payload: EntryPayload, _ version: Int64?) async throws
+            -> AgedEntry
+        {
             let first = try await payload.firstPhoto(family: family, photos: photos.store)
             let (entry, released) = try await store.update(
-                family: family, id: id, content: try payload.content(first: first), photos: payload.photoIds, expecting: version)
+                family: family, id: id, content: try payload.content(first: first), photos: payload.photoIds, expecting: version, by: user)
             await photos.release(released)
             return try await aged(family, entry)
         }
@@ -55,12 +57,31 @@ struct EntriesAPI {
             },
             get: { family, id in try await aged(family, try await store.get(family: family, id: id)) },
             create: { family, payload in try await make(family, nil, payload, nil).item },
-            update: { family, id, payload in try await replace(family, id, payload, nil) },
+            update: { family, user, id, payload in try await replace(family, user, id, payload, nil) },
             delete: { family, user, id in try await store.delete(family: family, id: id, by: user) },
             resource: \.resource,
             createOnce: make,
             version: \.entry.version,
             updateIfMatch: replace)
+    }
+
+    /// `GET /entries/{id}/versions`: what edits replaced, newest first; `POST …/versions/{number}/restore` makes one
+    /// the entry again (itself an edit, which keeps the version it replaces).
+    func registerVersions(on group: SecureRoutes) {
+        group.get("entries/:id/versions", .viewer, statements: 10) { [store] _, context in
+            let versions = try await store.versions(family: try context.member().familyID, id: try context.id(of: "entry"))
+            return try JSONBody.response(ListResponse(items: versions.map(EntryVersionResource.init), next: nil))
+        }
+        group.post("entries/:id/versions/:number/restore", .editor) { [store, children, photos] _, context in
+            let family = try context.member().familyID
+            guard let number = context.parameters.get("number").flatMap({ Int($0) }), number >= 1 else {
+                throw Problem(status: .notFound, detail: "no such version: give its number, 1 or more")
+            }
+            let (entry, released) = try await store.restoreVersion(
+                family: family, id: try context.id(of: "entry"), number: number, by: context.userID)
+            await photos.release(released)
+            return try JSONBody.response(EntryResource(entry, children: try await children.byID(family: family)))
+        }
     }
 
     /// `GET /api/v1/timeline`: the same entries and filters as the list, grouped by month, newest first.

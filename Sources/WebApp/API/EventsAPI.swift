@@ -22,7 +22,7 @@ struct EventsAPI {
             create: { family, payload in
                 try await store.create(family: family, details: try payload.details(), photos: payload.photoIds ?? [])
             },
-            update: { family, id, payload in
+            update: { family, _, id, payload in
                 let (event, released) = try await store.update(
                     family: family, id: id, details: try payload.details(), photos: payload.photoIds)
                 await photos.release(released)

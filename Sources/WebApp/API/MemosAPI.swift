@@ -17,7 +17,7 @@ struct MemosAPI {
             },
             get: { family, id in try await store.get(family: family, id: id) },
             create: { family, payload in try await store.create(family: family, content: try payload.content()) },
-            update: { family, id, payload in try await store.update(family: family, id: id, content: try payload.content()) },
+            update: { family, _, id, payload in try await store.update(family: family, id: id, content: try payload.content()) },
             delete: { family, user, id in try await store.delete(family: family, id: id, by: user) },
             resource: MemoResource.init)
     }

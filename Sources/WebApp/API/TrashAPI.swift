@@ -31,7 +31,7 @@ struct TrashAPI {
         @Sendable func resource(_ item: TrashItem, _ family: FamilyID) async throws -> TrashItemResource {
             TrashItemResource(item, keepingDays: try await store.retention(family: family), now: clock.now())
         }
-        api.get("trash", .viewer, statements: 10) { _, context in
+        api.get("trash", .viewer, statements: 11) { _, context in
             let family = try context.member().familyID
             let (all, days) = try await store.list(family: family)
             let items = try all.filter { try visible($0, context) }

@@ -43,7 +43,7 @@ struct PhotosAPI {
             let family = try context.member().familyID
             let entry = try context.id(of: "entry") as EntryID
             let body = try await request.decode(as: PhotoOrder.self, context: context)
-            let (photos, released) = try await service.store.setPhotos(body.photoIds, family: family, entry: entry)
+            let (photos, released) = try await service.store.setPhotos(body.photoIds, family: family, entry: entry, by: context.userID)
             await service.release(released)
             return try JSONBody.response(ListResponse(items: try await resources(photos, family: family, entry: entry), next: nil))
         }

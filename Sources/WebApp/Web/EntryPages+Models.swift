@@ -47,6 +47,8 @@ extension EntryPages {
         let lunar: String?
         let place: String?
         let weather: String?
+        /// `수정됨 · 3번`, linking to the earlier versions, when the entry was ever edited.
+        let edited: String?
     }
 
     struct TaggedChild {

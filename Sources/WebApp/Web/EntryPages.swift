@@ -21,7 +21,7 @@ struct EntryPages {
             return try await editor(request, context: context, family: member.familyID, draft: draft, entry: nil, error: nil)
         }
         pages.post("entries/new", .editor) { request, context in try await save(request, context: context, id: nil) }
-        pages.get("entries/:id", .viewer, statements: 47) { request, context in try await show(request, context: context) }
+        pages.get("entries/:id", .viewer, statements: 51) { request, context in try await show(request, context: context) }
         pages.get("entries/:id/edit", .editor, statements: 19) { request, context in
             let member = try context.member()
             let entry = try await stores.entries.get(family: member.familyID, id: try context.id(of: "entry"))
@@ -123,6 +123,7 @@ struct EntryPages {
             try await stores.photos.store.photos(family: family, entry: entry.id).compactMap { photo in photo.takenDay.map { (photo.id, $0) } },
             uniquingKeysWith: { a, _ in a })
         let hearts = try await reactions.photoReactions(entry.photoIDs, context: context)
+        let edits = try await stores.entries.versionCount(family: family, id: entry.id)
         let model = EntryModel(
             id: entry.id.description, date: "\(language.longDate(content.date.date)) \(language.time(content.date.time))",
             calendarLink: "/calendar/\(content.date.date.iso)", iso: content.date.iso, body: content.body, tags: content.tags,
@@ -145,7 +146,8 @@ struct EntryPages {
                 place.name ?? place.region.map { $0.text(english: language == .english) }
                     ?? String(format: "%.4f, %.4f", place.latitude ?? 0, place.longitude ?? 0)
             },
-            weather: content.weather)
+            weather: content.weather,
+            edited: edits > 0 ? TrashWord.editedTimes.text(language, "\(edits)") : nil)
         return WebPage("entry", title: content.title, tab: .timeline, model: model).response(request, context: context)
     }
 
@@ -216,7 +218,7 @@ struct EntryPages {
             let saved: Entry
             if let id {
                 let (entry, released) = try await stores.entries.update(
-                    family: family, id: id, content: content, photos: draft.photoIDs, expecting: Int64(draft.version))
+                    family: family, id: id, content: content, photos: draft.photoIDs, expecting: Int64(draft.version), by: context.userID)
                 await stores.photos.release(released)
                 saved = entry
             } else {

@@ -40,7 +40,7 @@ struct TrashPages {
     }
 
     func register(on pages: SecureRoutes) {
-        pages.get("trash", .viewer, statements: 10) { request, context in try await page(request, context) }
+        pages.get("trash", .viewer, statements: 11) { request, context in try await page(request, context) }
         pages.post("trash/:id/restore", .member) { request, context in
             let family = try context.member().familyID
             let item = try await store.get(family: family, id: try context.id(of: "trash item"))

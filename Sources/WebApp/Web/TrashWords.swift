@@ -1,13 +1,15 @@
 import Services
 
-/// The trash's words, Korean first and complete in English (kept apart from `Word`, whose table is long enough);
-/// the templates see them in `t` beside every other word. `%@` stands for what the page puts in.
+/// The words of the trash and of entries' earlier versions (what keeps a mistake from losing anything), Korean first
+/// and complete in English; kept apart from `Word`, whose table is long enough. The templates see them in `t` beside
+/// every other word. `%@` stands for what the page puts in.
 enum TrashWord: String, CaseIterable, Sendable {
     case trash, trashIntro, trashEmpty, trashKeeps, trashDaysSaved, movedToTrash, undo, restore, restoreWithEntry
     case purge, emptyTrash, emptyTrashWarning, deletedByOn, daysLeft, lastDay, restored, restoredLeftOut
     case restoredShareLinks, trashKind_entry, trashKind_photo, trashKind_memo, trashKind_comment, trashKind_child
     case trashKind_event, trashKind_anniversary, trashKind_measurement, trashKind_vaccination, keepDays, days, restoreWithChild
-    case confirmTrash
+    case confirmTrash, editedTimes, versions, versionNumber, savedByOn, compareWithNow, versionThen, versionNow, changed
+    case restoreVersion, restoredVersion, noVersions, photoCount, versionsIntro, field
 
     var texts: (korean: String, english: String) {
         switch self {
@@ -45,6 +47,25 @@ enum TrashWord: String, CaseIterable, Sendable {
         case .trashKind_measurement: ("키·몸무게 기록", "Growth measurements")
         case .trashKind_vaccination: ("예방접종 기록", "Recorded vaccinations")
         case .restoreWithChild: ("아이와 함께 되살리기", "Restore with the child")
+        case .editedTimes: ("수정됨 · %@번", "Edited · %@ times")
+        case .versions: ("이전 판", "Earlier versions")
+        case .versionNumber: ("%@번째 판", "Version %@")
+        case .savedByOn: ("%@ · %@ 저장", "Saved by %@ · %@")
+        case .compareWithNow: ("지금과 비교", "Compare with now")
+        case .versionThen: ("그때", "Then")
+        case .versionNow: ("지금", "Now")
+        case .changed: ("바뀜", "Changed")
+        case .restoreVersion: ("이 판으로 되돌리기", "Restore this version")
+        case .restoredVersion:
+            ("%@번째 판으로 되돌렸습니다. 바로 전 내용도 이전 판으로 남아 있습니다.", "Restored version %@. What it replaced is kept as a version too.")
+        case .noVersions: ("고친 적이 없습니다.", "Never edited.")
+        case .photoCount: ("사진 %@장", "%@ photos")
+        case .versionsIntro:
+            (
+                "고칠 때마다 바로 전 내용이 여기 남습니다 (최근 50개, 1년 안의 것은 모두).",
+                "Each edit keeps what it replaced here (the last 50, and every one from the past year)."
+            )
+        case .field: ("항목", "Field")
         case .confirmTrash:
             (
                 "휴지통으로 옮길까요? 휴지통이 보관하는 동안에는 모두 함께 되살릴 수 있습니다:",

@@ -6,7 +6,42 @@ import Services
 
 struct EntriesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "entries", abstract: "Diary entries of a family.", subcommands: [ListEntries.self])
+        commandName: "entries", abstract: "Diary entries of a family.", subcommands: [ListEntries.self, EntryVersions.self])
+}
+
+/// `saessak entries versions ID`: what each edit of an entry replaced, newest first.
+struct EntryVersions: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "versions", abstract: "An entry's earlier versions, newest first (what each edit replaced).")
+
+    @OptionGroup var data: DataOptions
+    @OptionGroup var family: FamilyOption
+    @OptionGroup var output: OutputOptions
+    @Argument(help: "The entry (an id from 'saessak entries list').") var id: String
+
+    func validate() throws {
+        guard EntryID(id) != nil else { throw ArgumentParser.ValidationError("'\(id)' is not an entry id; see 'saessak entries list'") }
+    }
+
+    func run() async throws {
+        guard let entry = EntryID(id) else { return }
+        let database = try await data.openExisting()
+        let familyID = try await database.stores.accounts.family(named: family.family).id
+        let versions: [EntryVersion]
+        do {
+            versions = try await database.stores.entries.versions(family: familyID, id: entry)
+        } catch StoreError.notFound {
+            throw CLIError("no entry \(entry) in this family")
+        }
+        if output.json {
+            print(try JSONShapes.text(ListResponse(items: versions.map(EntryVersionResource.init), next: nil)))
+            return
+        }
+        for version in versions {
+            let who = version.savedByName.map { " by \($0)" } ?? ""
+            print("\(version.number)  saved \(StoredTimeText.minute(version.savedAt))\(who), replaced \(StoredTimeText.minute(version.replacedAt))  \(version.content.title)")
+        }
+    }
 }
 
 struct ListEntries: AsyncParsableCommand {
