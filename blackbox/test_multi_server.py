@@ -66,12 +66,17 @@ def test_servers_on_separate_machines_share_photos_through_the_bucket(tmp_path):
             assert one.request("GET", f"/api/v1/photos/{photo}/thumbnail?size=large", token=token).status == 200
         # Nothing of the photos is in either data folder but the cache.
         assert not (data / "photos" / "originals").exists() and not (other / "photos" / "originals").exists()
-        # Taken off its entry through one: gone for both, and from the bucket.
+        # Taken off its entry through two, it waits in the trash (issue 36) for both; purged through one, it is gone
+        # for both, and from the bucket.
         child = new_child(one, token, name="하늘")
         entry = one.request("POST", "/api/v1/entries", {"title": "사진", "date": "2026-11-22T09:30", "childIds": [child["id"]],
                                                         "photoIds": [ids[0]]}, token).json()
-        assert two.request("DELETE", f"/api/v1/entries/{entry['id']}/photos/{ids[0]}", token=token).status == 204
-        assert one.request("GET", f"/api/v1/photos/{ids[0]}/original", token=token).status == 404
+        taken = two.request("DELETE", f"/api/v1/entries/{entry['id']}/photos/{ids[0]}", token=token)
+        assert taken.status == 204
+        assert [p["id"] for p in one.request("GET", f"/api/v1/entries/{entry['id']}/photos", token=token).json()["items"]] == []
+        assert len(photo_files(data, "originals")) == 4
+        assert one.request("DELETE", f"/api/v1/trash/{taken.headers['Trash-Item']}", token=token).status == 204
+        assert two.request("GET", f"/api/v1/photos/{ids[0]}/original", token=token).status == 404
         assert len(photo_files(data, "originals")) == 3
     finally:
         one.stop()
