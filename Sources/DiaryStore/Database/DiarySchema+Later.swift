@@ -1,8 +1,8 @@
 import GRDB
 import Persistence
 
-/// The migrations after the first three (v4 accounts to v19; v20 is `DiarySchema+Trash`), newest first; `DiarySchema.migrator` lists them in
-/// order. Shipped migrations are never edited.
+/// The migrations after the first three (v4 accounts to v19; v20 is `DiarySchema+Trash`), newest first;
+/// `DiarySchema.migrator` lists them in order. Shipped migrations are never edited.
 extension DiarySchema {
     /// An entry's children, tags and photos in their order from one index each, the columns a list reads in it: every
     /// page of entries reads them for its entries by id, and from the primary keys each row cost a second lookup in
