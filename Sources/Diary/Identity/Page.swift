@@ -65,16 +65,17 @@ public struct PageCursor: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// base64url without padding (RFC 4648 §5), so cursors travel in query strings untouched.
-enum Base64URL {
-    static func encode(_ bytes: [UInt8]) -> String {
+/// base64url without padding (RFC 4648 §5), so cursors travel in query strings untouched (and a page's notice in its
+/// cookie).
+public enum Base64URL {
+    public static func encode(_ bytes: [UInt8]) -> String {
         Data(bytes).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
     }
 
-    static func decode(_ text: String) -> [UInt8]? {
+    public static func decode(_ text: String) -> [UInt8]? {
         guard text.utf8.allSatisfy({ $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "/") }) else { return nil }
         var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         standard += String(repeating: "=", count: (4 - standard.count % 4) % 4)

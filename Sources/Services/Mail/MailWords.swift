@@ -67,12 +67,5 @@ public enum MailWord: String, CaseIterable, Sendable {
     public func text(_ language: Language) -> String { language == .korean ? texts.korean : texts.english }
 
     /// The text with `%@` replaced by the arguments in order.
-    public func text(_ language: Language, _ arguments: String...) -> String {
-        var result = text(language)
-        for argument in arguments {
-            guard let range = result.range(of: "%@") else { break }
-            result.replaceSubrange(range, with: argument)
-        }
-        return result
-    }
+    public func text(_ language: Language, _ arguments: String...) -> String { Language.filling(text(language), arguments) }
 }

@@ -7,6 +7,16 @@ public enum Language: String, Sendable {
 }
 
 extension Language {
+    /// `text` with each `%@` replaced by the next of `arguments` (the words' placeholders, in mail and on pages).
+    public static func filling(_ text: String, _ arguments: [String]) -> String {
+        var result = text
+        for argument in arguments {
+            guard let range = result.range(of: "%@") else { break }
+            result.replaceSubrange(range, with: argument)
+        }
+        return result
+    }
+
     /// A date as people write it: 2026년 11월 22일 일요일, or Sunday, 22 November 2026.
     public func longDate(_ date: SolarDate) -> String {
         switch self {

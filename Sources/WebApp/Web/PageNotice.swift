@@ -1,3 +1,4 @@
+import Diary
 import Foundation
 import Hummingbird
 
@@ -15,8 +16,7 @@ struct PageNotice: Codable, Equatable {
     func attached(to response: Response, request: Request) -> Response {
         var response = response
         guard let json = try? JSONEncoder().encode(self) else { return response }
-        let value = json.base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        let value = Base64URL.encode(Array(json))
         response.headers[values: .setCookie].append(
             WebCredentials.cookie(Self.cookie, value, maxAge: 120, secure: WebCredentials.isSecure(request)))
         return response
@@ -24,10 +24,9 @@ struct PageNotice: Codable, Equatable {
 
     /// The notice the request carries, if any (anything unreadable is no notice).
     init?(_ request: Request) {
-        guard let value = request.cookies[Self.cookie]?.value, value.utf8.count <= 3000 else { return nil }
-        var encoded = value.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        encoded += String(repeating: "=", count: (4 - encoded.count % 4) % 4)
-        guard let data = Data(base64Encoded: encoded), let notice = try? JSONDecoder().decode(PageNotice.self, from: data) else { return nil }
+        guard let value = request.cookies[Self.cookie]?.value, value.utf8.count <= 3000, let bytes = Base64URL.decode(value),
+            let notice = try? JSONDecoder().decode(PageNotice.self, from: Data(bytes))
+        else { return nil }
         self = notice
     }
 

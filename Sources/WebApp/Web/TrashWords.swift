@@ -79,12 +79,5 @@ enum TrashWord: String, CaseIterable, Sendable {
     func text(_ language: Language) -> String { language == .korean ? texts.korean : texts.english }
 
     /// The text with `%@` replaced by the arguments in order.
-    func text(_ language: Language, _ arguments: String...) -> String {
-        var result = text(language)
-        for argument in arguments {
-            guard let range = result.range(of: "%@") else { break }
-            result.replaceSubrange(range, with: argument)
-        }
-        return result
-    }
+    func text(_ language: Language, _ arguments: String...) -> String { Language.filling(text(language), arguments) }
 }
