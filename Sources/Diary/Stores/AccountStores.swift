@@ -35,6 +35,14 @@ public protocol AccountStore: Sendable {
 
     func addMember(username: String, familyName: String, role: Role) async throws -> Bool
 
+    /// Changes a member's role (never the family's last owner to less); returns the role they had. Recorded in the
+    /// family's activity as done `by` the member asking, in the same transaction.
+    func setRole(family: FamilyID, username: String, role: Role, by actor: UserID?) async throws -> Role
+
+    /// Takes a member out of the family (never its last owner): their sessions stop acting for it, and their tokens
+    /// and calendar feeds of the family end at once. What they wrote stays the family's. Recorded like `setRole`.
+    func removeMember(family: FamilyID, username: String, by actor: UserID?) async throws
+
     /// Issues an API token acting for `username` in a family they belong to, limited to `role` when given.
     /// Returns the token (shown once).
     /// - Parameter familyName: nil picks the user's only family.
@@ -78,6 +86,26 @@ public protocol SessionStore: Sendable {
 
     /// Makes the session act for another of the user's families.
     func switchFamily(_ session: Session, to family: FamilyID) async throws
+
+    /// The browser a user just signed in from, by its device cookie (`given`, nil for a browser that has none): a
+    /// device of theirs seen before is touched; any other becomes one, with `label` (what the browser said it was),
+    /// and the sign-in goes into the activity of each of their families. Returns the cookie to keep (a new one for a
+    /// new device) and whether it was new.
+    func recognise(device given: String?, user: UserID, label: String) async throws -> (cookie: String, isNew: Bool)
+}
+
+/// A family's record of who did what (`Activity`), kept a year.
+public protocol ActivityStore: Sendable {
+    /// Adds a line, stamped now.
+    func record(
+        family: FamilyID, actor: UserID?, action: ActivityAction, kind: ActivityKind, subjectID: String?, label: String, detail: String
+    ) async throws
+
+    /// The lines `filter` keeps, newest first.
+    func list(family: FamilyID, filter: ActivityFilter, after cursor: PageCursor?, limit: Int) async throws -> Page<Activity>
+
+    /// Deletes the lines older than `Activity.keptFor`; returns how many went.
+    func sweep() async throws -> Int
 }
 
 /// Invitations into a family and read-only share links. Their secrets are shown once; only hashes are stored.

@@ -21,13 +21,15 @@ public struct DiaryStores: Sendable {
     public let mail: any MailStore
     public let weather: any WeatherStore
     public let trash: any TrashStore
+    public let activity: any ActivityStore
 
     public init(
         accounts: any AccountStore, sessions: any SessionStore, sharing: any SharingStore, children: any ChildStore,
         entries: any EntryStore, memos: any MemoStore, anniversaries: any AnniversaryStore, events: any EventStore,
         photos: any PhotoStore, search: any SearchStore, imports: any ImportStore, growth: any GrowthStore,
         vaccinations: any VaccinationStore, loginFailures: any LoginFailureStore, reactions: any ReactionStore,
-        news: any NewsStore, mail: any MailStore, weather: any WeatherStore, trash: any TrashStore
+        news: any NewsStore, mail: any MailStore, weather: any WeatherStore, trash: any TrashStore,
+        activity: any ActivityStore
     ) {
         self.accounts = accounts
         self.sessions = sessions
@@ -48,5 +50,6 @@ public struct DiaryStores: Sendable {
         self.mail = mail
         self.weather = weather
         self.trash = trash
+        self.activity = activity
     }
 }

@@ -1,7 +1,7 @@
 import GRDB
 import Persistence
 
-/// "v20 trash and versions", the newest migration, in a file of its own (`DiarySchema+Later` holds v4–v19).
+/// "v20 trash and versions", in a file of its own (`DiarySchema+Later` holds v4–v19).
 /// Shipped migrations are never edited.
 extension DiarySchema {
     /// The family's trash (docs/trash.md): each deleted item with its rows as they were (`snapshot`, JSON) until it is

@@ -30,6 +30,7 @@ enum DiarySchema {
         migrator.registerMigration("v18 page indexes", migrate: pageIndexes)
         migrator.registerMigration("v19 entry lists", migrate: entryLists)
         migrator.registerMigration("v20 trash and versions", migrate: trash)
+        migrator.registerMigration("v21 activity", migrate: activity)
         return migrator
     }
 

@@ -5,13 +5,14 @@ import Diary
 /// are found.
 public enum BackupCatalogue {
     /// The tables a backup holds, parents before children. Left out: sessions (a restored server signs everyone in
-    /// again) and the search index (rebuilt from the entries and memos).
+    /// again), the browsers users signed in from (`devices`: a restored server meets them as new) and the search index
+    /// (rebuilt from the entries and memos).
     public static let tables = [
         "families", "users", "memberships", "apiTokens", "children", "entries", "entryChildren", "tags", "entryTags",
         "photos", "entryPhotos", "events", "eventPhotos", "anniversaries", "memos", "growthMeasurements", "vaccinations",
         "vaccinationChoices", "vaccinationSkips", "invitations", "shareLinks", "shareLinkEntries", "calendarFeeds",
         "importedItems", "comments", "hearts", "entryReads", "entryVersions", "entryVersionPhotos",
-        "trashItems", "trashPhotos", "trashContents",
+        "trashItems", "trashPhotos", "trashContents", "activity",
     ]
 
     /// The schema a backup names is SQLite's list of migrations, whichever engine wrote it: the names up to the one
@@ -22,7 +23,7 @@ public enum BackupCatalogue {
         "v1 foundation", "v2 photos", "v3 search", "v4 accounts", "v5 vaccinations", "v6 calendar feeds",
         "v7 event photos", "v8 imports", "v9 imported records", "v10 shared state", "v11 videos",
         "v12 idempotency keys", "v13 comments and hearts", "v14 authors and reads", "v15 mail", "v16 place regions",
-        "v17 weather", "v18 page indexes", "v19 entry lists", "v20 trash and versions",
+        "v17 weather", "v18 page indexes", "v19 entry lists", "v20 trash and versions", "v21 activity",
     ]
 
     /// The password hash of an account whose hash a family backup left out: it matches no password.

@@ -165,7 +165,7 @@ public struct DumpRules: Sendable {
             }
         }
         if let members, table != "users", table != "memberships", table != "apiTokens" {
-            for column in ["createdBy", "acceptedBy", "authorId", "deletedBy"] {
+            for column in ["createdBy", "acceptedBy", "authorId", "deletedBy", "savedBy", "replacedBy", "actorId"] {
                 if case .text(let user) = values[column] ?? .null, !members.contains(user) { values[column] = .null }
             }
         }

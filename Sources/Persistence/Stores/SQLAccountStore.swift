@@ -128,6 +128,47 @@ public struct SQLAccountStore: AccountStore {
         }
     }
 
+    public func setRole(family: FamilyID, username: String, role: Role, by actor: UserID?) async throws -> Role {
+        let now = database.clock.now()
+        return try await database.write { db -> Role in
+            let (member, name, previous) = try Self.member(db, family: family, username: username)
+            guard previous != role else { return previous }
+            if role != .owner { try Self.requireAnotherOwner(db, family: family.sql, besides: member) }
+            try db.execute("UPDATE memberships SET role = \(role.rawValue) WHERE familyId = \(family) AND userId = \(member)")
+            try SQLActivityStore.record(
+                db, family: family, actor: actor, at: now, action: .roleChanged, kind: .member, subjectID: member.description,
+                label: name, detail: "\(previous.rawValue)>\(role.rawValue)")
+            return previous
+        }
+    }
+
+    public func removeMember(family: FamilyID, username: String, by actor: UserID?) async throws {
+        let now = database.clock.now()
+        try await database.write { db in
+            let (member, name, _) = try Self.member(db, family: family, username: username)
+            try Self.requireAnotherOwner(db, family: family.sql, besides: member)
+            // Their tokens go with the membership (a cascade); their feeds of the family and their sessions' hold on it
+            // here.
+            try db.execute("DELETE FROM calendarFeeds WHERE familyId = \(family) AND createdBy = \(member)")
+            try db.execute("UPDATE sessions SET familyId = NULL WHERE familyId = \(family) AND userId = \(member)")
+            try db.execute("DELETE FROM memberships WHERE familyId = \(family) AND userId = \(member)")
+            try SQLActivityStore.record(
+                db, family: family, actor: actor, at: now, action: .removed, kind: .member, subjectID: member.description,
+                label: name, detail: "")
+        }
+    }
+
+    /// A member of the family by username: their ID, name as stored and role (404 for anyone else).
+    private static func member(_ db: any SQLSession, family: FamilyID, username: String) throws -> (UserID, String, Role) {
+        guard let row = try db.row(
+            """
+            SELECT users.id, users.username, memberships.role FROM memberships JOIN users ON users.id = memberships.userId
+            WHERE memberships.familyId = \(family) AND \(db.dialect.equalsIgnoringCase("users.username", username))
+            """)
+        else { throw StoreError.notFound(kind: "member", id: username) }
+        return (try row.id("id"), try row.string("username"), try Self.role(row, "role"))
+    }
+
     /// A family always keeps an owner: refuses a change that would take away its last one.
     static func requireAnotherOwner(_ db: any SQLSession, family: String, besides user: UserID) throws {
         let others = try db.int("SELECT count(*) FROM memberships WHERE familyId = \(family) AND role = 'owner' AND userId <> \(user)") ?? 0

@@ -79,4 +79,27 @@ public struct SQLSessionStore: SessionStore {
             try db.execute("UPDATE sessions SET familyId = \(family) WHERE id = \(session.id)")
         }
     }
+
+    public func recognise(device given: String?, user: UserID, label: String) async throws -> (cookie: String, isNew: Bool) {
+        let now = database.clock.now()
+        return try await database.write { db in
+            if let given {
+                let touched = try db.execute(
+                    "UPDATE devices SET lastSeenAt = \(now) WHERE digest = \(TokenGenerator.digest(of: given)) AND userId = \(user)")
+                if touched > 0 { return (given, false) }
+            }
+            let (cookie, digest) = TokenGenerator.make()
+            let id = UUID().uuidString.lowercased()
+            try db.execute(
+                """
+                INSERT INTO devices (id, userId, digest, label, firstSeenAt, lastSeenAt)
+                VALUES (\(id), \(user), \(digest), \(Activity.label(label)), \(now), \(now))
+                """)
+            for family in try db.strings("SELECT familyId FROM memberships WHERE userId = \(user)").compactMap(FamilyID.init) {
+                try SQLActivityStore.record(
+                    db, family: family, actor: user, at: now, action: .signedIn, kind: .device, subjectID: id, label: label, detail: "")
+            }
+            return (cookie, true)
+        }
+    }
 }

@@ -78,11 +78,17 @@ public struct SQLSharingStore: SharingStore {
             let used = try db.execute(
                 "UPDATE invitations SET acceptedAt = \(now), acceptedBy = \(userID) WHERE id = \(invitation.id) AND acceptedAt IS NULL")
             guard used == 1 else { throw StoreError.notFound(kind: "invitation", id: "in this link") }
-            try db.execute(
+            let joined = try db.execute(
                 """
                 INSERT INTO memberships (familyId, userId, role, createdAt) VALUES (\(invitation.familyID), \(userID), \(invitation.role.rawValue), \(now))
                 ON CONFLICT (familyId, userId) DO NOTHING
                 """)
+            if joined > 0 {
+                let name = try db.string("SELECT username FROM users WHERE id = \(userID)") ?? ""
+                try SQLActivityStore.record(
+                    db, family: invitation.familyID, actor: userID, at: now, action: .joined, kind: .member, subjectID: userID.description,
+                    label: name, detail: invitation.role.rawValue)
+            }
             let role = try db.string("SELECT role FROM memberships WHERE familyId = \(invitation.familyID) AND userId = \(userID)")
                 .flatMap(Role.init(rawValue:)) ?? invitation.role
             return (userID, Membership(userID: userID, familyID: invitation.familyID, role: role))

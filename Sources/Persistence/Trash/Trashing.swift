@@ -295,11 +295,5 @@ enum Trashing {
     }
 
     /// A few words to know the item by: the title, else the body's first line, at most 80 characters.
-    static func label(title: String, body: String) -> String {
-        let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
-        let line = trimmed.isEmpty
-            ? body.split(whereSeparator: \.isNewline).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-            : trimmed
-        return line.count > 80 ? String(line.prefix(79)) + "…" : line
-    }
+    static func label(title: String, body: String) -> String { Activity.label(title: title, body: body) }
 }

@@ -10,6 +10,7 @@ extension PostgresDatabase {
             anniversaries: SQLAnniversaryStore(self), events: SQLEventStore(self), photos: SQLPhotoStore(self),
             search: PostgresSearchStore(self), imports: SQLImportStore(self), growth: SQLGrowthStore(self),
             vaccinations: SQLVaccinationStore(self), loginFailures: SQLLoginFailureStore(self), reactions: SQLReactionStore(self),
-            news: SQLNewsStore(self), mail: SQLMailStore(self), weather: SQLWeatherStore(self), trash: SQLTrashStore(self))
+            news: SQLNewsStore(self), mail: SQLMailStore(self), weather: SQLWeatherStore(self), trash: SQLTrashStore(self),
+            activity: SQLActivityStore(self))
     }
 }

@@ -1,6 +1,35 @@
 /// The PostgreSQL migrations after the first two (p3 shared state onwards), newest first, as SQLite's
 /// `DiarySchema+Later`; `PostgresSchema.migrations` lists them in order. Shipped migrations are never edited.
 extension PostgresSchema {
+    /// As SQLite's "v21 activity": the family's record of who did what, and the browsers each user signed in from.
+    static let activity = """
+        CREATE TABLE activity (
+            id text COLLATE "C" PRIMARY KEY,
+            familyId text COLLATE "C" NOT NULL REFERENCES families(id) ON DELETE CASCADE,
+            actorId text COLLATE "C" REFERENCES users(id) ON DELETE SET NULL,
+            at text COLLATE "C" NOT NULL,
+            action text COLLATE "C" NOT NULL CHECK (action IN ('created', 'edited', 'deleted', 'restored', 'purged', 'invited', 'joined',
+                'roleChanged', 'removed', 'revoked', 'downloaded', 'signedIn')),
+            kind text COLLATE "C" NOT NULL CHECK (kind IN ('entry', 'photo', 'memo', 'comment', 'child', 'event', 'anniversary', 'measurement',
+                'vaccination', 'member', 'invitation', 'shareLink', 'token', 'backup', 'device', 'trash')),
+            subjectId text COLLATE "C",
+            label text COLLATE "C" NOT NULL DEFAULT '',
+            detail text COLLATE "C" NOT NULL DEFAULT ''
+        );
+        CREATE INDEX activity_family ON activity(familyId, at DESC, id DESC);
+        CREATE INDEX activity_actor ON activity(familyId, actorId, at DESC, id DESC);
+        CREATE INDEX activity_due ON activity(at);
+        CREATE TABLE devices (
+            id text COLLATE "C" PRIMARY KEY,
+            userId text COLLATE "C" NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            digest bytea NOT NULL UNIQUE CHECK (octet_length(digest) = 32),
+            label text COLLATE "C" NOT NULL,
+            firstSeenAt text COLLATE "C" NOT NULL,
+            lastSeenAt text COLLATE "C" NOT NULL
+        );
+        CREATE INDEX devices_user ON devices(userId);
+        """
+
     /// As SQLite's "v20 trash and versions": a family's trash, the photos and things it holds, how long the family
     /// keeps it, and entries' earlier versions.
     static let trash = """

@@ -27,6 +27,7 @@ enum PostgresSchema {
         Migration(name: "p12 search counts", sql: searchCounts),
         Migration(name: "p13 entry lists", sql: entryLists),
         Migration(name: "p14 trash and versions", sql: trash),
+        Migration(name: "p15 activity", sql: activity),
     ]
 
     private static let diary = """

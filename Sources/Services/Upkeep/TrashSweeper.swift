@@ -3,15 +3,20 @@ import Logging
 import ServiceLifecycle
 
 /// Deletes for good what has been in a family's trash longer than the family keeps it (30 days unless an owner chose
-/// otherwise), at start and then every hour; the photo files only the purged items used go after their rows.
+/// otherwise), at start and then every hour; the photo files only the purged items used go after their rows. The
+/// family's activity record loses its lines older than a year on the same round.
 public struct TrashSweeper: Service {
     let trash: any TrashStore
+    let activity: (any ActivityStore)?
     let photos: PhotoService
     let logger: Logger
     let every: Duration
 
-    public init(trash: any TrashStore, photos: PhotoService, logger: Logger, every: Duration = .seconds(3600)) {
+    public init(
+        trash: any TrashStore, activity: (any ActivityStore)? = nil, photos: PhotoService, logger: Logger, every: Duration = .seconds(3600)
+    ) {
         self.trash = trash
+        self.activity = activity
         self.photos = photos
         self.logger = logger
         self.every = every
@@ -22,6 +27,7 @@ public struct TrashSweeper: Service {
     public func sweep() async throws -> Int {
         let released = try await trash.sweep()
         await photos.release(released)
+        if let activity { _ = try await activity.sweep() }
         return released.count
     }
 

@@ -5,8 +5,9 @@ import Services
 
 /// The five routes every collection of the API has, written once:
 /// `GET /name` (paged list), `POST /name` (201), `GET /name/{id}`, `PUT /name/{id}` (whole replacement),
-/// `DELETE /name/{id}` (204; for what the trash keeps, its trash item in `Trash-Item`). Reads are for any member of the family (`Access.viewer`); writes for owners and editors.
-struct CollectionRoutes<Owner, Item: Sendable, Payload: Decodable, Resource: Encodable>: Sendable {
+/// `DELETE /name/{id}` (204; for what the trash keeps, its trash item in `Trash-Item`). Reads are for any member of the family (`Access.viewer`); writes for owners and editors,
+/// each in the family's activity record.
+struct CollectionRoutes<Owner, Item: Sendable & ActivitySubject, Payload: Decodable, Resource: Encodable>: Sendable {
     /// The path segment and the word used in errors: `children`, `child`.
     let path: String
     let list: @Sendable (FamilyID, Query) async throws -> Page<Item>
@@ -93,10 +94,12 @@ struct CollectionRoutes<Owner, Item: Sendable, Payload: Decodable, Resource: Enc
             if let createOnce {
                 let (item, replayed) = try await createOnce(family, context.userID, payload, try Self.key(request))
                 var response = try response(item, status: .created)
-                if replayed { response.headers[Self.replayed] = "true" }
+                if replayed { response.headers[Self.replayed] = "true" } else { await context.record(.created, item) }
                 return response
             }
-            return try response(try await create(family, payload), status: .created)
+            let item = try await create(family, payload)
+            await context.record(.created, item)
+            return try response(item, status: .created)
         }
         group.get("\(path)/:id", .viewer, statements: statements.item) { _, context in
             let family = try context.member().familyID
@@ -107,13 +110,18 @@ struct CollectionRoutes<Owner, Item: Sendable, Payload: Decodable, Resource: Enc
             let id: Identifier<Owner> = try context.id(of: path)
             let expected = updateIfMatch == nil ? nil : try Self.ifMatch(request)
             let payload = try await request.decode(as: Payload.self, context: context)
-            if let updateIfMatch, let expected { return try response(try await updateIfMatch(family, context.userID, id, payload, expected)) }
-            return try response(try await update(family, context.userID, id, payload))
+            let item = if let updateIfMatch, let expected {
+                try await updateIfMatch(family, context.userID, id, payload, expected)
+            } else {
+                try await update(family, context.userID, id, payload)
+            }
+            await context.record(.edited, item)
+            return try response(item)
         }
         group.delete("\(path)/:id", .editor) { _, context in
             let family = try context.member().familyID
             let trashed = try await delete(family, context.userID, try context.id(of: path))
-            return TrashAPI.deleted(trashed)
+            return await TrashAPI.deleted(trashed, context)
         }
     }
 }

@@ -80,6 +80,7 @@ struct EntriesAPI {
             let (entry, released) = try await store.restoreVersion(
                 family: family, id: try context.id(of: "entry"), number: number, by: context.userID)
             await photos.release(released)
+            await context.record(.restored, entry, detail: "version \(number)")
             return try JSONBody.response(EntryResource(entry, children: try await children.byID(family: family)))
         }
     }

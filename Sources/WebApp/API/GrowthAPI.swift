@@ -42,13 +42,14 @@ struct GrowthAPI {
             let date = try Validate.field("date") { try SolarDate(iso: payload.date) }
             let measurement = try GrowthMeasurement(childID: child.id, kind: payload.kind, value: value, unit: unit, date: date)
             let saved = try await store.add(family: family, measurement)
+            await context.record(.created, saved)
             return try JSONBody.response(MeasurementResource.list([saved], child: child)[0], status: .created)
         }
         api.delete("children/:id/measurements/:measurement", .editor) { [store] _, context in
             let trashed = try await store.delete(
                 family: try context.member().familyID, child: try context.id(of: "child"),
                 id: try context.id("measurement", of: "measurement"), by: context.userID)
-            return TrashAPI.deleted(trashed)
+            return await TrashAPI.deleted(trashed, context)
         }
     }
 }

@@ -19,6 +19,7 @@ struct ReactionsAPI {
                 let body = try await request.decode(as: CommentBody.self, context: context)
                 let comment = try await store.addComment(
                     family: try context.member().familyID, on: try Self.target(kind, context), author: try context.user(), text: body.text)
+                await context.record(.created, comment)
                 return try JSONBody.response(CommentResource(comment), status: .created)
             }
             api.get("\(kind)/:id/hearts", .viewer, statements: 9) { _, context in
@@ -37,6 +38,7 @@ struct ReactionsAPI {
             let body = try await request.decode(as: CommentBody.self, context: context)
             try await Self.requireAuthor(store, family: member.familyID, id: id, user: try context.user(), owner: false)
             let comment = try await store.editComment(family: member.familyID, id: id, author: try context.user(), text: body.text)
+            await context.record(.edited, comment)
             return try JSONBody.response(CommentResource(comment))
         }
         api.delete("comments/:id", .member) { _, context in
@@ -44,7 +46,7 @@ struct ReactionsAPI {
             let id: CommentID = try context.id(of: "comment")
             try await Self.requireAuthor(store, family: member.familyID, id: id, user: try context.user(), owner: member.role == .owner)
             let trashed = try await store.deleteComment(family: member.familyID, id: id, by: try context.user(), asOwner: member.role == .owner)
-            return TrashAPI.deleted(trashed)
+            return await TrashAPI.deleted(trashed, context)
         }
     }
 

@@ -61,6 +61,7 @@ struct SharingAPI {
             let body = try await request.decode(as: InvitationRequest.self, context: context)
             let (token, invitation) = try await store.invite(
                 by: try context.member(), role: body.role, days: try Invitation.lifetime.checked(body.expiresInDays))
+            await context.record(.invited, invitation)
             return try JSONBody.response(
                 InvitationResource(invitation, url: Links.absolute(request, "/invite/\(token)")), status: .created)
         }
@@ -69,7 +70,9 @@ struct SharingAPI {
             return try JSONBody.response(ListResponse(items: invitations.map { InvitationResource($0) }, next: nil))
         }
         api.delete("invitations/:id", .owner) { [store] _, context in
-            try await store.revokeInvitation(try context.id(of: "invitation"), family: try context.member().familyID)
+            let id: InvitationID = try context.id(of: "invitation")
+            try await store.revokeInvitation(id, family: try context.member().familyID)
+            await context.record(.revoked, .invitation, id: id.description)
             return Response(status: .noContent)
         }
         api.post("share-links", .editor) { [store] request, context in
@@ -78,6 +81,7 @@ struct SharingAPI {
             let (token, link) = try await store.share(
                 by: try context.member(), entries: try ShareLink.entries(body.entryIds), label: label,
                 days: try ShareLink.lifetime.checked(body.expiresInDays))
+            await context.record(.created, link, detail: "\(link.entryIDs.count)")
             return try JSONBody.response(ShareLinkResource(link, url: Links.absolute(request, "/s/\(token)")), status: .created)
         }
         api.get("share-links", .editor, statements: 9) { [store] _, context in
@@ -85,7 +89,9 @@ struct SharingAPI {
             return try JSONBody.response(ListResponse(items: links.map { ShareLinkResource($0) }, next: nil))
         }
         api.delete("share-links/:id", .editor) { [store] _, context in
-            try await store.revokeShareLink(try context.id(of: "share link"), family: try context.member().familyID)
+            let id: ShareLinkID = try context.id(of: "share link")
+            try await store.revokeShareLink(id, family: try context.member().familyID)
+            await context.record(.revoked, .shareLink, id: id.description)
             return Response(status: .noContent)
         }
     }

@@ -39,10 +39,13 @@ struct TokensAPI {
         api.post("tokens", .viewer) { [accounts] request, context in
             let payload = try await request.decode(as: Payload.self, context: context)
             let (token, record) = try await accounts.createToken(for: try context.member(), name: payload.name, role: payload.role)
+            await context.record(.created, record, detail: record.role?.rawValue ?? "")
             return try JSONBody.response(TokenResource(record, token: token), status: .created)
         }
         api.delete("tokens/:id", .viewer) { [accounts] _, context in
-            try await accounts.revokeToken(try context.id(of: "token"), by: try context.member())
+            let id: APITokenID = try context.id(of: "token")
+            try await accounts.revokeToken(id, by: try context.member())
+            await context.record(.revoked, .token, id: id.description)
             return Response(status: .noContent)
         }
     }

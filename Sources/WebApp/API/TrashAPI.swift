@@ -16,8 +16,10 @@ struct TrashAPI {
     /// The header a `DELETE` answers with when what it deleted went to the trash: the trash item's ID.
     static var trashItem: HTTPField.Name { HTTPField.Name("Trash-Item")! }
 
-    /// A `DELETE`'s answer: 204 as always, naming the trash item the deleted thing became.
-    static func deleted(_ item: TrashItem?) -> Response {
+    /// A `DELETE`'s answer: 204 as always, naming the trash item the deleted thing became (which the family's activity
+    /// records).
+    static func deleted(_ item: TrashItem?, _ context: AppRequestContext) async -> Response {
+        await context.record(deleted: item)
         var response = Response(status: .noContent)
         if let item { response.headers[trashItem] = item.id.description }
         return response
@@ -60,16 +62,20 @@ struct TrashAPI {
             // `withParent=true`: what the item belonged to first, when that is in the trash too.
             let withParent = try Query(request: request).bool("withParent") ?? false
             let restored = try await store.restore(family: family, id: id, withParent: withParent)
+            await context.record(.restored, trashed: restored.map(\.item))
             let days = try await store.retention(family: family)
             return try JSONBody.response(TrashRestoreResource(restored, keepingDays: days, now: clock.now()))
         }
         api.delete("trash/:id", .owner) { _, context in
             let family = try context.member().familyID
-            await photos.release(try await store.purge(family: family, id: try context.id(of: "trash item")))
+            let item = try await store.get(family: family, id: try context.id(of: "trash item"))
+            await photos.release(try await store.purge(family: family, id: item.id))
+            await context.record(.purged, trashed: [item])
             return Response(status: .noContent)
         }
         api.delete("trash", .owner) { _, context in
             await photos.release(try await store.empty(family: try context.member().familyID))
+            await context.record(.purged, .trash, id: nil)
             return Response(status: .noContent)
         }
     }

@@ -47,17 +47,21 @@ struct VaccinationsAPI {
             let shot = try VaccinationShot(
                 childID: child, record: VaccinationRecord(product: payload.product, date: date), place: payload.place,
                 lot: payload.lot, productName: payload.productName)
-            return try JSONBody.response(VaccinationPlans.ShotResource(try await store.record(family: family, shot)), status: .created)
+            let saved = try await store.record(family: family, shot)
+            await context.record(.created, saved)
+            return try JSONBody.response(VaccinationPlans.ShotResource(saved), status: .created)
         }
         api.delete("children/:id/vaccinations/:shot", .editor) { [store] _, context in
             let trashed = try await store.delete(
                 family: try context.member().familyID, child: try context.id(of: "child"),
                 id: try context.id("shot", of: "vaccination"), by: context.userID)
-            return TrashAPI.deleted(trashed)
+            return await TrashAPI.deleted(trashed, context)
         }
         api.put("children/:id/vaccinations/choices", .editor) { [store] request, context in
             let payload = try await request.decode(as: ChoicePayload.self, context: context)
-            try await store.choose(family: try context.member().familyID, child: try context.id(of: "child"), payload.choice, payload.vaccine)
+            let child: ChildID = try context.id(of: "child")
+            try await store.choose(family: try context.member().familyID, child: child, payload.choice, payload.vaccine)
+            await context.record(.edited, .vaccination, id: child.description, detail: "choice")
             return Response(status: .noContent)
         }
         api.put("children/:id/vaccinations/skips", .editor) { [store] request, context in
@@ -65,9 +69,10 @@ struct VaccinationsAPI {
             guard VaccinationSchedule.korea2023.doses.contains(where: { $0.vaccine == payload.vaccine && $0.number == payload.number }) else {
                 throw ValidationError(field: "number", "\(payload.vaccine.rawValue) has no dose \(payload.number) in the schedule")
             }
+            let child: ChildID = try context.id(of: "child")
             try await store.setSkipped(
-                family: try context.member().familyID, child: try context.id(of: "child"),
-                DoseKey(vaccine: payload.vaccine, number: payload.number), payload.skipped)
+                family: try context.member().familyID, child: child, DoseKey(vaccine: payload.vaccine, number: payload.number), payload.skipped)
+            await context.record(.edited, .vaccination, id: child.description, detail: "skip")
             return Response(status: .noContent)
         }
     }

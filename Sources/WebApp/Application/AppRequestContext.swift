@@ -18,6 +18,8 @@ public struct AppRequestContext: RequestContext {
     var form = FormFields()
     /// The peer's IP address, for login throttling.
     public let remoteAddress: String?
+    /// Where `record` writes the family's activity, set by `Authenticator`.
+    var activity: (any ActivityStore)?
 
     public init(source: Source) {
         coreContext = .init(source: source)
@@ -38,6 +40,24 @@ public struct AppRequestContext: RequestContext {
             throw Problem.unauthorized
         }
         return membership
+    }
+
+    /// Adds a line to the family's record of who did what, as done by whoever asks (docs/trash.md). Called after the
+    /// change is saved: a record that cannot be written is logged, and the change stands.
+    func record(_ action: ActivityAction, _ kind: ActivityKind, id: String?, label: String = "", detail: String = "") async {
+        guard let activity, let membership else { return }
+        do {
+            try await activity.record(
+                family: membership.familyID, actor: userID, action: action, kind: kind, subjectID: id, label: label, detail: detail)
+        } catch {
+            logger.warning("the activity record was not written", metadata: ["action": "\(action.rawValue)", "kind": "\(kind.rawValue)", "error": "\(error)"])
+        }
+    }
+
+    /// `record` for what a delete put in the trash.
+    func record(deleted item: TrashItem?) async {
+        guard let item else { return }
+        await record(.deleted, ActivityKind(item.kind), id: item.itemID, label: item.label)
     }
 
     /// The signed-in user (401 without one).

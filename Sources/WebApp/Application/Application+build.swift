@@ -30,7 +30,7 @@ public func buildApplication(
     // Object storage is swept every hour too (see PhotoSweeper); the folder at start only.
     var services: [any Service] = [
         photos.worker, photos.renditions, StatisticsUpkeep(database: database, logger: logger),
-        TrashSweeper(trash: database.stores.trash, photos: photos, logger: logger),
+        TrashSweeper(trash: database.stores.trash, activity: database.stores.activity, photos: photos, logger: logger),
     ]
     if photos.storage.isShared { services.append(PhotoSweeper(photos: photos, logger: logger)) }
     if let mail = configuration.mail {
@@ -78,7 +78,7 @@ func buildRouter(
         router.add(middleware: FileMiddleware(
             staticFolder.path, urlBasePath: "/static", cacheControl: .init([(MediaType(type: .any), [.maxAge(3600)])])))
     }
-    let authenticator = Authenticator(accounts: stores.accounts, sessions: stores.sessions)
+    let authenticator = Authenticator(accounts: stores.accounts, sessions: stores.sessions, activity: stores.activity)
     let access = AccessTable()
     let root = SecureRoutes(router: router, prefix: "", table: access, authenticator: authenticator)
     root.get("healthz", .anyone) { _, _ in HTTPResponse.Status.ok }
@@ -129,6 +129,7 @@ func buildRouter(
     entries.registerOnThisDay(on: api, today: today)
     MemosAPI(store: stores.memos).routes.register(on: api)
     TrashAPI(store: stores.trash, photos: photos, clock: database.clock).register(on: api)
+    ActivityAPI(store: stores.activity, accounts: stores.accounts).register(on: api)
     ReactionsAPI(store: stores.reactions).register(on: api)
     NewsAPI(store: stores.news).register(on: api)
     SearchAPI(store: stores.search).register(on: api)

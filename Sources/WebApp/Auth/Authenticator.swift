@@ -12,8 +12,10 @@ import Persistence
 struct Authenticator: Sendable {
     let accounts: any AccountStore
     let sessions: any SessionStore
+    let activity: any ActivityStore
 
     func authenticate(_ request: Request, _ context: inout AppRequestContext) async throws {
+        context.activity = activity
         if let header = request.headers[.authorization] {
             guard header.count > 7, header.prefix(7).lowercased() == "bearer ",
                 let membership = try await accounts.membership(

@@ -30,6 +30,7 @@ struct PhotosAPI {
             let family = try context.member().familyID
             let entry = try context.id(of: "entry") as EntryID
             let photos = try await upload(request, context: context, family: family, entry: entry)
+            await context.record(.created, .photo, id: entry.description, detail: "\(photos.count)")
             return try JSONBody.response(
                 ListResponse(items: try await resources(photos, family: family, entry: entry), next: nil), status: .created)
         }
@@ -45,6 +46,7 @@ struct PhotosAPI {
             let body = try await request.decode(as: PhotoOrder.self, context: context)
             let (photos, released) = try await service.store.setPhotos(body.photoIds, family: family, entry: entry, by: context.userID)
             await service.release(released)
+            await context.record(.edited, .photo, id: entry.description, detail: "order")
             return try JSONBody.response(ListResponse(items: try await resources(photos, family: family, entry: entry), next: nil))
         }
         api.delete("entries/:id/photos/:photo", .editor) { _, context in
@@ -52,13 +54,14 @@ struct PhotosAPI {
             let trashed = try await service.store.remove(
                 try context.id("photo", of: "photo") as PhotoID, family: family, entry: try context.id(of: "entry") as EntryID,
                 by: context.userID)
-            return TrashAPI.deleted(trashed)
+            return await TrashAPI.deleted(trashed, context)
         }
         api.put("children/:id/photo", .editor) { request, context in
             let family = try context.member().familyID
             let child = try context.id(of: "child") as ChildID
             let body = try await request.decode(as: ProfilePhoto.self, context: context)
             await service.release(try await service.store.setProfilePhoto(body.photoId, family: family, child: child))
+            await context.record(.edited, .child, id: child.description, detail: "photo")
             if let photoID = body.photoId {
                 _ = try await service.thumbnail(try await service.store.get(family: family, id: photoID), size: .square)
             }

@@ -21,9 +21,10 @@ struct AccountPages {
                 username: username, password: context.form["password"] ?? "", address: context.remoteAddress,
                 previousCookie: request.cookies[WebCredentials.sessionCookie]?.value)
             switch outcome {
-            case .signedIn(let cookie, _):
+            case .signedIn(let cookie, let session):
                 var response = Self.redirect(WebCredentials.safeRedirect(context.form["next"]))
                 response.headers[values: .setCookie].append(WebCredentials.sessionCookie(cookie, secure: WebCredentials.isSecure(request)))
+                response.headers[values: .setCookie].append(try await Devices.signedIn(session.userID, request: request, sessions: signIn.sessions))
                 // The HTTP cache goes at once. The pages and thumbnails the service worker kept, and the outbox of
                 // unsent drafts, go when the first page sees another member than the last one here (app.js): the
                 // same member signing in again after a session ran out keeps what was written offline.

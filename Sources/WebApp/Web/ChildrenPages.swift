@@ -69,7 +69,7 @@ struct ChildrenPages {
         // The one delete that still asks first: a child takes much along. It goes to the trash all the same.
         pages.post("children/:id/delete", .editor) { request, context in
             let item = try await stores.children.delete(family: try context.member().familyID, id: try context.id(of: "child"), by: context.userID)
-            return TrashPages.deleted(item, then: "/children", request: request)
+            return await TrashPages.deleted(item, then: "/children", request: request, context: context)
         }
     }
 
@@ -113,6 +113,7 @@ struct ChildrenPages {
                 await stores.photos.release(try await stores.photos.store.setProfilePhoto(photo.id, family: family, child: child.id))
                 _ = try await stores.photos.thumbnail(photo, size: .square)
             }
+            await context.record(id == nil ? .created : .edited, child)
             return AccountPages.redirect("/?child=\(child.id)")
         } catch let error as ValidationError {
             form.uploads.forEach { $0.abandon() }

@@ -34,7 +34,7 @@ struct EntryPages {
         pages.post("entries/:id/delete", .editor) { request, context in
             let family = try context.member().familyID
             let item = try await stores.entries.delete(family: family, id: try context.id(of: "entry"), by: context.userID)
-            return TrashPages.deleted(item, then: "/timeline", request: request)
+            return await TrashPages.deleted(item, then: "/timeline", request: request, context: context)
         }
     }
 
@@ -224,6 +224,7 @@ struct EntryPages {
             } else {
                 saved = try await stores.entries.create(family: family, content: content, photos: draft.photoIDs, author: context.userID)
             }
+            await context.record(id == nil ? .created : .edited, saved)
             return AccountPages.redirect("/entries/\(saved.id)")
         } catch let error as ValidationError {
             return try await editor(request, context: context, family: family, draft: draft, entry: entry, error: error.text(Language(request)))

@@ -20,11 +20,12 @@ struct HealthPages {
                     throw ValidationError(field: "product", "is not a vaccine of the schedule")
                 }
                 let date = try Validate.field("date") { try SolarDate(iso: context.form["date"] ?? "") }
-                _ = try await stores.vaccinations.record(
+                let shot = try await stores.vaccinations.record(
                     family: family,
                     try VaccinationShot(
                         childID: child.id, record: VaccinationRecord(product: product, date: date), place: context.form.text("place"),
                         lot: nil, productName: nil))
+                await context.record(.created, shot)
             }
         }
         pages.post("health/:id/measurements", .editor) { request, context in
@@ -34,9 +35,10 @@ struct HealthPages {
                 }
                 guard let value = context.form.text("value").flatMap(Double.init) else { throw ValidationError(field: "value", .notANumber) }
                 let date = try Validate.field("date") { try SolarDate(iso: context.form["date"] ?? "") }
-                _ = try await stores.growth.add(
+                let measurement = try await stores.growth.add(
                     family: family,
                     try GrowthMeasurement(childID: child.id, kind: kind, value: value, unit: kind == .weight ? .kilograms : .centimetres, date: date))
+                await context.record(.created, measurement)
             }
         }
         // Multipart: a visit may bring photos (a prescription, the hospital's note), checked before anything is saved.
@@ -47,7 +49,7 @@ struct HealthPages {
             do {
                 let details = try Self.visit(form, child: child.id)
                 let photos = try await ingest(form, family: family)
-                _ = try await stores.events.create(family: family, details: details, photos: photos)
+                await context.record(.created, try await stores.events.create(family: family, details: details, photos: photos))
             } catch let error as ValidationError {
                 form.uploads.forEach { $0.abandon() }
                 return try await page(request, context: context, child: child.id, error: error.text(Language(request)))
@@ -68,8 +70,9 @@ struct HealthPages {
                 let details = try Self.visit(form, child: event.details.childID)
                 let kept = (form.fields["photo"] ?? []).compactMap(PhotoID.init)
                 let added = try await ingest(form, family: family)
-                let (_, released) = try await stores.events.update(family: family, id: event.id, details: details, photos: kept + added)
+                let (saved, released) = try await stores.events.update(family: family, id: event.id, details: details, photos: kept + added)
                 await stores.photos.release(released)
+                await context.record(.edited, saved)
             } catch let error as ValidationError {
                 form.uploads.forEach { $0.abandon() }
                 return editor(request, context: context, event: event, error: error.text(Language(request)))
@@ -205,7 +208,7 @@ struct HealthPages {
             let family = try context.member().familyID
             let event = try await stores.events.get(family: family, id: try context.id(of: "event"))
             let item = try await stores.events.delete(family: family, id: event.id, by: context.userID)
-            return TrashPages.deleted(item, then: "/health?child=\(event.details.childID)", request: request)
+            return await TrashPages.deleted(item, then: "/health?child=\(event.details.childID)", request: request, context: context)
         }
     }
 

@@ -89,6 +89,7 @@ struct NotebookPages {
                 let memo = try await stores.memos.create(
                     family: try context.member().familyID,
                     content: try MemoContent(title: context.form["title"] ?? "", body: context.form["body"] ?? ""))
+                await context.record(.created, memo)
                 return AccountPages.redirect("/memos/\(memo.id)")
             } catch let error as ValidationError {
                 return memoForm(request, context: context, title: context.form["title"] ?? "", body: context.form["body"] ?? "",
@@ -102,9 +103,10 @@ struct NotebookPages {
         pages.post("memos/:id", .editor) { request, context in
             let id: MemoID = try context.id(of: "memo")
             do {
-                _ = try await stores.memos.update(
+                let memo = try await stores.memos.update(
                     family: try context.member().familyID, id: id,
                     content: try MemoContent(title: context.form["title"] ?? "", body: context.form["body"] ?? ""))
+                await context.record(.edited, memo)
                 return AccountPages.redirect("/memos")
             } catch let error as ValidationError {
                 return memoForm(request, context: context, title: context.form["title"] ?? "", body: context.form["body"] ?? "",
@@ -114,7 +116,7 @@ struct NotebookPages {
         // No confirmation: the memo goes to the trash, and the list offers 실행 취소.
         pages.post("memos/:id/delete", .editor) { request, context in
             let item = try await stores.memos.delete(family: try context.member().familyID, id: try context.id(of: "memo"), by: context.userID)
-            return TrashPages.deleted(item, then: "/memos", request: request)
+            return await TrashPages.deleted(item, then: "/memos", request: request, context: context)
         }
     }
 
@@ -203,7 +205,7 @@ struct NotebookPages {
         pages.post("anniversaries/:id/delete", .editor) { request, context in
             let item = try await stores.anniversaries.delete(
                 family: try context.member().familyID, id: try context.id(of: "anniversary"), by: context.userID)
-            return TrashPages.deleted(item, then: "/anniversaries", request: request)
+            return await TrashPages.deleted(item, then: "/anniversaries", request: request, context: context)
             return AccountPages.redirect("/anniversaries")
         }
     }
@@ -248,9 +250,9 @@ struct NotebookPages {
                 name: form["name"] ?? "", calendar: calendar, month: month, day: day,
                 isLeapMonth: calendar == .lunar && form["isLeapMonth"] == "true", isHoliday: form["isHoliday"] == "true", childID: child)
             if let id {
-                _ = try await stores.anniversaries.update(family: family, id: id, details: details)
+                await context.record(.edited, try await stores.anniversaries.update(family: family, id: id, details: details))
             } else {
-                _ = try await stores.anniversaries.create(family: family, details: details)
+                await context.record(.created, try await stores.anniversaries.create(family: family, details: details))
             }
             return AccountPages.redirect("/anniversaries")
         } catch let error as ValidationError {

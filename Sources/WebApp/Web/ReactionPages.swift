@@ -26,7 +26,9 @@ struct ReactionPages {
                 let target = try ReactionsAPI.target(kind, context)
                 let member = try context.member()
                 do {
-                    _ = try await store.addComment(family: member.familyID, on: target, author: try context.user(), text: context.form["text"] ?? "")
+                    let comment = try await store.addComment(
+                        family: member.familyID, on: target, author: try context.user(), text: context.form["text"] ?? "")
+                    await context.record(.created, comment)
                 } catch let error as ValidationError {
                     throw Problem(status: .unprocessableContent, detail: error.text(Language(request)), field: "text")
                 }
@@ -43,7 +45,7 @@ struct ReactionPages {
             let comment = try await own(context)
             let text = context.form["text"] ?? ""
             do {
-                _ = try await store.editComment(family: comment.familyID, id: comment.id, author: try context.user(), text: text)
+                await context.record(.edited, try await store.editComment(family: comment.familyID, id: comment.id, author: try context.user(), text: text))
             } catch let error as ValidationError {
                 return try await editor(request, context, comment: comment, text: text, error: error.text(Language(request)))
             }
@@ -55,7 +57,7 @@ struct ReactionPages {
             let comment = try await ReactionsAPI.requireAuthor(
                 store, family: member.familyID, id: id, user: try context.user(), owner: member.role == .owner)
             let item = try await store.deleteComment(family: member.familyID, id: id, by: try context.user(), asOwner: member.role == .owner)
-            return TrashPages.deleted(item, then: Self.place(of: comment), request: request)
+            return await TrashPages.deleted(item, then: Self.place(of: comment), request: request, context: context)
         }
     }
 

@@ -27,12 +27,15 @@ struct SettingsPages {
         }
         pages.post("account/tokens", .viewer) { request, context in
             let role = context.form["role"].flatMap { $0.isEmpty ? nil : Role(rawValue: $0) }
-            let (token, _) = try await stores.signIn.accounts.createToken(
+            let (token, made) = try await stores.signIn.accounts.createToken(
                 for: try context.member(), name: context.form["name"] ?? "", role: role)
+            await context.record(.created, made, detail: made.role?.rawValue ?? "")
             return try await page(request, context: context, secret: ("newTokenOnce", token))
         }
         pages.post("account/tokens/:id/revoke", .viewer) { _, context in
-            try await stores.signIn.accounts.revokeToken(try context.id(of: "token"), by: try context.member())
+            let id: APITokenID = try context.id(of: "token")
+            try await stores.signIn.accounts.revokeToken(id, by: try context.member())
+            await context.record(.revoked, .token, id: id.description)
             return AccountPages.redirect("/settings")
         }
         pages.post("settings/invitations", .owner) { request, context in
@@ -40,22 +43,28 @@ struct SettingsPages {
                 throw Problem(status: .badRequest, detail: "role: must be owner, editor or viewer", field: "role")
             }
             let days = try Invitation.lifetime.checked(context.form.text("days").flatMap { Int($0) })
-            let (token, _) = try await stores.sharing.invite(by: try context.member(), role: role, days: days)
+            let (token, invitation) = try await stores.sharing.invite(by: try context.member(), role: role, days: days)
+            await context.record(.invited, invitation)
             return try await page(request, context: context, secret: ("newInvitationOnce", Links.absolute(request, "/invite/\(token)")))
         }
         pages.post("settings/invitations/:id/revoke", .owner) { _, context in
-            try await stores.sharing.revokeInvitation(try context.id(of: "invitation"), family: try context.member().familyID)
+            let id: InvitationID = try context.id(of: "invitation")
+            try await stores.sharing.revokeInvitation(id, family: try context.member().familyID)
+            await context.record(.revoked, .invitation, id: id.description)
             return AccountPages.redirect("/settings")
         }
         pages.post("settings/share-links", .editor) { request, context in
             let entries = try ShareLink.entries(context.form.all("entryId").compactMap(EntryID.init))
             let days = try ShareLink.lifetime.checked(context.form.text("days").flatMap { Int($0) })
             let label = try Validate.optionalName(context.form.text("label"), field: "label", maxLength: EntryContent.maxTitleLength)
-            let (token, _) = try await stores.sharing.share(by: try context.member(), entries: entries, label: label, days: days)
+            let (token, link) = try await stores.sharing.share(by: try context.member(), entries: entries, label: label, days: days)
+            await context.record(.created, link, detail: "\(link.entryIDs.count)")
             return try await page(request, context: context, secret: ("newShareLinkOnce", Links.absolute(request, "/s/\(token)")))
         }
         pages.post("settings/share-links/:id/revoke", .editor) { _, context in
-            try await stores.sharing.revokeShareLink(try context.id(of: "share link"), family: try context.member().familyID)
+            let id: ShareLinkID = try context.id(of: "share link")
+            try await stores.sharing.revokeShareLink(id, family: try context.member().familyID)
+            await context.record(.revoked, .shareLink, id: id.description)
             return AccountPages.redirect("/settings")
         }
         pages.post("settings/feeds", .viewer) { request, context in
@@ -146,10 +155,12 @@ struct SettingsPages {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("\(UUID().uuidString).zip")
         defer { try? FileManager.default.removeItem(at: file) }
+        let sensitive = request.uri.queryParameters["sensitive"] == "true"
         try await BackupArchive.write(
-            stores.database, photos: stores.photos.storage, to: file,
-            includeSensitive: request.uri.queryParameters["sensitive"] == "true", family: family, credentialsOf: member.userID,
-            app: "saessak")
+            stores.database, photos: stores.photos.storage, to: file, includeSensitive: sensitive, family: family,
+            credentialsOf: member.userID, app: "saessak")
+        // Said in the record as made, resident numbers or not (the record itself is in the next backup, not this one).
+        await context.record(.downloaded, .backup, id: nil, detail: sensitive ? "sensitive" : "")
         let handle = try FileHandle(forReadingFrom: file)
         let size = Int(try handle.seekToEnd())
         try handle.seek(toOffset: 0)

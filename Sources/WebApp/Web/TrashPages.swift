@@ -10,8 +10,10 @@ struct TrashPages {
 
     var store: any TrashStore { stores.database.stores.trash }
 
-    /// The redirect after a delete: to `location`, where the page says what went to the trash and offers 실행 취소.
-    static func deleted(_ item: TrashItem, then location: String, request: Request) -> Response {
+    /// The redirect after a delete (which the family's activity records): to `location`, where the page says what went
+    /// to the trash and offers 실행 취소.
+    static func deleted(_ item: TrashItem, then location: String, request: Request, context: AppRequestContext) async -> Response {
+        await context.record(deleted: item)
         let text = TrashWord.movedToTrash.text(Language(request), item.label)
         return PageNotice(text: text, undo: item.id.description).attached(to: AccountPages.redirect(location), request: request)
     }
@@ -46,6 +48,7 @@ struct TrashPages {
             let item = try await store.get(family: family, id: try context.id(of: "trash item"))
             guard try Self.mayRestore(item, context) else { throw Problem(status: .notFound, detail: "no trash item with id \(item.id)") }
             let restored = try await store.restore(family: family, id: item.id, withParent: context.form["withParent"] == "true")
+            await context.record(.restored, trashed: restored.map(\.item))
             let language = Language(request)
             var notes = [TrashWord.restored.text(language, item.label)]
             let leftOut = restored.flatMap(\.leftOut)
@@ -55,7 +58,9 @@ struct TrashPages {
         }
         pages.post("trash/:id/purge", .owner) { _, context in
             let family = try context.member().familyID
-            await stores.photos.release(try await store.purge(family: family, id: try context.id(of: "trash item")))
+            let item = try await store.get(family: family, id: try context.id(of: "trash item"))
+            await stores.photos.release(try await store.purge(family: family, id: item.id))
+            await context.record(.purged, trashed: [item])
             return AccountPages.redirect("/trash")
         }
         pages.get("trash/empty", .owner, statements: 6) { request, context in
@@ -67,6 +72,7 @@ struct TrashPages {
         }
         pages.post("trash/empty", .owner) { _, context in
             await stores.photos.release(try await store.empty(family: try context.member().familyID))
+            await context.record(.purged, .trash, id: nil)
             return AccountPages.redirect("/trash")
         }
         pages.post("trash/settings", .owner) { request, context in

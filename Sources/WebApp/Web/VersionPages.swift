@@ -81,8 +81,9 @@ struct VersionPages {
             guard let number = context.parameters.get("number").flatMap({ Int($0) }) else {
                 throw Problem(status: .notFound, detail: "no such version of this entry")
             }
-            let (_, released) = try await stores.entries.restoreVersion(family: family, id: entry, number: number, by: context.userID)
+            let (restored, released) = try await stores.entries.restoreVersion(family: family, id: entry, number: number, by: context.userID)
             await stores.photos.release(released)
+            await context.record(.restored, restored, detail: "version \(number)")
             let notice = PageNotice(text: TrashWord.restoredVersion.text(Language(request), "\(number)"))
             return notice.attached(to: AccountPages.redirect("/entries/\(entry)"), request: request)
         }

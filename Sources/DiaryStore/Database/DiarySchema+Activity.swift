@@ -1,0 +1,38 @@
+import GRDB
+import Persistence
+
+/// "v21 activity", the newest migration, in a file of its own. Shipped migrations are never edited.
+extension DiarySchema {
+    /// The family's record of who did what (`activity`, kept a year; docs/trash.md), and the browsers each user has
+    /// signed in from (`devices`: only a digest of the cookie that names one), so that a sign-in from a new one is in
+    /// the record.
+    static func activity(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE activity (
+                id TEXT PRIMARY KEY NOT NULL,
+                familyId TEXT NOT NULL REFERENCES families(id) ON DELETE CASCADE,
+                actorId TEXT REFERENCES users(id) ON DELETE SET NULL,
+                at DATETIME NOT NULL,
+                action TEXT NOT NULL CHECK (action IN ('created', 'edited', 'deleted', 'restored', 'purged', 'invited', 'joined',
+                    'roleChanged', 'removed', 'revoked', 'downloaded', 'signedIn')),
+                kind TEXT NOT NULL CHECK (kind IN ('entry', 'photo', 'memo', 'comment', 'child', 'event', 'anniversary', 'measurement',
+                    'vaccination', 'member', 'invitation', 'shareLink', 'token', 'backup', 'device', 'trash')),
+                subjectId TEXT,
+                label TEXT NOT NULL DEFAULT '',
+                detail TEXT NOT NULL DEFAULT ''
+            );
+            CREATE INDEX activity_family ON activity(familyId, at DESC, id DESC);
+            CREATE INDEX activity_actor ON activity(familyId, actorId, at DESC, id DESC);
+            CREATE INDEX activity_due ON activity(at);
+            CREATE TABLE devices (
+                id TEXT PRIMARY KEY NOT NULL,
+                userId TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                digest BLOB NOT NULL UNIQUE CHECK (length(digest) = 32),
+                label TEXT NOT NULL,
+                firstSeenAt DATETIME NOT NULL,
+                lastSeenAt DATETIME NOT NULL
+            );
+            CREATE INDEX devices_user ON devices(userId);
+            """)
+    }
+}

@@ -1,0 +1,35 @@
+import Diary
+import Hummingbird
+
+/// The browsers a member signs in from. Each gets a long-lived cookie naming it (`saessak_device`, only its digest is
+/// stored); a sign-in without one of the user's goes into the family's activity as a sign-in from a new device, with
+/// what the browser said it was (`label`): a member who sees "Firefox · Windows" they never used knows to act.
+enum Devices {
+    static let cookie = "saessak_device"
+    /// Two years: a phone used every day is never new again.
+    static let lifetime = 2 * 365 * 86_400
+
+    /// Notes the browser of a sign-in that just succeeded, and returns the `Set-Cookie` that keeps naming it.
+    static func signedIn(_ user: UserID, request: Request, sessions: any SessionStore) async throws -> String {
+        let given = request.cookies[cookie].map(\.value).flatMap { $0.isEmpty ? nil : $0 }
+        let (value, _) = try await sessions.recognise(device: given, user: user, label: label(request.headers[.userAgent] ?? ""))
+        return WebCredentials.cookie(cookie, value, maxAge: lifetime, secure: WebCredentials.isSecure(request))
+    }
+
+    /// "Chrome · Android", "Safari · iPhone": the browser and system a `User-Agent` names, in the words people know;
+    /// "?" for what it does not say. Read by looking for known words only, so no header can make it more.
+    static func label(_ userAgent: String) -> String {
+        let agent = userAgent.prefix(512)
+        let browsers: [(word: String, name: String)] = [
+            ("SamsungBrowser", "Samsung Internet"), ("Edg/", "Edge"), ("Whale", "Whale"), ("OPR/", "Opera"), ("Firefox", "Firefox"),
+            ("Chrome", "Chrome"), ("Chromium", "Chromium"), ("Safari", "Safari"), ("curl", "curl"), ("python", "Python"),
+        ]
+        let systems: [(word: String, name: String)] = [
+            ("iPhone", "iPhone"), ("iPad", "iPad"), ("Android", "Android"), ("Windows", "Windows"), ("Mac OS X", "Mac"),
+            ("CrOS", "ChromeOS"), ("Linux", "Linux"),
+        ]
+        let browser = browsers.first { agent.contains($0.word) }?.name ?? "?"
+        let system = systems.first { agent.contains($0.word) }?.name ?? "?"
+        return "\(browser) · \(system)"
+    }
+}
