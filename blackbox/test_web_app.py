@@ -481,7 +481,7 @@ def page_paths(site):
     unsubscribe = unsubscribe_path(site.data, family_id, entry["authorId"])
     return {
         "home": "/", "invitation": invitation, "share-link": share, "timeline": "/timeline", "search": "/timeline?q=%EA%B1%B8%EC%9D%8C", "entry": f"/entries/{entry['id']}",
-        "entry-new": "/entries/new", "entry-edit": f"/entries/{entry['id']}/edit", "trash": "/trash",
+        "entry-new": "/entries/new", "entry-edit": f"/entries/{entry['id']}/edit", "trash": "/trash", "activity": "/activity",
         "versions": f"/entries/{entry['id']}/versions", "version": f"/entries/{entry['id']}/versions/1",
         "calendar-month": "/calendar/2024-02", "calendar-month-with-a-clip": "/calendar/2026-11", "offline": "/offline", "calendar-day": "/calendar/2024-02-10", "children": "/children",
         "child-new": "/children/new", "child-edit": f"/children/{child['id']}/edit", "child-delete": f"/children/{child['id']}/delete",

@@ -7,18 +7,16 @@ It makes a fresh data folder with the given binary and reads each table's column
 (blackbox/test_backup.py) validates every file of a real backup against the result, so the two cannot drift apart.
 """
 import json
+import re
 import sqlite3
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-TABLES = [
-    "families", "users", "memberships", "apiTokens", "children", "entries", "entryChildren", "tags", "entryTags",
-    "photos", "entryPhotos", "events", "eventPhotos", "anniversaries", "memos", "growthMeasurements", "vaccinations",
-    "vaccinationChoices", "vaccinationSkips", "invitations", "shareLinks", "shareLinkEntries", "calendarFeeds",
-    "importedItems", "comments", "hearts", "entryReads", "entryVersions", "entryVersionPhotos", "trashItems", "trashPhotos", "trashContents",
-]
+# The tables a backup holds, as BackupCatalogue lists them (one list, read from the Swift source).
+_catalogue = (Path(__file__).resolve().parent.parent / "Sources/Persistence/Backup/BackupCatalogue.swift").read_text()
+TABLES = re.findall(r'"(\w+)"', re.search(r"public static let tables = \[(.*?)\]", _catalogue, re.S).group(1))
 # What a table or column means, where its name does not say it (kept here so that regenerating keeps it).
 TABLE_NOTES = {
     "comments": "Comments on an entry or one photo (exactly one of entryId and photoId is set).",
@@ -30,6 +28,9 @@ TABLE_NOTES = {
     "entryVersions": "What an entry said before each edit (content: JSON of its title, body, date, time zone, children, "
                      "tags, place and weather), the newest 50 and every one younger than a year.",
     "entryVersionPhotos": "The photos each earlier version showed, in order: their files stay while a version holds them.",
+    "activity": "The family's record of who did what (docs/trash.md), kept a year: who (actorId), when, the action and kind, "
+                "the subject's id, a few words to know it by (label) and the program's words for the rest (detail). Never "
+                "a password, a token or a resident number.",
     "trashContents": "What a trashed item holds, by kind and id (itself, and a child's entries, visits and anniversaries).",
 }
 COLUMN_NOTES = {

@@ -167,5 +167,6 @@ extension BackupCatalogue {
         ],
         "trashPhotos": ["trashId", "photoId", "familyId", "position"],
         "trashContents": ["trashId", "familyId", "kind", "itemId"],
+        "activity": ["id", "familyId", "actorId", "at", "action", "kind", "subjectId", "label", "detail"],
     ]
 }

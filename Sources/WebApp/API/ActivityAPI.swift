@@ -81,14 +81,14 @@ struct ActivityAPI {
         }
         api.put("members/:username", .owner) { request, context in
             let family = try context.member().familyID
-            let username = context.parameters.get("username") ?? ""
+            let username = context.username()
             let body = try await request.decode(as: RolePayload.self, context: context)
             _ = try await accounts.setRole(family: family, username: username, role: body.role, by: context.userID)
             let member = try await accounts.members(family: family).first { $0.username.lowercased() == username.lowercased() }
             return try JSONBody.response(MemberResource(username: member?.username ?? username, role: member?.role ?? body.role))
         }
         api.delete("members/:username", .owner) { _, context in
-            try await accounts.removeMember(family: try context.member().familyID, username: context.parameters.get("username") ?? "", by: context.userID)
+            try await accounts.removeMember(family: try context.member().familyID, username: context.username(), by: context.userID)
             return Response(status: .noContent)
         }
     }

@@ -9,6 +9,12 @@ protocol ActivitySubject {
 }
 
 extension AppRequestContext {
+    /// The `username` path parameter, percent-decoded (names may be Korean).
+    func username() -> String {
+        let raw = parameters.get("username") ?? ""
+        return raw.removingPercentEncoding ?? raw
+    }
+
     /// `record(_:_:id:label:detail:)` for an item the request made or changed.
     func record(_ action: ActivityAction, _ subject: some ActivitySubject, detail: String = "") async {
         await record(action, subject.activityKind, id: subject.activityID, label: subject.activityLabel, detail: detail)

@@ -99,6 +99,7 @@ func buildRouter(
     ChildrenPages(stores: web).register(on: pages)
     NotebookPages(stores: web).register(on: pages)
     TrashPages(stores: web).register(on: pages)
+    ActivityPages(stores: web).register(on: pages)
     VersionPages(stores: web).register(on: pages)
     SettingsPages(stores: web).register(on: pages)
     ImportPages(stores: web).register(on: pages)

@@ -109,7 +109,12 @@ struct SettingsPages {
         if let member = context.membership {
             let family = account.families.first { $0.family.id == member.familyID }
             model.family = Named(id: member.familyID.description, name: family?.family.name ?? "", role: roleName(member.role))
-            model.members = try await accounts.members(family: member.familyID).map { Named(id: "", name: $0.username, role: roleName($0.role)) }
+            model.members = try await accounts.members(family: member.familyID).map { listed in
+                MemberRow(
+                    name: listed.username, role: roleName(listed.role),
+                    path: "/settings/members/\(listed.username.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")",
+                    choices: Role.allCases.map { RoleChoice(value: $0.rawValue, name: roleName($0), selected: $0 == listed.role) })
+            }
             let now = stores.today.clock.now()
             if member.role == .owner {
                 model.invitations = try await stores.sharing.invitations(family: member.familyID)
@@ -205,7 +210,7 @@ struct SettingsPages {
         let myShareLinks: String?
         let secret: Secret?
         var family: Named?
-        var members: [Named]?
+        var members: [MemberRow]?
         var invitations: [InvitationRow]?
         var shareLinks: [ShareLinkRow]?
         var feeds: [Labelled]?
@@ -218,6 +223,20 @@ struct SettingsPages {
     }
 
     /// A family, a member or a token: who or what, and the role.
+    /// A member as the settings page lists them; an owner sees a form to change their role and a way to take them out.
+    struct MemberRow {
+        let name: String
+        let role: String
+        let path: String
+        let choices: [RoleChoice]
+    }
+
+    struct RoleChoice {
+        let value: String
+        let name: String
+        let selected: Bool
+    }
+
     struct Named {
         let id: String
         let name: String

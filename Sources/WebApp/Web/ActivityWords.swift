@@ -1,0 +1,74 @@
+import Services
+
+/// The words of the activity record and of members' roles being changed, Korean first and complete in English; the
+/// templates see them in `t` beside every other word. `%@` stands for what the page puts in.
+enum ActivityWord: String, CaseIterable, Sendable {
+    case activity, activityIntro, activityIntroOwn, activityEmpty, everyone, everyKind, show, olderActivity, activityMonth, who
+    case action_created, action_edited, action_deleted, action_restored, action_purged, action_invited, action_joined
+    case action_roleChanged, action_removed, action_revoked, action_downloaded, action_signedIn
+    case kind_entry, kind_photo, kind_memo, kind_comment, kind_child, kind_event, kind_anniversary, kind_measurement
+    case kind_vaccination, kind_member, kind_invitation, kind_shareLink, kind_token, kind_backup, kind_device, kind_trash
+    case withResidentNumbers, entriesCount, photosCount, changeRole, removeMember, removeMemberWarning, memberRemoved
+
+    var texts: (korean: String, english: String) {
+        switch self {
+        case .activity: ("활동 기록", "Activity")
+        case .activityIntro:
+            (
+                "가족이 한 일이 1년 동안 여기 남습니다. 비밀번호·토큰·주민등록번호는 남기지 않습니다.",
+                "What the family did stays here for a year. Never a password, a token or a resident number."
+            )
+        case .activityIntroOwn: ("내가 한 일이 1년 동안 여기 남습니다.", "What you did stays here for a year.")
+        case .activityEmpty: ("기록이 없습니다.", "Nothing recorded.")
+        case .everyone: ("모든 사람", "Everyone")
+        case .everyKind: ("모든 종류", "Every kind")
+        case .show: ("보기", "Show")
+        case .olderActivity: ("이전 기록", "Older")
+        case .activityMonth: ("달", "Month")
+        case .who: ("사람", "Member")
+        case .action_created: ("만듦", "created")
+        case .action_edited: ("고침", "edited")
+        case .action_deleted: ("휴지통으로 옮김", "moved to the trash")
+        case .action_restored: ("되살림", "restored")
+        case .action_purged: ("완전히 삭제", "deleted for good")
+        case .action_invited: ("초대 링크 만듦", "made an invitation")
+        case .action_joined: ("가족이 됨", "joined")
+        case .action_roleChanged: ("역할 바꿈", "role changed")
+        case .action_removed: ("가족에서 내보냄", "removed from the family")
+        case .action_revoked: ("취소함", "revoked")
+        case .action_downloaded: ("내려받음", "downloaded")
+        case .action_signedIn: ("새 기기에서 로그인", "signed in on a new device")
+        case .kind_entry: ("일기", "Entry")
+        case .kind_photo: ("사진", "Photo")
+        case .kind_memo: ("메모", "Memo")
+        case .kind_comment: ("댓글", "Comment")
+        case .kind_child: ("아이", "Child")
+        case .kind_event: ("병원·행사", "Visit or event")
+        case .kind_anniversary: ("기념일", "Anniversary")
+        case .kind_measurement: ("키·몸무게", "Growth measurement")
+        case .kind_vaccination: ("예방접종", "Vaccination")
+        case .kind_member: ("구성원", "Member")
+        case .kind_invitation: ("초대", "Invitation")
+        case .kind_shareLink: ("공유 링크", "Share link")
+        case .kind_token: ("API 토큰", "API token")
+        case .kind_backup: ("백업", "Backup")
+        case .kind_device: ("기기", "Device")
+        case .kind_trash: ("휴지통", "Trash")
+        case .withResidentNumbers: ("주민등록번호 포함", "with resident numbers")
+        case .entriesCount: ("일기 %@개", "%@ entries")
+        case .photosCount: ("사진 %@장", "%@ photos")
+        case .changeRole: ("역할 바꾸기", "Change role")
+        case .removeMember: ("가족에서 내보내기", "Remove from the family")
+        case .removeMemberWarning:
+            (
+                "이 사람은 더 이상 이 가족의 일기를 볼 수 없고, 이 가족에서 쓰던 API 토큰과 캘린더 구독이 끝납니다. 쓴 글과 댓글은 가족에 남습니다.",
+                "They no longer see this family's diary, and their API tokens and calendar feeds of this family end. What they wrote stays with the family."
+            )
+        case .memberRemoved: ("%@ 님을 가족에서 내보냈습니다.", "Removed %@ from the family.")
+        }
+    }
+
+    func text(_ language: Language) -> String { language == .korean ? texts.korean : texts.english }
+
+    func text(_ language: Language, _ arguments: String...) -> String { Language.filling(text(language), arguments) }
+}
