@@ -54,12 +54,25 @@ import Testing
         #expect(used.count > 100)
         used.formUnion(DigestFrequency.allCases.map { "digest_\($0.rawValue)" })
         used.formUnion(TrashKind.allCases.map { "trashKind_\($0.rawValue)" })
+        used.formUnion(ActivityKind.allCases.map { "kind_\($0.rawValue)" })
+        used.formUnion(ActivityAction.allCases.map { "action_\($0.rawValue)" })
         for key in used.sorted() {
-            #expect(Word(rawValue: key) != nil || MailWord(rawValue: key) != nil || TrashWord(rawValue: key) != nil, "\(key) is not a word")
+            #expect(
+                Word(rawValue: key) != nil || MailWord(rawValue: key) != nil || TrashWord(rawValue: key) != nil
+                    || ActivityWord(rawValue: key) != nil, "\(key) is not a word")
         }
         // One table of names for the templates: no name in two of the word lists (the table would refuse to build).
-        let (words, mail, trash) = (Set(Word.allCases.map(\.rawValue)), Set(MailWord.allCases.map(\.rawValue)), Set(TrashWord.allCases.map(\.rawValue)))
-        #expect(words.isDisjoint(with: mail) && words.isDisjoint(with: trash) && mail.isDisjoint(with: trash))
+        let lists = [
+            Set(Word.allCases.map(\.rawValue)), Set(MailWord.allCases.map(\.rawValue)), Set(TrashWord.allCases.map(\.rawValue)),
+            Set(ActivityWord.allCases.map(\.rawValue)),
+        ]
+        for (index, list) in lists.enumerated() {
+            for other in lists[(index + 1)...] { #expect(list.isDisjoint(with: other), "\(list.intersection(other))") }
+        }
+        for word in ActivityWord.allCases {
+            #expect(!word.text(.korean).isEmpty && !word.text(.english).isEmpty, "\(word) lacks a language")
+            #expect(word.text(.korean).components(separatedBy: "%@").count == word.text(.english).components(separatedBy: "%@").count, "\(word)")
+        }
         for word in TrashWord.allCases {
             #expect(!word.text(.korean).isEmpty && !word.text(.english).isEmpty, "\(word) lacks a language")
             #expect(word.text(.korean).components(separatedBy: "%@").count == word.text(.english).components(separatedBy: "%@").count, "\(word)")

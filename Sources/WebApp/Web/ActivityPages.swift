@@ -38,7 +38,7 @@ struct ActivityPages {
     }
 
     func register(on pages: SecureRoutes) {
-        pages.get("activity", .viewer, statements: 8) { request, context in try await page(request, context) }
+        pages.get("activity", .viewer, statements: 9) { request, context in try await page(request, context) }
         pages.post("settings/members/:username/role", .owner) { request, context in
             guard let role = context.form["role"].flatMap(Role.init(rawValue:)) else {
                 throw Problem(status: .badRequest, detail: "role: must be owner, editor or viewer", field: "role")
@@ -47,9 +47,12 @@ struct ActivityPages {
                 family: try context.member().familyID, username: context.username(), role: role, by: context.userID)
             return AccountPages.redirect("/settings#s-members")
         }
-        pages.get("settings/members/:username/remove", .owner, statements: 6) { request, context in
+        pages.get("settings/members/:username/remove", .owner, statements: 7) { request, context in
             let words = Words.table(Language(request))
-            let name = context.username()
+            let asked = context.username()
+            guard let name = try await accounts.members(family: try context.member().familyID)
+                .first(where: { $0.username.lowercased() == asked.lowercased() })?.username
+            else { throw Problem(status: .notFound, detail: "no member named \(asked) in this family") }
             let path = "/settings/members/\(name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? "")/remove"
             return WebPage(
                 "confirm-delete", title: words[.removeMember], tab: .more,
