@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from conftest import PHOTOS, Server, make_family, new_child
+from conftest import PHOTOS, Server, make_family, new_child, saessak
 
 
 def pending_thumbnails(data):
@@ -175,6 +175,7 @@ def test_kill_9_while_the_trash_fills_empties_and_is_purged_loses_nothing_not_pu
         photo = server.request("POST", "/api/v1/photos", raw=body, token=token, headers={"Content-Type": content_type}).json()["items"][0]["id"]
         entries.append(new_entry(server, token, [child["id"]], title=f"일기 {n}", photoIds=[photo])["id"])
     purged, operations, lock, stop = set(), [0], threading.Lock(), threading.Event()
+    acknowledged = {"deleted": 0, "purged": 0, "restored": 0}
 
     def worker(mine, purging):
         while not stop.is_set():
@@ -183,14 +184,18 @@ def test_kill_9_while_the_trash_fills_empties_and_is_purged_loses_nothing_not_pu
                     deleted = server.request("DELETE", f"/api/v1/entries/{entry}", token=token)
                     if deleted.status != 204:
                         continue
+                    with lock:
+                        acknowledged["deleted"] += 1
                     item = deleted.headers["Trash-Item"]
                     if purging and len(mine) > 4:
                         if server.request("DELETE", f"/api/v1/trash/{item}", token=token).status == 204:
                             with lock:
                                 purged.add(entry)
+                                acknowledged["purged"] += 1
                             mine.remove(entry)
-                    else:
-                        server.request("POST", f"/api/v1/trash/{item}/restore", token=token)
+                    elif server.request("POST", f"/api/v1/trash/{item}/restore", token=token).status == 200:
+                        with lock:
+                            acknowledged["restored"] += 1
                 except OSError:
                     return
                 with lock:
@@ -212,9 +217,13 @@ def test_kill_9_while_the_trash_fills_empties_and_is_purged_loses_nothing_not_pu
     with sqlite3.connect(data / "saessak.sqlite") as connection:
         live = {row[0] for row in connection.execute("SELECT id FROM entries")}
         trashed = {row[0] for row in connection.execute("SELECT itemId FROM trashItems WHERE kind = 'entry'")}
+        lines = dict(connection.execute("SELECT action, count(*) FROM activity WHERE kind = 'entry' GROUP BY action").fetchall())
     assert not live & trashed
     assert live | trashed >= set(entries) - purged
     assert not (live | trashed) & purged
+    # Every acknowledged change has its line in the family's record (a line is written before the answer).
+    for action, count in acknowledged.items():
+        assert lines.get(action, 0) >= count, (action, lines, acknowledged)
     server = Server(data).start()  # start-up drops files no row refers to
     try:
         with sqlite3.connect(data / "saessak.sqlite") as connection:
@@ -229,3 +238,44 @@ def test_kill_9_while_the_trash_fills_empties_and_is_purged_loses_nothing_not_pu
         assert len(server.request("GET", "/api/v1/entries?limit=200", token=token).json()["items"]) == len(set(entries) - purged)
     finally:
         server.stop()
+
+
+def test_kill_9_while_roles_change_keeps_each_role_with_its_line(tmp_path):
+    """Issue 36: an owner changes a member's role back and forth until a kill -9. The role and its line are one
+    transaction: afterwards the record has a line for every change that happened, the last of them naming the role the
+    member has, and at least one for every change that was acknowledged."""
+    data = tmp_path / "data"
+    token = make_family(data, "han", "한씨네")
+    make_family(data, "dad", "아빠")
+    saessak("admin", "add-member", "--username", "dad", "--family", "한씨네", "--role", "viewer", data=data)
+    server = Server(data).start()
+    acknowledged, stop = [0], threading.Event()
+
+    def worker():
+        role = "editor"
+        while not stop.is_set():
+            try:
+                if server.request("PUT", "/api/v1/members/dad", {"role": role}, token).status == 200:
+                    acknowledged[0] += 1
+                    role = "viewer" if role == "editor" else "editor"
+            except OSError:
+                return
+
+    thread = threading.Thread(target=worker)
+    thread.start()
+    deadline = time.time() + 30
+    while acknowledged[0] < 30 and time.time() < deadline:
+        time.sleep(0.01)
+    server.stop(kill=True)
+    stop.set()
+    thread.join(timeout=30)
+    assert acknowledged[0] >= 10
+    assert integrity(data) == ("ok", [])
+    with sqlite3.connect(data / "saessak.sqlite") as connection:
+        role = connection.execute(
+            "SELECT role FROM memberships JOIN users ON users.id = memberships.userId WHERE users.username = 'dad' AND "
+            "memberships.familyId = (SELECT id FROM families WHERE name = '한씨네')").fetchone()[0]
+        details = [row[0] for row in connection.execute("SELECT detail FROM activity WHERE action = 'roleChanged' ORDER BY rowid")]
+    assert len(details) >= acknowledged[0]
+    assert details[-1].split(">")[1] == role
+    assert all(earlier.split(">")[1] == later.split(">")[0] for earlier, later in zip(details, details[1:]))

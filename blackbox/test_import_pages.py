@@ -83,6 +83,9 @@ def test_preview_then_confirm(site, tmp_path):
     done = browser.request("POST", confirm, form={"_csrf": browser.csrf("/settings")})
     assert done.status == 200 and "가져오기 완료" in done.text, done.text
     assert sorted(e["title"] for e in entries(site)) == ["삼일절", "입학식"]
+    # One line of the family's record for the whole import (and none for the preview).
+    record = browser.request("GET", "/activity?kind=entry")
+    assert record.text.count("dayone.zip") == 1 and "파일에서 가져옴 · 일기 2개" in record.text
     english = browser.request("GET", "/settings/import?lang=en")
     assert "Import from" in english.text
     valid_html(tmp_path, preview=preview.text, done=done.text, form_en=english.text)

@@ -1,4 +1,5 @@
-// libFuzzer target: what people type — search queries (with highlighting) and calculator keys (Sources/Diary).
+// libFuzzer target: what people type — search queries (with highlighting), calculator keys, the activity record's
+// month filter, and what browsers say they are (Sources/Diary).
 import Diary
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -10,5 +11,8 @@ public func fuzzQuery(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     var calculator = Calculator()
     _ = calculator.press(keys: text)
     _ = calculator.display
+    _ = try? ActivityMonth(text).interval
+    _ = Activity.deviceLabel(text)
+    _ = Activity.label(text)
     return 0
 }

@@ -57,6 +57,26 @@ public struct Activity: Sendable, Equatable {
     }
 }
 
+extension Activity {
+    /// "Chrome · Android", "Safari · iPhone": the browser and system a `User-Agent` names, in the words people know;
+    /// "?" for what it does not say. Read by looking for known words in its first 512 characters only, so no header
+    /// makes it longer or stranger (fuzzed with the `query` target).
+    public static func deviceLabel(_ userAgent: String) -> String {
+        let agent = userAgent.prefix(512)
+        let browsers: [(word: String, name: String)] = [
+            ("SamsungBrowser", "Samsung Internet"), ("Edg/", "Edge"), ("Whale", "Whale"), ("OPR/", "Opera"), ("Firefox", "Firefox"),
+            ("Chrome", "Chrome"), ("Chromium", "Chromium"), ("Safari", "Safari"), ("curl", "curl"), ("python", "Python"),
+        ]
+        let systems: [(word: String, name: String)] = [
+            ("iPhone", "iPhone"), ("iPad", "iPad"), ("Android", "Android"), ("Windows", "Windows"), ("Mac OS X", "Mac"),
+            ("CrOS", "ChromeOS"), ("Linux", "Linux"),
+        ]
+        let browser = browsers.first { agent.contains($0.word) }?.name ?? "?"
+        let system = systems.first { agent.contains($0.word) }?.name ?? "?"
+        return "\(browser) · \(system)"
+    }
+}
+
 /// What was done.
 public enum ActivityAction: String, Sendable, CaseIterable, Codable {
     case created

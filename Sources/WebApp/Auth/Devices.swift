@@ -12,24 +12,7 @@ enum Devices {
     /// Notes the browser of a sign-in that just succeeded, and returns the `Set-Cookie` that keeps naming it.
     static func signedIn(_ user: UserID, request: Request, sessions: any SessionStore) async throws -> String {
         let given = request.cookies[cookie].map(\.value).flatMap { $0.isEmpty ? nil : $0 }
-        let (value, _) = try await sessions.recognise(device: given, user: user, label: label(request.headers[.userAgent] ?? ""))
+        let (value, _) = try await sessions.recognise(device: given, user: user, label: Activity.deviceLabel(request.headers[.userAgent] ?? ""))
         return WebCredentials.cookie(cookie, value, maxAge: lifetime, secure: WebCredentials.isSecure(request))
-    }
-
-    /// "Chrome · Android", "Safari · iPhone": the browser and system a `User-Agent` names, in the words people know;
-    /// "?" for what it does not say. Read by looking for known words only, so no header can make it more.
-    static func label(_ userAgent: String) -> String {
-        let agent = userAgent.prefix(512)
-        let browsers: [(word: String, name: String)] = [
-            ("SamsungBrowser", "Samsung Internet"), ("Edg/", "Edge"), ("Whale", "Whale"), ("OPR/", "Opera"), ("Firefox", "Firefox"),
-            ("Chrome", "Chrome"), ("Chromium", "Chromium"), ("Safari", "Safari"), ("curl", "curl"), ("python", "Python"),
-        ]
-        let systems: [(word: String, name: String)] = [
-            ("iPhone", "iPhone"), ("iPad", "iPad"), ("Android", "Android"), ("Windows", "Windows"), ("Mac OS X", "Mac"),
-            ("CrOS", "ChromeOS"), ("Linux", "Linux"),
-        ]
-        let browser = browsers.first { agent.contains($0.word) }?.name ?? "?"
-        let system = systems.first { agent.contains($0.word) }?.name ?? "?"
-        return "\(browser) · \(system)"
     }
 }

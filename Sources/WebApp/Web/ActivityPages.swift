@@ -125,6 +125,8 @@ struct ActivityPages {
             return TrashWord.versionNumber.text(words.language, String(line.detail.dropFirst("version ".count)))
         case .downloaded:
             return line.detail == "sensitive" ? words[.withResidentNumbers] : ""
+        case .created where line.detail.hasPrefix("import "):
+            return ActivityWord.imported.text(words.language, String(line.detail.dropFirst("import ".count)))
         case .created where line.kind == .photo:
             return ActivityWord.photosCount.text(words.language, line.detail)
         case .created where line.kind == .shareLink:

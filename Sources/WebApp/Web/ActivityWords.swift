@@ -8,7 +8,7 @@ enum ActivityWord: String, CaseIterable, Sendable {
     case action_roleChanged, action_removed, action_revoked, action_downloaded, action_signedIn
     case kind_entry, kind_photo, kind_memo, kind_comment, kind_child, kind_event, kind_anniversary, kind_measurement
     case kind_vaccination, kind_member, kind_invitation, kind_shareLink, kind_token, kind_backup, kind_device, kind_trash
-    case withResidentNumbers, entriesCount, photosCount, changeRole, removeMember, removeMemberWarning, memberRemoved
+    case withResidentNumbers, imported, entriesCount, photosCount, changeRole, removeMember, removeMemberWarning, memberRemoved
 
     var texts: (korean: String, english: String) {
         switch self {
@@ -56,6 +56,7 @@ enum ActivityWord: String, CaseIterable, Sendable {
         case .kind_trash: ("휴지통", "Trash")
         case .withResidentNumbers: ("주민등록번호 포함", "with resident numbers")
         case .entriesCount: ("일기 %@개", "%@ entries")
+        case .imported: ("파일에서 가져옴 · 일기 %@개", "imported from a file · %@ entries")
         case .photosCount: ("사진 %@장", "%@ photos")
         case .changeRole: ("역할 바꾸기", "Change role")
         case .removeMember: ("가족에서 내보내기", "Remove from the family")

@@ -160,6 +160,10 @@ struct ImportPages {
             try? FileManager.default.removeItem(at: staged.folder)
             return try await form(request, context: context, error: failure.description)
         }
+        if !dryRun {
+            // One line for the whole import: the file and how many entries it added.
+            await context.record(.created, .entry, id: nil, label: staged.fileName, detail: "import \(report.added["entries"] ?? 0)")
+        }
         let model = ReportModel(
             token: staged.folder.lastPathComponent, dryRun: dryRun, fileName: staged.fileName,
             counts: report.rows.map {
