@@ -131,6 +131,8 @@ struct ActivityPages {
             return ActivityWord.photosCount.text(words.language, line.detail)
         case .created where line.kind == .shareLink:
             return ActivityWord.entriesCount.text(words.language, line.detail)
+        case .revoked where !line.detail.isEmpty:
+            return line.detail  // how many links "revoke all mine" ended
         case .created where line.kind == .token:
             return line.detail.isEmpty ? "" : role(Substring(line.detail))
         default:

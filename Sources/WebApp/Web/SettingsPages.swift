@@ -76,7 +76,9 @@ struct SettingsPages {
         pages.get("settings/backup.zip", .owner) { request, context in try await backup(request, context: context) }
         // A stolen session may have made share links in any of the user's families: one button ends them all.
         pages.post("settings/my-share-links/revoke", .session) { request, context in
-            _ = try await stores.sharing.revokeShareLinks(createdBy: try context.user())
+            let revoked = try await stores.sharing.revokeShareLinks(createdBy: try context.user())
+            // In the record of the family this browser acts for (the links may be of several).
+            if revoked > 0 { await context.record(.revoked, .shareLink, id: nil, detail: "\(revoked)") }
             return try await page(request, context: context, notice: "myShareLinksRevoked")
         }
         pages.post("settings/feeds/:id/revoke", .viewer) { _, context in
