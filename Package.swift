@@ -118,7 +118,7 @@ let package = Package(
         .target(
             name: "Backup",
             dependencies: [
-                "Diary", "DiaryStore", "Persistence", "Photos", "ZIPReading",
+                "Diary", "DiaryStore", "Files", "Persistence", "Photos", "ZIPReading",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
@@ -130,6 +130,16 @@ let package = Package(
                 "Diary", "Persistence", "Photos", "ZIPReading", "CSQLiteGuard",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Scheduled snapshots to a second place with restic (docs/backup.md, "Snapshots").
+        .target(
+            name: "Snapshots",
+            dependencies: [
+                "Diary", "Persistence", "Files", "Photos", "Backup", "Services", "ObjectStorage",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -151,7 +161,7 @@ let package = Package(
         .target(
             name: "WebApp",
             dependencies: [
-                "Diary", "DiaryStore", "Persistence", "Secrets", "Photos", "Services", "Backup", "Importers", "Multipart", "Mail", "MailFormat", "Places", "WeatherAnswers",
+                "Diary", "DiaryStore", "Persistence", "Secrets", "Photos", "Services", "Backup", "Snapshots", "Importers", "Multipart", "Mail", "MailFormat", "Places", "WeatherAnswers",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -167,7 +177,7 @@ let package = Package(
         .executableTarget(
             name: "saessak",
             dependencies: [
-                "Diary", "DiaryStore", "Persistence", "PostgresStore", "ObjectStorage", "Files", "Secrets", "Photos", "Services", "WebApp", "Backup", "Importers",
+                "Diary", "DiaryStore", "Persistence", "PostgresStore", "ObjectStorage", "Files", "Secrets", "Photos", "Services", "WebApp", "Backup", "Snapshots", "Importers",
                 "Mail", "MailFormat", "Places", "WeatherAnswers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),

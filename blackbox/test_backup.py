@@ -307,10 +307,10 @@ def test_a_backup_from_an_older_schema_is_migrated_forward(tmp_path):
     saessak("backup", str(current), data=data)
 
     def as_v7(manifest, files):  # before the imports table of schema v8 (and v9's columns in it; v10 and v12 back up nothing; v15's outbox neither; v18 and v19 add indexes only)
-        assert manifest["schema"][-14:] == ["v8 imports", "v9 imported records", "v10 shared state", "v11 videos", "v12 idempotency keys",
+        assert manifest["schema"][-15:] == ["v8 imports", "v9 imported records", "v10 shared state", "v11 videos", "v12 idempotency keys",
                                             "v13 comments and hearts", "v14 authors and reads", "v15 mail", "v16 place regions", "v17 weather",
-                                            "v18 page indexes", "v19 entry lists", "v20 trash and versions", "v21 activity"]
-        del manifest["schema"][-14:]
+                                            "v18 page indexes", "v19 entry lists", "v20 trash and versions", "v21 activity", "v22 snapshot runs"]
+        del manifest["schema"][-15:]
         for table in ("importedItems", "comments", "hearts", "entryReads", "entryVersions", "entryVersionPhotos", "trashItems", "trashPhotos",
                       "trashContents", "activity"):  # v8's, v13's, v14's, v20's, v21's
             del files[f"data/{table}.json"], manifest["files"][f"data/{table}.json"], manifest["counts"][table]

@@ -19,6 +19,7 @@ packages=(
     default-jre-headless     # tests: runs the Nu HTML Checker (vnu.jar)
     systemd                  # tests: systemd-analyze checks deploy/saessak.service
     postgresql               # tests: a throwaway PostgreSQL cluster (scripts/postgres-cluster.sh) for the second engine
+    restic                   # scheduled, encrypted, deduplicated snapshots to a second place (docs/backup.md)
 )
 
 if ! command -v swift >/dev/null 2>&1; then

@@ -147,3 +147,19 @@ public struct S3Credentials: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { "\(accessKeyID) (secret hidden)" }
 }
+
+extension S3Settings {
+    /// The same place as restic names it (`s3:https://HOST:PORT/BUCKET/PREFIX`), for the snapshots.
+    public var resticRepository: String {
+        let base = endpoint.absoluteString.hasSuffix("/") ? String(endpoint.absoluteString.dropLast()) : endpoint.absoluteString
+        return "s3:\(base)/\(bucket)" + (prefix.isEmpty ? "" : "/\(prefix)")
+    }
+
+    /// What restic reads the keys, the region and the addressing from: handed to restic's process only.
+    public var resticEnvironment: [String: String] {
+        ["AWS_ACCESS_KEY_ID": credentials.accessKeyID, "AWS_SECRET_ACCESS_KEY": credentials.secretAccessKey, "AWS_DEFAULT_REGION": region]
+    }
+
+    /// restic's options for this store (`-o s3.bucket-lookup=path` off AWS).
+    public var resticOptions: [String] { ["-o", "s3.bucket-lookup=\(style == .path ? "path" : "dns")", "-o", "s3.region=\(region)"] }
+}

@@ -4,6 +4,7 @@ import Diary
 import Foundation
 import Persistence
 import Photos
+import Snapshots
 
 /// `saessak backup`: the whole data folder in one ZIP file, consistent while the server runs (docs/backup.md).
 struct BackupCommand: AsyncParsableCommand {
@@ -44,14 +45,41 @@ struct BackupCommand: AsyncParsableCommand {
 struct RestoreCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "restore",
-        abstract: "Restore a backup ZIP into a new, empty data folder (every checksum is verified first).")
+        abstract: "Restore a backup ZIP, or a snapshot (--from), into a new, empty data folder (every checksum is verified first).")
 
     @OptionGroup var data: DataOptions
 
-    @Argument(help: "The backup ZIP file.")
-    var input: String
+    @Argument(help: "The backup ZIP file (none with --from).")
+    var input: String?
+
+    @Option(help: ArgumentHelp("Restore a snapshot from this target (a folder or s3://…; the passphrase from SAESSAK_SNAPSHOT_PASSWORD[_FILE]).", valueName: "TARGET"))
+    var from: String?
+
+    @Option(help: ArgumentHelp("Which snapshot (its ID from 'saessak snapshots list'; default the newest).", valueName: "ID"))
+    var snapshot: String?
+
+    func validate() throws {
+        guard (input == nil) != (from == nil) else { throw ValidationError("give a backup ZIP, or --from a snapshot target (not both)") }
+        if snapshot != nil, from == nil { throw ValidationError("--snapshot needs --from") }
+    }
 
     func run() async throws {
+        var input = input ?? ""
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("saessak-restore-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        if let from {
+            // The snapshot comes out of restic as a backup folder, and is restored as that backup would be.
+            let settings: SnapshotSettings
+            do { settings = try SnapshotSettings(target: from) } catch { throw CLIError(error.description) }
+            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+            let zip = scratch.appendingPathComponent("snapshot.zip")
+            do {
+                try await SnapshotRepository(settings: settings, cache: scratch.appendingPathComponent("cache")).export(snapshot, to: zip)
+            } catch let failure as SnapshotFailure {
+                throw CLIError(failure.description)
+            }
+            input = zip.path
+        }
         do {
             // PostgreSQL takes the rows, object storage the photos; the data folder takes the rest (and keeps its key).
             let postgres = try data.postgres()

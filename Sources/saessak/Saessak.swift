@@ -12,7 +12,7 @@ struct Saessak: AsyncParsableCommand {
         subcommands: [
             Serve.self, Admin.self, ChildrenCommand.self, EntriesCommand.self, MemosCommand.self, LunarCommand.self, SolarCommand.self,
             TermsCommand.self, HolidaysCommand.self, CalendarCommand.self, CalcCommand.self, VaccinesCommand.self,
-            BackupCommand.self, RestoreCommand.self, ImportCommand.self, PhotosCommand.self, CommentsCommand.self, TrashCommand.self, MailCommand.self,
+            BackupCommand.self, RestoreCommand.self, SnapshotsCommand.self, ImportCommand.self, PhotosCommand.self, CommentsCommand.self, TrashCommand.self, MailCommand.self,
             PlaceCommand.self,
             ReadUntrustedCommand.self,
         ])

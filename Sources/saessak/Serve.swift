@@ -14,6 +14,7 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup var data: DataOptions
     @OptionGroup var mail: MailOptions
+    @OptionGroup var snapshots: SnapshotOptions
 
     @Option(help: "The address to listen on.")
     var host = AppConfiguration.defaultHost
@@ -95,7 +96,7 @@ struct Serve: AsyncParsableCommand {
                     maxConnectionsPerAddress: maxConnectionsPerAddress),
                 videoLimits: VideoLimits(maxBytes: maxVideoSize << 20, maxSeconds: maxVideoMinutes * 60), mail: try mail.configuration(),
                 weather: WeatherConfiguration(url: weatherUrl, timeout: .seconds(weatherTimeout), pause: .seconds(weatherPause)),
-                countsStatements: countStatements),
+                countsStatements: countStatements, snapshots: try snapshots.settings()),
             database: database, photoStorage: photoStorage, logger: logger)
         try await app.runService()
     }

@@ -22,6 +22,7 @@ public struct DiaryStores: Sendable {
     public let weather: any WeatherStore
     public let trash: any TrashStore
     public let activity: any ActivityStore
+    public let snapshots: any SnapshotStore
 
     public init(
         accounts: any AccountStore, sessions: any SessionStore, sharing: any SharingStore, children: any ChildStore,
@@ -29,7 +30,7 @@ public struct DiaryStores: Sendable {
         photos: any PhotoStore, search: any SearchStore, imports: any ImportStore, growth: any GrowthStore,
         vaccinations: any VaccinationStore, loginFailures: any LoginFailureStore, reactions: any ReactionStore,
         news: any NewsStore, mail: any MailStore, weather: any WeatherStore, trash: any TrashStore,
-        activity: any ActivityStore
+        activity: any ActivityStore, snapshots: any SnapshotStore
     ) {
         self.accounts = accounts
         self.sessions = sessions
@@ -51,5 +52,6 @@ public struct DiaryStores: Sendable {
         self.weather = weather
         self.trash = trash
         self.activity = activity
+        self.snapshots = snapshots
     }
 }

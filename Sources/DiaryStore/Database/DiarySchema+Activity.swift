@@ -1,7 +1,7 @@
 import GRDB
 import Persistence
 
-/// "v21 activity", the newest migration, in a file of its own. Shipped migrations are never edited.
+/// "v21 activity" and "v22 snapshot runs", the newest migrations. Shipped migrations are never edited.
 extension DiarySchema {
     /// The family's record of who did what (`activity`, kept a year; docs/trash.md), and the browsers each user has
     /// signed in from (`devices`: only a digest of the cookie that names one), so that a sign-in from a new one is in
@@ -33,6 +33,30 @@ extension DiarySchema {
                 lastSeenAt DATETIME NOT NULL
             );
             CREATE INDEX devices_user ON devices(userId);
+            """)
+    }
+
+    /// The scheduled snapshots' runs (docs/backup.md, "Snapshots"): one row per attempt, a period's attempts unique so
+    /// that servers sharing a database take one snapshot a period between them. Server state: not in backups.
+    static func snapshotRuns(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE snapshotRuns (
+                id TEXT PRIMARY KEY NOT NULL,
+                period INTEGER,
+                attempt INTEGER,
+                worker TEXT NOT NULL,
+                status TEXT NOT NULL CHECK (status IN ('running', 'ok', 'failed')),
+                startedAt DATETIME NOT NULL,
+                leaseUntil DATETIME NOT NULL,
+                finishedAt DATETIME,
+                snapshotId TEXT,
+                error TEXT,
+                bytesAdded INTEGER,
+                filesNew INTEGER,
+                verified TEXT,
+                UNIQUE (period, attempt)
+            );
+            CREATE INDEX snapshotRuns_started ON snapshotRuns(startedAt DESC);
             """)
     }
 }

@@ -31,6 +31,7 @@ enum DiarySchema {
         migrator.registerMigration("v19 entry lists", migrate: entryLists)
         migrator.registerMigration("v20 trash and versions", migrate: trash)
         migrator.registerMigration("v21 activity", migrate: activity)
+        migrator.registerMigration("v22 snapshot runs", migrate: snapshotRuns)
         return migrator
     }
 

@@ -64,11 +64,13 @@ public final class ToolRun: Sendable {
             started: started, lines: lines)
     }
 
-    /// Runs another program the same way: `saessak` itself, reading an untrusted file in a process of its own.
+    /// Runs another program the same way: `saessak` itself, reading an untrusted file in a process of its own, or
+    /// restic, making the snapshots.
     /// (Every program the server starts goes through here; `blackbox/test_media_tricks.py` lists them.)
+    /// `environment` adds to the little a tool is given (restic's repository and passphrase, for the snapshots).
     public static func run(
         program path: String, _ arguments: [String], memory: Int, timeout: TimeInterval, outputLimit: Int = 1 << 20,
-        started: (ToolRun) -> Void = { _ in }, lines: ((Substring) -> Void)? = nil
+        environment: [String: String] = [:], started: (ToolRun) -> Void = { _ in }, lines: ((Substring) -> Void)? = nil
     ) throws(PhotoError) -> Outcome {
         let name = URL(fileURLWithPath: path).lastPathComponent
         let run = ToolRun()
@@ -79,7 +81,7 @@ public final class ToolRun: Sendable {
         run.process.standardOutput = output
         run.process.standardError = errors
         // Only what the tools need: no secret from the server's environment is handed to them.
-        run.process.environment = ["PATH": "/usr/bin:/bin", "LC_ALL": "C"]
+        run.process.environment = ["PATH": "/usr/bin:/bin", "LC_ALL": "C"].merging(environment) { _, added in added }
         do {
             try run.process.run()
         } catch {

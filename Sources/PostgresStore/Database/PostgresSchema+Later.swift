@@ -1,6 +1,27 @@
 /// The PostgreSQL migrations after the first two (p3 shared state onwards), newest first, as SQLite's
 /// `DiarySchema+Later`; `PostgresSchema.migrations` lists them in order. Shipped migrations are never edited.
 extension PostgresSchema {
+    /// As SQLite's "v22 snapshot runs": the scheduled snapshots' attempts, one per period between the servers.
+    static let snapshotRuns = """
+        CREATE TABLE snapshotRuns (
+            id text COLLATE "C" PRIMARY KEY,
+            period bigint,
+            attempt bigint,
+            worker text COLLATE "C" NOT NULL,
+            status text COLLATE "C" NOT NULL CHECK (status IN ('running', 'ok', 'failed')),
+            startedAt text COLLATE "C" NOT NULL,
+            leaseUntil text COLLATE "C" NOT NULL,
+            finishedAt text COLLATE "C",
+            snapshotId text COLLATE "C",
+            error text COLLATE "C",
+            bytesAdded bigint,
+            filesNew bigint,
+            verified text COLLATE "C",
+            UNIQUE (period, attempt)
+        );
+        CREATE INDEX snapshotRuns_started ON snapshotRuns(startedAt DESC);
+        """
+
     /// As SQLite's "v21 activity": the family's record of who did what, and the browsers each user signed in from.
     static let activity = """
         CREATE TABLE activity (

@@ -28,6 +28,7 @@ enum PostgresSchema {
         Migration(name: "p13 entry lists", sql: entryLists),
         Migration(name: "p14 trash and versions", sql: trash),
         Migration(name: "p15 activity", sql: activity),
+        Migration(name: "p16 snapshot runs", sql: snapshotRuns),
     ]
 
     private static let diary = """

@@ -1,4 +1,5 @@
 import Foundation
+import Snapshots
 import Persistence
 import Photos
 import Services
@@ -22,6 +23,8 @@ public struct AppConfiguration: Sendable {
     public var weather: WeatherConfiguration
     /// Each response says how many SQL statements its request ran (`StatementCountMiddleware`): for tests and benchmarks.
     public var countsStatements: Bool
+    /// Where and how often the scheduled snapshots go (docs/backup.md); nil: none.
+    public var snapshots: SnapshotSettings?
 
     public static let defaultHost = "127.0.0.1"
     public static let defaultPort = 8080
@@ -30,9 +33,10 @@ public struct AppConfiguration: Sendable {
     public init(
         host: String = defaultHost, port: Int = defaultPort, dataFolder: URL, staticFolder: URL? = nil,
         connectionLimits: ConnectionLimits = .standard, videoLimits: VideoLimits = VideoLimits(), mail: MailConfiguration? = nil,
-        weather: WeatherConfiguration = WeatherConfiguration(), countsStatements: Bool = false
+        weather: WeatherConfiguration = WeatherConfiguration(), countsStatements: Bool = false, snapshots: SnapshotSettings? = nil
     ) {
         self.countsStatements = countsStatements
+        self.snapshots = snapshots
         self.mail = mail
         self.weather = weather
         self.connectionLimits = connectionLimits

@@ -6,6 +6,7 @@ import Persistence
 import Photos
 import ServiceLifecycle
 import Services
+import Snapshots
 
 /// Builds the application that `saessak serve` runs; tests build the very same one.
 /// `database`: the engine `saessak serve --database` opened; nil opens the data folder's SQLite database.
@@ -33,6 +34,13 @@ public func buildApplication(
         TrashSweeper(trash: database.stores.trash, activity: database.stores.activity, photos: photos, logger: logger),
     ]
     if photos.storage.isShared { services.append(PhotoSweeper(photos: photos, logger: logger)) }
+    let snapshotter = configuration.snapshots.map {
+        Snapshotter(database: database, photos: photos.storage, settings: $0, dataFolder: configuration.dataFolder, logger: logger)
+    }
+    if let snapshotter {
+        logger.info("snapshots", metadata: ["target": "\(snapshotter.settings)", "every": "\(Int(snapshotter.settings.every))s"])
+        services.append(SnapshotScheduler(snapshotter: snapshotter, clock: database.clock, logger: logger))
+    }
     if let mail = configuration.mail {
         services.append(
             try MailDispatcher(

@@ -1,0 +1,63 @@
+import Foundation
+
+/// One run of the scheduled snapshots (docs/backup.md, "Snapshots"): server state, not family data (not in backups).
+public struct SnapshotRun: Sendable, Equatable {
+    public enum Status: String, Sendable, Codable {
+        case running, ok, failed
+    }
+
+    public let id: String
+    /// Which period of the schedule it belongs to (nil: asked for on the command line).
+    public let period: Int64?
+    public let worker: String
+    public let startedAt: Date
+    public let finishedAt: Date?
+    public let status: Status
+    /// restic's short ID of the snapshot it made.
+    public let snapshotID: String?
+    /// Why it failed, in words an owner can act on.
+    public let error: String?
+    /// What it sent to the target, after deduplication.
+    public let bytesAdded: Int64?
+    public let filesNew: Int?
+    /// What the check after it read back (`3/30`: a thirtieth of the data; `all`).
+    public let verified: String?
+
+    public init(
+        id: String, period: Int64?, worker: String, startedAt: Date, finishedAt: Date?, status: Status, snapshotID: String?, error: String?,
+        bytesAdded: Int64?, filesNew: Int?, verified: String?
+    ) {
+        self.id = id
+        self.period = period
+        self.worker = worker
+        self.startedAt = startedAt
+        self.finishedAt = finishedAt
+        self.status = status
+        self.snapshotID = snapshotID
+        self.error = error
+        self.bytesAdded = bytesAdded
+        self.filesNew = filesNew
+        self.verified = verified
+    }
+}
+
+/// The snapshot runs, shared by every server of one database: one snapshot per period between them.
+public protocol SnapshotStore: Sendable {
+    /// Claims the run of `period` for `worker`, or nil: one succeeded in that period already, another is running (its
+    /// lease not yet out), or one failed less than `retryAfter` ago. A run whose server stopped before it finished (its
+    /// lease ran out) is marked failed on the way. `period` nil: a run asked for now, which waits only for a running one.
+    func claim(period: Int64?, worker: String, lease: TimeInterval, retryAfter: TimeInterval) async throws -> SnapshotRun?
+
+    /// Keeps a long run's claim.
+    func renew(_ id: String, lease: TimeInterval) async throws
+
+    func succeed(_ id: String, snapshotID: String, bytesAdded: Int64, filesNew: Int, verified: String) async throws
+
+    func fail(_ id: String, error: String) async throws
+
+    /// The latest runs, newest first.
+    func recent(limit: Int) async throws -> [SnapshotRun]
+
+    /// The newest run that succeeded.
+    func lastGood() async throws -> SnapshotRun?
+}
