@@ -1,3 +1,4 @@
+import Diary
 import Foundation
 import Photos
 
@@ -40,7 +41,8 @@ struct Restic: Sendable {
     func backup(_ folder: URL, time: Date) async throws -> Summary {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
+        // restic reads `--time` in the machine's own time zone.
+        formatter.timeZone = .current
         formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
         let summary = Mutex<Summary?>(nil)
         try await run(
@@ -61,7 +63,12 @@ struct Restic: Sendable {
     /// Checks the repository's structure and reads back `subset` of its data (`3/30`: every pack once in 30 runs;
     /// nil: all of it).
     func check(subset: String?) async throws {
-        try await run(["check"] + (subset.map { ["--read-data-subset=\($0)"] } ?? ["--read-data"]))
+        do {
+            try await run(["check"] + (subset.map { ["--read-data-subset=\($0)"] } ?? ["--read-data"]))
+        } catch let failure as SnapshotFailure where failure.reason == .other {
+            // What the check itself found: restic names the damaged pack or file.
+            throw SnapshotFailure("the snapshots at the target are damaged: " + failure.description.replacingOccurrences(of: "restic: ", with: ""), reason: .damaged)
+        }
     }
 
     struct Listed: Sendable, Decodable {
@@ -87,7 +94,7 @@ struct Restic: Sendable {
     private func run(
         _ arguments: [String], failing: Bool = true, outputLimit: Int = 1 << 20, lines: (@Sendable (Substring) -> Void)? = nil
     ) async throws -> ToolRun.Outcome {
-        guard let path = Self.path else { throw SnapshotFailure("restic is not installed: install the Debian package restic") }
+        guard let path = Self.path else { throw SnapshotFailure("restic is not installed: install the Debian package restic", reason: .missing) }
         try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
         let environment = settings.environment.merging(["RESTIC_CACHE_DIR": cache.path, "HOME": cache.path]) { _, new in new }
         let options = settings.options
@@ -117,26 +124,31 @@ import Synchronization
 /// Why a snapshot could not be made, read, checked or restored, in words an owner can act on.
 public struct SnapshotFailure: Error, CustomStringConvertible, Sendable {
     public let description: String
+    /// What kind of trouble, for the pages to say in the reader's language.
+    public let reason: SnapshotRun.Reason
 
-    init(_ description: String) { self.description = description }
+    init(_ description: String, reason: SnapshotRun.Reason = .other) {
+        self.description = description
+        self.reason = reason
+    }
 
     /// From restic's error text: what people can act on first, else its own `Fatal:` line.
     init(resticSaid text: String) {
         let lower = text.lowercased()
         if lower.contains("wrong password") {
-            description = "the snapshot passphrase does not open the repository at the target (a different passphrase?)"
+            (description, reason) = ("the snapshot passphrase does not open the repository at the target (a different passphrase?)", .passphrase)
         } else if lower.contains("no space left on device") {
-            description = "the snapshot target is full (no space left on device)"
+            (description, reason) = ("the snapshot target is full (no space left on device)", .full)
         } else if lower.contains("connection refused") || lower.contains("no such host") || lower.contains("dial tcp")
             || lower.contains("i/o timeout")
         {
-            description = "the snapshot target cannot be reached: " + Self.fatal(text)
-        } else if lower.contains("permission denied") {
-            description = "the snapshot target may not be written (permission denied): " + Self.fatal(text)
+            (description, reason) = ("the snapshot target cannot be reached: " + Self.fatal(text), .unreachable)
+        } else if lower.contains("permission denied") || lower.contains("read-only file system") {
+            (description, reason) = ("the snapshot target may not be written: " + Self.fatal(text), .permission)
         } else if lower.contains("repository is already locked") {
-            description = "another restic is working on the snapshot target (it is locked)"
+            (description, reason) = ("another restic is working on the snapshot target (it is locked)", .locked)
         } else {
-            description = "restic: " + Self.fatal(text)
+            (description, reason) = ("restic: " + Self.fatal(text), .other)
         }
     }
 

@@ -64,7 +64,7 @@ public struct Snapshotter: Sendable {
                 "snapshot made", metadata: ["snapshot": "\(summary.snapshot_id)", "added": "\(summary.data_added)", "new files": "\(summary.files_new)"])
         } catch {
             let reason = (error as? SnapshotFailure)?.description ?? "\(error)"
-            try? await store.fail(run.id, error: reason)
+            try? await store.fail(run.id, error: reason, reason: (error as? SnapshotFailure)?.reason ?? .other)
             logger.error("the snapshot failed", metadata: ["reason": "\(reason)"])
             throw error
         }
@@ -131,6 +131,7 @@ public struct SnapshotStatus: Sendable, Encodable {
         public let status: SnapshotRun.Status
         public let snapshotId: String?
         public let error: String?
+        public let reason: SnapshotRun.Reason?
         public let bytesAdded: Int64?
         public let verified: String?
 
@@ -139,6 +140,7 @@ public struct SnapshotStatus: Sendable, Encodable {
             status = run.status
             snapshotId = run.snapshotID
             error = run.error
+            reason = run.reason
             bytesAdded = run.bytesAdded
             verified = run.verified
         }

@@ -6,6 +6,25 @@ public struct SnapshotRun: Sendable, Equatable {
         case running, ok, failed
     }
 
+    /// What kind of trouble made a run fail.
+    public enum Reason: String, Sendable, Codable, CaseIterable {
+        /// The target has no room left.
+        case full
+        /// The passphrase does not open the repository.
+        case passphrase
+        case unreachable
+        case permission
+        /// Another restic holds the repository.
+        case locked
+        /// restic is not installed.
+        case missing
+        /// The check found damage.
+        case damaged
+        /// The server taking it stopped before it finished.
+        case stopped
+        case other
+    }
+
     public let id: String
     /// Which period of the schedule it belongs to (nil: asked for on the command line).
     public let period: Int64?
@@ -15,8 +34,9 @@ public struct SnapshotRun: Sendable, Equatable {
     public let status: Status
     /// restic's short ID of the snapshot it made.
     public let snapshotID: String?
-    /// Why it failed, in words an owner can act on.
+    /// Why it failed, in words an owner can act on, and of what kind.
     public let error: String?
+    public let reason: Reason?
     /// What it sent to the target, after deduplication.
     public let bytesAdded: Int64?
     public let filesNew: Int?
@@ -25,8 +45,9 @@ public struct SnapshotRun: Sendable, Equatable {
 
     public init(
         id: String, period: Int64?, worker: String, startedAt: Date, finishedAt: Date?, status: Status, snapshotID: String?, error: String?,
-        bytesAdded: Int64?, filesNew: Int?, verified: String?
+        reason: Reason?, bytesAdded: Int64?, filesNew: Int?, verified: String?
     ) {
+        self.reason = reason
         self.id = id
         self.period = period
         self.worker = worker
@@ -53,7 +74,7 @@ public protocol SnapshotStore: Sendable {
 
     func succeed(_ id: String, snapshotID: String, bytesAdded: Int64, filesNew: Int, verified: String) async throws
 
-    func fail(_ id: String, error: String) async throws
+    func fail(_ id: String, error: String, reason: SnapshotRun.Reason) async throws
 
     /// The latest runs, newest first.
     func recent(limit: Int) async throws -> [SnapshotRun]

@@ -51,6 +51,7 @@ extension DiarySchema {
                 finishedAt DATETIME,
                 snapshotId TEXT,
                 error TEXT,
+                reason TEXT,
                 bytesAdded INTEGER,
                 filesNew INTEGER,
                 verified TEXT,

@@ -14,7 +14,7 @@ public struct SQLSnapshotStore: SnapshotStore {
         let claimed = try await database.write { db -> Bool in
             try db.execute(
                 """
-                UPDATE snapshotRuns SET status = 'failed', finishedAt = \(now),
+                UPDATE snapshotRuns SET status = 'failed', finishedAt = \(now), reason = 'stopped',
                     error = 'the server taking the snapshot stopped before it finished'
                 WHERE status = 'running' AND leaseUntil <= \(now)
                 """)
@@ -59,11 +59,14 @@ public struct SQLSnapshotStore: SnapshotStore {
         }
     }
 
-    public func fail(_ id: String, error: String) async throws {
+    public func fail(_ id: String, error: String, reason: SnapshotRun.Reason) async throws {
         let now = database.clock.now()
         try await database.write { db in
             try db.execute(
-                "UPDATE snapshotRuns SET status = 'failed', finishedAt = \(now), error = \(String(error.prefix(1000))) WHERE id = \(id)")
+                """
+                UPDATE snapshotRuns SET status = 'failed', finishedAt = \(now), error = \(String(error.prefix(1000))), reason = \(reason.rawValue)
+                WHERE id = \(id)
+                """)
         }
     }
 
@@ -86,6 +89,7 @@ public struct SQLSnapshotStore: SnapshotStore {
                 id: try row.string("id"), period: try row.optionalInt64("period"), worker: try row.string("worker"),
                 startedAt: try row.timestamp("startedAt"), finishedAt: try row.optionalTimestamp("finishedAt"), status: status,
                 snapshotID: try row.optionalString("snapshotId"), error: try row.optionalString("error"),
+                reason: try row.optionalString("reason").flatMap(SnapshotRun.Reason.init(rawValue:)),
                 bytesAdded: try row.optionalInt64("bytesAdded"), filesNew: try row.optionalInt("filesNew"),
                 verified: try row.optionalString("verified"))
         }

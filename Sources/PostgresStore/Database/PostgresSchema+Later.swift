@@ -14,6 +14,7 @@ extension PostgresSchema {
             finishedAt text COLLATE "C",
             snapshotId text COLLATE "C",
             error text COLLATE "C",
+            reason text COLLATE "C",
             bytesAdded bigint,
             filesNew bigint,
             verified text COLLATE "C",

@@ -52,7 +52,7 @@ public func buildApplication(
         router: buildRouter(
             database: database, dataFolder: configuration.dataFolder, photos: photos, signIn: signIn,
             staticFolder: configuration.staticFolder, sendsMail: configuration.mail != nil, weather: configuration.weather,
-            countsStatements: configuration.countsStatements, logger: logger
+            countsStatements: configuration.countsStatements, snapshots: configuration.snapshots, logger: logger
         ).router,
         server: .http1(configuration: .init(additionalChannelHandlers: [ConnectionGuard(limits: limits, counts: counts)])),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Saessak"),
@@ -70,7 +70,8 @@ public func buildApplication(
 /// Every route of the server, each with the access it declares (`AccessTable`).
 func buildRouter(
     database: any DiaryEngine, dataFolder: URL, photos: PhotoService, signIn: SignIn, staticFolder: URL? = nil, sendsMail: Bool = false,
-    weather: WeatherConfiguration = WeatherConfiguration(), countsStatements: Bool = false, logger: Logger = Logger(label: "saessak")
+    weather: WeatherConfiguration = WeatherConfiguration(), countsStatements: Bool = false, snapshots: SnapshotSettings? = nil,
+    logger: Logger = Logger(label: "saessak")
 ) -> (router: Router<AppRequestContext>, access: AccessTable) {
     let stores = database.stores
     // New entries get the day's weather where their family asked for it (off by default).
@@ -97,7 +98,7 @@ func buildRouter(
     AccountPages(signIn: signIn).register(on: pages)
     let web = WebStores(
         database: database, dataFolder: dataFolder, photos: photos, signIn: signIn, sendsMail: sendsMail, entries: entryStore,
-        weatherURL: weather.url)
+        weatherURL: weather.url, snapshots: snapshots)
     HomePage(stores: web).register(on: pages)
     EntryPages(stores: web).register(on: pages)
     ReactionPages(stores: web).register(on: pages)
@@ -139,6 +140,7 @@ func buildRouter(
     MemosAPI(store: stores.memos).routes.register(on: api)
     TrashAPI(store: stores.trash, photos: photos, clock: database.clock).register(on: api)
     ActivityAPI(store: stores.activity, accounts: stores.accounts).register(on: api)
+    SnapshotsAPI(store: stores.snapshots, settings: snapshots, clock: database.clock).register(on: api)
     ReactionsAPI(store: stores.reactions).register(on: api)
     NewsAPI(store: stores.news).register(on: api)
     SearchAPI(store: stores.search).register(on: api)

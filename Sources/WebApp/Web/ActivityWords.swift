@@ -1,6 +1,7 @@
 import Services
 
-/// The words of the activity record and of members' roles being changed, Korean first and complete in English; the
+/// The words of the activity record, of members' roles being changed and of the snapshots (what keeps the diary for
+/// twenty years), Korean first and complete in English; the
 /// templates see them in `t` beside every other word. `%@` stands for what the page puts in.
 enum ActivityWord: String, CaseIterable, Sendable {
     case activity, activityIntro, activityIntroOwn, activityEmpty, everyone, everyKind, show, olderActivity, activityMonth, who
@@ -8,6 +9,9 @@ enum ActivityWord: String, CaseIterable, Sendable {
     case action_roleChanged, action_removed, action_revoked, action_downloaded, action_signedIn
     case kind_entry, kind_photo, kind_memo, kind_comment, kind_child, kind_event, kind_anniversary, kind_measurement
     case kind_vaccination, kind_member, kind_invitation, kind_shareLink, kind_token, kind_backup, kind_device, kind_trash
+    case snapshots, snapshotsOff, snapshotLastGood, snapshotNever, snapshotFailed, snapshotTo, snapshotLate, justNow, hoursAgo
+    case daysAgo, reason_full, reason_passphrase, reason_unreachable, reason_permission, reason_locked, reason_missing
+    case reason_damaged, reason_stopped, reason_other
     case withResidentNumbers, imported, entriesCount, photosCount, changeRole, removeMember, removeMemberWarning, memberRemoved
 
     var texts: (korean: String, english: String) {
@@ -55,6 +59,29 @@ enum ActivityWord: String, CaseIterable, Sendable {
         case .kind_device: ("기기", "Device")
         case .kind_trash: ("휴지통", "Trash")
         case .withResidentNumbers: ("주민등록번호 포함", "with resident numbers")
+        case .snapshots: ("자동 백업", "Snapshots")
+        case .snapshotsOff:
+            (
+                "자동 백업이 꺼져 있습니다. 다른 디스크나 버킷에 암호화된 백업을 자동으로 남기려면 서버를 --snapshots로 실행하세요 (docs/backup.md).",
+                "Scheduled snapshots are off: run the server with --snapshots to keep encrypted snapshots on another disk or bucket (docs/backup.md)."
+            )
+        case .snapshotLastGood: ("마지막 백업 %@", "Last snapshot %@")
+        case .snapshotNever: ("아직 성공한 백업이 없습니다", "No snapshot has succeeded yet")
+        case .snapshotFailed: ("실패: %@", "failed: %@")
+        case .snapshotTo: ("보관 위치: %@", "Kept at: %@")
+        case .snapshotLate: ("백업이 늦어지고 있습니다.", "Snapshots are late.")
+        case .justNow: ("방금", "just now")
+        case .hoursAgo: ("%@시간 전", "%@ hours ago")
+        case .daysAgo: ("%@일 전", "%@ days ago")
+        case .reason_full: ("대상 디스크가 가득 참", "the target is full")
+        case .reason_passphrase: ("암호가 저장소와 맞지 않음", "the passphrase does not open the repository")
+        case .reason_unreachable: ("대상에 연결할 수 없음", "the target cannot be reached")
+        case .reason_permission: ("대상에 쓸 수 없음", "the target may not be written")
+        case .reason_locked: ("다른 백업이 대상을 쓰는 중", "another backup holds the target")
+        case .reason_missing: ("restic이 설치되지 않음", "restic is not installed")
+        case .reason_damaged: ("대상의 백업이 손상됨", "the snapshots at the target are damaged")
+        case .reason_stopped: ("백업 도중 서버가 멈춤", "the server stopped during the snapshot")
+        case .reason_other: ("알 수 없는 오류", "an error")
         case .entriesCount: ("일기 %@개", "%@ entries")
         case .imported: ("파일에서 가져옴 · 일기 %@개", "imported from a file · %@ entries")
         case .photosCount: ("사진 %@장", "%@ photos")

@@ -23,6 +23,8 @@ struct HomePage {
         var news: [String] = []
         var notices: [NoticeLine] = []
         var onThisDay: [EarlierEntry] = []
+        /// For owners, when the snapshots failed or are late (docs/backup.md).
+        var snapshotWarning: String?
     }
 
     /// An entry of an earlier year on this day, with its year.
@@ -42,6 +44,9 @@ struct HomePage {
                 return WebPage("home", title: words[.home], tab: .home, model: model).response(request, context: context)
             }
             model.familyName = account.families.first { $0.family.id == member.familyID }?.family.name ?? ""
+            if member.role == .owner, let line = try await SnapshotLine.read(stores, language: language), line.troubled {
+                model.snapshotWarning = line.text
+            }
             let today = stores.today.date()
             let children = try await stores.allChildren(member.familyID)
             let names = Dictionary(uniqueKeysWithValues: children.map { ($0.id, $0.profile.name) })

@@ -143,6 +143,9 @@ struct SettingsPages {
             model.mailSaved = request.uri.queryParameters["done"] == "mail"
             model.serverSendsMail = stores.sendsMail
             if member.role == .owner {
+                model.snapshots = try await SnapshotLine.read(stores, language: language).map { line in
+                    SnapshotCard(text: line.text, troubled: line.troubled, target: stores.snapshots.map { ActivityWord.snapshotTo.text(language, $0.description) } ?? "")
+                } ?? SnapshotCard(text: ActivityWord.snapshotsOff.text(language), troubled: false, target: "")
                 let host = WeatherRoutes.host(stores.weatherURL)
                 model.weather = WeatherForm(
                     hint: words[.weatherLookupHint].replacingOccurrences(of: "%@", with: host),
@@ -213,6 +216,7 @@ struct SettingsPages {
         let secret: Secret?
         var family: Named?
         var members: [MemberRow]?
+        var snapshots: SnapshotCard?
         var invitations: [InvitationRow]?
         var shareLinks: [ShareLinkRow]?
         var feeds: [Labelled]?
@@ -225,6 +229,13 @@ struct SettingsPages {
     }
 
     /// A family, a member or a token: who or what, and the role.
+    /// How the scheduled snapshots are doing, for owners.
+    struct SnapshotCard {
+        let text: String
+        let troubled: Bool
+        let target: String
+    }
+
     /// A member as the settings page lists them; an owner sees a form to change their role and a way to take them out.
     struct MemberRow {
         let name: String

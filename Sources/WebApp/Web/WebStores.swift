@@ -2,6 +2,7 @@ import Diary
 import Foundation
 import Persistence
 import Services
+import Snapshots
 import WeatherAnswers
 import KoreanCalendar
 
@@ -26,12 +27,15 @@ struct WebStores: Sendable {
     let sendsMail: Bool
     /// Where the day's weather is asked (the settings page names it).
     let weatherURL: String
+    /// Where the scheduled snapshots go, when `saessak serve` was given a target (the owners' pages say how they do).
+    let snapshots: SnapshotSettings?
 
     /// `entries`: the store pages write entries through (the weather-filling one), or the database's.
     init(
         database: any DiaryEngine, dataFolder: URL, photos: PhotoService, signIn: SignIn, sendsMail: Bool = false,
-        entries: (any EntryStore)? = nil, weatherURL: String = OpenMeteoArchive.defaultURL
+        entries: (any EntryStore)? = nil, weatherURL: String = OpenMeteoArchive.defaultURL, snapshots: SnapshotSettings? = nil
     ) {
+        self.snapshots = snapshots
         self.database = database
         self.sendsMail = sendsMail
         self.weatherURL = weatherURL
