@@ -79,7 +79,8 @@ struct SnapshotsCommand: AsyncParsableCommand {
 
     struct Status: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "When the last good snapshot was taken; exits 1 when it is older than two periods (for cron or a monitor).")
+            abstract: "When the last good snapshot was taken, for cron or a monitor.",
+            discussion: "Exits 1 when there is none younger than two periods, 2 when the last run failed (though a good one is recent), else 0.")
         @OptionGroup var data: DataOptions
         @OptionGroup var snapshots: SnapshotOptions
         @Flag(help: "Print JSON.") var json = false
@@ -102,6 +103,7 @@ struct SnapshotsCommand: AsyncParsableCommand {
                 if let last = status.lastRun, last.status == .failed { print("The last one failed: \(last.error ?? "?")") }
             }
             if status.late || status.lastGood == nil { throw ExitCode(1) }
+            if status.lastRun?.status == .failed { throw ExitCode(2) }
         }
     }
 }
