@@ -43,8 +43,8 @@ def target_for(tmp_path, name):
         bucket_and_query = base.split("://", 1)[1]
         bucket, _, query = bucket_and_query.partition("?")
         return f"s3://{bucket.split('/')[0]}/snapshots-{name}-{os.getpid()}?{query}", {
-            "SAESSAK_S3_ACCESS_KEY_ID": os.environ["SAESSAK_TEST_S3_ACCESS_KEY_ID"],
-            "SAESSAK_S3_SECRET_ACCESS_KEY": os.environ["SAESSAK_TEST_S3_SECRET_ACCESS_KEY"]}
+            "SAESSAK_SNAPSHOT_S3_ACCESS_KEY_ID": os.environ["SAESSAK_TEST_S3_ACCESS_KEY_ID"],
+            "SAESSAK_SNAPSHOT_S3_SECRET_ACCESS_KEY": os.environ["SAESSAK_TEST_S3_SECRET_ACCESS_KEY"]}
     return str(tmp_path / f"{name}-target"), {}
 
 
@@ -200,7 +200,7 @@ def test_failures_are_named_shown_to_owners_and_make_status_fail(tmp_path):
     # A bucket nobody answers at.
     gone = "s3://nowhere/snapshots?endpoint=http://127.0.0.1:9"
     unreachable = run("snapshots", "run", "--snapshots", gone, data=data,
-                      env=env | {"SAESSAK_S3_ACCESS_KEY_ID": "x", "SAESSAK_S3_SECRET_ACCESS_KEY": "y"}, check=False)
+                      env=env | {"SAESSAK_SNAPSHOT_S3_ACCESS_KEY_ID": "x", "SAESSAK_SNAPSHOT_S3_SECRET_ACCESS_KEY": "y"}, check=False)
     assert unreachable.returncode != 0 and "cannot be reached" in unreachable.stderr
     # The last run failed: the status says so and exits 1; the owner's pages say why, in Korean and English.
     failed = run("snapshots", "status", "--json", "--snapshots", target, data=data, env=env, check=False)

@@ -4,8 +4,9 @@ import ObjectStorage
 /// Where snapshots go, how often, how many are kept and with which passphrase (docs/backup.md, "Snapshots").
 ///
 /// The target is a folder on another disk (`/mnt/backup/saessak`) or a bucket
-/// (`s3://BUCKET/PREFIX?endpoint=https://HOST:PORT`, as photos are named; its keys from `SAESSAK_S3_ACCESS_KEY_ID`
-/// and `SAESSAK_S3_SECRET_ACCESS_KEY` or their `…_FILE`s). The passphrase that encrypts the repository comes from
+/// (`s3://BUCKET/PREFIX?endpoint=https://HOST:PORT`, as photos are named; its keys from
+/// `SAESSAK_SNAPSHOT_S3_ACCESS_KEY_ID` and `SAESSAK_SNAPSHOT_S3_SECRET_ACCESS_KEY` or their `…_FILE`s, else the photo
+/// store's `SAESSAK_S3_…`). The passphrase that encrypts the repository comes from
 /// `SAESSAK_SNAPSHOT_PASSWORD` or the file `SAESSAK_SNAPSHOT_PASSWORD_FILE` names — never the command line, never
 /// the log. Without it the snapshots cannot be read by anyone, Saessak included.
 public struct SnapshotSettings: Sendable, CustomStringConvertible {
@@ -75,7 +76,17 @@ public struct SnapshotSettings: Sendable, CustomStringConvertible {
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(Invalid) {
         if text.hasPrefix("s3://") {
-            do { target = .bucket(try S3Settings(url: text, environment: environment)) } catch { throw Invalid(description: "snapshots: \(error)") }
+            // The bucket's own keys (`SAESSAK_SNAPSHOT_S3_…`), else the photo store's: an off-site bucket usually has
+            // keys of its own.
+            var keys = environment
+            for name in [S3Settings.accessKeyVariable, S3Settings.secretKeyVariable] {
+                let own = name.replacingOccurrences(of: "SAESSAK_S3_", with: "SAESSAK_SNAPSHOT_S3_")
+                if environment[own] != nil || environment[own + "_FILE"] != nil {
+                    keys[name] = environment[own]
+                    keys[name + "_FILE"] = environment[own + "_FILE"]
+                }
+            }
+            do { target = .bucket(try S3Settings(url: text, environment: keys)) } catch { throw Invalid(description: "snapshots: \(error)") }
         } else if text.hasPrefix("/") {
             target = .folder(URL(fileURLWithPath: text))
         } else {
