@@ -212,6 +212,8 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(name: "PhotosTests", dependencies: ["Photos", "Diary"], swiftSettings: swiftSettings),
         .testTarget(name: "BackupTests", dependencies: ["Backup"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SnapshotsTests", dependencies: ["Snapshots", "Diary", "DiaryStore", "Persistence", "Photos"], swiftSettings: swiftSettings),
         .testTarget(name: "PlacesTests", dependencies: ["Places"], swiftSettings: swiftSettings),
         .testTarget(name: "WeatherAnswersTests", dependencies: ["WeatherAnswers"], swiftSettings: swiftSettings),
         .testTarget(name: "MailFormatTests", dependencies: ["MailFormat"], swiftSettings: swiftSettings),

@@ -20,12 +20,10 @@ struct Restic: Sendable {
 
     /// The repository, made when there is none yet (the first snapshot of a new target).
     func prepare() async throws {
-        let opened = try await run(["cat", "config"], failing: false)
-        if opened.succeeded {
-            // Locks a killed run left behind (its process gone) would stop the prune and the check.
-            try await run(["unlock"])
-            return
-        }
+        // Locks a killed run left behind (its process gone) would stop the prune and the check; and whether the
+        // repository opens at all (each restic call derives the key again: half a second).
+        let opened = try await run(["unlock"], failing: false)
+        if opened.succeeded { return }
         let text = opened.errors
         guard text.contains("unable to open config file") || text.contains("Is there a repository at the following location?")
             || text.contains("does not exist")
