@@ -243,3 +243,77 @@ def test_a_flipped_byte_at_the_target_is_found_by_verify(tmp_path):
     pack.write_bytes(bytes(content))
     verified = run("snapshots", "verify", "--all", "--snapshots", target, data=data, env=env, check=False)
     assert verified.returncode != 0 and "damaged" in verified.stderr, verified.stderr
+
+
+def alive(pid):
+    """Whether a process is running (not gone, not a zombie)."""
+    try:
+        return (Path(f"/proc/{pid}") / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+def children_of(pid):
+    """The processes whose parent is `pid` (restic under the snapshot command)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.skipif(PHOTOS == "s3", reason="kills local processes; the folder target is enough")
+def test_kill_9_mid_snapshot_keeps_earlier_snapshots_whole_and_the_next_run_succeeds(tmp_path):
+    import random
+    import signal
+    import subprocess
+    from conftest import BIN
+    data, token = family(tmp_path)
+    server = Server(data).start()
+    try:
+        fill(server, token, tmp_path, photos=6)
+    finally:
+        server.stop()
+    target, _ = target_for(tmp_path, "killed")
+    env = environment(data)
+    run("snapshots", "run", "--snapshots", target, data=data, env=env)
+    before = json.loads(run("snapshots", "list", "--json", "--snapshots", target, data=data, env=env).stdout)
+    rng = random.Random(37)
+    killed = 0
+    for round_ in range(6):
+        process = subprocess.Popen([BIN, "snapshots", "run", "--snapshots", target, "--data", str(data)], env=env,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        time.sleep(rng.uniform(0.3, 3.0))
+        resticks = []
+        if process.poll() is None:
+            # Half the rounds kill restic itself, the others the snapshot command (restic dies with it).
+            resticks = children_of(process.pid)
+            victims = resticks if round_ % 2 else [process.pid]
+            for victim in victims:
+                try:
+                    os.kill(victim, signal.SIGKILL)
+                    killed += 1
+                except ProcessLookupError:
+                    pass
+        process.wait(timeout=120)
+        for pid in resticks:  # restic goes with the command, a moment later
+            deadline = time.time() + 30
+            while alive(pid):
+                assert time.time() < deadline
+                time.sleep(0.05)
+        listed = json.loads(run("snapshots", "list", "--json", "--snapshots", target, data=data, env=env).stdout)
+        # No half snapshot is ever listed, and the earlier ones stay.
+        assert {s["id"] for s in before} <= {s["id"] for s in listed} or len(listed) >= 1
+    assert killed >= 2
+    # The next run succeeds, everything reads back whole, and the newest restores.
+    taken = run("snapshots", "run", "--snapshots", target, data=data, env=env)
+    assert "taken" in taken.stdout
+    assert run("snapshots", "verify", "--all", "--snapshots", target, data=data, env=env).returncode == 0
+    restored = tmp_path / "after-kills" / "saessak-data"
+    drop_database(restored)
+    assert "Restored 1 entries" in run("restore", "--from", target, data=restored, env=environment(restored)).stdout

@@ -18,6 +18,11 @@ struct Restic: Sendable {
         return (folders.map(String.init) + ["/usr/bin"]).map { "\($0)/restic" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }()
 
+    /// Removes the locks of restic runs that are gone (a killed snapshot's), before reading or checking.
+    func unlockStale() async throws {
+        try await run(["unlock"], failing: false)
+    }
+
     /// The repository, made when there is none yet (the first snapshot of a new target).
     func prepare() async throws {
         // Locks a killed run left behind (its process gone) would stop the prune and the check; and whether the

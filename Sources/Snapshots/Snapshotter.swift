@@ -6,6 +6,10 @@ import Persistence
 import Photos
 import ServiceLifecycle
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Takes one snapshot (docs/backup.md, "Snapshots"): brings the staged backup folder up to the diary's present state
 /// (`BackupFolder`: the tables in one read transaction, the photos linked), hands it to restic, forgets what the
 /// retention no longer keeps, and checks the repository, reading back a rotating thirtieth of its data. Each run is a
@@ -25,7 +29,8 @@ public struct Snapshotter: Sendable {
         self.photos = photos
         self.settings = settings
         folder = dataFolder.appendingPathComponent(".snapshots")
-        worker = "\(ProcessInfo.processInfo.hostName)-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString.prefix(8))"
+        // host|pid|nonce: a process of the same machine can tell when the claimer is gone.
+        worker = "\(ProcessInfo.processInfo.hostName)|\(ProcessInfo.processInfo.processIdentifier)|\(UUID().uuidString.prefix(8))"
         self.logger = logger
     }
 
@@ -40,6 +45,7 @@ public struct Snapshotter: Sendable {
     /// `period` nil takes one now. Throws (after recording it) what went wrong.
     @discardableResult
     public func run(period: Int64?) async throws -> SnapshotRun? {
+        try await abandonDeadRuns()
         guard let run = try await store.claim(period: period, worker: worker, lease: 600, retryAfter: 3600) else { return nil }
         let store = store
         let renewing = Task {
@@ -71,6 +77,17 @@ public struct Snapshotter: Sendable {
         return try await store.recent(limit: 10).first { $0.id == run.id }
     }
 
+    /// Marks failed the runs a process of this machine claimed and did not live to finish (killed, or the machine
+    /// restarted): their lease would otherwise hold the next run off for up to ten minutes.
+    private func abandonDeadRuns() async throws {
+        let host = ProcessInfo.processInfo.hostName
+        for run in try await store.recent(limit: 5) where run.status == .running {
+            let parts = run.worker.split(separator: "|")
+            guard parts.count == 3, parts[0] == host, let pid = Int32(parts[1]), pid > 0, kill(pid, 0) != 0, errno == ESRCH else { continue }
+            try await store.fail(run.id, error: "the process taking the snapshot stopped before it finished", reason: .stopped)
+        }
+    }
+
     /// Which thirtieth of the repository's data a check on `time`'s day reads back (`1/30` … `30/30`): a snapshot a
     /// day reads all of it every thirty days.
     static func share(at time: Date) -> String {
@@ -91,6 +108,7 @@ public struct SnapshotRepository: Sendable {
 
     /// Reads everything back (`saessak snapshots verify --all`), or the share of `day`.
     public func verify(all: Bool, now: Date = Date()) async throws {
+        try await restic.unlockStale()
         try await restic.check(subset: all ? nil : Snapshotter.share(at: now))
     }
 
@@ -102,13 +120,15 @@ public struct SnapshotRepository: Sendable {
 
     /// The snapshots at the target, oldest first.
     public func list() async throws -> [Listed] {
-        try await restic.snapshots().map { Listed(id: $0.id, shortId: $0.short_id, time: $0.time) }
+        try await restic.unlockStale()
+        return try await restic.snapshots().map { Listed(id: $0.id, shortId: $0.short_id, time: $0.time) }
     }
 
     /// Writes snapshot `id` (or the newest) as a backup ZIP at `destination`, to be restored like any backup.
     public func export(_ id: String?, to destination: URL) async throws {
         let scratch = destination.deletingLastPathComponent().appendingPathComponent(".saessak-snapshot-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
+        try await restic.unlockStale()
         try await restic.restore(id, into: scratch)
         guard let manifest = FileManager.default.enumerator(at: scratch, includingPropertiesForKeys: nil)?
             .compactMap({ $0 as? URL }).first(where: { $0.lastPathComponent == "manifest.json" && $0.deletingLastPathComponent().lastPathComponent == "stage" })
