@@ -15,6 +15,7 @@ import pytest
 from browser import Browser
 from conftest import PHOTOS, Server, drop_database, engine_environment, make_family, new_child, new_entry, saessak
 from images import image_bytes, multipart
+from openapi_contract import check
 
 pytestmark = [pytest.mark.engine, pytest.mark.photos]
 
@@ -82,6 +83,7 @@ def fill(server, token, tmp_path, photos=2):
 
 def status(server, token):
     answer = server.request("GET", "/api/v1/snapshots/status", token=token)
+    check("GET", "/api/v1/snapshots/status", answer)
     assert answer.status == 200, answer.body
     return answer.json()
 
