@@ -231,6 +231,14 @@ def make_family(data, username, family=None):
     return saessak("admin", "create-token", "--username", username, data=data).stdout.strip()
 
 
+def join_family(data, username, family, role, own_family):
+    """A user with a family of their own (`own_family`) who is also a member of `family` with `role`; returns an API
+    token acting for them in `family`."""
+    make_family(data, username, own_family)
+    saessak("admin", "add-member", "--username", username, "--family", family, "--role", role, data=data)
+    return saessak("admin", "create-token", "--username", username, "--family", family, data=data).stdout.strip()
+
+
 def get_once(data, token, path):
     """GET one API path from a server started on `data` for just this (the data folder is at rest otherwise)."""
     running = Server(data).start()

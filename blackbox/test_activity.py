@@ -4,14 +4,13 @@ Owners see everyone's and filter by member, kind and month; the other members se
 take members out (never the last owner). Lines older than a year go; the record travels in backups. Both engines."""
 import re
 import sqlite3
-import urllib.parse
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
 
 from browser import Browser
-from conftest import ENGINE, Response, Server, execute_sql, make_family, new_child, new_entry, saessak
+from conftest import ENGINE, Server, execute_sql, join_family, make_family, new_child, new_entry, saessak
 from openapi_contract import check
 
 pytestmark = [pytest.mark.engine]
@@ -24,9 +23,7 @@ RESIDENT_NUMBER = "250301-4123456"
 def home(tmp_path_factory):
     data = tmp_path_factory.mktemp("activity") / "saessak-data"
     owner = make_family(data, "mom", "우리집")
-    make_family(data, "dad", "아빠")
-    saessak("admin", "add-member", "--username", "dad", "--family", "우리집", "--role", "editor", data=data)
-    editor = saessak("admin", "create-token", "--username", "dad", "--family", "우리집", data=data).stdout.strip()
+    editor = join_family(data, "dad", "우리집", "editor", own_family="아빠")
     make_family(data, "lee", "이씨네")
     running = Server(data).start()
     running.owner, running.editor = owner, editor
@@ -142,9 +139,7 @@ def test_pages_of_the_record_follow_one_another(home):
 def test_owners_change_roles_and_take_members_out_never_the_last_owner(tmp_path):
     data = tmp_path / "members"
     owner = make_family(data, "mom", "우리집")
-    make_family(data, "aunt", "이모네")
-    saessak("admin", "add-member", "--username", "aunt", "--family", "우리집", "--role", "viewer", data=data)
-    aunt = saessak("admin", "create-token", "--username", "aunt", "--family", "우리집", data=data).stdout.strip()
+    aunt = join_family(data, "aunt", "우리집", "viewer", own_family="이모네")
     server = Server(data).start()
     try:
         members = call(server, "GET", "/members", token=owner).json()["items"]

@@ -5,7 +5,7 @@ import zipfile
 
 import pytest
 
-from conftest import Server, make_family, new_child, new_entry, saessak
+from conftest import Server, join_family, make_family, new_child, new_entry, saessak
 from images import image_bytes, multipart
 from openapi_contract import check
 
@@ -17,12 +17,8 @@ pytestmark = [pytest.mark.engine]
 def home(tmp_path_factory):
     data = tmp_path_factory.mktemp("reactions") / "saessak-data"
     owner = make_family(data, "mom", "우리집")
-    make_family(data, "grandma", "할머니")
-    saessak("admin", "add-member", "--username", "grandma", "--family", "우리집", "--role", "viewer", data=data)
-    viewer = saessak("admin", "create-token", "--username", "grandma", "--family", "우리집", data=data).stdout.strip()
-    make_family(data, "dad", "아빠")
-    saessak("admin", "add-member", "--username", "dad", "--family", "우리집", "--role", "editor", data=data)
-    editor = saessak("admin", "create-token", "--username", "dad", "--family", "우리집", data=data).stdout.strip()
+    viewer = join_family(data, "grandma", "우리집", "viewer", own_family="할머니")
+    editor = join_family(data, "dad", "우리집", "editor", own_family="아빠")
     other = make_family(data, "lee", "이씨네")
     running = Server(data).start()
     running.owner, running.viewer, running.editor, running.other = owner, viewer, editor, other

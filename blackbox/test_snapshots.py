@@ -16,6 +16,7 @@ from browser import Browser
 from conftest import PHOTOS, Server, drop_database, engine_environment, make_family, new_child, new_entry, saessak
 from images import image_bytes, multipart
 from openapi_contract import check
+from test_mail import smtp  # noqa: F401 (the fixture: a real SMTP server on loopback)
 
 pytestmark = [pytest.mark.engine, pytest.mark.photos]
 
@@ -319,3 +320,32 @@ def test_kill_9_mid_snapshot_keeps_earlier_snapshots_whole_and_the_next_run_succ
     restored = tmp_path / "after-kills" / "saessak-data"
     drop_database(restored)
     assert "Restored 1 entries" in run("restore", "--from", target, data=restored, env=environment(restored)).stdout
+
+
+def test_owners_hear_by_mail_once_when_snapshots_fail(tmp_path, smtp):
+    from test_mail import mail_options, parse
+    data, token = family(tmp_path)
+    server = Server(data).start()
+    try:
+        # The owner gave an address (and asked for nothing else): a failed snapshot is still theirs to hear of.
+        answer = server.request("PUT", "/api/v1/account/mail", {"address": "mom@example.kr", "digest": "off", "reminders": False,
+                                                                "language": "ko"}, token)
+        assert answer.status == 200, answer.body
+    finally:
+        server.stop()
+    target, keys = target_for(tmp_path, "mailed")
+    env = environment(data, **keys) | {"SAESSAK_RESTIC": "/nonexistent/restic"}
+    server = Server(data, env=env)
+    server.extra_args = ["--snapshots", target, *mail_options(smtp, server, "--mail-interval", "1")]
+    server.start()
+    try:
+        [mail] = smtp.wait_for(1, seconds=60)
+        assert str(mail["Subject"]) == "[새싹] 자동 백업 실패" and mail["To"].addresses[0].addr_spec == "mom@example.kr"
+        text = mail.get_body(("plain",)).get_content()
+        assert "restic is not installed" in text and "아직 성공한 백업이 없습니다" in text and "/settings#s-snapshots" in text
+        assert PASSPHRASE not in text and RESIDENT_NUMBER not in text
+        assert status(server, token)["lastRun"]["reason"] == "missing"
+    finally:
+        server.stop()
+    time.sleep(1)
+    assert len(smtp.messages) == 1  # one mail for the run of failures, not one per retry

@@ -22,6 +22,8 @@ public struct Snapshotter: Sendable {
     let folder: URL
     let worker: String
     let logger: Logger
+    /// Told of each failed run after it is recorded (the owners' mail, when the server sends mail).
+    public var onFailure: (@Sendable (_ reason: String, _ lastGood: SnapshotRun?) async -> Void)?
 
     /// `dataFolder`: where the staged folder and restic's cache live (`.snapshots/`, beside the database).
     public init(database: any DiaryEngine, photos: any PhotoStorage, settings: SnapshotSettings, dataFolder: URL, logger: Logger) {
@@ -72,6 +74,7 @@ public struct Snapshotter: Sendable {
             let reason = (error as? SnapshotFailure)?.description ?? "\(error)"
             try? await store.fail(run.id, error: reason, reason: (error as? SnapshotFailure)?.reason ?? .other)
             logger.error("the snapshot failed", metadata: ["reason": "\(reason)"])
+            if let onFailure { await onFailure(reason, try? await store.lastGood()) }
             throw error
         }
         return try await store.recent(limit: 10).first { $0.id == run.id }

@@ -116,6 +116,9 @@ public protocol MailStore: Sendable {
     /// Every member who asked for something, in every family.
     func recipients() async throws -> [MailRecipient]
 
+    /// Every owner who gave an address, in every family, whatever they asked for: who hears when a snapshot fails.
+    func owners() async throws -> [MailRecipient]
+
     /// Whether a message with this key was queued for the member before (sent, skipped or waiting).
     func hasMail(family: FamilyID, user: UserID, key: String) async throws -> Bool
 

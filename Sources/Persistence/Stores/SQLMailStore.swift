@@ -32,13 +32,22 @@ public struct SQLMailStore: MailStore {
     }
 
     public func recipients() async throws -> [MailRecipient] {
+        try await members(where: "m.mailAddress IS NOT NULL AND (m.mailDigest <> 'off' OR m.mailReminders)")
+    }
+
+    public func owners() async throws -> [MailRecipient] {
+        try await members(where: "m.mailAddress IS NOT NULL AND m.role = 'owner'")
+    }
+
+    /// The members `condition` (trusted text) keeps, with their mail choices.
+    private func members(where condition: String) async throws -> [MailRecipient] {
         try await database.read { db in
             try db.rows(
                 """
                 SELECT m.familyId, f.name AS familyName, m.userId, u.username, m.mailAddress, m.mailDigest, m.mailReminders,
                     m.mailLanguage, COALESCE(m.mailSince, m.createdAt) AS since
                 FROM memberships m JOIN families f ON f.id = m.familyId JOIN users u ON u.id = m.userId
-                WHERE m.mailAddress IS NOT NULL AND (m.mailDigest <> 'off' OR m.mailReminders)
+                WHERE \(raw: condition)
                 ORDER BY m.familyId, m.userId
                 """
             ).map { row in

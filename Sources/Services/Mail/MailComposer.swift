@@ -125,7 +125,7 @@ struct MailComposer: Sendable {
         }
     }
 
-    private func message(
+    func message(
         to recipient: MailRecipient, address: MailAddress, subject: String, body: MailBody, footer: String?, language: Language, now: Date
     ) -> MailMessage {
         var body = body

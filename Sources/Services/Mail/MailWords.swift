@@ -7,9 +7,15 @@ public enum MailWord: String, CaseIterable, Sendable {
     case digestSubjectDaily, digestSubjectWeekly, digestGreeting, digestNewEntries, digestMoreEntries, digestOpenEntry
     case digestComments, digestCommentOn, digestComingUp, digestFooterDaily, digestFooterWeekly, reminderSubject
     case reminderLead, reminderOpen, footerSettings, footerUnsubscribe, footerWhy
+    case snapshotFailedSubject, snapshotFailedLead, snapshotFailedLastGood, snapshotFailedNever, snapshotFailedOpen
 
     var texts: (korean: String, english: String) {
         switch self {
+        case .snapshotFailedSubject: ("[새싹] 자동 백업 실패", "[Saessak] A snapshot failed")
+        case .snapshotFailedLead: ("새싹의 자동 백업이 실패했습니다: %@", "Saessak's scheduled snapshot failed: %@")
+        case .snapshotFailedLastGood: ("마지막으로 성공한 백업: %@", "The last good snapshot: %@")
+        case .snapshotFailedNever: ("아직 성공한 백업이 없습니다.", "No snapshot has succeeded yet.")
+        case .snapshotFailedOpen: ("설정에서 보기", "See it in the settings")
         case .mailTitle: ("이메일 소식", "News by e-mail")
         case .mailHint:
             (

@@ -34,8 +34,20 @@ public func buildApplication(
         TrashSweeper(trash: database.stores.trash, activity: database.stores.activity, photos: photos, logger: logger),
     ]
     if photos.storage.isShared { services.append(PhotoSweeper(photos: photos, logger: logger)) }
-    let snapshotter = configuration.snapshots.map {
+    var snapshotter = configuration.snapshots.map {
         Snapshotter(database: database, photos: photos.storage, settings: $0, dataFolder: configuration.dataFolder, logger: logger)
+    }
+    if let mail = configuration.mail {
+        // The owners hear of a failed snapshot by mail too, once for each run of failures.
+        let snapshotMail = SnapshotMail(stores: database.stores, photos: photos, cipher: database.cipher, configuration: mail)
+        let clock = database.clock
+        snapshotter?.onFailure = { reason, lastGood in
+            do {
+                try await snapshotMail.failed(reason: reason, lastGood: lastGood.flatMap { run in run.finishedAt.map { (run.id, $0) } }, now: clock.now())
+            } catch {
+                logger.error("the owners could not be told of the failed snapshot by mail", metadata: ["error": "\(error)"])
+            }
+        }
     }
     if let snapshotter {
         logger.info("snapshots", metadata: ["target": "\(snapshotter.settings)", "every": "\(Int(snapshotter.settings.every))s"])
