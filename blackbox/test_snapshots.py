@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from browser import Browser
-from conftest import PHOTOS, Server, drop_database, engine_environment, make_family, new_child, new_entry, saessak
+from conftest import ENGINE, PHOTOS, Server, drop_database, engine_environment, make_family, new_child, new_entry, saessak
 from images import image_bytes, multipart
 from openapi_contract import check
 from test_mail import smtp  # noqa: F401 (the fixture: a real SMTP server on loopback)
@@ -349,3 +349,78 @@ def test_owners_hear_by_mail_once_when_snapshots_fail(tmp_path, smtp):
         server.stop()
     time.sleep(1)
     assert len(smtp.messages) == 1  # one mail for the run of failures, not one per retry
+
+
+@pytest.mark.skipif(PHOTOS == "s3" or os.geteuid() != 0, reason="mounts a small tmpfs as the target (root, folder target)")
+def test_a_full_target_is_named(tmp_path):
+    import subprocess
+    data, token = family(tmp_path)
+    server = Server(data).start()
+    try:
+        fill(server, token, tmp_path, photos=8)
+    finally:
+        server.stop()
+    full = tmp_path / "full-disk"
+    full.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", str(full)], capture_output=True).returncode != 0:
+        pytest.skip("this machine does not let tmpfs be mounted")
+    try:
+        env = environment(data)
+        failed = run("snapshots", "run", "--snapshots", str(full / "target"), data=data, env=env, check=False)
+        assert failed.returncode != 0 and "target is full" in failed.stderr, failed.stderr
+        status_json = json.loads(run("snapshots", "status", "--json", "--snapshots", str(full / "target"), data=data, env=env,
+                                     check=False).stdout)
+        assert status_json["lastRun"]["reason"] == "full"
+    finally:
+        subprocess.run(["umount", "-l", str(full)])
+
+
+def test_writes_during_a_snapshot_leave_it_whole_with_everything_acknowledged_before(tmp_path):
+    import subprocess
+    import threading
+    from conftest import BIN
+    data, token = family(tmp_path)
+    target, keys = target_for(tmp_path, "busy")
+    env = environment(data, **keys)
+    server = Server(data).start()
+    try:
+        child = fill(server, token, tmp_path, photos=4)
+        before = [new_entry(server, token, [child["id"]], title=f"전 {n}")["id"] for n in range(10)]
+        stop = threading.Event()
+
+        def writer():
+            n = 0
+            while not stop.is_set():
+                new_entry(server, token, [child["id"]], title=f"도중 {n}")
+                n += 1
+
+        thread = threading.Thread(target=writer)
+        thread.start()
+        try:
+            snapshot = subprocess.run([BIN, "snapshots", "run", "--snapshots", target, "--data", str(data)], env=env,
+                                      capture_output=True, text=True, timeout=600)
+        finally:
+            stop.set()
+            thread.join(timeout=60)
+        assert snapshot.returncode == 0, snapshot.stderr
+    finally:
+        server.stop()
+    restored = tmp_path / "busy-restored" / "saessak-data"
+    drop_database(restored)
+    run("restore", "--from", target, data=restored, env=environment(restored, **keys))
+    server = Server(restored).start()
+    try:
+        token = saessak("admin", "create-token", "--username", "mom", data=restored).stdout.strip()
+        ids, cursor = set(), ""
+        while cursor is not None:
+            page = server.request("GET", "/api/v1/entries?limit=200" + (f"&cursor={cursor}" if cursor else ""), token=token).json()
+            ids |= {e["id"] for e in page["items"]}
+            cursor = page.get("next")
+        assert set(before) <= ids and len(ids) > len(before)
+    finally:
+        server.stop()
+    if ENGINE == "sqlite":  # the diary the snapshot became is sound
+        import sqlite3
+        with sqlite3.connect(restored / "saessak.sqlite") as connection:
+            assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+            assert connection.execute("PRAGMA foreign_key_check").fetchall() == []
