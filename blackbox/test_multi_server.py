@@ -1,5 +1,6 @@
 """Several `saessak serve` processes on one PostgreSQL database and one shared data folder behave as one (issue 19):
-what one writes the other reads, a web session and its CSRF token work on either, wrong passwords count on both,
+what one writes the other reads, a web session and its CSRF token work on either, wrong passwords count on both, one
+snapshot a period is taken between them,
 an invitation is used once, and when one is killed with SIGKILL in the middle of entry writes and photo uploads the
 other carries on and no acknowledged write is lost. Also: a database that is down, at start or while serving, gives a
 clear message or 503 with Retry-After — never a crash or a hang. Runs in the PostgreSQL pass of `make test`."""
@@ -272,3 +273,35 @@ def make_family_at(data, environment):
         result = subprocess.run([BIN, *args, "--data", str(data)], input=PASSWORD + "\n", capture_output=True, text=True,
                                 timeout=60, env=environment, check=True)
     return result.stdout.strip()
+
+
+def test_two_servers_with_one_target_take_one_snapshot_a_period(tmp_path):
+    """Issue 37: several servers on one database claim the period's snapshot in it; one takes it, the other finds it
+    taken."""
+    data = tmp_path / "shared" / "saessak-data"
+    token = make_family(data, "mom", "우리집")
+    target = tmp_path / "snapshots"
+    environment = engine_environment(data) | {"SAESSAK_SNAPSHOT_PASSWORD": "one passphrase for both"}
+    servers = [Server(data, env=environment) for _ in range(2)]
+    for server in servers:
+        server.extra_args = ["--snapshots", str(target), "--snapshot-every", "24h"]
+    for server in servers:
+        server.start()
+    try:
+        deadline = time.time() + 120
+        while True:
+            status = servers[1].request("GET", "/api/v1/snapshots/status", token=token).json()
+            if "lastGood" in status:
+                break
+            assert time.time() < deadline, status
+            time.sleep(0.5)
+        time.sleep(3)  # the other server has looked by now
+        from conftest import _psql
+        # One run between them (the loser of the claim writes no row), and restic holds its snapshot.
+        assert _psql(data, "SELECT status, count(*) FROM snapshotRuns GROUP BY status")[1].split() == ["ok|1"]
+        listed = subprocess.run([BIN, "snapshots", "list", "--json", "--snapshots", str(target), "--data", str(data)], env=environment,
+                                capture_output=True, text=True, check=True).stdout
+        assert '"shortId"' in listed
+    finally:
+        for server in servers:
+            server.stop()
