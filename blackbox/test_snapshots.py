@@ -256,6 +256,19 @@ def alive(pid):
         return False
 
 
+def restic_at(target):
+    """Whether a restic process works on `target` (its environment names the repository)."""
+    needle = f"RESTIC_REPOSITORY={target}\0".encode()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if needle in (entry / "environ").read_bytes() and alive(int(entry.name)):
+                    return True
+            except OSError:
+                continue
+    return False
+
+
 def children_of(pid):
     """The processes whose parent is `pid` (restic under the snapshot command)."""
     found = []
@@ -304,11 +317,12 @@ def test_kill_9_mid_snapshot_keeps_earlier_snapshots_whole_and_the_next_run_succ
                 except ProcessLookupError:
                     pass
         process.wait(timeout=120)
-        for pid in resticks:  # restic goes with the command, a moment later
-            deadline = time.time() + 30
-            while alive(pid):
-                assert time.time() < deadline
-                time.sleep(0.05)
+        # restic goes with the command a moment later (its parent's death signals it): wait until none works on the
+        # target, whether seen at the kill or started just before it.
+        deadline = time.time() + 30
+        while any(alive(pid) for pid in resticks) or restic_at(target):
+            assert time.time() < deadline
+            time.sleep(0.05)
         listed = json.loads(run("snapshots", "list", "--json", "--snapshots", target, data=data, env=env).stdout)
         # No half snapshot is ever listed, and the earlier ones stay.
         assert {s["id"] for s in before} <= {s["id"] for s in listed} or len(listed) >= 1

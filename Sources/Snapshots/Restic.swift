@@ -86,7 +86,9 @@ struct Restic: Sendable {
     }
 
     func snapshots() async throws -> [Listed] {
-        let outcome = try await run(["snapshots", "--json", "--host", "saessak", "--tag", "saessak"], outputLimit: 64 << 20)
+        // Read without a lock: a list is only read, and a run under way (holding the repository for its prune or check)
+        // does not make it wait or fail.
+        let outcome = try await run(["--no-lock", "snapshots", "--json", "--host", "saessak", "--tag", "saessak"], outputLimit: 64 << 20)
         do { return try JSONDecoder().decode([Listed].self, from: outcome.output) } catch {
             throw SnapshotFailure("restic's list of snapshots could not be read: \(error)")
         }
