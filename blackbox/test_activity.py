@@ -4,6 +4,7 @@ Owners see everyone's and filter by member, kind and month; the other members se
 take members out (never the last owner). Lines older than a year go; the record travels in backups. Both engines."""
 import re
 import sqlite3
+import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -245,6 +246,11 @@ def test_lines_older_than_a_year_go(home):
         execute_sql(home.data, "INSERT INTO activity (id, familyId, actorId, at, action, kind, subjectId, label, detail) "
                     "VALUES (?, ?, NULL, ?, 'created', 'memo', NULL, ?, '')", line_id, family, at, "오래된 " + line_id[-1])
     home.stop()
-    home.start()  # the sweep runs at start
-    labels = [line["label"] for line in lines(home, home.owner, "?kind=memo&limit=200")]
+    home.start()  # the sweep runs at start, beside the server answering: wait for it a while
+    deadline = time.monotonic() + 20
+    while True:
+        labels = [line["label"] for line in lines(home, home.owner, "?kind=memo&limit=200")]
+        if "오래된 1" not in labels or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
     assert "오래된 2" in labels and "오래된 1" not in labels
