@@ -4,14 +4,15 @@ for a read route, the budget declared beside the route (`Saessak-Statement-Budge
 is asked for by a small family (two entries) and a large one (a full page of entries, each with a photo, tags, a
 place, comments and hearts, half written by another member so that news and "new" marks show): the count must be
 the same for both — a count that grows with the entries on the page is an N+1 — and within the budget. Timing
-tests are flaky on shared machines; counts are not. `make bench` keeps the times."""
+tests are flaky on shared machines; counts are not. `make bench` keeps the times. The server takes snapshots, so an
+owner's pages read their status as they would in a home set up as docs/backup.md advises."""
 import tempfile
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
 
-from conftest import Server, make_family, saessak
+from conftest import Server, engine_environment, make_family, saessak
 from images import image_bytes, multipart
 
 # Which further passes of `make test` run this module: on PostgreSQL (engine).
@@ -112,8 +113,9 @@ def families(tmp_path_factory):
         saessak("admin", "add-member", "--username", f"{size}-dad", "--family", family, "--role", "editor", data=data)
         editor = saessak("admin", "create-token", "--username", f"{size}-dad", "--family", family, data=data).stdout.strip()
         tokens[size] = (owner, editor)
-    running = Server(data)
-    running.extra_args = ["--count-statements"]
+    # Snapshots on (a folder target): the owner's home and settings pages read the snapshot status too.
+    running = Server(data, env=engine_environment(data) | {"SAESSAK_SNAPSHOT_PASSWORD": "숫자 세는 집의 암호"})
+    running.extra_args = ["--count-statements", "--snapshots", str(data.parent / "snapshots")]
     running.start()
     running.ids = {size: fill(running, *tokens[size], entries=count, comments=count // 10 + 1)
                    for size, count in (("small", SMALL), ("large", LARGE))}

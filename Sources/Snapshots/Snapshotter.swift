@@ -74,7 +74,7 @@ public struct Snapshotter: Sendable {
             let reason = (error as? SnapshotFailure)?.description ?? "\(error)"
             try? await store.fail(run.id, error: reason, reason: (error as? SnapshotFailure)?.reason ?? .other)
             logger.error("the snapshot failed", metadata: ["reason": "\(reason)"])
-            if let onFailure { await onFailure(reason, try? await store.lastGood()) }
+            if let onFailure { await onFailure(reason, try? await store.latest().lastGood) }
             throw error
         }
         return try await store.recent(limit: 10).first { $0.id == run.id }
@@ -170,8 +170,8 @@ public struct SnapshotStatus: Sendable, Encodable {
     }
 
     public static func read(_ store: any SnapshotStore, settings: SnapshotSettings, now: Date) async throws -> SnapshotStatus {
-        let good = try await store.lastGood()
-        let last = try await store.recent(limit: 1).first
+        let latest = try await store.latest()
+        let (good, last) = (latest.lastGood, latest.last)
         let late = (good?.finishedAt).map { now.timeIntervalSince($0) > 2 * settings.every } ?? (last?.status == .failed)
         return SnapshotStatus(
             target: settings.description, everySeconds: Int(settings.every), lastGood: good.map(Run.init), lastRun: last.map(Run.init),

@@ -25,6 +25,17 @@ public struct SnapshotRun: Sendable, Equatable {
         case other
     }
 
+    /// The newest run and the newest good one (the same run when the newest succeeded).
+    public struct Latest: Sendable, Equatable {
+        public let last: SnapshotRun?
+        public let lastGood: SnapshotRun?
+
+        public init(last: SnapshotRun?, lastGood: SnapshotRun?) {
+            self.last = last
+            self.lastGood = lastGood
+        }
+    }
+
     public let id: String
     /// Which period of the schedule it belongs to (nil: asked for on the command line).
     public let period: Int64?
@@ -79,6 +90,6 @@ public protocol SnapshotStore: Sendable {
     /// The latest runs, newest first.
     func recent(limit: Int) async throws -> [SnapshotRun]
 
-    /// The newest run that succeeded.
-    func lastGood() async throws -> SnapshotRun?
+    /// The newest run and the newest that succeeded, in one read (the home page asks on every visit of an owner).
+    func latest() async throws -> SnapshotRun.Latest
 }

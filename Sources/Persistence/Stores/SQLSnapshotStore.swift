@@ -76,9 +76,20 @@ public struct SQLSnapshotStore: SnapshotStore {
         }
     }
 
-    public func lastGood() async throws -> SnapshotRun? {
+    public func latest() async throws -> SnapshotRun.Latest {
         try await database.read { db in
-            try db.row("SELECT * FROM snapshotRuns WHERE status = 'ok' ORDER BY finishedAt DESC, id DESC LIMIT 1").map(Self.decode)
+            let rows = try db.rows("""
+                SELECT * FROM (SELECT 'last' AS which, snapshotRuns.* FROM snapshotRuns ORDER BY startedAt DESC, id DESC LIMIT 1) AS last
+                UNION ALL
+                SELECT * FROM (SELECT 'good' AS which, snapshotRuns.* FROM snapshotRuns WHERE status = 'ok'
+                               ORDER BY finishedAt DESC, id DESC LIMIT 1) AS good
+                """)
+            var last: SnapshotRun?
+            var good: SnapshotRun?
+            for row in rows {
+                if try row.string("which") == "last" { last = try Self.decode(row) } else { good = try Self.decode(row) }
+            }
+            return SnapshotRun.Latest(last: last, lastGood: good)
         }
     }
 
