@@ -82,6 +82,17 @@ def fill(server, token, tmp_path, photos=2):
     return child
 
 
+def filled_family(tmp_path, photos=2):
+    """A family with a child, an entry with `photos` photos and a memo, its server stopped."""
+    data, token = family(tmp_path)
+    server = Server(data).start()
+    try:
+        fill(server, token, tmp_path, photos=photos)
+    finally:
+        server.stop()
+    return data
+
+
 def status(server, token):
     answer = server.request("GET", "/api/v1/snapshots/status", token=token)
     check("GET", "/api/v1/snapshots/status", answer)
@@ -167,14 +178,9 @@ def test_a_server_with_a_target_keeps_snapshots_that_restore_to_the_same_diary(t
 
 
 def test_the_second_snapshot_of_unchanged_photos_sends_little(tmp_path):
-    data, token = family(tmp_path)
+    data = filled_family(tmp_path, photos=8)
     target, keys = target_for(tmp_path, "small")
     env = environment(data, **keys)
-    server = Server(data).start()
-    try:
-        fill(server, token, tmp_path, photos=8)
-    finally:
-        server.stop()
     first = run("snapshots", "run", "--snapshots", target, data=data, env=env).stdout
     second = run("snapshots", "run", "--snapshots", target, data=data, env=env).stdout
     assert " 0 new files" in second, second
@@ -229,12 +235,7 @@ def test_failures_are_named_shown_to_owners_and_make_status_fail(tmp_path):
 
 @pytest.mark.skipif(PHOTOS == "s3", reason="flips a byte in a folder target")
 def test_a_flipped_byte_at_the_target_is_found_by_verify(tmp_path):
-    data, token = family(tmp_path)
-    server = Server(data).start()
-    try:
-        fill(server, token, tmp_path)
-    finally:
-        server.stop()
+    data = filled_family(tmp_path)
     target, _ = target_for(tmp_path, "flipped")
     env = environment(data)
     run("snapshots", "run", "--snapshots", target, data=data, env=env)
@@ -283,24 +284,48 @@ def children_of(pid):
     return found
 
 
+def kept_after(before, listing):
+    """The snapshots listed after a killed run, checked against those listed before it: the newest earlier one is
+    still there, or a newer one finished (the retention then forgets a same-day one). Whether each is whole,
+    `verify --all` reads at the end."""
+    listed = json.loads(listing.stdout)
+    newest = max(before, key=lambda s: s["time"])
+    assert newest["id"] in {s["id"] for s in listed} or any(s["time"] > newest["time"] for s in listed), (before, listed)
+    return listed
+
+
+def wait_until_restic_is_gone(resticks, target):
+    """restic goes with a killed parent a moment later (its parent's death signals it): waits until none works on
+    the target, whether seen at the kill or started just before it."""
+    deadline = time.time() + 30
+    while any(alive(pid) for pid in resticks) or restic_at(target):
+        assert time.time() < deadline
+        time.sleep(0.05)
+
+
 @pytest.mark.skipif(PHOTOS == "s3", reason="kills local processes; the folder target is enough")
 def test_kill_9_mid_snapshot_keeps_earlier_snapshots_whole_and_the_next_run_succeeds(tmp_path):
     import random
     import signal
     import subprocess
     from conftest import BIN
-    data, token = family(tmp_path)
-    server = Server(data).start()
-    try:
-        fill(server, token, tmp_path, photos=6)
-    finally:
-        server.stop()
+    data = filled_family(tmp_path, photos=6)
     target, _ = target_for(tmp_path, "killed")
     env = environment(data)
     run("snapshots", "run", "--snapshots", target, data=data, env=env)
     before = json.loads(run("snapshots", "list", "--json", "--snapshots", target, data=data, env=env).stdout)
     rng = random.Random(37)
     killed = 0
+    # The server itself, killed during the snapshot it takes at start (its restic goes with it).
+    server = Server(data, env=env)
+    server.extra_args = ["--snapshots", target]
+    server.start()
+    time.sleep(rng.uniform(0.2, 2.0))
+    resticks = children_of(server.process.pid)
+    server.stop(kill=True)
+    killed += 1
+    wait_until_restic_is_gone(resticks, target)
+    before = kept_after(before, run("snapshots", "list", "--json", "--snapshots", target, data=data, env=env))
     for round_ in range(6):
         process = subprocess.Popen([BIN, "snapshots", "run", "--snapshots", target, "--data", str(data)], env=env,
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -317,15 +342,8 @@ def test_kill_9_mid_snapshot_keeps_earlier_snapshots_whole_and_the_next_run_succ
                 except ProcessLookupError:
                     pass
         process.wait(timeout=120)
-        # restic goes with the command a moment later (its parent's death signals it): wait until none works on the
-        # target, whether seen at the kill or started just before it.
-        deadline = time.time() + 30
-        while any(alive(pid) for pid in resticks) or restic_at(target):
-            assert time.time() < deadline
-            time.sleep(0.05)
-        listed = json.loads(run("snapshots", "list", "--json", "--snapshots", target, data=data, env=env).stdout)
-        # No half snapshot is ever listed, and the earlier ones stay.
-        assert {s["id"] for s in before} <= {s["id"] for s in listed} or len(listed) >= 1
+        wait_until_restic_is_gone(resticks, target)
+        before = kept_after(before, run("snapshots", "list", "--json", "--snapshots", target, data=data, env=env))
     assert killed >= 2
     # The next run succeeds, everything reads back whole, and the newest restores.
     taken = run("snapshots", "run", "--snapshots", target, data=data, env=env)
@@ -368,12 +386,7 @@ def test_owners_hear_by_mail_once_when_snapshots_fail(tmp_path, smtp):
 @pytest.mark.skipif(PHOTOS == "s3" or os.geteuid() != 0, reason="mounts a small tmpfs as the target (root, folder target)")
 def test_a_full_target_is_named(tmp_path):
     import subprocess
-    data, token = family(tmp_path)
-    server = Server(data).start()
-    try:
-        fill(server, token, tmp_path, photos=8)
-    finally:
-        server.stop()
+    data = filled_family(tmp_path, photos=8)
     full = tmp_path / "full-disk"
     full.mkdir()
     if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", str(full)], capture_output=True).returncode != 0:
