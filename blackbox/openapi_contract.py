@@ -56,6 +56,13 @@ def check(method, path, response):
     assert not errors, f"{method} {template} {status}: " + "; ".join(f"{list(e.path)}: {e.message}" for e in errors)
 
 
+def call(server, method, path, body=None, token=None, **kw):
+    """`server`'s answer to `method` on /api/v1 + `path`, checked against the document first."""
+    response = server.request(method, PREFIX + path, body, token, **kw)
+    check(method, PREFIX + path, response)
+    return response
+
+
 def documented_successes():
     for template, item in DOCUMENT["paths"].items():
         for method, operation in item.items():

@@ -12,7 +12,7 @@ import pytest
 
 from browser import Browser
 from conftest import ENGINE, Server, execute_sql, join_family, make_family, new_child, new_entry, saessak
-from openapi_contract import check
+from openapi_contract import call
 
 pytestmark = [pytest.mark.engine]
 
@@ -30,12 +30,6 @@ def home(tmp_path_factory):
     running.owner, running.editor = owner, editor
     yield running
     running.stop()
-
-
-def call(server, method, path, body=None, token=None):
-    response = server.request(method, "/api/v1" + path, body, token)
-    check(method, "/api/v1" + path, response)
-    return response
 
 
 def lines(server, token, query=""):

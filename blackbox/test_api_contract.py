@@ -2,17 +2,11 @@
 from openapi_spec_validator import validate
 
 from conftest import new_child, new_entry
-from openapi_contract import DOCUMENT, check
+from openapi_contract import DOCUMENT, call
 import pytest
 
 # Which further passes of `make test` run this module: on PostgreSQL (engine), with photos in object storage (photos).
 pytestmark = [pytest.mark.engine]
-
-
-def call(server, method, path, body=None, token=None, **kw):
-    response = server.request(method, "/api/v1" + path, body, token, **kw)
-    check(method, "/api/v1" + path, response)
-    return response
 
 
 def test_document_is_valid_openapi_31():

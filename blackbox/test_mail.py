@@ -22,7 +22,7 @@ from aiosmtpd.controller import Controller
 from browser import Browser
 from conftest import Server, free_port, make_family, saessak
 from images import jpeg_with_exif, multipart
-from openapi_contract import check
+from openapi_contract import call
 
 # Which further passes of `make test` run this module: on PostgreSQL (engine), with photos in object storage (photos).
 pytestmark = [pytest.mark.engine, pytest.mark.photos]
@@ -87,12 +87,6 @@ def mail_options(inbox, server, *more):
 def run_mail(data, inbox, server, now=None):
     args = ["mail", "run", *mail_options(inbox, server)] + (["--now", now.isoformat()] if now else [])
     return saessak(*args, data=data).stdout.strip()
-
-
-def call(server, method, path, body=None, token=None):
-    response = server.request(method, "/api/v1" + path, body, token)
-    check(method, "/api/v1" + path, response)
-    return response
 
 
 def outbox(data):

@@ -7,7 +7,7 @@ import pytest
 
 from conftest import Server, join_family, make_family, new_child, new_entry, saessak
 from images import image_bytes, multipart
-from openapi_contract import check
+from openapi_contract import call
 
 # Which further passes of `make test` run this module: on PostgreSQL (engine), with photos in object storage (photos).
 pytestmark = [pytest.mark.engine]
@@ -24,12 +24,6 @@ def home(tmp_path_factory):
     running.owner, running.viewer, running.editor, running.other = owner, viewer, editor, other
     yield running
     running.stop()
-
-
-def call(server, method, path, body=None, token=None):
-    response = server.request(method, "/api/v1" + path, body, token)
-    check(method, "/api/v1" + path, response)
-    return response
 
 
 def test_a_grandparent_comments_and_each_member_changes_only_their_own(home):

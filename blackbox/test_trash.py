@@ -9,7 +9,7 @@ import pytest
 
 from conftest import Server, join_family, make_family, new_child, new_entry, saessak, stored_originals
 from images import image_bytes, multipart
-from openapi_contract import check
+from openapi_contract import call
 
 pytestmark = [pytest.mark.engine, pytest.mark.photos]
 
@@ -25,12 +25,6 @@ def home(tmp_path_factory):
     running.owner, running.viewer, running.editor, running.other = owner, viewer, editor, other
     yield running
     running.stop()
-
-
-def call(server, method, path, body=None, token=None):
-    response = server.request(method, "/api/v1" + path, body, token)
-    check(method, "/api/v1" + path, response)
-    return response
 
 
 def upload(server, tmp_path, *sizes):
