@@ -58,7 +58,10 @@ let package = Package(
         .target(name: "S3Answers", swiftSettings: swiftSettings),
         // Korea's administrative areas (시도, 시군구, 읍면동) from a bundled data file: a photo's place named with no
         // network (docs/place.md).
-        .target(name: "Places", resources: [.copy("Resources/korea-places.bin")], swiftSettings: swiftSettings),
+        .target(name: "Places", dependencies: ["Installation"], resources: [.copy("Resources/korea-places.bin")], swiftSettings: swiftSettings),
+        // What this copy is (version, the commit a package was built from) and where its resource folders are: beside
+        // the program, or in the package's /usr/share/saessak (docs/deploy.md, "The package").
+        .target(name: "Installation", swiftSettings: swiftSettings),
         // Weather for a day and place from a public archive (Open-Meteo's format): the request and the answer read
         // without trusting it (outside bytes: fuzzed). Opt in per family; nothing is sent otherwise.
         .target(name: "WeatherAnswers", swiftSettings: swiftSettings),
@@ -161,7 +164,7 @@ let package = Package(
         .target(
             name: "WebApp",
             dependencies: [
-                "Diary", "DiaryStore", "Persistence", "Secrets", "Photos", "Services", "Backup", "Snapshots", "Importers", "Multipart", "Mail", "MailFormat", "Places", "WeatherAnswers",
+                "Diary", "DiaryStore", "Persistence", "Secrets", "Files", "Photos", "Services", "Backup", "Snapshots", "Importers", "Multipart", "Mail", "MailFormat", "Places", "WeatherAnswers", "Installation",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -178,7 +181,7 @@ let package = Package(
             name: "saessak",
             dependencies: [
                 "Diary", "DiaryStore", "Persistence", "PostgresStore", "ObjectStorage", "Files", "Secrets", "Photos", "Services", "WebApp", "Backup", "Snapshots", "Importers",
-                "Mail", "MailFormat", "Places", "WeatherAnswers",
+                "Mail", "MailFormat", "Places", "WeatherAnswers", "Installation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,4 +1,5 @@
 import Foundation
+import Installation
 
 /// The Korean administrative place a position lies in: 시도, 시군구 and 읍면동, in Korean and romanised.
 public struct KoreanPlace: Hashable, Sendable, Codable {
@@ -59,7 +60,7 @@ public final class KoreanPlaces: Sendable {
 
     /// The data bundled with Saessak, read on first use (about 8 MB of memory once read).
     public static let bundled: Result<KoreanPlaces, PlaceDataError> = {
-        guard let url = Bundle.module.url(forResource: "korea-places", withExtension: "bin"),
+        guard let url = Installation.resources("saessak_Places")?.appendingPathComponent("korea-places.bin"),
             let data = try? Data(contentsOf: url, options: .alwaysMapped)
         else {
             return .failure(PlaceDataError(description: "korea-places.bin is missing from the Places resources"))

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Importers
+import Installation
 import Logging
 import Services
 
@@ -9,11 +10,12 @@ struct Saessak: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "saessak",
         abstract: "새싹 Saessak: a family photo diary with the Korean calendar built in.",
+        version: "saessak \(Installation.description)",
         subcommands: [
             Serve.self, Admin.self, ChildrenCommand.self, EntriesCommand.self, MemosCommand.self, LunarCommand.self, SolarCommand.self,
             TermsCommand.self, HolidaysCommand.self, CalendarCommand.self, CalcCommand.self, VaccinesCommand.self,
             BackupCommand.self, RestoreCommand.self, SnapshotsCommand.self, ImportCommand.self, PhotosCommand.self, CommentsCommand.self, TrashCommand.self, MailCommand.self,
-            PlaceCommand.self,
+            PlaceCommand.self, DoctorCommand.self,
             ReadUntrustedCommand.self,
         ])
 

@@ -1,9 +1,10 @@
 import Foundation
 import Hummingbird
+import Installation
 
 /// The committed OpenAPI 3.1 description of `/api/v1`, served as is. Tests check the running server against it.
 enum OpenAPIDocument {
-    static let data: Data? = Bundle.module.url(forResource: "openapi", withExtension: "json").flatMap { try? Data(contentsOf: $0) }
+    static let data: Data? = Installation.resources("saessak_WebApp").flatMap { try? Data(contentsOf: $0.appendingPathComponent("openapi.json")) }
 
     static func response() throws -> Response {
         guard let data else { throw Problem(status: .internalServerError, detail: "the OpenAPI document is missing from the build") }

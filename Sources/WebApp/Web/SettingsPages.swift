@@ -2,6 +2,7 @@ import Backup
 import Diary
 import Foundation
 import Hummingbird
+import Installation
 import NIOCore
 import Persistence
 import Services
@@ -226,9 +227,10 @@ struct SettingsPages {
         var mailSaved = false
         var serverSendsMail = false
         var weather: WeatherForm?
+        /// Which Saessak this is (`0.3.0 (commit 1a2b3c4d5e6f)`), for a question to whoever runs it.
+        let version = Installation.description
     }
 
-    /// A family, a member or a token: who or what, and the role.
     /// How the scheduled snapshots are doing, for owners.
     struct SnapshotCard {
         let text: String
@@ -250,6 +252,7 @@ struct SettingsPages {
         let selected: Bool
     }
 
+    /// A family, a member or a token: who or what, and the role.
     struct Named {
         let id: String
         let name: String

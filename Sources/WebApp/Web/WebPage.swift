@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Hummingbird
+import Installation
 import KoreanCalendar
 import Mustache
 import NIOCore
@@ -45,9 +46,10 @@ enum Templates {
     }()
 
     private static func files(in folder: String, extension ext: String?) -> [(name: String, data: Data)] {
-        guard let root = Bundle.module.resourceURL?.appendingPathComponent(folder),
+        // Missing only when the resource folders are: `serve` says so and stops before it answers anyone.
+        guard let root = Installation.resources("saessak_WebApp")?.appendingPathComponent(folder),
             let names = try? FileManager.default.contentsOfDirectory(atPath: root.path)
-        else { fatalError("the \(folder) resources are missing from the bundle") }
+        else { return [] }
         return names.sorted().compactMap { name in
             guard ext.map({ name.hasSuffix(".\($0)") }) ?? true,
                 let data = FileManager.default.contents(atPath: root.appendingPathComponent(name).path)
