@@ -206,6 +206,9 @@ def test_first_run_prints_a_one_time_setup_link(tmp_path):
             link = match and match.group(1)
             time.sleep(0.05)
         assert link, "no setup link printed"
+        # The command line prints it too (a packaged server's output goes to the journal), from the data folder.
+        assert saessak("admin", "setup-link", data=data).stdout.strip() == running.base + link
+        assert (data / "setup-link").stat().st_mode & 0o777 == 0o600
         browser = Browser(running)
         assert browser.request("GET", "/setup?token=ssk_wrong").status == 404
         page = browser.request("GET", link)
@@ -217,8 +220,10 @@ def test_first_run_prints_a_one_time_setup_link(tmp_path):
         made = browser.request("POST", "/setup", form={"_csrf": csrf, "token": token, "username": "mina", "password": PASSWORD, "family": "우리집"})
         assert made.status == 303 and "saessak_session" in browser.cookies
         assert "우리집" in browser.request("GET", "/").text
-        # Used once: gone.
+        # Used once: gone, from the data folder too.
         assert Browser(running).request("GET", link).status == 404
+        spent = saessak("admin", "setup-link", data=data, check=False)
+        assert spent.returncode != 0 and "has its owner already" in spent.stderr
         again = Browser(running)
         again_csrf = again.csrf()
         assert again.request("POST", "/setup", form={"_csrf": again_csrf, "token": token, "username": "eve", "password": PASSWORD, "family": "x"}).status == 404

@@ -6,6 +6,8 @@ import Secrets
 /// relative to where it runs (`make run` uses it).
 public enum DataFolder {
     public static let defaultName = "saessak-data"
+    /// The file that holds the first-run setup link while it works (`saessak admin setup-link`).
+    public static let setupLinkFile = "setup-link"
 }
 
 /// A diary database, whichever engine holds it: SQLite in the data folder (`DiaryDatabase`) or PostgreSQL

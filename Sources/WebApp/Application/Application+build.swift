@@ -25,9 +25,10 @@ public func buildApplication(
     if try await !photos.tidy() {
         logger.notice("another process is writing photos (an import?): files a crash left behind are swept at the next start")
     }
-    let signIn = SignIn(database)
+    let signIn = SignIn(database, setupFile: configuration.dataFolder.appendingPathComponent(DataFolder.setupLinkFile))
     // A data folder nobody can sign in to yet offers a one-time link that creates its owner.
     let setupToken = try await signIn.accounts.hasUsers() ? nil : signIn.setup.issue()
+    if setupToken == nil { signIn.setup.retire() }  // one left by a server stopped before its link was used
     // Object storage is swept every hour too (see PhotoSweeper); the folder at start only.
     var services: [any Service] = [
         photos.worker, photos.renditions, StatisticsUpkeep(database: database, logger: logger),
@@ -73,8 +74,9 @@ public func buildApplication(
             guard let setupToken, let port = channel.localAddress?.port else { return }
             let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
             // Printed, never logged: the link is a password until it is used.
-            let line = "Saessak has no users yet. Create the owner at: http://\(host):\(port)/setup?token=\(setupToken)\n"
-            FileHandle.standardOutput.write(Data(line.utf8))
+            let link = "http://\(host):\(port)/setup?token=\(setupToken)"
+            FileHandle.standardOutput.write(Data("Saessak has no users yet. Create the owner at: \(link)\n".utf8))
+            do { try signIn.setup.publish(link) } catch { logger.warning("the setup link could not be written to the data folder: \(error)") }
         },
         logger: logger)
 }

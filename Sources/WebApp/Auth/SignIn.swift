@@ -1,4 +1,5 @@
 import Diary
+import Files
 import Foundation
 import NIOPosix
 import Persistence
@@ -15,11 +16,12 @@ struct SignIn: Sendable {
     let clock: Clock
     let hasher = PasswordHasher()
 
-    init(_ database: any DiaryEngine) {
+    /// `setupFile`: where the first-run link is written while it works (`saessak admin setup-link` reads it).
+    init(_ database: any DiaryEngine, setupFile: URL? = nil) {
         accounts = database.stores.accounts
         sessions = database.stores.sessions
         throttle = LoginThrottle(store: database.stores.loginFailures)
-        setup = SetupLink()
+        setup = SetupLink(file: setupFile)
         clock = database.clock
     }
 
@@ -77,6 +79,7 @@ struct SignIn: Sendable {
             guard try await !accounts.hasUsers() else { throw Problem(status: .notFound, detail: "this setup link is no longer valid") }
             let hash = try await hashed(password)
             let (user, _) = try await accounts.createUser(username: username, passwordHash: hash, familyName: familyName)
+            setup.retire()
             return try await sessions.start(user: user.id)
         } catch let error as ValidationError {
             setup.giveBack(claimed)
@@ -106,9 +109,25 @@ struct SignIn: Sendable {
 }
 
 /// The one-time link that creates the first owner of an empty data folder. It lives in memory: printed when the
-/// server starts with no users, gone once used (a restart prints a new one while nobody has signed up).
+/// server starts with no users (and written to the data folder's `setup-link`, 0600, for `saessak admin setup-link`
+/// on a server whose output went to the journal), gone once used (a restart prints a new one while nobody has signed
+/// up).
 final class SetupLink: Sendable {
     private let digest = Mutex<Data?>(nil)
+    let file: URL?
+
+    init(file: URL? = nil) { self.file = file }
+
+    /// Writes the link where `saessak admin setup-link` finds it.
+    func publish(_ link: String) throws {
+        guard let file else { return }
+        try AtomicFile.write(Data((link + "\n").utf8), to: file, permissions: 0o600)
+    }
+
+    /// The owner exists: the written link goes.
+    func retire() {
+        if let file { try? FileManager.default.removeItem(at: file) }
+    }
 
     /// A new link token (the previous one stops working).
     func issue() -> String {

@@ -12,7 +12,31 @@ struct Admin: AsyncParsableCommand {
         abstract: "Set up users, families and API tokens; maintain the data folder.",
         subcommands: [
             CreateUser.self, AddMember.self, ResetPassword.self, CreateToken.self, RevokeToken.self, RotateKey.self, Reindex.self,
+            SetupLinkCommand.self,
         ])
+}
+
+struct SetupLinkCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "setup-link",
+        abstract: "Print the one-time link that creates the first owner, while the running server offers it.",
+        discussion: """
+            A server with nobody signed up prints the link at start (with the Debian package, to the journal) and keeps
+            it in the data folder until it is used; run this as the user the server runs as:
+              sudo -u saessak saessak admin setup-link --data /var/lib/saessak
+            """)
+
+    @OptionGroup var data: DataOptions
+
+    func run() throws {
+        let file = data.url.appendingPathComponent(DataFolder.setupLinkFile)
+        guard let link = try? String(contentsOf: file, encoding: .utf8), link.hasPrefix("http") else {
+            throw CLIError(
+                "no setup link in \(data.url.path): the diary has its owner already (sign in, or `saessak admin reset-password`), "
+                    + "or the server has not started on this folder yet")
+        }
+        print(link.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
 }
 
 struct CreateUser: AsyncParsableCommand {
