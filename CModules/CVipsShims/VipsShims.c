@@ -31,6 +31,10 @@ int saessak_vips_start(void) {
 
 const char *saessak_vips_loader(const char *path) { return vips_foreign_find_load(path); }
 
+const char *saessak_vips_version(void) { return vips_version_string(); }
+
+int saessak_vips_has_operation(const char *nickname) { return vips_type_find("VipsOperation", nickname) != 0; }
+
 VipsImage *saessak_vips_open(const char *path, int fail_on_truncated) {
     return vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on",
                                     fail_on_truncated ? VIPS_FAIL_ON_TRUNCATED : VIPS_FAIL_ON_NONE, NULL);

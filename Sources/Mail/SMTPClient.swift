@@ -114,6 +114,37 @@ public struct SMTPClient: Sendable {
         }
     }
 
+    /// Greets the server as a message would (EHLO, STARTTLS when set, and EHLO again) and says goodbye; nil when it
+    /// answered, else what went wrong (`saessak doctor`).
+    public func hello() async -> String? {
+        let conversation: Conversation
+        do {
+            conversation = try await connect()
+        } catch {
+            return "connect: \(error)"
+        }
+        defer { conversation.close() }
+        do {
+            try await conversation.expect(220, "greeting")
+            let hello = try await conversation.command("EHLO \(settings.heloName)", expecting: 250, "EHLO")
+            if settings.security == .starttls {
+                guard hello.extensions["STARTTLS"] != nil else { return "the server does not offer STARTTLS" }
+                _ = try await conversation.command("STARTTLS", expecting: 220, "STARTTLS")
+                try await conversation.startTLS(tls, hostname: settings.host)
+                _ = try await conversation.command("EHLO \(settings.heloName)", expecting: 250, "EHLO")
+            }
+            _ = try? await conversation.command("QUIT", expecting: 221, "QUIT")
+            return nil
+        } catch let failure as Failure {
+            switch failure {
+            case .reply(let step, let reply): return "\(step): \(reply.summary)"
+            case .broken(let why): return why
+            }
+        } catch {
+            return "\(error)"
+        }
+    }
+
     private func authenticate(_ conversation: Conversation, offered: [String], username: String, password: String) async throws {
         guard settings.security != .none || ["127.0.0.1", "::1", "localhost"].contains(settings.host) else {
             throw Failure.broken("credentials are sent only over TLS or to this machine")

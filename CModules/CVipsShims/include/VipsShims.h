@@ -12,6 +12,12 @@ int saessak_vips_start(void);
 /// The libvips loader that recognises the file's content ("jpegload", "heifload", …), or NULL.
 const char *saessak_vips_loader(const char *path);
 
+/// The libvips version ("8.14.1").
+const char *saessak_vips_version(void);
+
+/// 1 when libvips has the operation `nickname` ("heifload", "jpegsave"), else 0: what it was built with.
+int saessak_vips_has_operation(const char *nickname);
+
 /// Opens a file lazily (header only until pixels are needed); NULL on failure. `fail_on_truncated` makes later
 /// pixel reads fail on damaged data instead of filling it in.
 VipsImage *saessak_vips_open(const char *path, int fail_on_truncated);

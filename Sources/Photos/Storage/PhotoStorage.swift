@@ -160,4 +160,10 @@ public protocol StoredPhotoFile: Sendable {
 extension PhotoStorage {
     /// Libvips' start-up, before any request can race to do it.
     public static func startImageLibrary() throws(PhotoError) { try Vips.start() }
+
+    /// The image library's version and the loaders and savers of those the diary takes that it lacks (a libvips
+    /// built without libheif cannot read an iPhone's HEIC photos).
+    public static func imageLibrary() throws(PhotoError) -> (version: String, missing: [String]) {
+        try Vips.capabilities(["jpegload", "pngload", "webpload", "heifload", "jpegsave", "webpsave"])
+    }
 }

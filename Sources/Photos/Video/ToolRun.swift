@@ -18,7 +18,7 @@ public final class ToolRun: Sendable {
     public enum Tool: String, Sendable {
         case ffprobe, ffmpeg
 
-        var path: String? { Self.found[self] ?? nil }
+        public var path: String? { Self.found[self] ?? nil }
 
         /// Looked for once, not on every upload.
         private static let found: [Tool: String?] = Dictionary(uniqueKeysWithValues: [Tool.ffprobe, .ffmpeg].map { tool in

@@ -15,6 +15,12 @@ enum Vips {
         return String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// The libvips version, and which of `operations` it lacks (`saessak doctor`).
+    static func capabilities(_ operations: [String]) throws(PhotoError) -> (version: String, missing: [String]) {
+        try start()
+        return (String(cString: saessak_vips_version()), operations.filter { saessak_vips_has_operation($0) == 0 })
+    }
+
     /// The nickname of the libvips loader that recognises the file by content, if any.
     static func loader(for path: String) -> String? {
         guard (try? start()) != nil else { return nil }
