@@ -5,8 +5,11 @@ VENV := .venv
 DATA ?= saessak-data
 HOST ?= 127.0.0.1
 PORT ?= 8080
+# Optimised builds carry the Swift runtime inside (what the Debian package needs, and the same for `make run` and the
+# benchmarks: a module compiled for one way of linking cannot be linked the other way).
+RELEASE_BUILD := $(SWIFT) build -c release --static-swift-stdlib
 
-.PHONY: run test bench fuzz deps venv
+.PHONY: run test bench fuzz deps venv package
 
 deps:
 	@scripts/install-deps.sh
@@ -20,7 +23,7 @@ $(VENV)/.installed: blackbox/requirements.txt
 
 ## Build an optimised server and run it on ./saessak-data (created on first run).
 run: deps
-	$(SWIFT) build -c release --product saessak
+	$(RELEASE_BUILD) --product saessak
 	.build/release/saessak serve --data $(DATA) --host $(HOST) --port $(PORT)
 
 # Which black-box modules run again on PostgreSQL and with photos in object storage is said by each module's pytest
@@ -31,19 +34,23 @@ run: deps
 ## with a throwaway PostgreSQL cluster and S3-compatible object store: the store suites run on both engines, the
 ## black-box suite on SQLite and the photo folder, and beside it (two at once: `blackbox-more`) its engine-dependent
 ## modules on PostgreSQL, then its photo modules on object storage, then the several-servers test on PostgreSQL and
-## object storage together. Each stage's output is printed whole when it ends.
+## object storage together, then the Debian package installed into a debootstrapped bookworm (of a debug build with
+## the Swift runtime inside, as the package needs it: in .build/static, since a module compiled for one way of linking
+## cannot be linked the other way). Each stage's output is printed whole when it ends.
 test: deps venv
 	$(SWIFT) build --build-tests
 	SAESSAK_TEST_PYTHON=$(VENV)/bin/python scripts/with-postgres.sh scripts/with-object-store.sh $(SWIFT) test --skip-build
 	$(MAKE) --no-print-directory -j2 --output-sync=target blackbox-sqlite blackbox-more
 
 BIN_PATH = $$($(SWIFT) build --show-bin-path)/saessak
+# The program the package test packages (blackbox/test_package.py reads it from .build/static/debug/saessak).
+STATIC_BUILD = $(SWIFT) build --product saessak --static-swift-stdlib --scratch-path .build/static
 
 # The generated round trips draw 30 families on SQLite and 10 on each further engine (the same generator, fewer
 # draws); ROUNDTRIP_EXAMPLES set in the environment sets them all.
 .PHONY: blackbox-sqlite blackbox-more
 blackbox-sqlite:
-	SAESSAK_BIN="$(BIN_PATH)" scripts/with-postgres.sh $(VENV)/bin/python -m pytest -q blackbox
+	SAESSAK_BIN="$(BIN_PATH)" scripts/with-postgres.sh $(VENV)/bin/python -m pytest -q -m "not package" blackbox
 
 blackbox-more:
 	SAESSAK_BIN="$(BIN_PATH)" SAESSAK_BLACKBOX_ENGINE=postgres ROUNDTRIP_EXAMPLES=$${ROUNDTRIP_EXAMPLES:-10} scripts/with-postgres.sh \
@@ -52,6 +59,8 @@ blackbox-more:
 		$(VENV)/bin/python -m pytest -q -m photos blackbox
 	SAESSAK_BIN="$(BIN_PATH)" SAESSAK_BLACKBOX_ENGINE=postgres SAESSAK_BLACKBOX_PHOTOS=s3 \
 		scripts/with-postgres.sh scripts/with-object-store.sh $(VENV)/bin/python -m pytest -q blackbox/test_multi_server.py
+	$(STATIC_BUILD)
+	SAESSAK_BIN="$(BIN_PATH)" $(VENV)/bin/python -m pytest -q -m package blackbox
 
 ## One piece of the suite, for working on it (after `make test` has installed what it needs once):
 ##   make swift-test FILTER=StoreTests.SharingStoreTests     a Swift suite or test, on SQLite and PostgreSQL
@@ -69,17 +78,24 @@ swift-test:
 
 blackbox-test:
 	$(SWIFT) build --product saessak
+	$(if $(filter test_package,$(MODULE)),$(STATIC_BUILD))
 	SAESSAK_BIN="$(BIN_PATH)" SAESSAK_BLACKBOX_ENGINE=$(ENGINE) SAESSAK_BLACKBOX_PHOTOS=$(PHOTOS) \
 		scripts/with-postgres.sh $(if $(filter s3,$(PHOTOS)),scripts/with-object-store.sh) $(VENV)/bin/python -m pytest -q \
 		blackbox/$(MODULE).py
 
+## The Debian package of an optimised build with the Swift runtime linked in: saessak_VERSION_ARCH.deb in dist/
+## (docs/deploy.md, "The package"). `make test` installs one into a debootstrapped bookworm (blackbox/test_package.py).
+package: deps
+	$(RELEASE_BUILD) --product saessak
+	scripts/build-deb.sh .build/release/saessak dist
+
 ## Benchmarks (never part of `make test`): one table, with ratios against references measured in the same run.
 bench: deps venv
-	$(SWIFT) build -c release --product saessak
-	$(SWIFT) build -c release --product calendar-benchmark
-	$(SWIFT) build -c release --product photo-benchmark
-	$(SWIFT) build -c release --product search-benchmark
-	$(SWIFT) build -c release --product place-benchmark
+	$(RELEASE_BUILD) --product saessak
+	$(RELEASE_BUILD) --product calendar-benchmark
+	$(RELEASE_BUILD) --product photo-benchmark
+	$(RELEASE_BUILD) --product search-benchmark
+	$(RELEASE_BUILD) --product place-benchmark
 	$(VENV)/bin/python scripts/bench.py --bin .build/release/saessak --calendar-bin .build/release/calendar-benchmark \
 		--photo-bin .build/release/photo-benchmark --search-bin .build/release/search-benchmark \
 		--place-bin .build/release/place-benchmark

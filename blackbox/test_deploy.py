@@ -12,10 +12,11 @@ UNIT = ROOT / "deploy" / "saessak.service"
 def test_the_systemd_unit_is_valid_and_hardened(tmp_path):
     text = UNIT.read_text()
     assert re.search(r"^Restart=always$", text, re.M) and re.search(r"^User=saessak$", text, re.M)
-    assert re.search(r"^ExecStart=/usr/local/bin/saessak serve --data /var/lib/saessak ", text, re.M)
+    assert re.search(r"^ExecStart=/usr/bin/saessak serve --data /var/lib/saessak \$SAESSAK_OPTIONS$", text, re.M)
+    assert re.search(r"^EnvironmentFile=-/etc/default/saessak$", text, re.M)
     # The same unit with the binary this test run built: systemd must accept every line.
     unit = tmp_path / "saessak.service"
-    unit.write_text(text.replace("/usr/local/bin/saessak", str(Path(BIN).resolve())))
+    unit.write_text(text.replace("/usr/bin/saessak", str(Path(BIN).resolve())))
     verify = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True, text=True)
     assert verify.returncode == 0 and not verify.stderr.strip(), verify.stderr
     security = subprocess.run(["systemd-analyze", "security", "--offline=yes", str(unit)], capture_output=True, text=True)

@@ -20,6 +20,10 @@ packages=(
     systemd                  # tests: systemd-analyze checks deploy/saessak.service
     postgresql               # tests: a throwaway PostgreSQL cluster (scripts/postgres-cluster.sh) for the second engine
     restic                   # scheduled, encrypted, deduplicated snapshots to a second place (docs/backup.md)
+    dpkg-dev                 # the package: dpkg-shlibdeps reads its Depends off the binary (scripts/build-deb.sh)
+    debootstrap              # tests: a bare Debian bookworm to install the package into
+    lintian                  # tests: Debian's checks of the package
+    binutils                 # the package: strip
 )
 
 if ! command -v swift >/dev/null 2>&1; then
