@@ -34,9 +34,10 @@ run: deps
 ## with a throwaway PostgreSQL cluster and S3-compatible object store: the store suites run on both engines, the
 ## black-box suite on SQLite and the photo folder, and beside it (two at once: `blackbox-more`) its engine-dependent
 ## modules on PostgreSQL, then its photo modules on object storage, then the several-servers test on PostgreSQL and
-## object storage together, then the Debian package installed into a debootstrapped bookworm (of a debug build with
-## the Swift runtime inside, as the package needs it: in .build/static, since a module compiled for one way of linking
-## cannot be linked the other way). Each stage's output is printed whole when it ends.
+## object storage together; the Debian package is installed into a debootstrapped bookworm after the SQLite pass. The
+## package holds a debug build with the Swift runtime inside, in .build/static (a module compiled for one way of
+## linking cannot be linked the other way): `blackbox-more` builds it first, and the SQLite stage's own build of it
+## waits for that one (SwiftPM's lock) or finds it done. Each stage's output is printed whole when it ends.
 test: deps venv
 	$(SWIFT) build --build-tests
 	SAESSAK_TEST_PYTHON=$(VENV)/bin/python scripts/with-postgres.sh scripts/with-object-store.sh $(SWIFT) test --skip-build
@@ -51,16 +52,17 @@ STATIC_BUILD = $(SWIFT) build --product saessak --static-swift-stdlib --scratch-
 .PHONY: blackbox-sqlite blackbox-more
 blackbox-sqlite:
 	SAESSAK_BIN="$(BIN_PATH)" scripts/with-postgres.sh $(VENV)/bin/python -m pytest -q -m "not package" blackbox
+	$(STATIC_BUILD)
+	SAESSAK_BIN="$(BIN_PATH)" $(VENV)/bin/python -m pytest -q -m package blackbox
 
 blackbox-more:
+	$(STATIC_BUILD)
 	SAESSAK_BIN="$(BIN_PATH)" SAESSAK_BLACKBOX_ENGINE=postgres ROUNDTRIP_EXAMPLES=$${ROUNDTRIP_EXAMPLES:-10} scripts/with-postgres.sh \
 		$(VENV)/bin/python -m pytest -q -m engine blackbox
 	SAESSAK_BIN="$(BIN_PATH)" SAESSAK_BLACKBOX_PHOTOS=s3 ROUNDTRIP_EXAMPLES=$${ROUNDTRIP_EXAMPLES:-10} scripts/with-object-store.sh \
 		$(VENV)/bin/python -m pytest -q -m photos blackbox
 	SAESSAK_BIN="$(BIN_PATH)" SAESSAK_BLACKBOX_ENGINE=postgres SAESSAK_BLACKBOX_PHOTOS=s3 \
 		scripts/with-postgres.sh scripts/with-object-store.sh $(VENV)/bin/python -m pytest -q blackbox/test_multi_server.py
-	$(STATIC_BUILD)
-	SAESSAK_BIN="$(BIN_PATH)" $(VENV)/bin/python -m pytest -q -m package blackbox
 
 ## One piece of the suite, for working on it (after `make test` has installed what it needs once):
 ##   make swift-test FILTER=StoreTests.SharingStoreTests     a Swift suite or test, on SQLite and PostgreSQL

@@ -4,7 +4,7 @@ Debian alone; the program runs there as the `saessak` user with the unit's own E
 answers /healthz, the setup page and uploads of a real JPEG and HEIC; `saessak doctor` passes there and names each
 thing broken (ffmpeg gone, the data folder world-readable); a higher version installed over it keeps the data, the
 secret key and the owner's options; purge says what it leaves. lintian reports no errors; systemd-analyze verify
-accepts the unit. Root only (chroot); `make test` runs it beside the PostgreSQL pass (-m package).
+accepts the unit. Root only (chroot); `make test` runs it after the SQLite pass (-m package).
 
 The package is built by the script `make package` runs on the release build, from the same sources compiled for
 debugging with the Swift runtime linked in (`make test` builds it in .build/static; SAESSAK_PACKAGE_BIN names
