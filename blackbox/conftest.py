@@ -187,7 +187,11 @@ class Server:
             [BIN, "serve", "--data", str(self.data), "--port", str(self.port), *weather, *self.extra_args], stdout=self.log, stderr=self.log,
             env=self.env or engine_environment(self.data, self.engine),
         )
-        deadline = time.time() + 30
+        return self.answering(30)
+
+    def answering(self, seconds):
+        """Waits until the started process answers /healthz; fails with its log's end if it exits first."""
+        deadline = time.time() + seconds
         while time.time() < deadline:
             try:
                 if self.request("GET", "/healthz").status == 200:
@@ -195,9 +199,10 @@ class Server:
             except OSError:
                 pass
             if self.process.poll() is not None:
-                raise AssertionError(f"server exited with {self.process.returncode}")
+                self.log.flush()
+                raise AssertionError(f"server exited with {self.process.returncode}: {Path(self.log.name).read_text()[-2000:]}")
             time.sleep(0.05)
-        raise AssertionError("server did not answer /healthz within 30 s")
+        raise AssertionError(f"server did not answer /healthz within {seconds} s")
 
     def stop(self, kill=False):
         if self.process and self.process.poll() is None:

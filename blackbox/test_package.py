@@ -90,16 +90,7 @@ class PackagedServer(Server):
             ["chroot", str(self.system.root), "runuser", "-u", "saessak", "--", "sh", "-c",
              f". /etc/default/saessak && exec {exec_start}"],
             stdout=self.log, stderr=self.log, env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8"})
-        deadline = time.time() + 60
-        while time.time() < deadline:
-            try:
-                if self.request("GET", "/healthz").status == 200:
-                    return self
-            except OSError:
-                pass
-            assert self.process.poll() is None, (self.system.root.parent / f"packaged-{self.port}.log").read_text()[-2000:]
-            time.sleep(0.1)
-        raise AssertionError("the packaged server did not answer /healthz within 60 s")
+        return self.answering(60)
 
 
 def build_package(out, version=None):
@@ -186,18 +177,15 @@ def test_it_runs_as_the_service_would_and_serves_photos(installed, tmp_path):
         doctor = ". /etc/default/saessak; saessak doctor --data /var/lib/saessak $SAESSAK_OPTIONS"
         passed = installed.run(doctor, user="saessak", check=False)
         assert passed.returncode == 0 and "FAIL" not in passed.stdout, passed.stdout
-        installed.run("mv /usr/bin/ffmpeg /usr/bin/ffmpeg.away")
-        try:
-            broken = installed.run(doctor, user="saessak", check=False)
-            assert broken.returncode == 1 and re.search(r"^FAIL  video .*apt install ffmpeg", broken.stdout, re.M), broken.stdout
-        finally:
-            installed.run("mv /usr/bin/ffmpeg.away /usr/bin/ffmpeg")
-        installed.run("chmod 755 /var/lib/saessak")
-        try:
-            broken = installed.run(doctor, user="saessak", check=False)
-            assert broken.returncode == 1 and re.search(r"^FAIL  data folder .*chmod 700", broken.stdout, re.M), broken.stdout
-        finally:
-            installed.run("chmod 700 /var/lib/saessak")
+        for breaking, mending, named in (
+                ("mv /usr/bin/ffmpeg /usr/bin/ffmpeg.away", "mv /usr/bin/ffmpeg.away /usr/bin/ffmpeg", r"^FAIL  video .*apt install ffmpeg"),
+                ("chmod 755 /var/lib/saessak", "chmod 700 /var/lib/saessak", r"^FAIL  data folder .*chmod 700")):
+            installed.run(breaking)
+            try:
+                broken = installed.run(doctor, user="saessak", check=False)
+                assert broken.returncode == 1 and re.search(named, broken.stdout, re.M), broken.stdout
+            finally:
+                installed.run(mending)
     finally:
         server.stop()
     installed.port = port
