@@ -295,3 +295,15 @@ def test_a_member_chooses_mail_on_the_settings_page(family):
     assert call(family, "GET", "/account/mail", token=family.grandma).json()["digest"] == "off"
     bad = browser.request("POST", "/settings/mail", form={"_csrf": csrf, "address": "not an address", "digest": "daily"})
     assert bad.status == 422 and "address" in html.unescape(bad.text)
+
+
+def test_doctor_greets_the_smtp_server_and_names_one_that_does_not_answer(tmp_path, smtp):
+    data = tmp_path / "saessak-data"
+    make_family(data, "mom", "우리집")
+    options = ["--smtp-host", "127.0.0.1", "--smtp-security", "none", "--mail-from", "diary@saessak.test",
+               "--public-url", "http://127.0.0.1:8080"]
+    answered = saessak("doctor", *options, "--smtp-port", str(smtp.port), data=data, check=False)
+    assert re.search(r"^ok    mail +127\.0\.0\.1:\d+ answers EHLO$", answered.stdout, re.M), answered.stdout
+    assert not smtp.messages  # a greeting, never a message
+    silent = saessak("doctor", *options, "--smtp-port", str(free_port()), data=data, check=False)
+    assert silent.returncode == 1 and re.search(r"^FAIL  mail .*— fix: check --smtp-host", silent.stdout, re.M), silent.stdout
