@@ -3,7 +3,8 @@ import Foundation
 /// What this copy of Saessak is and where its files are: the version (`saessak --version`, the settings page), the
 /// commit a package was built from, and the resource folders (templates, assets, the OpenAPI document, place data)
 /// wherever they were put — beside the program (a `swift build`), in `../share/saessak` (the Debian package's
-/// `/usr/share/saessak` for `/usr/bin/saessak`), or where `SAESSAK_RESOURCES` says. docs/deploy.md, "The package".
+/// `/usr/share/saessak` for `/usr/bin/saessak`), or where `SAESSAK_RESOURCES` says. docs/deploy.md, "The Debian
+/// package".
 public enum Installation {
     /// The release in the source. `make package` names the `.deb` by it (read from this line).
     public static let sourceVersion = "0.3.0"
@@ -18,7 +19,7 @@ public enum Installation {
     /// build from source, whose checkout says it.
     public static let commit: String? = buildInfo["commit"].flatMap { $0.count == 40 && $0.allSatisfy(\.isHexDigit) ? $0 : nil }
 
-    /// `build-info`'s `key=value` lines (`version`, `commit`), from the first share folder that has one.
+    /// `build-info`'s `key=value` lines (`version`, `commit`), from the share folder.
     static let buildInfo: [String: String] = {
         for folder in shareFolders {
             guard let text = try? String(contentsOf: folder.appendingPathComponent("build-info"), encoding: .utf8) else { continue }
@@ -67,8 +68,7 @@ public enum Installation {
         return program.deletingLastPathComponent()
     }()
 
-    /// `../share/saessak` from the program (`/usr/share/saessak`), then the package's own path.
-    static var shareFolders: [URL] {
-        [executableFolder.deletingLastPathComponent().appendingPathComponent("share/saessak"), URL(fileURLWithPath: "/usr/share/saessak")]
-    }
+    /// `../share/saessak` from the program: `/usr/share/saessak` for the package's `/usr/bin/saessak`, and never
+    /// the package's files for a program built elsewhere on the same machine.
+    static var shareFolders: [URL] { [executableFolder.deletingLastPathComponent().appendingPathComponent("share/saessak")] }
 }
