@@ -35,7 +35,9 @@ class Archive:
                 archive.queries.append({k: v[0] for k, v in query.items()})
                 mode = archive.mode
                 if mode == "slow":
-                    time.sleep(6)
+                    # Far past the server's 2 s timeout: the saves below must give up long before this answers
+                    # (their bounds leave room for a loaded machine: one took 5.6 s beside a release build).
+                    time.sleep(10)
                 if mode == "error":
                     self.answer(400, {"error": True, "reason": "Parameter 'start_date' is out of allowed range"})
                 elif mode == "500":
@@ -154,7 +156,7 @@ def test_a_failing_service_never_fails_a_save(family, mode):
     call(family, "PUT", "/family/weather", {"on": True}, family.owner)
     family.archive.mode = mode
     entry, seconds = write(family, "2026-10-0" + str(["error", "500", "garbage", "slow"].index(mode) + 1))
-    assert "weather" not in entry and seconds < 5, seconds
+    assert "weather" not in entry and seconds < 8, seconds
     assert call(family, "GET", f"/entries/{entry['id']}", token=family.owner).json()["title"] == entry["title"]
     log = (family.data.parent / f"server-{family.port}.log").read_text()
     assert "weather: left empty" in log and "37.56651" not in log
@@ -171,7 +173,7 @@ def test_after_a_failure_new_entries_do_not_wait_for_the_service_until_the_pause
         family.archive.mode = "slow"
         entry, seconds = write(family, "2026-09-01")
         failed_at = time.time()  # the pause starts when the answer is given up on
-        assert "weather" not in entry and 1.5 < seconds < 5, seconds
+        assert "weather" not in entry and 1.5 < seconds < 8, seconds
         # Within the pause: saved at once, the service not asked.
         entry, seconds = write(family, "2026-09-02")
         assert "weather" not in entry and seconds < 1.5 and len(family.archive.queries) == 1, seconds
