@@ -88,7 +88,7 @@ class PackagedServer(Server):
         self.log = open(self.system.root.parent / f"packaged-{self.port}.log", "ab")
         self.process = subprocess.Popen(
             ["chroot", str(self.system.root), "runuser", "-u", "saessak", "--", "sh", "-c",
-             f". /etc/default/saessak && exec {exec_start}"],
+             f"set -a && . /etc/default/saessak && set +a && exec {exec_start}"],
             stdout=self.log, stderr=self.log, env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8"})
         return self.answering(60)
 
@@ -174,7 +174,7 @@ def test_it_runs_as_the_service_would_and_serves_photos(installed, tmp_path):
                 assert time.time() < deadline, f"no thumbnail of the {suffix} photo"
                 time.sleep(0.2)
         # The doctor, as the service runs, passes; each thing broken is named, with its fix.
-        doctor = ". /etc/default/saessak; saessak doctor --data /var/lib/saessak $SAESSAK_OPTIONS"
+        doctor = "set -a; . /etc/default/saessak; set +a; saessak doctor --data /var/lib/saessak $SAESSAK_OPTIONS"
         passed = installed.run(doctor, user="saessak", check=False)
         assert passed.returncode == 0 and "FAIL" not in passed.stdout, passed.stdout
         for breaking, mending, named in (

@@ -24,7 +24,7 @@ struct DoctorCommand: AsyncParsableCommand {
         abstract: "Check what a running server needs, one line per check with the fix; exits 1 when something is wrong.",
         discussion: """
             With the Debian package, as its service runs:
-              sudo -u saessak sh -c '. /etc/default/saessak; saessak doctor --data /var/lib/saessak $SAESSAK_OPTIONS'
+              sudo -u saessak sh -c 'set -a; . /etc/default/saessak; set +a; saessak doctor --data /var/lib/saessak $SAESSAK_OPTIONS'
             """)
 
     @OptionGroup var data: DataOptions
