@@ -62,6 +62,7 @@ let package = Package(
         // What this copy is (version, the commit a package was built from) and where its resource folders are: beside
         // the program, or in the package's /usr/share/saessak (docs/deploy.md, "The package").
         .target(name: "Installation", swiftSettings: swiftSettings),
+        .testTarget(name: "InstallationTests", dependencies: ["Installation"], swiftSettings: swiftSettings),
         // Weather for a day and place from a public archive (Open-Meteo's format): the request and the answer read
         // without trusting it (outside bytes: fuzzed). Opt in per family; nothing is sent otherwise.
         .target(name: "WeatherAnswers", swiftSettings: swiftSettings),

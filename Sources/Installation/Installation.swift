@@ -20,18 +20,18 @@ public enum Installation {
     public static let commit: String? = buildInfo["commit"].flatMap { $0.count == 40 && $0.allSatisfy(\.isHexDigit) ? $0 : nil }
 
     /// `build-info`'s `key=value` lines (`version`, `commit`), from the share folder.
-    static let buildInfo: [String: String] = {
-        for folder in shareFolders {
-            guard let text = try? String(contentsOf: folder.appendingPathComponent("build-info"), encoding: .utf8) else { continue }
-            var found: [String: String] = [:]
-            for line in text.split(separator: "\n") {
-                let parts = line.split(separator: "=", maxSplits: 1)
-                if parts.count == 2 { found[String(parts[0])] = String(parts[1]) }
-            }
-            return found
+    static let buildInfo: [String: String] = shareFolders.lazy
+        .compactMap { try? String(contentsOf: $0.appendingPathComponent("build-info"), encoding: .utf8) }.first.map(buildInfo(from:)) ?? [:]
+
+    /// `key=value` lines; a line without `=` is skipped.
+    static func buildInfo(from text: String) -> [String: String] {
+        var found: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: "=", maxSplits: 1)
+            if parts.count == 2 { found[String(parts[0])] = String(parts[1]) }
         }
-        return [:]
-    }()
+        return found
+    }
 
     /// `0.3.0 (commit 1a2b3c4d)`, or `0.3.0 (built from source)`.
     public static var description: String {
