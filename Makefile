@@ -38,6 +38,8 @@ run: deps
 ## package holds a debug build with the Swift runtime inside, in .build/static (a module compiled for one way of
 ## linking cannot be linked the other way): `blackbox-more` builds it first, and the SQLite stage's own build of it
 ## waits for that one (SwiftPM's lock) or finds it done. Each stage's output is printed whole when it ends.
+## The black-box passes run their modules on two pytest-xdist workers each (a module stays on one worker): a test mostly
+## waits on the server it started, so two stages of one worker each left a core idle.
 test: deps venv
 	$(SWIFT) build --build-tests
 	SAESSAK_TEST_PYTHON=$(VENV)/bin/python scripts/with-postgres.sh scripts/with-object-store.sh $(SWIFT) test --skip-build
@@ -46,23 +48,25 @@ test: deps venv
 BIN_PATH = $$($(SWIFT) build --show-bin-path)/saessak
 # The program the package test packages (blackbox/test_package.py reads it from .build/static/debug/saessak).
 STATIC_BUILD = $(SWIFT) build --product saessak --static-swift-stdlib --scratch-path .build/static
+PYTEST = $(VENV)/bin/python -m pytest -q
+PYTEST_WORKERS = $(PYTEST) -n 2 --dist loadfile
 
 # The generated round trips draw 30 families on SQLite and 10 on each further engine (the same generator, fewer
 # draws); ROUNDTRIP_EXAMPLES set in the environment sets them all.
 .PHONY: blackbox-sqlite blackbox-more
 blackbox-sqlite:
-	SAESSAK_BIN="$(BIN_PATH)" scripts/with-postgres.sh $(VENV)/bin/python -m pytest -q -m "not package" blackbox
+	SAESSAK_BIN="$(BIN_PATH)" scripts/with-postgres.sh $(PYTEST_WORKERS) -m "not package" blackbox
 	$(STATIC_BUILD)
-	SAESSAK_BIN="$(BIN_PATH)" $(VENV)/bin/python -m pytest -q -m package blackbox
+	SAESSAK_BIN="$(BIN_PATH)" $(PYTEST) -m package blackbox
 
 blackbox-more:
 	$(STATIC_BUILD)
 	SAESSAK_BIN="$(BIN_PATH)" SAESSAK_BLACKBOX_ENGINE=postgres ROUNDTRIP_EXAMPLES=$${ROUNDTRIP_EXAMPLES:-10} scripts/with-postgres.sh \
-		$(VENV)/bin/python -m pytest -q -m engine blackbox
+		$(PYTEST_WORKERS) -m engine blackbox
 	SAESSAK_BIN="$(BIN_PATH)" SAESSAK_BLACKBOX_PHOTOS=s3 ROUNDTRIP_EXAMPLES=$${ROUNDTRIP_EXAMPLES:-10} scripts/with-object-store.sh \
-		$(VENV)/bin/python -m pytest -q -m photos blackbox
+		$(PYTEST_WORKERS) -m photos blackbox
 	SAESSAK_BIN="$(BIN_PATH)" SAESSAK_BLACKBOX_ENGINE=postgres SAESSAK_BLACKBOX_PHOTOS=s3 \
-		scripts/with-postgres.sh scripts/with-object-store.sh $(VENV)/bin/python -m pytest -q blackbox/test_multi_server.py
+		scripts/with-postgres.sh scripts/with-object-store.sh $(PYTEST) blackbox/test_multi_server.py
 
 ## One piece of the suite, for working on it (after `make test` has installed what it needs once):
 ##   make swift-test FILTER=StoreTests.SharingStoreTests     a Swift suite or test, on SQLite and PostgreSQL
@@ -82,7 +86,7 @@ blackbox-test:
 	$(SWIFT) build --product saessak
 	$(if $(filter test_package,$(MODULE)),$(STATIC_BUILD))
 	SAESSAK_BIN="$(BIN_PATH)" SAESSAK_BLACKBOX_ENGINE=$(ENGINE) SAESSAK_BLACKBOX_PHOTOS=$(PHOTOS) \
-		scripts/with-postgres.sh $(if $(filter s3,$(PHOTOS)),scripts/with-object-store.sh) $(VENV)/bin/python -m pytest -q \
+		scripts/with-postgres.sh $(if $(filter s3,$(PHOTOS)),scripts/with-object-store.sh) $(PYTEST) \
 		blackbox/$(MODULE).py
 
 ## The Debian package of an optimised build with the Swift runtime linked in: saessak_VERSION_ARCH.deb in dist/

@@ -7,6 +7,7 @@ import json
 import os
 import socket
 import subprocess
+import tempfile
 import time
 import urllib.error
 import urllib.parse
@@ -297,3 +298,29 @@ def new_entry(server, token, child_ids, **fields):
     response = server.request("POST", "/api/v1/entries", body, token)
     assert response.status == 201, response.body
     return response.json()
+
+
+# Every documented success exercised (test_zz_contract_coverage.py): with pytest-xdist the controlling process makes the
+# folder the workers write what they saw to, notes whether that module was collected, and checks when they are done.
+def pytest_configure(config):
+    if not hasattr(config, "workerinput"):
+        from openapi_contract import SEEN_FOLDER
+        os.environ[SEEN_FOLDER] = tempfile.mkdtemp(prefix="saessak-contract-")
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_node_collection_finished(node, ids):
+    if any(i.startswith("test_zz_contract_coverage.py::") or "/test_zz_contract_coverage.py::" in i for i in ids):
+        node.config.saessak_checks_contract = True
+
+
+def pytest_sessionfinish(session, exitstatus):
+    config = session.config
+    if hasattr(config, "workerinput") or not getattr(config, "saessak_checks_contract", False):
+        return
+    from openapi_contract import SEEN_FOLDER, missing_successes, seen_in_folder
+    missing = missing_successes(seen_in_folder(os.environ[SEEN_FOLDER]))
+    if missing:
+        config.pluginmanager.get_plugin("terminalreporter").write_line(
+            f"FAILED test_zz_contract_coverage (all workers): documented but never checked: {sorted(missing)}", red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

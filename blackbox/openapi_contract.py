@@ -1,5 +1,6 @@
 """Checks responses of the running server against the committed OpenAPI document."""
 import json
+import os
 import re
 from pathlib import Path
 
@@ -13,8 +14,26 @@ BASE = "urn:saessak:openapi"
 REGISTRY = Registry().with_resource(BASE, Resource(contents=DOCUMENT, specification=DRAFT202012))
 PREFIX = "/api/v1"
 
-# (method, path template, status) seen by the tests, to prove every documented success was exercised.
+# (method, path template, status) seen by the tests, to prove every documented success was exercised. With pytest-xdist
+# each worker has its own set, so every new one is also written to a file of the run's folder (SEEN_FOLDER, made by
+# conftest in the controlling process), which the controller reads when the workers are done.
 SEEN = set()
+SEEN_FOLDER = "SAESSAK_CONTRACT_SEEN"
+
+
+def _seen(triple):
+    if triple in SEEN:
+        return
+    SEEN.add(triple)
+    folder = os.environ.get(SEEN_FOLDER)
+    if folder:
+        with open(Path(folder) / f"seen-{os.getpid()}", "a", encoding="utf-8") as file:
+            file.write("\t".join(triple) + "\n")
+
+
+def seen_in_folder(folder):
+    """Every (method, template, status) the processes of a run wrote to `folder`."""
+    return {tuple(line.split("\t")) for path in Path(folder).glob("seen-*") for line in path.read_text().splitlines()}
 
 
 def _template(path):
@@ -41,7 +60,7 @@ def check(method, path, response):
     assert operation, f"{method} {template} is not in the OpenAPI document"
     status = str(response.status)
     assert status in operation["responses"], f"{method} {template} answered {status}, which the document does not list"
-    SEEN.add((method.upper(), template, status))
+    _seen((method.upper(), template, status))
     content = operation["responses"][status].get("content")
     if not content:
         assert not response.body, f"{method} {template} {status} should have no body"
@@ -71,3 +90,8 @@ def documented_successes():
             for status in operation["responses"]:
                 if status.startswith("2"):
                     yield (method.upper(), template, status)
+
+
+def missing_successes(seen):
+    """The documented successes that no test saw (the document itself is served by a route of its own)."""
+    return set(documented_successes()) - set(seen) - {("GET", "/openapi.json", "200")}
