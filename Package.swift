@@ -38,6 +38,10 @@ let package = Package(
         // Adapters around the core.
         .systemLibrary(name: "CVips", path: "CModules/CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .target(name: "CVipsShims", dependencies: ["CVips"], path: "CModules/CVipsShims"),
+        // Print: Cairo's PDF surface and Pango's layout (HarfBuzz shaping, line breaks, font fallback) behind a small
+        // C shim, as libvips is; the book of a year is typeset with them (docs/book.md).
+        .systemLibrary(name: "CPangoCairo", path: "CModules/CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
+        .target(name: "CPrintShims", dependencies: ["CPangoCairo"], path: "CModules/CPrintShims"),
         .systemLibrary(name: "CInflate", path: "CModules/CInflate", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "CSearchTokenizer", path: "CModules/CSearchTokenizer", linkerSettings: [.linkedLibrary("sqlite3"), .linkedLibrary("m")]),
         // Untrusted SQLite files (an uploaded iPhotoDiary store) opened defensively: sqlite3_db_config is variadic.
@@ -178,11 +182,17 @@ let package = Package(
             resources: [.copy("Resources/openapi.json"), .copy("Resources/templates"), .copy("Resources/assets")],
             swiftSettings: swiftSettings
         ),
+        // The book of a year: a print-ready PDF of a child's (or the family's) entries and photos (docs/book.md).
+        .target(
+            name: "Book",
+            dependencies: ["Diary", "KoreanCalendar", "Photos", "Services", "CPrintShims"],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "saessak",
             dependencies: [
                 "Diary", "DiaryStore", "Persistence", "PostgresStore", "ObjectStorage", "Files", "Secrets", "Photos", "Services", "WebApp", "Backup", "Snapshots", "Importers",
-                "Mail", "MailFormat", "Places", "WeatherAnswers", "Installation",
+                "Mail", "MailFormat", "Places", "WeatherAnswers", "Installation", "Book",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -234,6 +244,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "BookTests", dependencies: ["Book", "Diary", "KoreanCalendar"], swiftSettings: swiftSettings),
         .testTarget(name: "saessakTests", dependencies: ["saessak"], swiftSettings: swiftSettings),
     ]
 )

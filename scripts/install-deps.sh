@@ -7,6 +7,8 @@ packages=(
     pkg-config               # SwiftPM finds libvips' flags with it
     libsqlite3-dev           # GRDB builds against the system SQLite
     libvips-dev              # photos: decoding, EXIF, thumbnails
+    libcairo2-dev            # the book: Cairo's PDF surface
+    libpango1.0-dev          # the book: Pango lays out the text (HarfBuzz shaping, line breaks)
     ffmpeg                   # video: ffprobe inspects clips, ffmpeg makes poster frames and web renditions
     libvips-tools            # tests and benchmarks: makes test images; vipsthumbnail is the benchmark's reference
     libimage-exiftool-perl   # tests: writes EXIF tags into test images
@@ -14,7 +16,7 @@ packages=(
     python3-venv
     chromium                 # tests: the web app in a real browser, headless
     chromium-driver          # tests: Selenium drives chromium through it
-    fonts-noto-cjk           # tests: Korean glyphs in the browser's screenshots
+    fonts-noto-cjk           # the book's fonts (embedded in its PDF); Korean glyphs in the browser's screenshots
     fonts-noto-color-emoji   # tests: the pages' emoji icons in the screenshots
     default-jre-headless     # tests: runs the Nu HTML Checker (vnu.jar)
     systemd                  # tests: systemd-analyze checks deploy/saessak.service
@@ -24,6 +26,8 @@ packages=(
     debootstrap              # tests: a bare Debian bookworm to install the package into
     lintian                  # tests: Debian's checks of the package
     binutils                 # the package: strip
+    poppler-utils            # tests: pdftotext, pdffonts, pdfimages and pdftoppm read the book back
+    qpdf                     # tests: qpdf --check of the book's PDF structure
 )
 
 if ! command -v swift >/dev/null 2>&1; then

@@ -74,6 +74,11 @@ int saessak_vips_save_jpeg(VipsImage *image, int quality, void **buffer, size_t 
                                 "interlace", TRUE, NULL);
 }
 
+int saessak_vips_save_print_jpeg(VipsImage *image, int quality, void **buffer, size_t *length) {
+    return vips_jpegsave_buffer(image, buffer, length, "Q", quality, "strip", TRUE, "optimize_coding", TRUE,
+                                "subsample_mode", VIPS_FOREIGN_SUBSAMPLE_OFF, NULL);
+}
+
 int saessak_vips_save_webp(VipsImage *image, int quality, void **buffer, size_t *length) {
     return vips_webpsave_buffer(image, buffer, length, "Q", quality, "strip", TRUE, NULL);
 }

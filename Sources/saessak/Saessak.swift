@@ -15,7 +15,7 @@ struct Saessak: AsyncParsableCommand {
             Serve.self, Admin.self, ChildrenCommand.self, EntriesCommand.self, MemosCommand.self, LunarCommand.self, SolarCommand.self,
             TermsCommand.self, HolidaysCommand.self, CalendarCommand.self, CalcCommand.self, VaccinesCommand.self,
             BackupCommand.self, RestoreCommand.self, SnapshotsCommand.self, ImportCommand.self, PhotosCommand.self, CommentsCommand.self, TrashCommand.self, MailCommand.self,
-            PlaceCommand.self, DoctorCommand.self,
+            PlaceCommand.self, DoctorCommand.self, BookCommand.self,
             ReadUntrustedCommand.self,
         ])
 

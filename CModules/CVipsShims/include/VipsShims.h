@@ -39,6 +39,8 @@ VipsImage *saessak_vips_thumbnail(const char *path, int width, int height, int a
 /// Encodes without metadata (EXIF, XMP, ICC stripped). Returns 0 on success; free *buffer with saessak_vips_free.
 int saessak_vips_save_jpeg(VipsImage *image, int quality, void **buffer, size_t *length);
 int saessak_vips_save_webp(VipsImage *image, int quality, void **buffer, size_t *length);
+/// A baseline (not progressive) JPEG for print, without metadata and with 4:4:4 chroma; as saessak_vips_save_jpeg.
+int saessak_vips_save_print_jpeg(VipsImage *image, int quality, void **buffer, size_t *length);
 
 void saessak_vips_release(VipsImage *image);
 void saessak_vips_free(void *pointer);

@@ -62,10 +62,11 @@ enum Vips {
             return saessak_vips_int_field(pointer, name, &value) == 0 ? Int(value) : nil
         }
 
-        func encoded(as format: ThumbnailFormat, quality: Int) throws(PhotoError) -> Data {
+        func encoded(as format: ThumbnailFormat, quality: Int, forPrint: Bool = false) throws(PhotoError) -> Data {
             var buffer: UnsafeMutableRawPointer?
             var length = 0
             let status = switch format {
+            case .jpeg where forPrint: saessak_vips_save_print_jpeg(pointer, Int32(quality), &buffer, &length)
             case .jpeg: saessak_vips_save_jpeg(pointer, Int32(quality), &buffer, &length)
             case .webp: saessak_vips_save_webp(pointer, Int32(quality), &buffer, &length)
             }

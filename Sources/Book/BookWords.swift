@@ -1,0 +1,87 @@
+import KoreanCalendar
+import Services
+
+/// The book's own words, Korean first and complete in English.
+struct BookWords {
+    let language: Language
+
+    var contents: String { language == .korean ? "차례" : "Contents" }
+
+    var photoMissing: String { language == .korean ? "사진 원본을 읽을 수 없습니다" : "The original of this photo could not be read" }
+
+    func counts(entries: Int, photos: Int) -> String {
+        language == .korean ? "일기 \(entries.grouped)편 · 사진 \(photos.grouped)장" : "\(entries.grouped) entries · \(photos.grouped) photos"
+    }
+
+    func milestone(_ milestone: Milestone) -> String { language == .korean ? milestone.koreanName : milestone.englishName }
+}
+
+extension Int {
+    /// 2,000 (digits grouped by thousands, as both languages write them).
+    var grouped: String {
+        let digits = String(magnitude)
+        var result = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { result.append(",") }
+            result.append(digit)
+        }
+        return (self < 0 ? "-" : "") + result
+    }
+}
+
+/// Text as Pango markup: escaped, and, for Korean, kept whole between spaces — a line breaks between 어절, never
+/// inside one, as Korean is set (a word longer than a third of a line may still break, so nothing overflows).
+func escape(_ text: String) -> String {
+    var result = ""
+    result.reserveCapacity(text.utf8.count)
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "&": result += "&amp;"
+        case "<": result += "&lt;"
+        case ">": result += "&gt;"
+        case "\"": result += "&quot;"
+        case "'": result += "&apos;"
+        case "\n", "\t": result.unicodeScalars.append(scalar)
+        // Control characters are not allowed in markup (nor drawn).
+        case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0xFFFE || scalar.value == 0xFFFF: continue
+        default: result.unicodeScalars.append(scalar)
+        }
+    }
+    return result
+}
+
+/// Escaped text whose Hangul words are each kept on one line.
+func keepingWords(_ text: String) -> String {
+    var result = ""
+    var word = ""
+    func flush() {
+        guard !word.isEmpty else { return }
+        if word.contains(where: \.isHangul), word.count <= 12 {
+            result += "<span allow_breaks=\"false\">" + escape(word) + "</span>"
+        } else {
+            result += escape(word)
+        }
+        word = ""
+    }
+    for character in text {
+        if character == " " || character == "\n" || character == "\t" {
+            flush()
+            result += escape(String(character))
+        } else {
+            word.append(character)
+        }
+    }
+    flush()
+    return result
+}
+
+/// Inline Markdown as Pango markup.
+func markup(_ inlines: [LightMarkdown.Inline]) -> String {
+    inlines.map { inline in
+        switch inline {
+        case .text(let text): keepingWords(text)
+        case .strong(let inner): "<b>" + markup(inner) + "</b>"
+        case .emphasis(let inner): "<i>" + markup(inner) + "</i>"
+        }
+    }.joined()
+}

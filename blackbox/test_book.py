@@ -1,0 +1,180 @@
+"""Issue 39: the book of a year, read back by tools that do not share our code. `saessak book` makes the PDF of a
+child's year from a real data folder (photos from their originals: a rotated JPEG, a HEIC, a small PNG, a clip's
+poster frame); poppler's pdftotext gives back every entry's title and body in date order, pdffonts shows every font
+embedded, pdfimages counts every photo and its resolution at its placed size, qpdf checks the structure, and the
+first pages are rendered by pdftoppm into test-artefacts/book/ for a person to look at, in Korean and English.
+Nothing in the book names a resident number or a coordinate."""
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from clips import h264_mp4
+from conftest import Server, make_family, saessak
+from images import multipart, run
+from openapi_contract import check
+
+pytestmark = [pytest.mark.engine, pytest.mark.photos]
+
+ARTEFACTS = Path(os.environ.get("SAESSAK_ARTEFACTS", Path(__file__).resolve().parent.parent / "test-artefacts")) / "book"
+RESIDENT_NUMBER = "251201-4123456"
+
+ENTRIES = [
+    # (date, title, body, place, photos)
+    ("2026-01-03T10:00", "새해 첫 산책", "**서울숲**까지 유모차를 밀고 걸었다.\n\n바람이 *조금* 찼지만 하늘이는 잘 잤다.", "서울숲", ["rotated"]),
+    ("2026-02-14T19:30", "목욕 시간", "- 물 온도 38도\n- 수건 두 장\n- 로션은 듬뿍\n\n다음엔 장난감 오리도 챙기자.", None, ["heic", "small"]),
+    ("2026-03-10T12:00", "백일 잔치", "할머니, 할아버지와 함께 백일상을 차렸다. 백설기와 수수팥떡, 그리고 家族 모두의 축하.", "집", ["large"]),
+    ("2026-03-10T18:00", "First words in English", "Grandpa read *Goodnight Moon* twice; she listened to the very end.", None, []),
+    ("2026-05-05T09:00", "어린이날", "처음 맞는 어린이날. " + "아기가 웃을 때마다 온 집안이 환해진다. " * 30, "어린이대공원", ["clip"]),
+]
+
+
+def picture(folder, name, width, height, orientation=None):
+    """A colourful test picture (ffmpeg's testsrc2) as JPEG, PNG or HEIC, with an EXIF orientation when asked."""
+    source = folder / f"{name}.source.png"
+    run("ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", f"testsrc2=size={width}x{height}", "-frames:v", "1", str(source))
+    path = folder / name
+    run("vips", "copy", str(source), str(path))
+    source.unlink()
+    if orientation:
+        run("exiftool", "-q", "-overwrite_original", f"-Orientation#={orientation}", "-GPSLatitude=37.5665", "-GPSLatitudeRef=N",
+            "-GPSLongitude=126.978", "-GPSLongitudeRef=E", str(path))
+    return path.read_bytes()
+
+
+@pytest.fixture(scope="module")
+def diary(tmp_path_factory):
+    """A family with 하늘 (born 2025-12-01: 백일 on 2026-03-10, 첫돌 on 2026-12-01) and 바다, and 하늘's year."""
+    folder = tmp_path_factory.mktemp("book")
+    data = folder / "saessak-data"
+    token = make_family(data, "mom", "우리집")
+    server = Server(data).start()
+    try:
+        def call(method, path, body=None, **kw):
+            response = server.request(method, "/api/v1" + path, body, token, **kw)
+            check(method, "/api/v1" + path, response)
+            return response
+
+        haneul = call("POST", "/children", {"name": "하늘", "birthDate": "2025-12-01", "sex": "female",
+                                           "residentNumber": RESIDENT_NUMBER}).json()
+        bada = call("POST", "/children", {"name": "바다", "birthDate": "2023-07-07"}).json()
+        images = {
+            "rotated": ("IMG_0001.JPG", picture(folder, "rotated.jpg", 3000, 2000, orientation=6)),
+            "heic": ("IMG_0002.HEIC", picture(folder, "photo.heic", 2400, 1800)),
+            "small": ("screenshot.png", picture(folder, "small.png", 640, 480)),
+            "large": ("IMG_0003.JPG", picture(folder, "large.jpg", 4000, 3000)),
+            "clip": ("clip.mp4", h264_mp4(folder, size="1280x720").read_bytes()),
+        }
+        made = []
+        for date, title, body, place, photos in ENTRIES:
+            fields = {"title": title, "body": body, "date": date, "childIds": [haneul["id"]], "weather": "맑음"}
+            if place:
+                fields["place"] = {"name": place, "latitude": 37.5443, "longitude": 127.0374}
+            entry = call("POST", "/entries", fields).json()
+            if photos:
+                content_type, raw = multipart([images[name] for name in photos])
+                call("POST", f"/entries/{entry['id']}/photos", raw=raw, headers={"Content-Type": content_type})
+            made.append(entry)
+        # Not in 하늘's book of 2026: another year, another child.
+        call("POST", "/entries", {"title": "작년 겨울", "body": "태어난 날", "date": "2025-12-01T08:00", "childIds": [haneul["id"]]})
+        call("POST", "/entries", {"title": "바다의 하루", "body": "바다만의 이야기", "date": "2026-04-01T08:00", "childIds": [bada["id"]]})
+    finally:
+        server.stop()
+    return data, folder
+
+
+def book(diary, *args):
+    data, folder = diary
+    output = folder / f"book-{len(list(folder.glob('book-*.pdf')))}.pdf"
+    made = saessak("book", *args, str(output), data=data)
+    assert output.exists(), made.stderr
+    return output, made.stdout
+
+
+def tool(*args):
+    return subprocess.run(args, capture_output=True, text=True, check=True, timeout=120).stdout
+
+
+def squeezed(text):
+    return re.sub(r"\s+", "", text)
+
+
+def visible(body):
+    """What a body shows once its light Markdown is typeset: no markers, bullets for dashes."""
+    text = re.sub(r"^- ", "• ", body, flags=re.M)
+    return text.replace("**", "").replace("*", "")
+
+
+def test_the_pdf_gives_back_every_entry_in_order_with_both_calendars_and_ages(diary):
+    pdf, said = book(diary, "하늘", "--year", "2026")
+    assert re.search(r"\d+ pages, 5 entries, 5 photos", said), said
+    text = tool("pdftotext", "-enc", "UTF-8", str(pdf), "-")
+    flat = squeezed(text)
+    position = 0
+    for date, title, body, _, _ in ENTRIES:
+        found = flat.find(squeezed(title), position)
+        assert found >= 0, (title, text[:2000])
+        body_at = flat.find(squeezed(visible(body)), found)
+        assert body_at >= 0, (title, visible(body))
+        position = body_at
+    # Only 하늘's 2026.
+    assert "작년겨울" not in flat and "바다의하루" not in flat
+    # Both calendars, ages, the milestone pages, the contents, place and weather.
+    assert "1월3일토요일·음력11월15일" in flat, text[:3000]
+    assert "생후34일" in flat and "백일" in flat and "첫돌" in flat and "차례" in flat
+    assert "서울숲·맑음" in flat
+    # Nothing that identifies: no resident number, no coordinate.
+    for secret in (RESIDENT_NUMBER, RESIDENT_NUMBER[:6], "4123456", "37.54", "127.03", "37.56", "126.97"):
+        assert secret not in text, secret
+
+
+def test_every_font_is_embedded_and_every_photo_is_at_print_resolution(diary):
+    pdf, _ = book(diary, "하늘", "--year", "2026", "--size", "a4")
+    fonts = tool("pdffonts", str(pdf)).splitlines()[2:]
+    assert fonts, "no fonts listed"
+    for line in fonts:
+        columns = line.split()
+        assert columns[-5] == "yes", line  # emb
+    images = [line.split() for line in tool("pdfimages", "-list", str(pdf)).splitlines()[2:]]
+    # The cover (the year's first photo again) and five photos, a clip's poster frame among them.
+    assert len(images) == 6, images
+    for columns in images:
+        width, height, encoding, x_ppi, y_ppi = int(columns[3]), int(columns[4]), columns[8], int(columns[12]), int(columns[13])
+        assert encoding == "jpeg", columns
+        # 300 ppi at the placed size, or the original's own pixels when it has fewer (the 640 × 480 screenshot, the
+        # 1280 × 720 clip's frame).
+        assert min(x_ppi, y_ppi) >= 295 or (width, height) in ((640, 480), (1280, 720)), columns
+    # The rotated JPEG stands upright: 2000 wide by 3000 high before it was fitted.
+    assert any(int(c[4]) > int(c[3]) for c in images), images
+    tool("qpdf", "--check", str(pdf))
+
+
+def test_pages_for_a_person_to_look_at_in_korean_and_english(diary):
+    ARTEFACTS.mkdir(parents=True, exist_ok=True)
+    for language, size in (("ko", "a5"), ("en", "square")):
+        pdf, _ = book(diary, "하늘", "--year", "2026", "--size", size, "--language", language)
+        prefix = ARTEFACTS / f"{language}-{size}"
+        tool("pdftoppm", "-r", "60", "-f", "1", "-l", "6", "-png", str(pdf), str(prefix))
+        assert len(list(ARTEFACTS.glob(f"{language}-{size}-*.png"))) == 6
+        text = squeezed(tool("pdftotext", "-enc", "UTF-8", str(pdf), "-"))
+        if language == "en":
+            assert "Contents" in text and "100thday" in text and "lunar11/15" in text and "Saturday3January" in text
+    # Bleed: 3 mm more each side of A5 (148 × 210 mm → 154 × 216 mm, in points).
+    pdf, _ = book(diary, "하늘", "--year", "2026", "--bleed")
+    size = re.search(r"Page size:\s+([\d.]+) x ([\d.]+) pts", tool("pdfinfo", str(pdf)))
+    assert size and abs(float(size.group(1)) - 154 / 25.4 * 72) < 0.5 and abs(float(size.group(2)) - 216 / 25.4 * 72) < 0.5
+
+
+def test_clear_refusals(diary):
+    data, folder = diary
+    for args, message in (
+        (["없는아이", str(folder / "x.pdf")], "no child named '없는아이'"),
+        (["하늘", "--year", "2019", str(folder / "x.pdf")], "2019년에 쓴 일기가 없습니다"),
+        (["하늘", "--size", "b5", str(folder / "x.pdf")], "--size 'b5' is not a5, a4 or square"),
+        (["하늘", "--language", "fr", str(folder / "x.pdf")], "--language 'fr' is not ko or en"),
+    ):
+        result = saessak("book", *args, data=data, check=False)
+        assert result.returncode != 0 and message in result.stderr, (args, result.stderr)
+    assert not list(folder.glob("x.pdf")) and not list(folder.glob(".x.pdf.*"))
