@@ -60,6 +60,11 @@ def diary(tmp_path_factory):
         haneul = call("POST", "/children", {"name": "하늘", "birthDate": "2025-12-01", "sex": "female",
                                            "residentNumber": RESIDENT_NUMBER}).json()
         bada = call("POST", "/children", {"name": "바다", "birthDate": "2023-07-07"}).json()
+        for date, kind, value, unit in (("2025-12-01", "weight", 3.3, "kg"), ("2026-01-05", "weight", 4.6, "kg"),
+                                        ("2026-03-10", "weight", 6.1, "kg"), ("2026-06-01", "weight", 7.4, "kg"),
+                                        ("2025-12-01", "height", 50.5, "cm"), ("2026-03-10", "height", 61.0, "cm"),
+                                        ("2026-06-01", "height", 66.2, "cm")):
+            call("POST", f"/children/{haneul['id']}/measurements", {"kind": kind, "value": value, "unit": unit, "date": date})
         images = {
             "rotated": ("IMG_0001.JPG", picture(folder, "rotated.jpg", 3000, 2000, orientation=6)),
             "heic": ("IMG_0002.HEIC", picture(folder, "photo.heic", 2400, 1800)),
@@ -124,6 +129,9 @@ def test_the_pdf_gives_back_every_entry_in_order_with_both_calendars_and_ages(di
     # Both calendars, ages, the milestone pages, the contents, place and weather.
     assert "1월3일토요일·음력11월15일" in flat, text[:3000]
     assert "생후34일" in flat and "백일" in flat and "첫돌" in flat and "차례" in flat
+    # The growth charts at the back: weight and height measured, no head circumference.
+    assert "하늘·몸무게(kg)·WHO성장기준백분위수" in flat and "하늘·키(cm)" in flat and "머리둘레" not in flat
+    assert flat.rfind("성장기록") > flat.find("어린이날")
     assert "서울숲·맑음" in flat
     # Nothing that identifies: no resident number, no coordinate.
     for secret in (RESIDENT_NUMBER, RESIDENT_NUMBER[:6], "4123456", "37.54", "127.03", "37.56", "126.97"):
@@ -156,8 +164,10 @@ def test_pages_for_a_person_to_look_at_in_korean_and_english(diary):
     for language, size in (("ko", "a5"), ("en", "square")):
         pdf, _ = book(diary, "하늘", "--year", "2026", "--size", size, "--language", language)
         prefix = ARTEFACTS / f"{language}-{size}"
+        pages = int(re.search(r"Pages:\s+(\d+)", tool("pdfinfo", str(pdf))).group(1))
         tool("pdftoppm", "-r", "60", "-f", "1", "-l", "6", "-png", str(pdf), str(prefix))
-        assert len(list(ARTEFACTS.glob(f"{language}-{size}-*.png"))) == 6
+        tool("pdftoppm", "-r", "60", "-f", str(pages), "-l", str(pages), "-png", str(pdf), str(prefix))
+        assert len(list(ARTEFACTS.glob(f"{language}-{size}-*.png"))) == 7
         text = squeezed(tool("pdftotext", "-enc", "UTF-8", str(pdf), "-"))
         if language == "en":
             assert "Contents" in text and "100thday" in text and "lunar11/15" in text and "Saturday3January" in text

@@ -17,6 +17,8 @@ public struct BookContent: Sendable {
     public let entries: [BookEntry]
     /// 백일 and 첫돌 in the year, for the child's book: pages of their own where they fall.
     public let milestones: [(milestone: Milestone, date: SolarDate)]
+    /// The child's measurements up to the year's end, for the growth charts at the back of a child's book.
+    public let growth: [GrowthMeasurement]
 
     public var photoCount: Int { entries.reduce(0) { $0 + $1.photos.count } }
 }
@@ -80,9 +82,13 @@ extension BookContent {
         case (.english, let name?): "\(name)’s \(year)"
         case (.english, nil): "Our family’s \(year)"
         }
+        var growth: [GrowthMeasurement] = []
+        if let child {
+            growth = try await stores.growth.measurements(family: family, child: child.id).filter { $0.date.year <= year }
+        }
         return BookContent(
             family: family, child: child, year: year, language: language, title: title, cover: cover, entries: printed,
-            milestones: child.map { milestones(of: $0, in: year) } ?? [])
+            milestones: child.map { milestones(of: $0, in: year) } ?? [], growth: growth)
     }
 
     static func milestones(of child: Child, in year: Int) -> [(milestone: Milestone, date: SolarDate)] {

@@ -115,6 +115,7 @@ final class Typesetter {
             }
         }
         for next in milestones { try milestonePage(next.milestone, on: next.date) }
+        try growthPages()
         endPage()
     }
 
@@ -138,7 +139,8 @@ final class Typesetter {
         try place(escape(words.contents), font: fonts.month, colour: .accent, after: fonts.size * 1.6)
         // The plan's pages, or placeholders of the same width while planning: the page is the same either way.
         let rows = planned.isEmpty ? Dictionary(grouping: content.entries) { YearMonthKey(year: $0.date.year, month: $0.date.month) }.keys.sorted()
-            .map { (content.language.monthTitle(year: $0.year, month: $0.month), 0) } + content.milestones.map { (words.milestone($0.milestone), 0) } : planned
+            .map { (content.language.monthTitle(year: $0.year, month: $0.month), 0) } + content.milestones.map { (words.milestone($0.milestone), 0) }
+            + (hasGrowth ? [(words.growth, 0)] : []) : planned
         for row in rows {
             guard let left = document.text(escape(row.0), font: fonts.body, width: area.width - fonts.size * 4),
                   let right = document.text(row.1 > 0 ? "\(row.1)" : "000", font: fonts.body, width: area.width, align: .right)
@@ -164,6 +166,69 @@ final class Typesetter {
         let line = [content.language.longDate(date), content.child.map { $0.profile.nickname ?? $0.profile.name }].compactMap { $0 }.joined(separator: " · ")
         try place(escape(line), font: fonts.meta, colour: .grey, align: .centre, after: 0)
         y = area.maxY  // the page is the milestone's alone
+    }
+
+    // MARK: Growth
+
+    /// The WHO growth charts of the child's height, weight and head, each with the child's measurements, at the back.
+    private var charts: [GrowthChartModel] {
+        guard let child = content.child else { return [] }
+        return GrowthMeasurement.Kind.allCases.map { GrowthChartModel(child: child, kind: $0, measurements: content.growth) }
+            .filter { !$0.points.isEmpty }
+    }
+
+    private var hasGrowth: Bool { !charts.isEmpty }
+
+    private func growthPages() throws {
+        let charts = charts
+        guard let child = content.child, !charts.isEmpty else { return }
+        startPage()
+        contents.append((words.growth, pageNumber))
+        if drawing { document.outline(words.growth) }
+        try place(escape(words.growth), font: fonts.month, colour: .accent, after: fonts.size * 1.2)
+        let height = (area.maxY - y) / 3 - fonts.size
+        for chart in charts {
+            if remaining < height, pageHasContent { newPage() }
+            if drawing { try draw(chart, name: child.profile.nickname ?? child.profile.name, in: Rect(x: area.x, y: y, width: area.width, height: height)) }
+            y += height + fonts.size
+            pageHasContent = true
+        }
+    }
+
+    private func draw(_ chart: GrowthChartModel, name: String, in box: Rect) throws {
+        guard let title = document.text(escape(content.language.growthChartTitle(child: name, chart: chart)), font: fonts.meta, width: box.width)
+        else { throw BookError.output("a chart's title could not be laid out") }
+        title.draw(x: box.x, y: box.y, .ink)
+        let label = fonts.size * 2.6
+        let plot = Rect(x: box.x + label, y: box.y + title.height + fonts.size * 0.5, width: box.width - label - fonts.size * 1.5,
+                        height: box.height - title.height - fonts.size * 2.2)
+        guard plot.width > 0, plot.height > 0, chart.high > chart.low else { return }
+        func x(_ day: Int) -> Double { plot.x + Double(day) / Double(max(1, chart.lastDay)) * plot.width }
+        func y(_ value: Double) -> Double { plot.maxY - (value - chart.low) / (chart.high - chart.low) * plot.height }
+        for (month, day) in chart.monthTicks {
+            document.polyline([(x(day), plot.y), (x(day), plot.maxY)], width: 0.3, .rule)
+            let text = content.language == .korean ? "\(month)개월" : "\(month) m"
+            if let tick = document.text(escape(text), font: fonts.caption, width: fonts.size * 4, align: .centre) {
+                tick.draw(x: x(day) - fonts.size * 2, y: plot.maxY + fonts.size * 0.2, .grey)
+            }
+        }
+        for value in chart.valueTicks {
+            document.polyline([(plot.x, y(value)), (plot.maxX, y(value))], width: 0.3, .rule)
+            let text = value.rounded() == value ? String(Int(exactly: value) ?? 0) : String(format: "%.1f", value)
+            if let tick = document.text(text, font: fonts.caption, width: label - fonts.size * 0.4, align: .right) {
+                tick.draw(x: box.x, y: y(value) - tick.height / 2, .grey)
+            }
+        }
+        for curve in chart.curves {
+            document.polyline(curve.points.map { (x($0.day), y($0.value)) }, width: curve.label == "50" ? 1.0 : 0.5,
+                              curve.label == "50" ? .accent : .grey, dashed: curve.label != "50")
+            if let last = curve.points.last, let tag = document.text(curve.label, font: fonts.caption, width: fonts.size * 1.5) {
+                tag.draw(x: x(last.day) + 2, y: y(last.value) - tag.height / 2, curve.label == "50" ? .accent : .grey)
+            }
+        }
+        let points = chart.points.map { (x($0.day), y($0.value)) }
+        document.polyline(points, width: 0.8, .measurement)
+        for point in points { document.fill(Rect(x: point.0 - 1.6, y: point.1 - 1.6, width: 3.2, height: 3.2), .measurement) }
     }
 
     // MARK: An entry
@@ -329,7 +394,7 @@ struct YearMonthKey: Hashable, Comparable {
     static func < (a: Self, b: Self) -> Bool { (a.year, a.month) < (b.year, b.month) }
 }
 
-/// The fonts of a book: Noto Serif CJK KR for reading, Noto Sans CJK KR for the lines around it (Debian's
+/// The fonts of a book: Noto Serif CJK KR for reading, Noto Serif CJK KR for the lines around it (Debian's
 /// fonts-noto-cjk; fontconfig finds them by name and falls back for anything they lack).
 struct Fonts {
     /// The body's size in points: 9.5 on A5, 11 on the larger pages.
@@ -341,9 +406,9 @@ struct Fonts {
         self.size = size
         func points(_ value: Double) -> String { String(format: "%.1f", value) }
         body = Font(description: "Noto Serif CJK KR \(points(size))", lineSpacing: 1.6)
-        title = Font(description: "Noto Sans CJK KR Bold \(points(size * 1.35))", lineSpacing: 1.3)
-        meta = Font(description: "Noto Sans CJK KR \(points(size * 0.8))", lineSpacing: 1.4)
-        caption = Font(description: "Noto Sans CJK KR \(points(size * 0.75))", lineSpacing: 1.3)
+        title = Font(description: "Noto Serif CJK KR Bold \(points(size * 1.35))", lineSpacing: 1.3)
+        meta = Font(description: "Noto Serif CJK KR \(points(size * 0.8))", lineSpacing: 1.4)
+        caption = Font(description: "Noto Serif CJK KR \(points(size * 0.75))", lineSpacing: 1.3)
         month = Font(description: "Noto Serif CJK KR Bold \(points(size * 2.1))", lineSpacing: 1.2)
         cover = Font(description: "Noto Serif CJK KR Bold \(points(size * 2.8))", lineSpacing: 1.2)
     }

@@ -125,6 +125,7 @@ struct Colour {
     static let accent = Colour(red: 0.18, green: 0.49, blue: 0.20)
     static let paper = Colour(red: 1, green: 1, blue: 1)
     static let tint = Colour(red: 0.95, green: 0.97, blue: 0.93)
+    static let measurement = Colour(red: 0.85, green: 0.11, blue: 0.38)
 }
 
 /// A Pango font description and the line height it is set with.

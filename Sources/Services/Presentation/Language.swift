@@ -1,3 +1,4 @@
+import Diary
 import KoreanCalendar
 
 /// The language of a page or a mail: Korean first, complete in English.
@@ -78,5 +79,21 @@ extension Language {
         case (.english, 1): "tomorrow"
         case (.english, _): "in \(days) days"
         }
+    }
+}
+
+extension Language {
+    /// 하늘 · 몸무게 (kg) · WHO 성장기준 백분위수: a growth chart's title, on the page and in the book.
+    public func growthChartTitle(child name: String, chart: GrowthChartModel) -> String {
+        let what = switch (chart.kind, self) {
+        case (.weight, .korean): "몸무게"
+        case (.height, .korean): "키"
+        case (.head, .korean): "머리둘레"
+        case (.weight, .english): "Weight"
+        case (.height, .english): "Length/height"
+        case (.head, .english): "Head circumference"
+        }
+        let standard = self == .korean ? "WHO 성장기준 백분위수" : "WHO growth standard percentiles"
+        return "\(name) · \(what) (\(chart.unit)) · \(standard)"
     }
 }
