@@ -18,6 +18,7 @@ import os
 import http.client
 import json
 import random
+import re
 import shutil
 import socket
 import statistics
@@ -615,6 +616,63 @@ def sqlite_page_rows(args, data, token, children):
         server.wait()
 
 
+def book_rows(args):
+    """`--only book` and `make bench`: the book of a year of `photos` entries with a 12 MP photo each (20 distinct
+    originals, made distinct in bytes), its time a page and its peak memory, against vipsthumbnail making the same
+    print-sized JPEGs of the same originals (the image work alone)."""
+    import datetime
+    photos = args.book_photos
+    data, token = new_data_folder(args.bin, "saessak-bench-book-")
+    folder = data.parent
+    originals = []
+    for index in range(20):
+        out = folder / f"photo{index:02d}.jpg"
+        source = folder / f"photo{index:02d}.png"
+        subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", f"testsrc2=size=4000x3000:rate=1,noise=alls={index + 5}:allf=u",
+                        "-frames:v", "1", str(source)], check=True)
+        subprocess.run(["vips", "copy", str(source), f"{out}[Q=90]"], check=True)
+        source.unlink()
+        originals.append(out)
+    port = free_port()
+    server, _ = start(args.bin, data, port)
+    try:
+        client = Client(port, token)
+        child = client.call("POST", "/api/v1/children", {"name": "하늘", "birthDate": "2025-12-01"})["id"]
+        boundary = "saessak-bench"
+        for index in range(photos):
+            day = datetime.date(2026, 1, 1) + datetime.timedelta(days=index * 365 // photos)
+            entry = client.call("POST", "/api/v1/entries", {
+                "title": f"{day.month}월 {day.day}일의 하늘", "childIds": [child], "date": f"{day}T{9 + index % 10:02d}:00",
+                "body": "오늘은 공원에 갔다. 하늘이는 비눗방울을 쫓아 한참을 뛰었다. " * (1 + index % 4)})
+            image = originals[index % 20].read_bytes() + f"{index}".encode()  # distinct bytes, distinct photos
+            body = (f'--{boundary}\r\nContent-Disposition: form-data; name="p"; filename="{index}.jpg"\r\n\r\n'.encode() + image
+                    + f"\r\n--{boundary}--\r\n".encode())
+            client.connection.request("POST", f"/api/v1/entries/{entry['id']}/photos", body,
+                                      {**client.headers, "Content-Type": f"multipart/form-data; boundary={boundary}"})
+            response = client.connection.getresponse()
+            if response.status != 201:
+                raise RuntimeError(f"upload: {response.status} {response.read()[:200]!r}")
+            response.read()
+    finally:
+        server.terminate()
+        server.wait()
+    book = folder / "book.pdf"
+    seconds, peak = run_measured([args.bin, "book", "하늘", "--year", "2026", str(book), "--data", str(data)])
+    pages = int(re.search(rb"Pages:\s+(\d+)", subprocess.run(["pdfinfo", str(book)], capture_output=True, check=True).stdout).group(1))
+    megabytes = book.stat().st_size / 1e6
+    # The reference: the same photos made print-sized (A5's text width at 300 ppi) by vipsthumbnail, one process.
+    out = folder / "vipsthumbnail"
+    out.mkdir()
+    reference, reference_rss = run_measured(["vipsthumbnail", "-s", "1370x1540", "-o", f"{out}/%s.jpg[Q=90,strip]",
+                                             *[str(originals[i % 20]) for i in range(photos)]])
+    shutil.rmtree(folder, ignore_errors=True)
+    return [
+        (f"the book of a year: {photos:,} photos, A5, {pages:,} pages", f"{seconds / pages:.2f} s a page, {peak:.0f} MB peak",
+         f"vipsthumbnail {reference:.0f} s, {reference_rss:.0f} MB", f"{seconds / reference:.2f}× its time (< 1 s a page, < 300 MB)"),
+        ("the book's PDF", f"{megabytes:.0f} MB", f"{megabytes * 1e3 / photos:.0f} KB a photo", ""),
+    ]
+
+
 def page_rows(args):
     """`--only pages`: the entries seeded (or, with --keep-data, reused), the API reads and pages on SQLite, then the
     same on PostgreSQL after a timed restore."""
@@ -667,14 +725,18 @@ def main():
     parser.add_argument("--entries", type=int, default=100_000)
     parser.add_argument("--requests", type=int, default=2_000)
     parser.add_argument("--seed", type=int, default=20261122)
-    parser.add_argument("--only", choices=["video", "pages"],
-                        help="run one group of rows only: the clips, or the API reads and pages on both engines")
+    parser.add_argument("--only", choices=["video", "pages", "book"],
+                        help="run one group of rows only: the clips, the API reads and pages on both engines, or the book")
     parser.add_argument("--keep-data", type=Path,
                         help="with --only pages: seed this folder once and keep it; later runs reuse it (for profiling)")
+    parser.add_argument("--book-photos", type=int, default=2_000, help="the photos (one an entry) of the book's year")
     parser.add_argument("--sqlite-only", action="store_true", help="with --only pages: leave PostgreSQL out")
     args = parser.parse_args()
     if args.only == "video":
         print_table(video_rows(args), "Saessak benchmarks (video only)")
+        return
+    if args.only == "book":
+        print_table(book_rows(args), "Saessak benchmarks (the book only)")
         return
     if args.only == "pages":
         print_table(page_rows(args), f"Saessak benchmarks (pages only, {args.entries:,} entries)")
@@ -688,7 +750,7 @@ def main():
     static = data.parent / "static"
     static.mkdir()
     server, _ = start(args.bin, data, port, "--static-folder", str(static))
-    rows = list(calendar) + video_rows(args)
+    rows = list(calendar) + video_rows(args) + book_rows(args)
     try:
         children, rate = seed_entries(port, token, rng, args.entries)
         rows.append(("create entry (API, 4 clients, durable)", f"{rate:,.0f} entries/s", "", ""))
