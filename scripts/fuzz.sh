@@ -14,7 +14,7 @@ scratch=.build-fuzz
 flags=(-Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing)
 
 # The modules the targets use (and, through them, everything they depend on).
-for target in Multipart Diary Files Photos Importers Backup S3Answers MailFormat WeatherAnswers; do
+for target in Multipart Diary Files Photos Importers Backup S3Answers MailFormat WeatherAnswers Book; do
     swift build --scratch-path "$scratch" "${flags[@]}" --target "$target"
 done
 bin="$(swift build --scratch-path "$scratch" "${flags[@]}" --show-bin-path)"
@@ -36,7 +36,7 @@ done
 mapfile -t objects < <(find "$bin" -name '*.o' -path '*.build/*' \
     ! -path '*/saessak.build/*' ! -path '*Tests.build/*' ! -path '*-benchmark.build/*' ! -path '*PackageTests*' \
     ! -path '*/swift-mustache*' | sort)
-libraries=($(pkg-config --libs vips) -lsqlite3 -lm -lstdc++)
+libraries=($(pkg-config --libs vips pangocairo) -lsqlite3 -lm -lstdc++)
 # The C modules the Swift modules import (SwiftPM passes these itself; swiftc alone needs them named).
 modulemaps=()
 while read -r map; do modulemaps+=(-Xcc "-fmodule-map-file=$map"); done < <(
