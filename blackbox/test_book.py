@@ -82,6 +82,9 @@ def diary(tmp_path_factory):
                 content_type, raw = multipart([images[name] for name in photos])
                 call("POST", f"/entries/{entry['id']}/photos", raw=raw, headers={"Content-Type": content_type})
             made.append(entry)
+        # A heart and a comment on the 백일 entry: in the book only when asked for.
+        call("PUT", f"/entries/{made[2]['id']}/heart")
+        call("POST", f"/entries/{made[2]['id']}/comments", {"text": "백설기가 정말 맛있었어요"})
         # Not in 하늘's book of 2026: another year, another child.
         call("POST", "/entries", {"title": "작년 겨울", "body": "태어난 날", "date": "2025-12-01T08:00", "childIds": [haneul["id"]]})
         call("POST", "/entries", {"title": "바다의 하루", "body": "바다만의 이야기", "date": "2026-04-01T08:00", "childIds": [bada["id"]]})
@@ -136,6 +139,15 @@ def test_the_pdf_gives_back_every_entry_in_order_with_both_calendars_and_ages(di
     # Nothing that identifies: no resident number, no coordinate.
     for secret in (RESIDENT_NUMBER, RESIDENT_NUMBER[:6], "4123456", "37.54", "127.03", "37.56", "126.97"):
         assert secret not in text, secret
+
+
+def test_hearts_and_comments_only_when_asked(diary):
+    plain, _ = book(diary, "하늘", "--year", "2026")
+    assert "백설기가정말맛있었어요" not in squeezed(tool("pdftotext", "-enc", "UTF-8", str(plain), "-"))
+    with_them, said = book(diary, "하늘", "--year", "2026", "--with-reactions")
+    flat = squeezed(tool("pdftotext", "-enc", "UTF-8", str(with_them), "-"))
+    assert "♥mom" in flat and "mom백설기가정말맛있었어요" in flat, flat
+    assert flat.find("백설기가정말맛있었어요") > flat.find("백일잔치") and "boxes" not in said
 
 
 def test_every_font_is_embedded_and_every_photo_is_at_print_resolution(diary):

@@ -35,6 +35,9 @@ public struct BookEntry: Sendable {
     public let placeLine: String?
     /// The date under each photo: the day it was taken when the camera says so, else the entry's.
     public let photoCaptions: [String]
+    /// Who gave the entry a heart, and its comments (author, text), when the book was asked to carry them.
+    public var hearts: [String] = []
+    public var comments: [(author: String?, text: String)] = []
 
     public var date: SolarDate { entry.content.date.date }
 }
@@ -44,8 +47,9 @@ extension BookContent {
     static let printedMilestones: [Milestone] = [.baegil, .firstBirthday]
 
     /// Every entry of `year` (about `child`, or all), oldest first, with its photos in their order.
+    /// `reactions`: each entry's hearts and comments too (two reads an entry).
     public static func gather(
-        family: FamilyID, child childID: ChildID?, year: Int, language: Language, stores: DiaryStores
+        family: FamilyID, child childID: ChildID?, year: Int, language: Language, reactions: Bool = false, stores: DiaryStores
     ) async throws -> BookContent {
         guard SolarDate.supportedYears.contains(year) else { throw BookError.request("year \(year) is out of range") }
         let children = try await stores.children.byID(family: family)
@@ -65,8 +69,15 @@ extension BookContent {
             photos.merge(try await stores.photos.photos(family: family, entries: ids)) { first, _ in first }
         }
         let ages = ChildAges(Array(children.values))
-        let printed = entries.map { entry in
+        var printed = entries.map { entry in
             BookEntry(entry: entry, photos: photos[entry.id] ?? [], language: language, ages: ages)
+        }
+        if reactions {
+            for index in printed.indices {
+                let target = ReactionTarget.entry(printed[index].entry.id)
+                printed[index].hearts = try await stores.reactions.hearts(family: family, on: target).map(\.userName)
+                printed[index].comments = try await stores.reactions.comments(family: family, on: target).map { ($0.authorName, $0.text) }
+            }
         }
 
         var cover: Photo?

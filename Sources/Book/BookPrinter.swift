@@ -272,6 +272,13 @@ final class Typesetter {
         for (photo, caption) in zip(item.photos, item.photoCaptions) {
             try await place(photo, caption: caption)
         }
+        if !item.hearts.isEmpty {
+            try place(escape("♥ " + item.hearts.joined(separator: ", ")), font: fonts.meta, colour: .measurement, after: fonts.size * 0.3)
+        }
+        for comment in item.comments {
+            let author = "<b>" + escape(comment.author ?? words.formerMember) + "</b> "
+            try place(author + keepingWords(comment.text), font: fonts.meta, colour: .ink, after: fonts.size * 0.3)
+        }
         y += fonts.size * 1.8
     }
 

@@ -7,6 +7,8 @@ struct BookWords {
 
     var contents: String { language == .korean ? "차례" : "Contents" }
 
+    var formerMember: String { language == .korean ? "예전 가족" : "A former member" }
+
     var growth: String { language == .korean ? "성장 기록" : "Growth" }
 
     var photoMissing: String { language == .korean ? "사진 원본을 읽을 수 없습니다" : "The original of this photo could not be read" }

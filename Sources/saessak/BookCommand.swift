@@ -35,6 +35,9 @@ struct BookCommand: AsyncParsableCommand {
     @Flag(help: "Add 3 mm of bleed on every side (when the print shop asks for it).")
     var bleed = false
 
+    @Flag(help: "Print each entry's hearts and comments under it.")
+    var withReactions = false
+
     @Option(help: "The book's language: ko (Korean) or en (English).")
     var language: String = Language.korean.rawValue
 
@@ -53,7 +56,7 @@ struct BookCommand: AsyncParsableCommand {
         let year = year ?? Today.local(Date()).date.year
         let content: BookContent
         do {
-            content = try await BookContent.gather(family: familyID, child: childID, year: year, language: language, stores: database.stores)
+            content = try await BookContent.gather(family: familyID, child: childID, year: year, language: language, reactions: withReactions, stores: database.stores)
         } catch let error as BookError {
             throw CLIError(error.description)
         }
