@@ -200,3 +200,28 @@ def test_clear_refusals(diary):
         result = saessak("book", *args, data=data, check=False)
         assert result.returncode != 0 and message in result.stderr, (args, result.stderr)
     assert not list(folder.glob("x.pdf")) and not list(folder.glob(".x.pdf.*"))
+
+
+def test_a_book_killed_half_way_leaves_the_earlier_one_whole(diary):
+    """kill -9 while the PDF is being written: the file asked for is the earlier book, whole, or absent."""
+    import signal
+    import time
+    from conftest import BIN, engine_environment
+    data, folder = diary
+    target = folder / "kept.pdf"
+    earlier = b"%PDF-1.5 the earlier book\n"
+    target.write_bytes(earlier)
+    process = subprocess.Popen([BIN, "book", "하늘", "--year", "2026", "--size", "a4", str(target), "--data", str(data)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=engine_environment(data))
+    deadline = time.monotonic() + 60
+    while not list(folder.glob(".kept.pdf.*.part")) and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.005)
+    assert process.poll() is None, "the book was finished before it could be killed"
+    time.sleep(0.2)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    assert target.read_bytes() == earlier
+    # The next run replaces it whole.
+    saessak("book", "하늘", "--year", "2026", str(target), data=data)
+    assert target.read_bytes().startswith(b"%PDF-") and target.read_bytes() != earlier
+    tool("qpdf", "--check", str(target))
