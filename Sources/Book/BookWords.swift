@@ -33,28 +33,17 @@ extension Int {
     }
 }
 
-/// Text as Pango markup: escaped, and, for Korean, kept whole between spaces — a line breaks between 어절, never
-/// inside one, as Korean is set (a word longer than a third of a line may still break, so nothing overflows).
+/// Text as Pango markup, which is XML: HTML's escapes, and no control characters but tab and newline (XML has no
+/// others, and they draw nothing).
 func escape(_ text: String) -> String {
-    var result = ""
-    result.reserveCapacity(text.utf8.count)
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "&": result += "&amp;"
-        case "<": result += "&lt;"
-        case ">": result += "&gt;"
-        case "\"": result += "&quot;"
-        case "'": result += "&apos;"
-        case "\n", "\t": result.unicodeScalars.append(scalar)
-        // Control characters are not allowed in markup (nor drawn).
-        case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0xFFFE || scalar.value == 0xFFFF: continue
-        default: result.unicodeScalars.append(scalar)
-        }
+    let allowed = text.unicodeScalars.filter { scalar in
+        scalar == "\n" || scalar == "\t" || !(scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0xFFFE || scalar.value == 0xFFFF)
     }
-    return result
+    return HTML.escape(String(String.UnicodeScalarView(allowed)))
 }
 
-/// Escaped text whose Hangul words are each kept on one line.
+/// Escaped text whose Hangul words are each kept on one line: a line breaks between 어절, never inside one, as Korean
+/// is set (a run longer than a third of a line may still break, so that nothing overflows).
 func keepingWords(_ text: String) -> String {
     var result = ""
     var word = ""

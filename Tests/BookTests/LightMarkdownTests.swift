@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test func markupIsEscapedAndKeepsKoreanWordsWhole() {
-        #expect(escape("<b>&'\"\u{1}") == "&lt;b&gt;&amp;&apos;&quot;")
+        #expect(escape("<b>&'\"\u{1}\n") == "&lt;b&gt;&amp;&#39;&quot;\n")
         #expect(keepingWords("아기가 웃었다 ok") == "<span allow_breaks=\"false\">아기가</span> <span allow_breaks=\"false\">웃었다</span> ok")
         // A Hangul run longer than a third of a line may break, so that nothing runs past the margin.
         let long = String(repeating: "가", count: 13)
