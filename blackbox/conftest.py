@@ -300,6 +300,18 @@ def new_entry(server, token, child_ids, **fields):
     return response.json()
 
 
+# The modules that take minutes, longest first. pytest-xdist hands modules to its workers in collection order: these go
+# first, so that they run beside the short ones rather than after them, alone on one worker (durations: make test's
+# last run, docs/reliability.md).
+LONG_MODULES = ["test_roundtrip_generated.py", "test_schemathesis.py", "test_soak_kill9.py", "test_video.py",
+                "test_snapshots.py", "test_durability.py", "test_web_app.py", "test_package.py"]
+
+
+def pytest_collection_modifyitems(config, items):
+    rank = {name: index for index, name in enumerate(LONG_MODULES)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(LONG_MODULES)))  # stable: the rest keep their order
+
+
 # Every documented success exercised (test_zz_contract_coverage.py): with pytest-xdist the controlling process makes the
 # folder the workers write what they saw to, notes whether that module was collected, and checks when they are done.
 def pytest_configure(config):

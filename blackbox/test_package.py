@@ -61,6 +61,10 @@ class Chroot:
         sh("tar", "-C", str(folder), "-xf", str(bookworm()))
         for mount in ("proc", "sys", "dev"):
             sh("mount", "--bind", f"/{mount}", str(folder / mount))
+        # The packages apt fetches are kept between local runs too (ffmpeg, libvips and the CJK fonts are most of it).
+        archives = CACHE / "archives"
+        (archives / "partial").mkdir(parents=True, exist_ok=True)
+        sh("mount", "--bind", str(archives), str(folder / "var" / "cache" / "apt" / "archives"))
         shutil.copy("/etc/resolv.conf", folder / "etc" / "resolv.conf")
         (folder / "etc" / "apt" / "sources.list").write_text(f"deb {MIRROR} bookworm main\n")
 
@@ -70,7 +74,7 @@ class Chroot:
         return sh(*line, check=check, timeout=timeout, env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8"})
 
     def close(self):
-        for mount in ("dev", "sys", "proc"):
+        for mount in ("var/cache/apt/archives", "dev", "sys", "proc"):
             subprocess.run(["umount", "-l", str(self.root / mount)], capture_output=True)
 
 
