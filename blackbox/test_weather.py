@@ -174,9 +174,11 @@ def test_after_a_failure_new_entries_do_not_wait_for_the_service_until_the_pause
         entry, seconds = write(family, "2026-09-01")
         failed_at = time.time()  # the pause starts when the answer is given up on
         assert "weather" not in entry and 1.5 < seconds < 8, seconds
-        # Within the pause: saved at once, the service not asked.
+        # Within the pause: the service not asked (its count is the proof; a time bound tight enough to tell a 2 s
+        # timeout from a save failed on a loaded 2-core machine, where a save alone took 2.03 s beside three other
+        # test workers), and nothing near the slow service's 10 s.
         entry, seconds = write(family, "2026-09-02")
-        assert "weather" not in entry and seconds < 1.5 and len(family.archive.queries) == 1, seconds
+        assert "weather" not in entry and len(family.archive.queries) == 1 and seconds < 8, seconds
         log = (family.data.parent / f"server-{family.port}.log").read_text()
         assert "the service failed a moment ago" in log
         # After it: asked again, and the answer kept.
