@@ -30,20 +30,21 @@ run: deps
 # marker (`engine`, `photos`; blackbox/pytest.ini): everything but the browser, calendar-oracle, schema and SQLite-file
 # crash tests depends on the engine; every module that stores, serves, backs up or imports photos on the photo store.
 
-## Every test: the Swift test targets, then the black-box tests of the built binary (API, CLI, crash safety) — each
-## with a throwaway PostgreSQL cluster and S3-compatible object store: the store suites run on both engines, the
-## black-box suite on SQLite and the photo folder, and beside it (two at once: `blackbox-more`) its engine-dependent
-## modules on PostgreSQL, then its photo modules on object storage, then the several-servers test on PostgreSQL and
-## object storage together; the Debian package is installed into a debootstrapped bookworm after the SQLite pass. The
-## package holds a debug build with the Swift runtime inside, in .build/static (a module compiled for one way of
-## linking cannot be linked the other way): `blackbox-more` builds it first, and the SQLite stage's own build of it
-## waits for that one (SwiftPM's lock) or finds it done. Each stage's output is printed whole when it ends.
-## The black-box passes run their modules on two pytest-xdist workers each (a module stays on one worker): a test mostly
-## waits on the server it started, so two stages of one worker each left a core idle.
+## Every test, in two stages side by side once the debug build is made (each stage's output printed whole when it ends):
+##   test-sqlite  the Swift test targets (the store suites on SQLite and on a throwaway PostgreSQL cluster, object
+##                storage on a throwaway S3-compatible store), then the black-box tests of the built binary (API, CLI,
+##                crash safety, the browser) on SQLite and the photo folder, then the Debian package installed into a
+##                debootstrapped bookworm, then the several-servers test on PostgreSQL and object storage together;
+##   test-more    the package's own build, then the engine-dependent black-box modules on PostgreSQL, then the photo
+##                modules with photos in object storage.
+## The package holds a debug build with the Swift runtime inside, in .build/static (a module compiled for one way of
+## linking cannot be linked the other way): `test-more` builds it first, and `test-sqlite`'s own build of it waits for
+## that one (SwiftPM's lock) or finds it done. The black-box passes run their modules on two pytest-xdist workers each
+## (a module stays on one worker, the longest modules first): a test mostly waits on the server it started.
+## docs/reliability.md, "How long make test takes", has the times.
 test: deps venv
 	$(SWIFT) build --build-tests
-	SAESSAK_TEST_PYTHON=$(VENV)/bin/python scripts/with-postgres.sh scripts/with-object-store.sh $(SWIFT) test --skip-build
-	$(MAKE) --no-print-directory -j2 --output-sync=target blackbox-sqlite blackbox-more
+	$(MAKE) --no-print-directory -j2 --output-sync=target test-sqlite test-more
 
 BIN_PATH = $$($(SWIFT) build --show-bin-path)/saessak
 # The program the package test packages (blackbox/test_package.py reads it from .build/static/debug/saessak).
@@ -53,20 +54,21 @@ PYTEST_WORKERS = $(PYTEST) -n 2 --dist loadfile
 
 # The generated round trips draw 30 families on SQLite and 10 on each further engine (the same generator, fewer
 # draws); ROUNDTRIP_EXAMPLES set in the environment sets them all.
-.PHONY: blackbox-sqlite blackbox-more
-blackbox-sqlite:
+.PHONY: test-sqlite test-more
+test-sqlite:
+	SAESSAK_TEST_PYTHON=$(VENV)/bin/python scripts/with-postgres.sh scripts/with-object-store.sh $(SWIFT) test --skip-build
 	SAESSAK_BIN="$(BIN_PATH)" scripts/with-postgres.sh $(PYTEST_WORKERS) -m "not package" blackbox
 	$(STATIC_BUILD)
 	SAESSAK_BIN="$(BIN_PATH)" $(PYTEST) -m package blackbox
+	SAESSAK_BIN="$(BIN_PATH)" SAESSAK_BLACKBOX_ENGINE=postgres SAESSAK_BLACKBOX_PHOTOS=s3 \
+		scripts/with-postgres.sh scripts/with-object-store.sh $(PYTEST) blackbox/test_multi_server.py
 
-blackbox-more:
+test-more:
 	$(STATIC_BUILD)
 	SAESSAK_BIN="$(BIN_PATH)" SAESSAK_BLACKBOX_ENGINE=postgres ROUNDTRIP_EXAMPLES=$${ROUNDTRIP_EXAMPLES:-10} scripts/with-postgres.sh \
 		$(PYTEST_WORKERS) -m engine blackbox
 	SAESSAK_BIN="$(BIN_PATH)" SAESSAK_BLACKBOX_PHOTOS=s3 ROUNDTRIP_EXAMPLES=$${ROUNDTRIP_EXAMPLES:-10} scripts/with-object-store.sh \
 		$(PYTEST_WORKERS) -m photos blackbox
-	SAESSAK_BIN="$(BIN_PATH)" SAESSAK_BLACKBOX_ENGINE=postgres SAESSAK_BLACKBOX_PHOTOS=s3 \
-		scripts/with-postgres.sh scripts/with-object-store.sh $(PYTEST) blackbox/test_multi_server.py
 
 ## One piece of the suite, for working on it (after `make test` has installed what it needs once):
 ##   make swift-test FILTER=StoreTests.SharingStoreTests     a Swift suite or test, on SQLite and PostgreSQL

@@ -105,7 +105,7 @@ final class Typesetter {
             let title = content.language.monthTitle(year: month.year, month: month.month)
             contents.append((title, pageNumber))
             if drawing { document.outline(title) }
-            try place(title, font: fonts.month, colour: .accent, after: fonts.size * 1.6)
+            try place(escape(title), font: fonts.month, colour: .accent, after: fonts.size * 1.6)
             for entry in entries {
                 while let next = milestones.first, next.date <= entry.date {
                     milestones.removeFirst()
