@@ -67,9 +67,9 @@ final class Typesetter {
     var progress: (Int) -> Void = { _ in }
 
     private(set) var pageNumber = 1
-    private var y: Double
-    private var pageHasContent = false
-    private(set) var contents: [(title: String, page: Int)] = []
+    var y: Double
+    var pageHasContent = false
+    var contents: [(title: String, page: Int)] = []
     private(set) var photosMissing = 0
     private(set) var unknownGlyphs = 0
 
@@ -82,9 +82,9 @@ final class Typesetter {
         y = geometry.content.y
     }
 
-    private var words: BookWords { BookWords(language: content.language) }
-    private var area: Rect { geometry.content }
-    private var remaining: Double { area.maxY - y }
+    var words: BookWords { BookWords(language: content.language) }
+    var area: Rect { geometry.content }
+    var remaining: Double { area.maxY - y }
 
     // MARK: The book
 
@@ -166,69 +166,6 @@ final class Typesetter {
         let line = [content.language.longDate(date), content.child.map { $0.profile.nickname ?? $0.profile.name }].compactMap { $0 }.joined(separator: " · ")
         try place(escape(line), font: fonts.meta, colour: .grey, align: .centre, after: 0)
         y = area.maxY  // the page is the milestone's alone
-    }
-
-    // MARK: Growth
-
-    /// The WHO growth charts of the child's height, weight and head, each with the child's measurements, at the back.
-    private var charts: [GrowthChartModel] {
-        guard let child = content.child else { return [] }
-        return GrowthMeasurement.Kind.allCases.map { GrowthChartModel(child: child, kind: $0, measurements: content.growth) }
-            .filter { !$0.points.isEmpty }
-    }
-
-    private var hasGrowth: Bool { !charts.isEmpty }
-
-    private func growthPages() throws {
-        let charts = charts
-        guard let child = content.child, !charts.isEmpty else { return }
-        startPage()
-        contents.append((words.growth, pageNumber))
-        if drawing { document.outline(words.growth) }
-        try place(escape(words.growth), font: fonts.month, colour: .accent, after: fonts.size * 1.2)
-        let height = (area.maxY - y) / 3 - fonts.size
-        for chart in charts {
-            if remaining < height, pageHasContent { newPage() }
-            if drawing { try draw(chart, name: child.profile.nickname ?? child.profile.name, in: Rect(x: area.x, y: y, width: area.width, height: height)) }
-            y += height + fonts.size
-            pageHasContent = true
-        }
-    }
-
-    private func draw(_ chart: GrowthChartModel, name: String, in box: Rect) throws {
-        guard let title = document.text(escape(content.language.growthChartTitle(child: name, chart: chart)), font: fonts.meta, width: box.width)
-        else { throw BookError.output("a chart's title could not be laid out") }
-        title.draw(x: box.x, y: box.y, .ink)
-        let label = fonts.size * 2.6
-        let plot = Rect(x: box.x + label, y: box.y + title.height + fonts.size * 0.5, width: box.width - label - fonts.size * 1.5,
-                        height: box.height - title.height - fonts.size * 2.2)
-        guard plot.width > 0, plot.height > 0, chart.high > chart.low else { return }
-        func x(_ day: Int) -> Double { plot.x + Double(day) / Double(max(1, chart.lastDay)) * plot.width }
-        func y(_ value: Double) -> Double { plot.maxY - (value - chart.low) / (chart.high - chart.low) * plot.height }
-        for (month, day) in chart.monthTicks {
-            document.polyline([(x(day), plot.y), (x(day), plot.maxY)], width: 0.3, .rule)
-            let text = content.language == .korean ? "\(month)개월" : "\(month) m"
-            if let tick = document.text(escape(text), font: fonts.caption, width: fonts.size * 4, align: .centre) {
-                tick.draw(x: x(day) - fonts.size * 2, y: plot.maxY + fonts.size * 0.2, .grey)
-            }
-        }
-        for value in chart.valueTicks {
-            document.polyline([(plot.x, y(value)), (plot.maxX, y(value))], width: 0.3, .rule)
-            let text = value.rounded() == value ? String(Int(exactly: value) ?? 0) : String(format: "%.1f", value)
-            if let tick = document.text(text, font: fonts.caption, width: label - fonts.size * 0.4, align: .right) {
-                tick.draw(x: box.x, y: y(value) - tick.height / 2, .grey)
-            }
-        }
-        for curve in chart.curves {
-            document.polyline(curve.points.map { (x($0.day), y($0.value)) }, width: curve.label == "50" ? 1.0 : 0.5,
-                              curve.label == "50" ? .accent : .grey, dashed: curve.label != "50")
-            if let last = curve.points.last, let tag = document.text(curve.label, font: fonts.caption, width: fonts.size * 1.5) {
-                tag.draw(x: x(last.day) + 2, y: y(last.value) - tag.height / 2, curve.label == "50" ? .accent : .grey)
-            }
-        }
-        let points = chart.points.map { (x($0.day), y($0.value)) }
-        document.polyline(points, width: 0.8, .measurement)
-        for point in points { document.fill(Rect(x: point.0 - 1.6, y: point.1 - 1.6, width: 3.2, height: 3.2), .measurement) }
     }
 
     // MARK: An entry
@@ -324,7 +261,7 @@ final class Typesetter {
 
     /// Places `markup` at the cursor, line by line, going on to new pages as needed; `marker` (• or 3.) hangs in the
     /// indent of a list item.
-    private func place(
+    func place(
         _ markup: String, font: Font, colour: Colour, align: PrintDocument.Alignment = .left, indent: Double = 0, marker: String? = nil,
         after space: Double
     ) throws {
@@ -359,11 +296,11 @@ final class Typesetter {
     // MARK: Pages
 
     /// A page of its own for what comes next: a new one unless the current one is still empty.
-    private func startPage() {
+    func startPage() {
         if pageHasContent { newPage() }
     }
 
-    private func newPage() {
+    func newPage() {
         endPage()
         pageNumber += 1
         progress(pageNumber)
