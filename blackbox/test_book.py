@@ -192,7 +192,7 @@ def test_pages_for_a_person_to_look_at_in_korean_and_english(diary):
 def test_clear_refusals(diary):
     data, folder = diary
     for args, message in (
-        (["없는아이", str(folder / "x.pdf")], "no child named '없는아이'"),
+        (["없는아이", str(folder / "x.pdf")], "no child named or numbered '없는아이'"),
         (["하늘", "--year", "2019", str(folder / "x.pdf")], "2019년에 쓴 일기가 없습니다"),
         (["하늘", "--size", "b5", str(folder / "x.pdf")], "--size 'b5' is not a5, a4 or square"),
         (["하늘", "--language", "fr", str(folder / "x.pdf")], "--language 'fr' is not ko or en"),

@@ -52,7 +52,7 @@ struct BookCommand: AsyncParsableCommand {
         guard let size = PageSize(rawValue: size), let language = Language(rawValue: language) else { return }
         let database = try await data.openExisting()
         let familyID = try await database.stores.accounts.family(named: family.family).id
-        let childID = try await resolveChild(family: familyID, stores: database.stores)
+        let childID = child == "family" ? nil : try await ChildLookup.find(child, family: familyID, in: database.stores).id
         let year = year ?? Today.local(Date()).date.year
         let content: BookContent
         do {
@@ -76,16 +76,5 @@ struct BookCommand: AsyncParsableCommand {
         print("\(output): \(report.pages) pages, \(report.entries) entries, \(report.photos) photos"
             + (report.photosMissing > 0 ? ", \(report.photosMissing) photo(s) not readable (a note stands in their place)" : "")
             + (report.unknownGlyphs > 0 ? ", \(report.unknownGlyphs) character(s) no installed font has (drawn as boxes)" : ""))
-    }
-
-    private func resolveChild(family: FamilyID, stores: DiaryStores) async throws -> ChildID? {
-        if child == "family" { return nil }
-        if let id = ChildID(child) { return id }
-        let children = try await Page.all { try await stores.children.list(family: family, after: $0, limit: $1) }
-        let named = children.filter { $0.profile.name == child || $0.profile.nickname == child }
-        guard named.count == 1, let found = named.first else {
-            throw CLIError(named.isEmpty ? "no child named '\(child)'; see 'saessak children list'" : "more than one child is named '\(child)': give the id")
-        }
-        return found.id
     }
 }

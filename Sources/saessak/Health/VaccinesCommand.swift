@@ -30,11 +30,7 @@ struct VaccinesCommand: AsyncParsableCommand {
     func run() async throws {
         let database = try await data.openExisting()
         let familyID = try await database.stores.accounts.family(named: family.family).id
-        let store = database.stores.children
-        let children = try await Page.all { try await store.list(family: familyID, after: $0, limit: $1) }
-        let matches = children.filter { $0.id.description == child.lowercased() || $0.profile.name == child }
-        guard let found = matches.first else { throw CLIError("no child named or numbered '\(child)' in this family") }
-        guard matches.count == 1 else { throw CLIError("several children are named '\(child)': give the ID (saessak children list)") }
+        let found = try await ChildLookup.find(child, family: familyID, in: database.stores)
         let day = try date.map { try SolarDate(iso: $0) } ?? Today(clock: database.clock).date()
         let plan = try VaccinationPlans.plan(for: found, try await database.stores.vaccinations.vaccinations(family: familyID, child: found.id), on: day)
         if output.json {
