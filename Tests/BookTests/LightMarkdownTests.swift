@@ -78,4 +78,22 @@ import Testing
         #expect(abs(bled.width - plain.width - 2 * 3 / 25.4 * 72) < 0.001 && bled.trim.width == plain.trim.width)
         #expect(bled.content.x - plain.content.x > 8)
     }
+
+    @Test func asHTMLForTheArchiveEverythingTypedIsText() {
+        let html = LightMarkdown.html("# 오늘 <b>\n첫 줄\n둘째 줄 & \"따옴표\"\n\n- 우유\n- **기저귀**\n2. 병원\n\n<script>alert(1)</script>\u{7}")
+        #expect(html == """
+            <h3>오늘 &lt;b&gt;</h3>
+            <p>첫 줄<br>
+            둘째 줄 &amp; &quot;따옴표&quot;</p>
+            <ul>
+            <li>우유</li>
+            <li><strong>기저귀</strong></li>
+            </ul>
+            <ol>
+            <li value="2">병원</li>
+            </ol>
+            <p>&lt;script&gt;alert(1)&lt;/script&gt;</p>
+
+            """)
+    }
 }

@@ -24,11 +24,12 @@ public struct TimelineFilter: Hashable, Sendable {
         }
     }
 
-    /// A calendar year, one month of it, or one day.
+    /// A calendar year, one month of it, one day, or the days from one date through another.
     public enum Period: Hashable, Sendable {
         case year(Int)
         case month(YearMonth)
         case day(SolarDate)
+        case days(from: SolarDate, through: SolarDate)
 
         /// The half-open range of local date-times the period covers.
         public var bounds: (from: String, before: String) {
@@ -37,6 +38,7 @@ public struct TimelineFilter: Hashable, Sendable {
             case .month(let month): (month.iso, month.next.iso)
             // "YYYY-MM-DDT…" sorts after "YYYY-MM-DD" and before the next day's.
             case .day(let date): (date.iso, (try? date.adding(days: 1))?.iso ?? date.iso + "U")
+            case .days(let first, let last): (first.iso, (try? last.adding(days: 1))?.iso ?? last.iso + "U")
             }
         }
     }
