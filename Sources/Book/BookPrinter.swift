@@ -172,6 +172,7 @@ final class Typesetter {
     // MARK: An entry
 
     private func place(_ item: BookEntry) async throws {
+        try Task.checkCancellation()  // a job stopped (the server shutting down, the job deleted) stops here
         // The heading lines stay together and with at least the body's first lines.
         let header = [
             (escape(item.dateLine), fonts.meta, Colour.grey),

@@ -177,6 +177,29 @@ public struct ObjectPhotoStorage: PhotoStorage {
         }
     }
 
+    public func putBook(_ file: URL, _ book: StoredBook) async throws(PhotoError) {
+        defer { unlink(file.path) }
+        do {
+            try await client.upload(client.key(book.path), file: file, sha256: nil, contentType: book.name.hasSuffix(".pdf") ? "application/pdf" : "application/zip")
+        } catch {
+            throw Self.photoError(error)
+        }
+    }
+
+    public func openBook(_ book: StoredBook) async throws(PhotoError) -> (any StoredPhotoFile)? {
+        let key = client.key(book.path)
+        do {
+            guard let stored = try await client.head(key) else { return nil }
+            return ObjectFile(client: client, key: key, byteCount: stored.size)
+        } catch {
+            throw Self.photoError(error)
+        }
+    }
+
+    public func deleteBook(_ book: StoredBook) async {
+        try? await client.delete(client.key(book.path))
+    }
+
     public func scratchFile(extension: String) -> URL {
         local.appendingPathComponent("incoming/\(UUID().uuidString).\(`extension`)")
     }

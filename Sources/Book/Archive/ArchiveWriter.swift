@@ -49,6 +49,7 @@ public enum ArchiveWriter {
             let entries = byMonth[month] ?? []
             var placed: [PhotoID: ArchivedMedia] = [:]
             for item in entries {
+                try Task.checkCancellation()
                 for photo in item.photos where placed[photo.id] == nil {
                     var files = ArchivedMedia()
                     if let web = try? await media.webCopy(of: photo) {

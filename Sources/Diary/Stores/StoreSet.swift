@@ -23,6 +23,7 @@ public struct DiaryStores: Sendable {
     public let trash: any TrashStore
     public let activity: any ActivityStore
     public let snapshots: any SnapshotStore
+    public let books: any BookJobStore
 
     public init(
         accounts: any AccountStore, sessions: any SessionStore, sharing: any SharingStore, children: any ChildStore,
@@ -30,7 +31,7 @@ public struct DiaryStores: Sendable {
         photos: any PhotoStore, search: any SearchStore, imports: any ImportStore, growth: any GrowthStore,
         vaccinations: any VaccinationStore, loginFailures: any LoginFailureStore, reactions: any ReactionStore,
         news: any NewsStore, mail: any MailStore, weather: any WeatherStore, trash: any TrashStore,
-        activity: any ActivityStore, snapshots: any SnapshotStore
+        activity: any ActivityStore, snapshots: any SnapshotStore, books: any BookJobStore
     ) {
         self.accounts = accounts
         self.sessions = sessions
@@ -53,5 +54,6 @@ public struct DiaryStores: Sendable {
         self.trash = trash
         self.activity = activity
         self.snapshots = snapshots
+        self.books = books
     }
 }

@@ -60,4 +60,31 @@ extension DiarySchema {
             CREATE INDEX snapshotRuns_started ON snapshotRuns(startedAt DESC);
             """)
     }
+
+    /// The books and archives made in the background (docs/book.md): the queue and what is kept for download. Server
+    /// state, made again on asking: not in backups.
+    static func bookJobs(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE bookJobs (
+                id TEXT PRIMARY KEY NOT NULL,
+                familyId TEXT NOT NULL REFERENCES families(id) ON DELETE CASCADE,
+                requestedBy TEXT REFERENCES users(id) ON DELETE SET NULL,
+                childId TEXT REFERENCES children(id) ON DELETE CASCADE,
+                request TEXT NOT NULL,
+                status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'ready', 'failed')),
+                progress INTEGER NOT NULL DEFAULT 0,
+                attempts INTEGER NOT NULL DEFAULT 0,
+                worker TEXT,
+                leaseUntil DATETIME,
+                createdAt DATETIME NOT NULL,
+                finishedAt DATETIME,
+                expiresAt DATETIME,
+                error TEXT,
+                byteCount INTEGER,
+                pages INTEGER
+            );
+            CREATE INDEX bookJobs_family ON bookJobs(familyId, createdAt DESC);
+            CREATE INDEX bookJobs_waiting ON bookJobs(status, createdAt);
+            """)
+    }
 }

@@ -32,6 +32,7 @@ enum DiarySchema {
         migrator.registerMigration("v20 trash and versions", migrate: trash)
         migrator.registerMigration("v21 activity", migrate: activity)
         migrator.registerMigration("v22 snapshot runs", migrate: snapshotRuns)
+        migrator.registerMigration("v23 book jobs", migrate: bookJobs)
         return migrator
     }
 

@@ -9,7 +9,7 @@ import Darwin
 
 /// Photo files in a data folder, content-addressed by SHA-256: `photos/originals/ab/<sha256>.<ext>` (never
 /// modified), `photos/thumbnails/<size>/ab/<sha256>.jpg`, a clip's web rendition `photos/renditions/ab/<sha256>.mp4`,
-/// and `photos/incoming/` for bytes on their way in.
+/// the books and archives made for download `photos/books/<id>.pdf|zip`, and `photos/incoming/` for bytes on their way in.
 public struct PhotoFolder: PhotoStorage {
     public let root: URL
     public var isShared: Bool { false }
@@ -17,7 +17,7 @@ public struct PhotoFolder: PhotoStorage {
 
     public init(dataFolder: URL) throws(PhotoError) {
         root = dataFolder.appendingPathComponent("photos", isDirectory: true)
-        for folder in ["originals", "incoming", "renditions"] + ThumbnailSize.allCases.map({ "thumbnails/\($0.rawValue)" }) {
+        for folder in ["originals", "incoming", "renditions", "books"] + ThumbnailSize.allCases.map({ "thumbnails/\($0.rawValue)" }) {
             do {
                 try FileManager.default.createDirectory(
                     at: root.appendingPathComponent(folder), withIntermediateDirectories: true,
@@ -94,6 +94,29 @@ public struct PhotoFolder: PhotoStorage {
         let folder = root.appendingPathComponent("renditions")
         guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return [] }
         return enumerator.compactMap { item in (item as? String).flatMap { StoredRendition(fileName: URL(fileURLWithPath: $0).lastPathComponent) } }
+    }
+
+    /// As a rendition: flushed, renamed into place, the folder synced.
+    public func putBook(_ file: URL, _ book: StoredBook) throws(PhotoError) {
+        let destination = root.appendingPathComponent(book.path)
+        try makeFolder(for: destination)
+        do {
+            try POSIXFile.syncFile(file)
+        } catch {
+            throw .internal("cannot flush the book: \(error)")
+        }
+        guard rename(file.path, destination.path) == 0 else {
+            throw .internal("cannot store the book: \(String(cString: strerror(errno)))")
+        }
+        POSIXFile.syncFolder(destination.deletingLastPathComponent())
+    }
+
+    public func openBook(_ book: StoredBook) throws(PhotoError) -> (any StoredPhotoFile)? {
+        LocalPhotoFile(root.appendingPathComponent(book.path))
+    }
+
+    public func deleteBook(_ book: StoredBook) {
+        unlink(root.appendingPathComponent(book.path).path)
     }
 
     public func scratchFile(extension: String) -> URL {

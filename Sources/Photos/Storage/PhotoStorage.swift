@@ -44,6 +44,16 @@ public protocol PhotoStorage: Sendable {
     /// Every stored rendition: for the orphan sweep.
     func listRenditions() async throws(PhotoError) -> [StoredRendition]
 
+    /// Stores a finished book or archive (`books/<name>`, `StoredBook`), moving it from `file`: made by one server,
+    /// downloaded from any.
+    func putBook(_ file: URL, _ book: StoredBook) async throws(PhotoError)
+
+    /// A stored book, for reading; nil when there is none (never made, or deleted).
+    func openBook(_ book: StoredBook) async throws(PhotoError) -> (any StoredPhotoFile)?
+
+    /// Deletes a stored book (nothing when it is not there).
+    func deleteBook(_ book: StoredBook) async
+
     /// A new path in the local staging area for a tool's output (a poster frame, a rendition being made); the
     /// staging area is emptied at start.
     func scratchFile(extension: String) -> URL
@@ -127,6 +137,19 @@ public struct StoredRendition: Hashable, Sendable {
     }
 
     public var path: String { "renditions/\(sha256.prefix(2))/\(sha256).mp4" }
+}
+
+/// A finished book or archive in the store: `books/<job id>.pdf` or `.zip`.
+public struct StoredBook: Hashable, Sendable {
+    public let name: String
+
+    /// Nil unless `id` is a job's id (a lowercase UUID) and `extension` pdf or zip: nothing else becomes a path.
+    public init?(id: String, extension: String) {
+        guard UUID(uuidString: id) != nil, id == id.lowercased(), ["pdf", "zip"].contains(`extension`) else { return nil }
+        name = "\(id).\(`extension`)"
+    }
+
+    public var path: String { "books/\(name)" }
 }
 
 extension Character {

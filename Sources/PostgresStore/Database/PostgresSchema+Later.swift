@@ -1,6 +1,30 @@
 /// The PostgreSQL migrations after the first two (p3 shared state onwards), newest first, as SQLite's
 /// `DiarySchema+Later`; `PostgresSchema.migrations` lists them in order. Shipped migrations are never edited.
 extension PostgresSchema {
+    /// As SQLite's "v23 book jobs": the books and archives made in the background, and kept for download.
+    static let bookJobs = """
+        CREATE TABLE bookJobs (
+            id text COLLATE "C" PRIMARY KEY,
+            familyId text COLLATE "C" NOT NULL REFERENCES families(id) ON DELETE CASCADE,
+            requestedBy text COLLATE "C" REFERENCES users(id) ON DELETE SET NULL,
+            childId text COLLATE "C" REFERENCES children(id) ON DELETE CASCADE,
+            request text COLLATE "C" NOT NULL,
+            status text COLLATE "C" NOT NULL CHECK (status IN ('queued', 'running', 'ready', 'failed')),
+            progress bigint NOT NULL DEFAULT 0,
+            attempts bigint NOT NULL DEFAULT 0,
+            worker text COLLATE "C",
+            leaseUntil text COLLATE "C",
+            createdAt text COLLATE "C" NOT NULL,
+            finishedAt text COLLATE "C",
+            expiresAt text COLLATE "C",
+            error text COLLATE "C",
+            byteCount bigint,
+            pages bigint
+        );
+        CREATE INDEX bookJobs_family ON bookJobs(familyId, createdAt DESC);
+        CREATE INDEX bookJobs_waiting ON bookJobs(status, createdAt);
+        """
+
     /// As SQLite's "v22 snapshot runs": the scheduled snapshots' attempts, one per period between the servers.
     static let snapshotRuns = """
         CREATE TABLE snapshotRuns (

@@ -29,6 +29,7 @@ enum PostgresSchema {
         Migration(name: "p14 trash and versions", sql: trash),
         Migration(name: "p15 activity", sql: activity),
         Migration(name: "p16 snapshot runs", sql: snapshotRuns),
+        Migration(name: "p17 book jobs", sql: bookJobs),
     ]
 
     private static let diary = """

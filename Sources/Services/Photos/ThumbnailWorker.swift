@@ -74,10 +74,12 @@ public final class ThumbnailWorker: Service, Sendable {
 }
 
 /// A signal one waiter sleeps on, with a time limit: `signal` wakes it, or the next `wait` returns at once.
-final class Wakeup: Sendable {
+public final class Wakeup: Sendable {
     private let state = Mutex<(pending: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
 
-    func signal() {
+    public init() {}
+
+    public func signal() {
         let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
             guard let waiter = state.waiter else {
                 state.pending = true
@@ -89,7 +91,7 @@ final class Wakeup: Sendable {
         waiter?.resume()
     }
 
-    func wait(atMost limit: Duration) async {
+    public func wait(atMost limit: Duration) async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.next() }
             group.addTask {

@@ -1,3 +1,4 @@
+import Book
 import DiaryStore
 import Foundation
 import Hummingbird
@@ -35,6 +36,8 @@ public func buildApplication(
         TrashSweeper(trash: database.stores.trash, activity: database.stores.activity, photos: photos, logger: logger),
     ]
     if photos.storage.isShared { services.append(PhotoSweeper(photos: photos, logger: logger)) }
+    let books = BookWorker(stores: database.stores, storage: photos.storage, logger: logger)
+    services.append(books)
     var snapshotter = configuration.snapshots.map {
         Snapshotter(database: database, photos: photos.storage, settings: $0, dataFolder: configuration.dataFolder, logger: logger)
     }
@@ -65,7 +68,7 @@ public func buildApplication(
         router: buildRouter(
             database: database, dataFolder: configuration.dataFolder, photos: photos, signIn: signIn,
             staticFolder: configuration.staticFolder, sendsMail: configuration.mail != nil, weather: configuration.weather,
-            countsStatements: configuration.countsStatements, snapshots: configuration.snapshots, logger: logger
+            countsStatements: configuration.countsStatements, snapshots: configuration.snapshots, books: books, logger: logger
         ).router,
         server: .http1(configuration: .init(additionalChannelHandlers: [ConnectionGuard(limits: limits, counts: counts)])),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Saessak"),
@@ -85,9 +88,11 @@ public func buildApplication(
 func buildRouter(
     database: any DiaryEngine, dataFolder: URL, photos: PhotoService, signIn: SignIn, staticFolder: URL? = nil, sendsMail: Bool = false,
     weather: WeatherConfiguration = WeatherConfiguration(), countsStatements: Bool = false, snapshots: SnapshotSettings? = nil,
-    logger: Logger = Logger(label: "saessak")
+    books: BookWorker? = nil, logger: Logger = Logger(label: "saessak")
 ) -> (router: Router<AppRequestContext>, access: AccessTable) {
     let stores = database.stores
+    // Tests that build the router alone queue books that no worker makes.
+    let books = books ?? BookWorker(stores: stores, storage: photos.storage, logger: logger)
     // New entries get the day's weather where their family asked for it (off by default).
     let entryStore = WeatherFillingEntries(
         base: stores.entries, lookup: WeatherLookup(store: stores.weather, configuration: weather, clock: database.clock, logger: logger))
@@ -122,6 +127,7 @@ func buildRouter(
     ChildrenPages(stores: web).register(on: pages)
     NotebookPages(stores: web).register(on: pages)
     TrashPages(stores: web).register(on: pages)
+    BookPages(stores: web, worker: books).register(on: pages)
     ActivityPages(stores: web).register(on: pages)
     VersionPages(stores: web).register(on: pages)
     SettingsPages(stores: web).register(on: pages)
@@ -155,6 +161,7 @@ func buildRouter(
     TrashAPI(store: stores.trash, photos: photos, clock: database.clock).register(on: api)
     ActivityAPI(store: stores.activity, accounts: stores.accounts).register(on: api)
     SnapshotsAPI(store: stores.snapshots, settings: snapshots, clock: database.clock).register(on: api)
+    BooksAPI(store: stores.books, children: stores.children, storage: photos.storage, worker: books).register(on: api)
     ReactionsAPI(store: stores.reactions).register(on: api)
     NewsAPI(store: stores.news).register(on: api)
     SearchAPI(store: stores.search).register(on: api)

@@ -55,6 +55,8 @@ struct Words {
 
     subscript(_ word: ActivityWord) -> String { word.text(language) }
 
+    subscript(_ word: BookWord) -> String { word.text(language) }
+
     /// A word whose name is made at run time (`growth_height`), or nil when there is none by that name.
     func named(_ name: String) -> String? { Word(rawValue: name)?.text(language) }
 
@@ -69,7 +71,8 @@ struct Words {
                     uniqueKeysWithValues: Word.allCases.map { ($0.rawValue, $0.text(language)) }
                         + MailWord.allCases.map { ($0.rawValue, $0.text(language)) }
                         + TrashWord.allCases.map { ($0.rawValue, $0.text(language)) }
-                        + ActivityWord.allCases.map { ($0.rawValue, $0.text(language)) })
+                        + ActivityWord.allCases.map { ($0.rawValue, $0.text(language)) }
+                        + BookWord.allCases.map { ($0.rawValue, $0.text(language)) })
             )
         })
 }

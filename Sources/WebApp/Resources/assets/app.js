@@ -121,6 +121,30 @@ function watchRendition(element) {
   setTimeout(check, 3000);
 }
 
+// A book being made (the books page): its progress is asked for every few seconds, and the page reloads to offer the
+// download once it is made (or to say why it could not be).
+function watchBook(element) {
+  const bar = element.querySelector("[data-book-progress]");
+  const status = element.querySelector("[data-book-status]");
+  const label = status.textContent.replace(/\s*\d+%$/, "");
+  const check = async () => {
+    try {
+      const response = await fetch(`/api/v1/books/${element.dataset.book}`, { credentials: "same-origin" });
+      if (response.ok) {
+        const book = await response.json();
+        if (book.status !== element.dataset.state) { location.reload(); return; }
+        if (book.status === "running") {
+          bar.value = book.progress;
+          bar.textContent = `${book.progress}%`;
+          status.textContent = `${label} ${book.progress}%`;
+        }
+      }
+    } catch (error) { /* offline for a moment: try again */ }
+    setTimeout(check, 2000);
+  };
+  setTimeout(check, 2000);
+}
+
 // The calculator: key presses go to the server (one implementation, in Swift) without reloading the page.
 function setUpCalculator(form) {
   const output = form.querySelector("output");
@@ -157,5 +181,6 @@ document.querySelectorAll("[data-viewer]").forEach(setUpViewer);
 document.querySelectorAll("[data-editor]").forEach(setUpEditor);
 document.querySelectorAll("[data-calculator]").forEach(setUpCalculator);
 document.querySelectorAll("[data-rendition]").forEach(watchRendition);
+document.querySelectorAll("[data-book]:has([data-book-progress])").forEach(watchBook);
 document.querySelectorAll("[data-offline]").forEach(watchConnection);
 if (typeof Outbox !== "undefined") switched.then(() => Outbox.start());
