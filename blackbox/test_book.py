@@ -392,8 +392,15 @@ def test_a_parent_asks_for_a_book_and_an_archive_and_downloads_them(diary):
         assert "filename*=UTF-8''%ED%95%98%EB%8A%98-2026.pdf" in made.headers["Content-Disposition"]
         pdf = folder / "served.pdf"
         pdf.write_bytes(made.body)
-        text = tool("pdftotext", str(pdf), "-")
-        assert all(squeezed(title) in squeezed(text) for _, title, *_ in ENTRIES), text[:500]
+        # Every entry of the API's list of 하늘's 2026, title and body, in date order.
+        listed = call("GET", f"/entries?child={haneul['id']}&year=2026&limit=100").json()["items"]
+        assert len(listed) == 5
+        flat = squeezed(tool("pdftotext", "-enc", "UTF-8", str(pdf), "-"))
+        position = 0
+        for entry in sorted(listed, key=lambda e: e["date"]):
+            found = flat.find(squeezed(entry["title"]), position)
+            assert found >= 0 and flat.find(squeezed(visible(entry["body"])), found) >= 0, entry["title"]
+            position = found
         tool("qpdf", "--check", str(pdf))
         archive_made, _ = wait_for(server, token, archive_asked.json()["id"])
         assert archive_made["status"] == "ready" and archive_made["fileName"] == "하늘-2026-01-01-2026-03-31.zip", archive_made

@@ -41,7 +41,7 @@ public struct StoredArchiveMedia: ArchiveMediaSource {
         case .ready:
             guard let stored = try await storage.openRendition(sha256: clip.sha256) else { return nil }
             let copy = storage.scratchFile(extension: "mp4")
-            FileManager.default.createFile(atPath: copy.path, contents: nil)
+            guard FileManager.default.createFile(atPath: copy.path, contents: nil) else { throw PhotoError.internal("cannot write \(copy.path)") }
             let local = LocalOriginal(url: copy, temporary: true)
             let handle = try FileHandle(forWritingTo: copy)
             defer { try? handle.close() }
