@@ -1,6 +1,6 @@
 """Several `saessak serve` processes on one PostgreSQL database and one shared data folder behave as one (issue 19):
 what one writes the other reads, a web session and its CSRF token work on either, wrong passwords count on both, one
-snapshot a period is taken between them,
+snapshot a period is taken between them, a book made by one is downloaded from either,
 an invitation is used once, and when one is killed with SIGKILL in the middle of entry writes and photo uploads the
 other carries on and no acknowledged write is lost. Also: a database that is down, at start or while serving, gives a
 clear message or 503 with Retry-After — never a crash or a hang. Runs in the PostgreSQL pass of `make test`."""
@@ -79,6 +79,15 @@ def test_servers_on_separate_machines_share_photos_through_the_bucket(tmp_path):
         assert one.request("DELETE", f"/api/v1/trash/{taken.headers['Trash-Item']}", token=token).status == 204
         assert two.request("GET", f"/api/v1/photos/{ids[0]}/original", token=token).status == 404
         assert len(photo_files(data, "originals")) == 3
+        # A book asked for through one is made by whichever server claims it and downloaded whole from either.
+        book = one.request("POST", "/api/v1/books", {"childId": child["id"], "year": 2026}, token).json()
+        deadline = time.time() + 120
+        while two.request("GET", f"/api/v1/books/{book['id']}", token=token).json()["status"] != "ready":
+            assert time.time() < deadline
+            time.sleep(0.3)
+        made = [server.request("GET", f"/api/v1/books/{book['id']}/file", token=token) for server in (one, two)]
+        assert made[0].status == made[1].status == 200 and made[0].body == made[1].body and made[0].body.startswith(b"%PDF-")
+        assert len(photo_files(data, "books")) == 1
     finally:
         one.stop()
         two.stop()
