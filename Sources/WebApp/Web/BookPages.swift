@@ -62,7 +62,7 @@ struct BookPages {
                 throw Problem(status: .unprocessableContent, detail: error.text(Language(request)), field: error.field)
             }
             guard try await store.create(family: family, requestedBy: context.userID, request: asked, limit: BookWorker.perFamily) != nil else {
-                throw Problem(status: .conflict, detail: "\(BookWorker.perFamily) books are being made for this family already: wait for one to finish")
+                throw Problem(status: .conflict, detail: BookWord.bookBusy.text(Language(request), "\(BookWorker.perFamily)"))
             }
             worker.enqueue()
             return PageNotice(text: BookWord.bookAsked.text(Language(request))).attached(to: AccountPages.redirect("/books"), request: request)
