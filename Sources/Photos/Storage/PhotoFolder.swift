@@ -70,18 +70,22 @@ public struct PhotoFolder: PhotoStorage {
         LocalPhotoFile(thumbnail(sha256: sha256, size: size))
     }
 
-    /// The file flushed to disk, renamed within the data folder (the scratch file is in `incoming/`), then the folder
-    /// synced: a power cut leaves the whole rendition or none.
     public func putRendition(_ file: URL, sha256: String) throws(PhotoError) {
-        let destination = root.appendingPathComponent(StoredRendition(sha256: sha256).path)
+        try moveIntoPlace(file, at: StoredRendition(sha256: sha256).path, what: "the rendition")
+    }
+
+    /// `file` flushed to disk, renamed to `path` within the data folder (scratch files are in `incoming/`), then the
+    /// folder synced: a power cut leaves the whole file or none.
+    private func moveIntoPlace(_ file: URL, at path: String, what: String) throws(PhotoError) {
+        let destination = root.appendingPathComponent(path)
         try makeFolder(for: destination)
         do {
             try POSIXFile.syncFile(file)
         } catch {
-            throw .internal("cannot flush the rendition: \(error)")
+            throw .internal("cannot flush \(what): \(error)")
         }
         guard rename(file.path, destination.path) == 0 else {
-            throw .internal("cannot store the rendition: \(String(cString: strerror(errno)))")
+            throw .internal("cannot store \(what): \(String(cString: strerror(errno)))")
         }
         POSIXFile.syncFolder(destination.deletingLastPathComponent())
     }
@@ -96,19 +100,8 @@ public struct PhotoFolder: PhotoStorage {
         return enumerator.compactMap { item in (item as? String).flatMap { StoredRendition(fileName: URL(fileURLWithPath: $0).lastPathComponent) } }
     }
 
-    /// As a rendition: flushed, renamed into place, the folder synced.
     public func putBook(_ file: URL, _ book: StoredBook) throws(PhotoError) {
-        let destination = root.appendingPathComponent(book.path)
-        try makeFolder(for: destination)
-        do {
-            try POSIXFile.syncFile(file)
-        } catch {
-            throw .internal("cannot flush the book: \(error)")
-        }
-        guard rename(file.path, destination.path) == 0 else {
-            throw .internal("cannot store the book: \(String(cString: strerror(errno)))")
-        }
-        POSIXFile.syncFolder(destination.deletingLastPathComponent())
+        try moveIntoPlace(file, at: book.path, what: "the book")
     }
 
     public func openBook(_ book: StoredBook) throws(PhotoError) -> (any StoredPhotoFile)? {
