@@ -619,7 +619,7 @@ def sqlite_page_rows(args, data, token, children):
 def book_rows(args):
     """`--only book` and `make bench`: the book of a year of `photos` entries with a 12 MP photo each (20 distinct
     originals, made distinct in bytes), its time a page and its peak memory, against vipsthumbnail making the same
-    print-sized JPEGs of the same originals (the image work alone)."""
+    print-sized JPEGs of the same originals (the image work alone); and the same year as the HTML archive."""
     import datetime
     photos = args.book_photos
     data, token = new_data_folder(args.bin, "saessak-bench-book-")
@@ -660,6 +660,13 @@ def book_rows(args):
     seconds, peak = run_measured([args.bin, "book", "하늘", "--year", "2026", str(book), "--data", str(data)])
     pages = int(re.search(rb"Pages:\s+(\d+)", subprocess.run(["pdfinfo", str(book)], capture_output=True, check=True).stdout).group(1))
     megabytes = book.stat().st_size / 1e6
+    book.unlink()
+    # The same year as the archive: web copies, the originals, a page a month, in one ZIP.
+    archive = folder / "archive.zip"
+    archive_seconds, archive_peak = run_measured(
+        [args.bin, "book", "하늘", "--year", "2026", "--format", "html", str(archive), "--data", str(data)])
+    archive_gigabytes = archive.stat().st_size / 1e9
+    archive.unlink()
     # The reference: the same photos made print-sized (A5's text width at 300 ppi) by vipsthumbnail, one process.
     out = folder / "vipsthumbnail"
     out.mkdir()
@@ -670,6 +677,8 @@ def book_rows(args):
         (f"the book of a year: {photos:,} photos, A5, {pages:,} pages", f"{seconds / pages:.2f} s a page, {peak:.0f} MB peak",
          f"vipsthumbnail {reference:.0f} s, {reference_rss:.0f} MB", f"{seconds / reference:.2f}× its time (< 1 s a page, < 300 MB)"),
         ("the book's PDF", f"{megabytes:.0f} MB", f"{megabytes * 1e3 / photos:.0f} KB a photo", ""),
+        (f"the same year as the HTML archive ({photos:,} photos)", f"{archive_seconds:.0f} s, {archive_peak:.0f} MB peak",
+         f"{archive_gigabytes:.1f} GB ZIP (the originals stored as they are)", ""),
     ]
 
 
