@@ -19,8 +19,8 @@ from test_web_app import chrome  # noqa: F401 (the same headless Chromium as the
 
 pytestmark = [pytest.mark.engine, pytest.mark.photos]
 # What a browser is shown does not depend on the engine or the photo store (the tests that make the files run on every
-# one): the browser's tests run in the first pass only.
-first_pass_only = pytest.mark.skipif(ENGINE != "sqlite" or PHOTOS != "folder", reason="the browser's checks run in the SQLite pass")
+# one): the browser's tests, and the restart after a kill, run in the first pass only (make test's time).
+first_pass_only = pytest.mark.skipif(ENGINE != "sqlite" or PHOTOS != "folder", reason="the same on every engine and photo store: the SQLite pass runs it")
 
 ARTEFACTS = Path(os.environ.get("SAESSAK_ARTEFACTS", Path(__file__).resolve().parent.parent / "test-artefacts")) / "book"
 RESIDENT_NUMBER = "251201-4123456"
@@ -448,8 +448,10 @@ def test_a_parent_asks_for_a_book_and_an_archive_and_downloads_them(diary):
         server.stop()
 
 
+@first_pass_only
 def test_a_book_whose_server_is_killed_is_made_after_the_restart(diary):
-    """kill -9 while a book is being made: the claim runs out and the restarted server makes it whole."""
+    """kill -9 while a book is being made: the claim runs out and the restarted server makes it whole. (A claim running
+    out on each engine is BookJobStoreTests'; this is the server's part, the same on every engine: the first pass.)"""
     import signal
     import time
     data, folder = diary
