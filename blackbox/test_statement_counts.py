@@ -74,7 +74,10 @@ def fill(server, owner, editor, entries, comments):
     share = made("POST", "/api/v1/share-links", {"entryIds": [e["id"] for e in made_entries[:30]], "label": "할머니께"})
     made("POST", "/api/v1/invitations", {"role": "viewer"})
     feed = made("POST", "/api/v1/feeds", {"label": "우리 가족 달력", "holidays": True})
-    return {"child": child["id"], "entry": newest["id"], "photo": newest["photoIds"][0], "memo": memo["id"], "event": event["id"],
+    # A book of the year, for the books page and the API's list (how far it has got does not change what is read).
+    book = server.request("POST", "/api/v1/books", {"childId": child["id"], "year": 2026}, owner)
+    assert book.status == 202, book.body
+    return {"book": book.json()["id"],"child": child["id"], "entry": newest["id"], "photo": newest["photoIds"][0], "memo": memo["id"], "event": event["id"],
             "anniversary": anniversary["id"], "comment": comment["id"], "share": share["url"].rsplit("/", 1)[1],
             "feed": feed["url"].rsplit("/", 1)[1]}
 
@@ -90,7 +93,7 @@ PATHS = [
     "/anniversaries/new", "/children/{child}/delete",
     "/trash", "/trash/empty", "/api/v1/trash", "/api/v1/trash/settings", "/entries/{entry}/versions",
     "/api/v1/entries/{entry}/versions", "/activity", "/activity?kind=entry&month=2026-11", "/api/v1/activity",
-    "/api/v1/activity?kind=entry", "/api/v1/members",
+    "/api/v1/activity?kind=entry", "/api/v1/members", "/books", "/books?child={child}", "/api/v1/books", "/api/v1/books/{book}",
     "/api/v1/timeline?limit=50", "/api/v1/timeline?limit=50&child={child}", "/api/v1/entries", "/api/v1/entries?month=2026-11",
     "/api/v1/entries/{entry}", "/api/v1/on-this-day?date=2027-11-01", "/api/v1/search?q=%EC%82%B0%EC%B1%85", "/api/v1/children",
     "/api/v1/children/{child}", "/api/v1/children/{child}/growth", "/api/v1/children/{child}/vaccinations", "/api/v1/memos",

@@ -21,6 +21,13 @@ public struct BookContent: Sendable {
     public let growth: [GrowthMeasurement]
 
     public var photoCount: Int { entries.reduce(0) { $0 + $1.photos.count } }
+
+    /// A book or archive of no entries is refused, naming the days, in the book's language.
+    func requireEntries() throws(BookError) {
+        guard entries.isEmpty else { return }
+        let days = period.name(language)
+        throw .request(language == .korean ? "\(days)에 쓴 일기가 없습니다" : "no entries in \(days)")
+    }
 }
 
 /// One entry as printed.

@@ -37,10 +37,7 @@ public enum BookPrinter {
         _ content: BookContent, options: BookOptions, to output: URL, photos: any BookPhotoSource,
         progress: @escaping (_ page: Int, _ of: Int) -> Void = { _, _ in }
     ) async throws -> BookReport {
-        guard !content.entries.isEmpty else {
-            let period = content.period.name(content.language)
-            throw BookError.request(content.language == .korean ? "\(period)에 쓴 일기가 없습니다" : "no entries in \(period)")
-        }
+        try content.requireEntries()
         let geometry = PageGeometry(size: options.size, bleed: options.bleed)
         let document = try PrintDocument(path: output.path, width: geometry.width, height: geometry.height)
         document.metadata(title: content.title, author: nil, creator: "Saessak")

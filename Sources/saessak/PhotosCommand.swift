@@ -115,13 +115,13 @@ struct PhotosMigrate: AsyncParsableCommand {
     /// Copies one thumbnail unless the target holds the same bytes, then reads it back.
     private func copy(_ thumbnail: StoredThumbnail, from source: any PhotoStorage, to target: any PhotoStorage, report: inout MigrationReport) async throws {
         guard let here = try await source.openThumbnail(sha256: thumbnail.sha256, size: thumbnail.size) else { return }
-        let bytes = try await Self.read(here)
-        if let there = try await target.openThumbnail(sha256: thumbnail.sha256, size: thumbnail.size), try await Self.read(there) == bytes {
+        let bytes = try await here.readAll()
+        if let there = try await target.openThumbnail(sha256: thumbnail.sha256, size: thumbnail.size), try await there.readAll() == bytes {
             report.thumbnailsPresent += 1
             return
         }
         try await target.putThumbnail(bytes, sha256: thumbnail.sha256, size: thumbnail.size)
-        guard let back = try await target.openThumbnail(sha256: thumbnail.sha256, size: thumbnail.size), try await Self.read(back) == bytes else {
+        guard let back = try await target.openThumbnail(sha256: thumbnail.sha256, size: thumbnail.size), try await back.readAll() == bytes else {
             throw CLIError("the target's copy differs")
         }
         report.thumbnailsCopied += 1
@@ -160,13 +160,6 @@ struct PhotosMigrate: AsyncParsableCommand {
         var hasher = SHA256()
         if file.byteCount > 0 { try await file.read(0...(file.byteCount - 1), chunkSize: 1 << 20) { hasher.update(data: $0) } }
         return SignatureV4.hex(hasher.finalize())
-    }
-
-    static func read(_ file: any StoredPhotoFile) async throws -> Data {
-        var data = Data()
-        guard file.byteCount > 0 else { return data }
-        try await file.read(0...(file.byteCount - 1), chunkSize: 1 << 20) { data.append($0) }
-        return data
     }
 }
 

@@ -21,7 +21,7 @@ public struct StoredArchiveMedia: ArchiveMediaSource {
     public init(storage: any PhotoStorage) { self.storage = storage }
 
     public func webCopy(of photo: Photo) async throws -> Data? {
-        if let stored = try await storage.openThumbnail(sha256: photo.sha256, size: .large) { return try await Self.read(stored) }
+        if let stored = try await storage.openThumbnail(sha256: photo.sha256, size: .large) { return try await stored.readAll() }
         guard let original = try await original(of: photo) else { return nil }
         let scratch = storage.scratchFile(extension: "jpg")
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -52,13 +52,5 @@ public struct StoredArchiveMedia: ArchiveMediaSource {
         case .pending, .failed:
             return nil
         }
-    }
-
-    static func read(_ file: any StoredPhotoFile) async throws -> Data {
-        var data = Data()
-        guard file.byteCount > 0 else { return data }
-        data.reserveCapacity(file.byteCount)
-        try await file.read(0...(file.byteCount - 1), chunkSize: 1 << 20) { data.append($0) }
-        return data
     }
 }

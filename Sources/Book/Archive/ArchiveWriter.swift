@@ -23,10 +23,7 @@ public enum ArchiveWriter {
         _ content: BookContent, to output: URL, media: any ArchiveMediaSource, made: Date = Date(),
         progress: @escaping (_ entriesDone: Int, _ of: Int) -> Void = { _, _ in }
     ) async throws -> ArchiveReport {
-        guard !content.entries.isEmpty else {
-            let period = content.period.name(content.language)
-            throw BookError.request(content.language == .korean ? "\(period)에 쓴 일기가 없습니다" : "no entries in \(period)")
-        }
+        try content.requireEntries()
         let pages = ArchivePages(content: content, made: made)
         let folder = folderName(content)
         let archive: Archive

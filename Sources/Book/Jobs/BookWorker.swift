@@ -70,7 +70,7 @@ public final class BookWorker: Service, Sendable {
         guard due else { return }
         do {
             for job in try await stores.books.removeExpired(failedBefore: Date().addingTimeInterval(-Self.kept)) {
-                if let book = StoredBook(id: job.id.description, extension: job.request.format.fileExtension) { await storage.deleteBook(book) }
+                await storage.deleteBook(StoredBook(job))
             }
         } catch {
             logger.warning("cannot remove expired books", metadata: ["error": "\(error)"])
@@ -81,7 +81,7 @@ public final class BookWorker: Service, Sendable {
         let progress = JobProgress()
         let started = ContinuousClock.now
         let format = job.request.format
-        guard let book = StoredBook(id: job.id.description, extension: format.fileExtension) else { return }
+        let book = StoredBook(job)
         let output = storage.scratchFile(extension: format.fileExtension)
         defer { try? FileManager.default.removeItem(at: output) }
         do {

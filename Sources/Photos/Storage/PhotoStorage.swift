@@ -1,3 +1,4 @@
+import Diary
 import Foundation
 
 /// Where photo files are kept: each original at its content address (SHA-256 and format), its thumbnails beside
@@ -139,15 +140,12 @@ public struct StoredRendition: Hashable, Sendable {
     public var path: String { "renditions/\(sha256.prefix(2))/\(sha256).mp4" }
 }
 
-/// A finished book or archive in the store: `books/<job id>.pdf` or `.zip`.
+/// A finished book or archive in the store: `books/<job id>.pdf` or `.zip` (an id is a lowercase UUID: nothing else
+/// becomes a path).
 public struct StoredBook: Hashable, Sendable {
     public let name: String
 
-    /// Nil unless `id` is a job's id (a lowercase UUID) and `extension` pdf or zip: nothing else becomes a path.
-    public init?(id: String, extension: String) {
-        guard UUID(uuidString: id) != nil, id == id.lowercased(), ["pdf", "zip"].contains(`extension`) else { return nil }
-        name = "\(id).\(`extension`)"
-    }
+    public init(_ job: BookJob) { name = "\(job.id).\(job.request.format.fileExtension)" }
 
     public var path: String { "books/\(name)" }
 }
@@ -178,6 +176,17 @@ public protocol StoredPhotoFile: Sendable {
     var byteCount: Int { get }
     /// Reads `range` (within `0..<byteCount`) in pieces of at most `chunkSize` bytes, handing each to `body`.
     func read(_ range: ClosedRange<Int>, chunkSize: Int, _ body: (Data) async throws -> Void) async throws
+}
+
+extension StoredPhotoFile {
+    /// The whole file in memory: for small ones (thumbnails), never for an original.
+    public func readAll() async throws -> Data {
+        var data = Data()
+        guard byteCount > 0 else { return data }
+        data.reserveCapacity(byteCount)
+        try await read(0...(byteCount - 1), chunkSize: 1 << 20) { data.append($0) }
+        return data
+    }
 }
 
 extension PhotoStorage {

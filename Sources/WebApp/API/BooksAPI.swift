@@ -63,8 +63,7 @@ struct BooksAPI {
         api.delete("books/:id", .editor) { _, context in
             let family = try context.member().familyID
             let job = try await Self.job(store, family: family, context: context)
-            guard try await store.delete(family: family, id: job.id) else { throw Problem(status: .notFound, detail: "no book with id \(job.id)") }
-            if let book = StoredBook(id: job.id.description, extension: job.request.format.fileExtension) { await storage.deleteBook(book) }
+            guard try await Self.delete(job, store: store, storage: storage) else { throw Problem(status: .notFound, detail: "no book with id \(job.id)") }
             return Response(status: .noContent)
         }
     }
@@ -75,14 +74,19 @@ struct BooksAPI {
         return job
     }
 
+    /// Deletes a book's row, then its file (a book being made stops at its next renewal); false when it was gone.
+    static func delete(_ job: BookJob, store: any BookJobStore, storage: any PhotoStorage) async throws -> Bool {
+        guard try await store.delete(family: job.familyID, id: job.id) else { return false }
+        await storage.deleteBook(StoredBook(job))
+        return true
+    }
+
     /// The finished file as an attachment named for the reader (하늘-2026.pdf); 409 while it is being made.
     static func download(_ job: BookJob, names: BookNaming, storage: any PhotoStorage, request: Request) async throws -> Response {
         guard job.status == .ready else {
             throw Problem(status: .conflict, detail: job.status == .failed ? "the book could not be made: \(job.error ?? "")" : "the book is not made yet")
         }
-        guard let book = StoredBook(id: job.id.description, extension: job.request.format.fileExtension),
-            let file = try await storage.openBook(book)
-        else { throw Problem(status: .notFound, detail: "the book's file is gone: ask for it again") }
+        guard let file = try await storage.openBook(StoredBook(job)) else { throw Problem(status: .notFound, detail: "the book's file is gone: ask for it again") }
         var response = try await FileResponse.serve(
             file, contentType: job.request.format.contentType, etag: job.id.description, caching: .shareLink, request: request)
         response.headers[.contentDisposition] = names.disposition(job)

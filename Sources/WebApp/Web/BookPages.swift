@@ -76,11 +76,7 @@ struct BookPages {
         pages.post("books/:id/delete", .editor) { _, context in
             let family = try context.member().familyID
             let job = try await BooksAPI.job(store, family: family, context: context)
-            if try await store.delete(family: family, id: job.id),
-                let book = StoredBook(id: job.id.description, extension: job.request.format.fileExtension)
-            {
-                await stores.photos.storage.deleteBook(book)
-            }
+            _ = try await BooksAPI.delete(job, store: store, storage: stores.photos.storage)
             return AccountPages.redirect("/books")
         }
     }
