@@ -102,6 +102,17 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // WebAuthn's relying party: the CBOR and COSE keys a browser posts, read without trusting a byte, and the checks
+        // of a passkey made or used (docs/security.md, "Passkeys").
+        .target(
+            name: "WebAuthn",
+            dependencies: [
+                "Diary",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // What both database engines share: the SQL session interface, stored times, paging, the backup catalogue.
         .target(name: "Persistence", dependencies: ["Diary", "KoreanCalendar", "Secrets", "WeatherAnswers", "CSearchTokenizer"], swiftSettings: swiftSettings),
         .target(
@@ -169,7 +180,7 @@ let package = Package(
         .target(
             name: "WebApp",
             dependencies: [
-                "Diary", "DiaryStore", "Persistence", "Secrets", "Files", "Photos", "Services", "Backup", "Snapshots", "Importers", "Multipart", "Mail", "MailFormat", "Places", "WeatherAnswers", "Installation", "Book",
+                "Diary", "DiaryStore", "Persistence", "Secrets", "Files", "Photos", "Services", "Backup", "Snapshots", "Importers", "Multipart", "Mail", "MailFormat", "Places", "WeatherAnswers", "Installation", "Book", "WebAuthn",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -225,6 +236,7 @@ let package = Package(
         .testTarget(name: "DiaryTests", dependencies: ["Diary"], swiftSettings: swiftSettings),
         .testTarget(name: "FilesTests", dependencies: ["Files"], swiftSettings: swiftSettings),
         .testTarget(name: "SecretsTests", dependencies: ["Secrets"], swiftSettings: swiftSettings),
+        .testTarget(name: "WebAuthnTests", dependencies: ["WebAuthn", "Diary"], swiftSettings: swiftSettings),
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "Diary"], swiftSettings: swiftSettings),
         .testTarget(name: "DiaryStoreTests", dependencies: ["DiaryStore", "Persistence", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swiftSettings),
         .testTarget(

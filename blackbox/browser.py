@@ -6,14 +6,17 @@ import urllib.parse
 
 
 class Browser:
-    def __init__(self, server, headers=None):
+    def __init__(self, server, headers=None, source=None):
+        """`source`: the loopback address to connect from (127.0.0.2 …), for a client the server must count apart."""
         self.server = server
+        self.source = source
         self.cookies = {}
         self.headers = headers or {}
         self.last_set_cookies = []
 
     def request(self, method, path, form=None, body=None, headers=None, raw=None):
-        connection = http.client.HTTPConnection("127.0.0.1", self.server.port, timeout=30)
+        connection = http.client.HTTPConnection(
+            "127.0.0.1", self.server.port, timeout=30, source_address=(self.source, 0) if self.source else None)
         all_headers = dict(self.headers)
         if self.cookies:
             all_headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())

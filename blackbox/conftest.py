@@ -104,6 +104,15 @@ def execute_sql(data, statement, *parameters):
     _psql(data, statement)
 
 
+def query_sql(data, statement):
+    """The rows of one query on the data folder's database, each a tuple of text (SQLite's or psql's)."""
+    if ENGINE != "postgres":
+        import sqlite3
+        with sqlite3.connect(Path(data) / "saessak.sqlite") as db:
+            return [tuple(str(value) for value in row) for row in db.execute(statement).fetchall()]
+    return [tuple(line.split("|")) for line in _psql(data, statement)[1].splitlines()]
+
+
 def _psql(data, statement):
     environment = engine_environment(data, "postgres")
     url, _, query = environment["SAESSAK_DATABASE_URL"].partition("?")

@@ -310,7 +310,7 @@ def test_a_backup_from_an_older_schema_is_migrated_forward(tmp_path):
         assert manifest["schema"][-16:] == ["v8 imports", "v9 imported records", "v10 shared state", "v11 videos", "v12 idempotency keys",
                                             "v13 comments and hearts", "v14 authors and reads", "v15 mail", "v16 place regions", "v17 weather",
                                             "v18 page indexes", "v19 entry lists", "v20 trash and versions", "v21 activity", "v22 snapshot runs",
-                                            "v23 book jobs"]
+                                            "v23 book jobs", "v24 passkeys"]
         del manifest["schema"][-16:]
         for table in ("importedItems", "comments", "hearts", "entryReads", "entryVersions", "entryVersionPhotos", "trashItems", "trashPhotos",
                       "trashContents", "activity"):  # v8's, v13's, v14's, v20's, v21's

@@ -489,7 +489,7 @@ def page_paths(site):
         "child-new": "/children/new", "child-edit": f"/children/{child['id']}/edit", "child-delete": f"/children/{child['id']}/delete",
         "memos": "/memos", "memo": f"/memos/{memo['id']}", "memo-new": "/memos/new", "anniversaries": "/anniversaries",
         "anniversary-edit": f"/anniversaries/{anniversary['id']}/edit", "calculator": "/calculator", "more": "/more",
-        "settings": "/settings", "import": "/settings/import", "health": f"/health?child={child['id']}", "event-edit": f"/health/events/{event['id']}/edit", "anniversary-new": "/anniversaries/new", "password": "/account/password",
+        "settings": "/settings", "sign-in-methods": "/settings/sign-in", "import": "/settings/import", "health": f"/health?child={child['id']}", "event-edit": f"/health/events/{event['id']}/edit", "anniversary-new": "/anniversaries/new", "password": "/account/password",
         "comment-edit": f"/comments/{comment['id']}/edit", "album": f"/album?child={child['id']}&month=2026-11",
         "photo": f"/photos/{entry['photoIds'][0]}?entry={entry['id']}", "unsubscribe": unsubscribe, "not-found": "/entries/00000000-0000-0000-0000-000000000000",
     }

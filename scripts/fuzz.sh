@@ -14,7 +14,7 @@ scratch=.build-fuzz
 flags=(-Xswiftc -sanitize=fuzzer,address -Xswiftc -enable-testing)
 
 # The modules the targets use (and, through them, everything they depend on).
-for target in Multipart Diary Files Photos Importers Backup S3Answers MailFormat WeatherAnswers Book; do
+for target in Multipart Diary Files Photos Importers Backup S3Answers MailFormat WeatherAnswers Book WebAuthn; do
     swift build --scratch-path "$scratch" "${flags[@]}" --target "$target"
 done
 bin="$(swift build --scratch-path "$scratch" "${flags[@]}" --show-bin-path)"

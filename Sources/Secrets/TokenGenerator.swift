@@ -9,15 +9,19 @@ public enum TokenGenerator {
 
     /// A new token and the digest to store for it.
     public static func make() -> (token: String, digest: Data) {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        let token = prefix + Data(bytes).base64EncodedString()
+        let token = prefix + randomBytes(32).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
         return (token, digest(of: token))
     }
 
-    public static func digest(of token: String) -> Data {
-        Data(SHA256.hash(data: Data(token.utf8)))
+    public static func digest(of token: String) -> Data { digest(of: Data(token.utf8)) }
+
+    public static func digest(of bytes: Data) -> Data { Data(SHA256.hash(data: bytes)) }
+
+    /// `count` bytes from the system's random source (a WebAuthn challenge, a TOTP secret).
+    public static func randomBytes(_ count: Int) -> Data {
+        var generator = SystemRandomNumberGenerator()
+        return Data((0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
     }
 }

@@ -140,7 +140,7 @@ struct PhotosMigrate: AsyncParsableCommand {
         }
         let scratch = target.scratchFile(extension: "mp4")
         defer { try? FileManager.default.removeItem(at: scratch) }
-        FileManager.default.createFile(atPath: scratch.path, contents: nil, attributes: [.posixPermissions: 0o600])
+        _ = FileManager.default.createFile(atPath: scratch.path, contents: nil, attributes: [.posixPermissions: 0o600])
         let handle = try FileHandle(forWritingTo: scratch)
         do {
             if here.byteCount > 0 { try await here.read(0...(here.byteCount - 1), chunkSize: 1 << 20) { try handle.write(contentsOf: $0) } }

@@ -33,7 +33,8 @@ struct Serve: AsyncParsableCommand {
         let photoStorage = try data.objectStorage() == nil ? nil : try await data.photoStorage()
         if let photoStorage { logger.info("photos", metadata: ["store": "\(photoStorage.location)"]) }
         let app = try await buildApplication(
-            try server.configuration(dataFolder: data.url, mail: try mail.configuration(), snapshots: try snapshots.settings()),
+            try server.configuration(
+                dataFolder: data.url, mail: try mail.configuration(), snapshots: try snapshots.settings(), publicURL: try mail.publicURL()),
             database: database, photoStorage: photoStorage, logger: logger)
         try await app.runService()
     }

@@ -30,11 +30,12 @@ import Testing
         let database = try DiaryDatabase(folder: folder)
         let photos = try PhotoService(dataFolder: folder, database: database, logger: .init(label: "test"))
         let table = buildRouter(database: database, dataFolder: folder, photos: photos, signIn: SignIn(database)).access
-        // Files and streams (their cost is the bytes), the sign-in and setup pages, the app's own assets, and
+        // Files and streams (their cost is the bytes), the sign-in and setup pages and a member's own sign-in methods
+        // (browser sessions only: no family's diary, and no token to count them with), the app's own assets, and
         // `/calendar`, which only sends a browser on to a month.
         let exempt: Set<String> = [
             "/healthz", "/api/v1/openapi.json", "/assets/{name}", "/sw.js", "/offline", "/manifest.webmanifest", "/login", "/setup",
-            "/account/password", "/invite/{token}", "/api/v1/photos/{id}/original", "/api/v1/photos/{id}/thumbnail",
+            "/account/password", "/settings/sign-in", "/invite/{token}", "/api/v1/photos/{id}/original", "/api/v1/photos/{id}/thumbnail",
             "/api/v1/photos/{id}/video", "/api/v1/children/{id}/photo", "/s/{token}/photos/{photo}", "/s/{token}/videos/{photo}",
             "/api/v1/uploads/{upload}", "/settings/backup.zip", "/mail/unsubscribe/{family}/{user}/{token}", "/calendar",
         ]

@@ -24,6 +24,7 @@ public struct DiaryStores: Sendable {
     public let activity: any ActivityStore
     public let snapshots: any SnapshotStore
     public let books: any BookJobStore
+    public let passkeys: any PasskeyStore
 
     public init(
         accounts: any AccountStore, sessions: any SessionStore, sharing: any SharingStore, children: any ChildStore,
@@ -31,7 +32,8 @@ public struct DiaryStores: Sendable {
         photos: any PhotoStore, search: any SearchStore, imports: any ImportStore, growth: any GrowthStore,
         vaccinations: any VaccinationStore, loginFailures: any LoginFailureStore, reactions: any ReactionStore,
         news: any NewsStore, mail: any MailStore, weather: any WeatherStore, trash: any TrashStore,
-        activity: any ActivityStore, snapshots: any SnapshotStore, books: any BookJobStore
+        activity: any ActivityStore, snapshots: any SnapshotStore, books: any BookJobStore,
+        passkeys: any PasskeyStore
     ) {
         self.accounts = accounts
         self.sessions = sessions
@@ -55,5 +57,6 @@ public struct DiaryStores: Sendable {
         self.activity = activity
         self.snapshots = snapshots
         self.books = books
+        self.passkeys = passkeys
     }
 }

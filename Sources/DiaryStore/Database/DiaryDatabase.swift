@@ -167,6 +167,7 @@ extension DiaryDatabase {
             search: SQLiteSearchStore(self), imports: SQLImportStore(self), growth: SQLGrowthStore(self),
             vaccinations: SQLVaccinationStore(self), loginFailures: SQLLoginFailureStore(self), reactions: SQLReactionStore(self),
             news: SQLNewsStore(self), mail: SQLMailStore(self), weather: SQLWeatherStore(self), trash: SQLTrashStore(self),
-            activity: SQLActivityStore(self), snapshots: SQLSnapshotStore(self), books: SQLBookJobStore(self))
+            activity: SQLActivityStore(self), snapshots: SQLSnapshotStore(self), books: SQLBookJobStore(self),
+            passkeys: SQLPasskeyStore(self))
     }
 }

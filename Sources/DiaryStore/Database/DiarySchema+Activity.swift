@@ -87,4 +87,29 @@ extension DiarySchema {
             CREATE INDEX bookJobs_waiting ON bookJobs(status, createdAt);
             """)
     }
+
+    /// Members' passkeys (WebAuthn) and the single-use challenges of their ceremonies: server state like sessions,
+    /// not in backups. Only a digest of a challenge is kept; a credential id is unique across the server.
+    static func passkeys(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE passkeys (
+                id TEXT PRIMARY KEY NOT NULL,
+                userId TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                name TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 60),
+                credentialId BLOB NOT NULL UNIQUE CHECK (length(credentialId) BETWEEN 1 AND 1023),
+                publicKey BLOB NOT NULL CHECK (length(publicKey) BETWEEN 1 AND 4096),
+                signCount INTEGER NOT NULL DEFAULT 0 CHECK (signCount BETWEEN 0 AND 4294967295),
+                createdAt DATETIME NOT NULL,
+                lastUsedAt DATETIME
+            );
+            CREATE INDEX passkeys_user ON passkeys(userId, createdAt);
+            CREATE TABLE passkeyChallenges (
+                digest BLOB PRIMARY KEY NOT NULL CHECK (length(digest) = 32),
+                ceremony TEXT NOT NULL CHECK (ceremony IN ('register', 'sign-in')),
+                userId TEXT REFERENCES users(id) ON DELETE CASCADE,
+                expiresAt DATETIME NOT NULL
+            );
+            CREATE INDEX passkeyChallenges_expiry ON passkeyChallenges(expiresAt);
+            """)
+    }
 }

@@ -1,6 +1,28 @@
 /// The PostgreSQL migrations after the first two (p3 shared state onwards), newest first, as SQLite's
 /// `DiarySchema+Later`; `PostgresSchema.migrations` lists them in order. Shipped migrations are never edited.
 extension PostgresSchema {
+    /// As SQLite's "v24 passkeys": members' passkeys and their ceremonies' challenges (server state, not in backups).
+    static let passkeys = """
+        CREATE TABLE passkeys (
+            id text COLLATE "C" PRIMARY KEY,
+            userId text COLLATE "C" NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            name text COLLATE "C" NOT NULL CHECK (char_length(name) BETWEEN 1 AND 60),
+            credentialId bytea NOT NULL UNIQUE CHECK (octet_length(credentialId) BETWEEN 1 AND 1023),
+            publicKey bytea NOT NULL CHECK (octet_length(publicKey) BETWEEN 1 AND 4096),
+            signCount bigint NOT NULL DEFAULT 0 CHECK (signCount BETWEEN 0 AND 4294967295),
+            createdAt text COLLATE "C" NOT NULL,
+            lastUsedAt text COLLATE "C"
+        );
+        CREATE INDEX passkeys_user ON passkeys(userId, createdAt);
+        CREATE TABLE passkeyChallenges (
+            digest bytea PRIMARY KEY CHECK (octet_length(digest) = 32),
+            ceremony text COLLATE "C" NOT NULL CHECK (ceremony IN ('register', 'sign-in')),
+            userId text COLLATE "C" REFERENCES users(id) ON DELETE CASCADE,
+            expiresAt text COLLATE "C" NOT NULL
+        );
+        CREATE INDEX passkeyChallenges_expiry ON passkeyChallenges(expiresAt);
+        """
+
     /// As SQLite's "v23 book jobs": the books and archives made in the background, and kept for download.
     static let bookJobs = """
         CREATE TABLE bookJobs (

@@ -25,6 +25,9 @@ public struct AppConfiguration: Sendable {
     public var countsStatements: Bool
     /// Where and how often the scheduled snapshots go (docs/backup.md); nil: none.
     public var snapshots: SnapshotSettings?
+    /// The address people open the app at (`--public-url`): passkeys are bound to its host and origin. Nil: the
+    /// address each browser used (its `Host`, and `X-Forwarded-Proto` from a proxy in front).
+    public var publicURL: URL?
 
     public static let defaultHost = "127.0.0.1"
     public static let defaultPort = 8080
@@ -33,8 +36,10 @@ public struct AppConfiguration: Sendable {
     public init(
         host: String = defaultHost, port: Int = defaultPort, dataFolder: URL, staticFolder: URL? = nil,
         connectionLimits: ConnectionLimits = .standard, videoLimits: VideoLimits = VideoLimits(), mail: MailConfiguration? = nil,
-        weather: WeatherConfiguration = WeatherConfiguration(), countsStatements: Bool = false, snapshots: SnapshotSettings? = nil
+        weather: WeatherConfiguration = WeatherConfiguration(), countsStatements: Bool = false, snapshots: SnapshotSettings? = nil,
+        publicURL: URL? = nil
     ) {
+        self.publicURL = publicURL
         self.countsStatements = countsStatements
         self.snapshots = snapshots
         self.mail = mail

@@ -68,7 +68,8 @@ public func buildApplication(
         router: buildRouter(
             database: database, dataFolder: configuration.dataFolder, photos: photos, signIn: signIn,
             staticFolder: configuration.staticFolder, sendsMail: configuration.mail != nil, weather: configuration.weather,
-            countsStatements: configuration.countsStatements, snapshots: configuration.snapshots, books: books, logger: logger
+            countsStatements: configuration.countsStatements, snapshots: configuration.snapshots, books: books,
+            publicURL: configuration.publicURL, logger: logger
         ).router,
         server: .http1(configuration: .init(additionalChannelHandlers: [ConnectionGuard(limits: limits, counts: counts)])),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Saessak"),
@@ -88,7 +89,7 @@ public func buildApplication(
 func buildRouter(
     database: any DiaryEngine, dataFolder: URL, photos: PhotoService, signIn: SignIn, staticFolder: URL? = nil, sendsMail: Bool = false,
     weather: WeatherConfiguration = WeatherConfiguration(), countsStatements: Bool = false, snapshots: SnapshotSettings? = nil,
-    books: BookWorker? = nil, logger: Logger = Logger(label: "saessak")
+    books: BookWorker? = nil, publicURL: URL? = nil, logger: Logger = Logger(label: "saessak")
 ) -> (router: Router<AppRequestContext>, access: AccessTable) {
     let stores = database.stores
     // Tests that build the router alone queue books that no worker makes.
@@ -131,6 +132,9 @@ func buildRouter(
     ActivityPages(stores: web).register(on: pages)
     VersionPages(stores: web).register(on: pages)
     SettingsPages(stores: web).register(on: pages)
+    let signInMethods = SignInMethodsPages(stores: web, ceremonies: PasskeySignIn(passkeys: stores.passkeys, signIn: signIn, publicURL: publicURL))
+    signInMethods.register(on: pages)
+    signInMethods.register(json: root)
     ImportPages(stores: web).register(on: pages)
     HealthPages(stores: web).register(on: pages)
     SharingPages(sharing: stores.sharing, entries: stores.entries, photos: photos, signIn: signIn).register(on: pages)

@@ -12,9 +12,9 @@ struct LoginThrottle: Sendable {
     let store: any LoginFailureStore
 
     /// Seconds to wait before trying again, or nil when an attempt may be made now.
-    func wait(account: String, address: String, now: Date) async throws -> Int? {
-        let failures = try await store.failures(
-            keys: [Self.key(account: account), Self.key(address: address)], since: now.addingTimeInterval(-Self.window))
+    /// A passkey sign-in names no account until its passkey is found: `account` nil counts the address alone.
+    func wait(account: String?, address: String, now: Date) async throws -> Int? {
+        let failures = try await store.failures(keys: Self.keys(account: account, address: address), since: now.addingTimeInterval(-Self.window))
         let waits = failures.values.compactMap { recent -> TimeInterval? in
             guard recent.count >= Self.limit, let oldest = recent.first else { return nil }
             return Self.window - now.timeIntervalSince(oldest)
@@ -22,13 +22,18 @@ struct LoginThrottle: Sendable {
         return waits.max().map { max(1, Int($0.rounded(.up))) }
     }
 
-    func recordFailure(account: String, address: String, now: Date) async throws {
-        try await store.recordFailure(keys: [Self.key(account: account), Self.key(address: address)], at: now)
+    /// Wrong passwords, wrong codes and passkey answers that fail all count here, towards the same limits.
+    func recordFailure(account: String?, address: String, now: Date) async throws {
+        try await store.recordFailure(keys: Self.keys(account: account, address: address), at: now)
     }
 
     /// A right password clears the account's failures (not the address's: one guesser may try many accounts).
     func recordSuccess(account: String) async throws {
         try await store.clear(key: Self.key(account: account))
+    }
+
+    private static func keys(account: String?, address: String) -> [String] {
+        [Self.key(address: address)] + (account.map { [Self.key(account: $0)] } ?? [])
     }
 
     private static func key(account: String) -> String { "account:" + account.lowercased() }

@@ -115,15 +115,18 @@ struct AccountPages {
     ) -> Response {
         let words = Words.table(Language(request))
         let (token, cookie) = csrf(request, context: context)
-        let next = context.form["next"] ?? request.uri.queryParameters["next"].map(String.init) ?? "/"
+        let next = WebCredentials.safeRedirect(context.form["next"] ?? request.uri.queryParameters["next"].map(String.init) ?? "/")
+        let passkey = FormModel.PasskeyButton(
+            label: words[.signInWithPasskey], next: next, refused: words[.passkeyRefused], cancelled: words[.passkeyCancelled],
+            orWithPassword: words[.orWithPassword])
         return form(
             request, context: context, title: words[.signIn], action: "/login", csrf: token, submit: words[.signIn],
-            hidden: ["next": WebCredentials.safeRedirect(next)],
+            hidden: ["next": next],
             fields: [
                 FormField(name: "username", label: words[.username], value: username, autocomplete: "username"),
                 FormField(name: "password", label: words[.password], type: "password", autocomplete: "current-password"),
             ],
-            error: error.map { words[$0] }, status: status, cookie: cookie)
+            error: error.map { words[$0] }, passkey: passkey, status: status, cookie: cookie)
     }
 
     private static func passwordPage(_ request: Request, context: AppRequestContext, error: Word?) -> Response {
@@ -157,11 +160,12 @@ struct AccountPages {
     static func form(
         _ request: Request, context: AppRequestContext, title: String, action: String, csrf: String, submit: String,
         hidden: [String: String] = [:], fields: [FormField], note: String? = nil, error: String? = nil,
-        invitation: FormModel.Invitation? = nil, signInFirst: String? = nil, status: HTTPResponse.Status = .ok, cookie: String? = nil
+        invitation: FormModel.Invitation? = nil, signInFirst: String? = nil, passkey: FormModel.PasskeyButton? = nil,
+        status: HTTPResponse.Status = .ok, cookie: String? = nil
     ) -> Response {
         let model = FormModel(
             action: action, csrf: csrf, submit: submit, hidden: hidden.sorted { $0.key < $1.key }.map { Hidden(name: $0.key, value: $0.value) },
-            fields: fields, note: note, error: error, invitation: invitation, signInFirst: signInFirst)
+            fields: fields, note: note, error: error, invitation: invitation, signInFirst: signInFirst, passkey: passkey)
         return WebPage("account-form", title: title, model: model, status: status, bare: true)
             .response(request, context: context, setting: cookie.map { [$0] } ?? [])
     }
@@ -179,6 +183,16 @@ struct AccountPages {
         let invitation: Invitation?
         /// For an invitation opened by someone not signed in: where to sign in first.
         let signInFirst: String?
+        /// The sign-in page's passkey button, first (shown by app.js where the browser has WebAuthn).
+        let passkey: PasskeyButton?
+
+        struct PasskeyButton {
+            let label: String
+            let next: String
+            let refused: String
+            let cancelled: String
+            let orWithPassword: String
+        }
 
         /// The family an invitation is into, and as what.
         struct Invitation {

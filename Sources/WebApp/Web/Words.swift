@@ -57,6 +57,8 @@ struct Words {
 
     subscript(_ word: BookWord) -> String { word.text(language) }
 
+    subscript(_ word: SignInWord) -> String { word.text(language) }
+
     /// A word whose name is made at run time (`growth_height`), or nil when there is none by that name.
     func named(_ name: String) -> String? { Word(rawValue: name)?.text(language) }
 
@@ -72,7 +74,8 @@ struct Words {
                         + MailWord.allCases.map { ($0.rawValue, $0.text(language)) }
                         + TrashWord.allCases.map { ($0.rawValue, $0.text(language)) }
                         + ActivityWord.allCases.map { ($0.rawValue, $0.text(language)) }
-                        + BookWord.allCases.map { ($0.rawValue, $0.text(language)) })
+                        + BookWord.allCases.map { ($0.rawValue, $0.text(language)) }
+                        + SignInWord.allCases.map { ($0.rawValue, $0.text(language)) })
             )
         })
 }

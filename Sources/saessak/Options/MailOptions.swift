@@ -22,7 +22,9 @@ struct MailOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The address the mail comes from.", valueName: "ADDRESS"))
     var mailFrom: String?
 
-    @Option(help: ArgumentHelp("The address people open the app at, for the links in mail (https://diary.example.kr).", valueName: "URL"))
+    @Option(help: ArgumentHelp(
+        "The address people open the app at (https://diary.example.kr): the links in mail, and the site passkeys belong to.",
+        valueName: "URL"))
     var publicUrl: String?
 
     @Option(help: ArgumentHelp("The hour (Seoul time, 0–23) from which the day's digests go out.", valueName: "HOUR"))
@@ -32,8 +34,22 @@ struct MailOptions: ParsableArguments {
     var mailInterval = 60
 
     func validate() throws {
+        _ = try publicURL()
         guard smtpHost != nil else { return }
         _ = try configuration()
+    }
+
+    /// `--public-url`, checked: an http(s) address with a host and nothing after the path; nil when not given.
+    func publicURL() throws -> URL? {
+        guard let publicUrl else { return nil }
+        guard let url = URL(string: publicUrl), ["http", "https"].contains(url.scheme ?? ""), url.host != nil, url.query == nil,
+            url.fragment == nil, url.user == nil
+        else { throw Self.badPublicURL(publicUrl) }
+        return url
+    }
+
+    private static func badPublicURL(_ given: String?) -> ValidationError {
+        ValidationError("--public-url must be the app's address, such as https://diary.example.kr (got '\(given ?? "")')")
     }
 
     /// The settings, or nil without `--smtp-host`.
@@ -47,9 +63,7 @@ struct MailOptions: ParsableArguments {
         guard let mailFrom else { throw ValidationError("--mail-from is needed with --smtp-host") }
         let from: MailAddress
         do { from = try MailAddress(mailFrom) } catch { throw ValidationError("--mail-from '\(mailFrom)' \(error)") }
-        guard let publicUrl, let url = URL(string: publicUrl), ["http", "https"].contains(url.scheme ?? ""), url.host != nil,
-            url.query == nil, url.fragment == nil
-        else { throw ValidationError("--public-url must be the app's address, such as https://diary.example.kr (got '\(publicUrl ?? "")')") }
+        guard let url = try publicURL(), let publicUrl else { throw Self.badPublicURL(publicUrl) }
         guard (0...23).contains(digestHour) else { throw ValidationError("--digest-hour must be 0–23 (got \(digestHour))") }
         guard (1...3600).contains(mailInterval) else { throw ValidationError("--mail-interval must be 1–3600 seconds (got \(mailInterval))") }
         if let smtpCaFile, !FileManager.default.isReadableFile(atPath: smtpCaFile) {

@@ -63,7 +63,7 @@ struct ServerOptions: ParsableArguments {
     }
 
     /// The server's configuration with these options.
-    func configuration(dataFolder: URL, mail: MailConfiguration?, snapshots: SnapshotSettings?) throws -> AppConfiguration {
+    func configuration(dataFolder: URL, mail: MailConfiguration?, snapshots: SnapshotSettings?, publicURL: URL?) throws -> AppConfiguration {
         AppConfiguration(
             host: host, port: port, dataFolder: dataFolder, staticFolder: staticFolder.map { URL(fileURLWithPath: $0) },
             connectionLimits: ConnectionLimits(
@@ -71,7 +71,7 @@ struct ServerOptions: ParsableArguments {
                 maxConnectionsPerAddress: maxConnectionsPerAddress),
             videoLimits: VideoLimits(maxBytes: maxVideoSize << 20, maxSeconds: maxVideoMinutes * 60), mail: mail,
             weather: WeatherConfiguration(url: weatherUrl, timeout: .seconds(weatherTimeout), pause: .seconds(weatherPause)),
-            countsStatements: countStatements, snapshots: snapshots)
+            countsStatements: countStatements, snapshots: snapshots, publicURL: publicURL)
     }
 
     /// `--static-folder` is a folder, and not the data folder or inside it (photos are private).

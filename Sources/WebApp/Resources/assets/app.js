@@ -176,6 +176,65 @@ function fadeNotice(notice) {
   setTimeout(hide, 10000);
 }
 
+// Passkeys (the sign-in page and 로그인 방법): the browser's WebAuthn ceremony between the server's options and its
+// check, bytes as base64url in JSON. Where the browser has no WebAuthn the buttons stay hidden.
+const fromBase64url = (text) => Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+const toBase64url = (buffer) => btoa(String.fromCharCode(...new Uint8Array(buffer))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+const postJSON = (url, csrf, body) => fetch(url, {
+  method: "POST", credentials: "same-origin",
+  headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: JSON.stringify(body || {}),
+});
+
+function setUpPasskeySignIn(section) {
+  if (!window.PublicKeyCredential) return;
+  section.hidden = false;
+  const status = section.querySelector("[data-passkey-status]");
+  section.querySelector("button").addEventListener("click", async () => {
+    status.textContent = "";
+    const csrf = section.dataset.csrf;
+    let credential;
+    try {
+      const options = await (await postJSON("/login/passkey/options", csrf)).json();
+      credential = await navigator.credentials.get({ publicKey: { ...options, challenge: fromBase64url(options.challenge) } });
+    } catch (error) { status.textContent = section.dataset.cancelled; return; }
+    const response = credential.response;
+    const answer = await postJSON("/login/passkey", csrf, {
+      id: toBase64url(credential.rawId), clientDataJSON: toBase64url(response.clientDataJSON),
+      authenticatorData: toBase64url(response.authenticatorData), signature: toBase64url(response.signature),
+      userHandle: response.userHandle ? toBase64url(response.userHandle) : null, next: section.dataset.next,
+    });
+    if (answer.ok) location.assign((await answer.json()).next);
+    else status.textContent = section.dataset.refused;
+  });
+}
+
+function setUpPasskeyAdding(form) {
+  if (!window.PublicKeyCredential) return;
+  form.hidden = false;
+  document.querySelectorAll("[data-passkey-unsupported]").forEach((hint) => { hint.hidden = true; });
+  const status = form.querySelector("[data-passkey-status]");
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    status.textContent = "";
+    const csrf = form.querySelector("input[name=_csrf]").value;
+    let credential;
+    try {
+      const options = await (await postJSON("/settings/passkeys/options", csrf)).json();
+      credential = await navigator.credentials.create({ publicKey: {
+        ...options, challenge: fromBase64url(options.challenge), user: { ...options.user, id: fromBase64url(options.user.id) },
+        excludeCredentials: options.excludeCredentials.map((known) => ({ ...known, id: fromBase64url(known.id) })),
+      } });
+    } catch (error) { status.textContent = say(`패스키를 만들지 않았습니다 (${error.name}).`, `No passkey was made (${error.name}).`); return; }
+    const answer = await postJSON("/settings/passkeys", csrf, {
+      name: form.querySelector("input[name=name]").value, clientDataJSON: toBase64url(credential.response.clientDataJSON),
+      attestationObject: toBase64url(credential.response.attestationObject),
+    });
+    if (answer.ok) { location.assign("/settings/sign-in"); return; }
+    const problem = await answer.json().catch(() => ({}));
+    status.textContent = problem.detail || answer.statusText;
+  });
+}
+
 document.querySelectorAll("[data-notice]").forEach(fadeNotice);
 document.querySelectorAll("[data-viewer]").forEach(setUpViewer);
 document.querySelectorAll("[data-editor]").forEach(setUpEditor);
@@ -183,4 +242,6 @@ document.querySelectorAll("[data-calculator]").forEach(setUpCalculator);
 document.querySelectorAll("[data-rendition]").forEach(watchRendition);
 document.querySelectorAll("[data-book]:has([data-book-progress])").forEach(watchBook);
 document.querySelectorAll("[data-offline]").forEach(watchConnection);
+document.querySelectorAll("[data-passkey-sign-in]").forEach(setUpPasskeySignIn);
+document.querySelectorAll("[data-passkey-add]").forEach(setUpPasskeyAdding);
 if (typeof Outbox !== "undefined") switched.then(() => Outbox.start());

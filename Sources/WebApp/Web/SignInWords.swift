@@ -1,0 +1,50 @@
+import Services
+
+/// The words of passkeys and the sign-in methods page (docs/security.md), Korean first and complete in English.
+enum SignInWord: String, CaseIterable, Sendable {
+    case signInMethods, signInMethodsIntro, passkeys, passkeysIntro, passkeyName, passkeyNameDefault, addPasskey
+    case passkeyAdded, passkeyRemoved, removePasskey, passkeyAddedOn, passkeyLastUsed, passkeyNeverUsed, noPasskeys
+    case signInWithPasskey, passkeyRefused, passkeyCancelled, orWithPassword, passkeyNeedsScript, passkeyAddFailed
+
+    var texts: (korean: String, english: String) {
+        switch self {
+        case .signInMethods: ("로그인 방법", "Ways to sign in")
+        case .signInMethodsIntro:
+            (
+                "비밀번호 말고도 휴대폰의 지문이나 얼굴, 화면 잠금으로 로그인할 수 있습니다.",
+                "Besides your password, you can sign in with your phone's fingerprint, face or screen lock."
+            )
+        case .passkeys: ("패스키", "Passkeys")
+        case .passkeysIntro:
+            (
+                "패스키가 있으면 아이디와 비밀번호 없이 휴대폰의 지문이나 얼굴로 바로 로그인합니다. 패스키는 이 사이트에서만 쓰이므로 가짜 사이트에 속을 일도 없습니다.",
+                "With a passkey you sign in with your phone's fingerprint or face, no username or password. A passkey works only on this site, so a fake site cannot trick it out of you."
+            )
+        case .passkeyName: ("패스키 이름", "Passkey name")
+        case .passkeyNameDefault: ("내 휴대폰", "My phone")
+        case .addPasskey: ("패스키 추가", "Add a passkey")
+        case .passkeyAdded: ("패스키를 추가했습니다. 다음부터 이 기기로 바로 로그인할 수 있습니다.", "The passkey is added: next time, sign in with this device alone.")
+        case .passkeyRemoved: ("패스키를 지웠습니다.", "The passkey is removed.")
+        case .removePasskey: ("지우기", "Remove")
+        case .passkeyAddedOn: ("%@ 추가", "added %@")
+        case .passkeyLastUsed: ("마지막 사용 %@", "last used %@")
+        case .passkeyNeverUsed: ("아직 쓰지 않음", "not used yet")
+        case .noPasskeys: ("아직 패스키가 없습니다.", "No passkeys yet.")
+        case .signInWithPasskey: ("패스키로 로그인", "Sign in with a passkey")
+        case .passkeyRefused: ("패스키로 로그인하지 못했습니다. 다시 해 보거나 비밀번호로 로그인하세요.", "The passkey did not sign you in. Try again, or sign in with your password.")
+        case .passkeyCancelled: ("패스키 확인이 취소되었습니다.", "The passkey check was cancelled.")
+        case .orWithPassword: ("또는 아이디와 비밀번호로", "Or with your username and password")
+        case .passkeyNeedsScript:
+            (
+                "패스키를 추가하려면 자바스크립트가 켜진 최신 브라우저가 필요합니다.",
+                "Adding a passkey needs an up-to-date browser with JavaScript on."
+            )
+        case .passkeyAddFailed: ("패스키를 추가하지 못했습니다: %@", "The passkey could not be added: %@")
+        }
+    }
+
+    func text(_ language: Language) -> String { language == .korean ? texts.korean : texts.english }
+
+    /// The text with `%@` replaced by the arguments in order.
+    func text(_ language: Language, _ arguments: String...) -> String { Language.filling(text(language), arguments) }
+}
