@@ -42,6 +42,8 @@ let package = Package(
         // C shim, as libvips is; the book of a year is typeset with them (docs/book.md).
         .systemLibrary(name: "CPangoCairo", path: "CModules/CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
         .target(name: "CPrintShims", dependencies: ["CPangoCairo"], path: "CModules/CPrintShims"),
+        // The second step's QR code (an otpauth:// address an authenticator app scans).
+        .systemLibrary(name: "CQREncode", path: "CModules/CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .systemLibrary(name: "CInflate", path: "CModules/CInflate", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "CSearchTokenizer", path: "CModules/CSearchTokenizer", linkerSettings: [.linkedLibrary("sqlite3"), .linkedLibrary("m")]),
         // Untrusted SQLite files (an uploaded iPhotoDiary store) opened defensively: sqlite3_db_config is variadic.
@@ -180,7 +182,8 @@ let package = Package(
         .target(
             name: "WebApp",
             dependencies: [
-                "Diary", "DiaryStore", "Persistence", "Secrets", "Files", "Photos", "Services", "Backup", "Snapshots", "Importers", "Multipart", "Mail", "MailFormat", "Places", "WeatherAnswers", "Installation", "Book", "WebAuthn",
+                "Diary", "DiaryStore", "Persistence", "Secrets", "Files", "Photos", "Services", "Backup", "Snapshots", "Importers", "Multipart", "Mail", "MailFormat", "Places", "WeatherAnswers", "Installation", "Book", "WebAuthn", "CQREncode",
+                .product(name: "HummingbirdOTP", package: "hummingbird-auth"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -135,7 +135,7 @@ def stored_bytes(data):
     tables as text (bytes as they are)."""
     if ENGINE != "postgres":
         return b"".join(p.read_bytes() for p in Path(data).glob("saessak.sqlite*"))
-    tables = ("children", "entries", "memos", "users", "apiTokens", "sessions", "events", "searchDocuments")
+    tables = ("children", "entries", "memos", "users", "apiTokens", "sessions", "events", "searchDocuments", "secondSteps")
     return "".join(_psql(data, f"SELECT t::text FROM {table} t")[1] for table in tables).encode() + b"".join(
         bytes.fromhex(line[2:]) for line in _psql(data, "SELECT residentNumberSealed FROM children WHERE residentNumberSealed IS NOT NULL")[1].split())
 

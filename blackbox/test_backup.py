@@ -306,12 +306,12 @@ def test_a_backup_from_an_older_schema_is_migrated_forward(tmp_path):
     current = tmp_path / "current.zip"
     saessak("backup", str(current), data=data)
 
-    def as_v7(manifest, files):  # before the imports table of schema v8 (and v9's columns in it; v10 and v12 back up nothing; v15's outbox neither; v18 and v19 add indexes only; v22's snapshot runs and v23's book jobs are server state)
-        assert manifest["schema"][-16:] == ["v8 imports", "v9 imported records", "v10 shared state", "v11 videos", "v12 idempotency keys",
+    def as_v7(manifest, files):  # before the imports table of schema v8 (and v9's columns in it; v10 and v12 back up nothing; v15's outbox neither; v18 and v19 add indexes only; v22's snapshot runs, v23's book jobs and v24's sign-in methods are server state)
+        assert manifest["schema"][-17:] == ["v8 imports", "v9 imported records", "v10 shared state", "v11 videos", "v12 idempotency keys",
                                             "v13 comments and hearts", "v14 authors and reads", "v15 mail", "v16 place regions", "v17 weather",
                                             "v18 page indexes", "v19 entry lists", "v20 trash and versions", "v21 activity", "v22 snapshot runs",
-                                            "v23 book jobs", "v24 passkeys"]
-        del manifest["schema"][-16:]
+                                            "v23 book jobs", "v24 sign-in methods"]
+        del manifest["schema"][-17:]
         for table in ("importedItems", "comments", "hearts", "entryReads", "entryVersions", "entryVersionPhotos", "trashItems", "trashPhotos",
                       "trashContents", "activity"):  # v8's, v13's, v14's, v20's, v21's
             del files[f"data/{table}.json"], manifest["files"][f"data/{table}.json"], manifest["counts"][table]

@@ -80,3 +80,47 @@ import Testing
         }
     }
 }
+
+/// The second step's secret and codes, on both engines: sealed at rest, confirmed once, a step used once and only
+/// forward, recovery codes once each, and all gone when it is turned off.
+@Suite struct SecondStepStoreTests {
+    @Test(arguments: Engine.available) func theSecondStepIsSetUpUsedAndTurnedOff(engine: Engine) async throws {
+        let fixture = try await StoreFixture(engine)
+        let store = fixture.stores.secondSteps
+        let kim = try await fixture.stores.accounts.user(named: "kim")
+        #expect(try await store.secret(of: kim) == nil)
+        try await store.begin(user: kim, secret: "FIRSTSECRET")
+        try await store.begin(user: kim, secret: "SECONDSECRET")  // begun again before confirming: replaced
+        let begun = try #require(try await store.secret(of: kim))
+        #expect(begun.secret == "SECONDSECRET" && !begun.confirmed)
+        #expect(try await !store.isConfirmed(kim))
+        #expect(try await !store.use(user: kim, step: 10))  // not confirmed: no code works yet
+
+        let digests = (0..<10).map { Data(repeating: UInt8($0), count: 32) }
+        #expect(try await store.confirm(user: kim, step: 100, recoveryDigests: digests))
+        #expect(try await !store.confirm(user: kim, step: 101, recoveryDigests: digests))
+        #expect(try await store.isConfirmed(kim))
+        await #expect(throws: StoreError.self) { try await store.begin(user: kim, secret: "THIRD") }
+
+        #expect(try await !store.use(user: kim, step: 100))  // the step that confirmed it
+        #expect(try await store.use(user: kim, step: 101))
+        #expect(try await !store.use(user: kim, step: 101))
+        #expect(try await !store.use(user: kim, step: 99))
+
+        #expect(try await store.useRecoveryCode(user: kim, digest: digests[3]))
+        #expect(try await !store.useRecoveryCode(user: kim, digest: digests[3]))
+        #expect(try await !store.useRecoveryCode(user: kim, digest: Data(repeating: 0xEE, count: 32)))
+        #expect(try await store.recoveryCodesLeft(of: kim) == 9)
+        try await store.replaceRecoveryCodes(user: kim, digests: [Data(repeating: 0xAA, count: 32)])
+        #expect(try await !store.useRecoveryCode(user: kim, digest: digests[4]))
+        #expect(try await store.recoveryCodesLeft(of: kim) == 1)
+
+        // Sealed at rest: the secret's text is not in the row.
+        let sealed = try await fixture.database.read { db in try db.row("SELECT secretSealed FROM secondSteps")?.data("secretSealed") }
+        #expect(sealed.map { !String(decoding: $0, as: UTF8.self).contains("SECONDSECRET") } == true)
+
+        try await store.remove(user: kim)
+        #expect(try await store.secret(of: kim) == nil)
+        #expect(try await store.recoveryCodesLeft(of: kim) == 0)
+    }
+}

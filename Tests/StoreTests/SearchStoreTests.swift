@@ -145,7 +145,8 @@ import PostgresStore
         let expected = try await corpus.titles("아기 공원")
         for statement in [
             // Back to before p12: the later migrations undone first.
-            "DROP TABLE passkeyChallenges", "DROP TABLE passkeys", "DELETE FROM saessakMigrations WHERE name = 'p18 passkeys'",
+            "DROP TABLE passkeyChallenges", "DROP TABLE passkeys", "DROP TABLE recoveryCodes", "DROP TABLE secondSteps",
+            "ALTER TABLE sessions DROP COLUMN signedInWith", "DELETE FROM saessakMigrations WHERE name = 'p18 sign-in methods'",
             "DROP TABLE bookJobs", "DELETE FROM saessakMigrations WHERE name = 'p17 book jobs'",
             "DROP TABLE snapshotRuns", "DELETE FROM saessakMigrations WHERE name = 'p16 snapshot runs'",
             "DROP TABLE activity", "DROP TABLE devices", "DELETE FROM saessakMigrations WHERE name = 'p15 activity'",

@@ -35,7 +35,7 @@ import Testing
         // `/calendar`, which only sends a browser on to a month.
         let exempt: Set<String> = [
             "/healthz", "/api/v1/openapi.json", "/assets/{name}", "/sw.js", "/offline", "/manifest.webmanifest", "/login", "/setup",
-            "/account/password", "/settings/sign-in", "/invite/{token}", "/api/v1/photos/{id}/original", "/api/v1/photos/{id}/thumbnail",
+            "/account/password", "/settings/sign-in", "/settings/second-step", "/login/code", "/invite/{token}", "/api/v1/photos/{id}/original", "/api/v1/photos/{id}/thumbnail",
             "/api/v1/photos/{id}/video", "/api/v1/children/{id}/photo", "/s/{token}/photos/{photo}", "/s/{token}/videos/{photo}",
             "/api/v1/uploads/{upload}", "/settings/backup.zip", "/mail/unsubscribe/{family}/{user}/{token}", "/calendar",
         ]

@@ -9,6 +9,8 @@ public struct Session: Hashable, Sendable {
     /// Sent back by every form and script write (CSRF): a page of another site cannot know it.
     public let csrfToken: String
     public let expiresAt: Date
+    /// How the browser signed in.
+    public let signedInWith: SignInMethod
 
     /// A session ends after this long without a request…
     public static let idleLifetime: TimeInterval = 14 * 24 * 3600
@@ -17,11 +19,25 @@ public struct Session: Hashable, Sendable {
     /// When it was last used is written at most this often, so reading pages does not mean writing the database.
     public static let touchInterval: TimeInterval = 60
 
-    public init(id: String, userID: UserID, membership: Membership?, csrfToken: String, expiresAt: Date) {
+    public init(
+        id: String, userID: UserID, membership: Membership?, csrfToken: String, expiresAt: Date, signedInWith: SignInMethod = .password
+    ) {
+        self.signedInWith = signedInWith
         self.id = id
         self.userID = userID
         self.membership = membership
         self.csrfToken = csrfToken
         self.expiresAt = expiresAt
     }
+}
+
+/// How a session was signed in: a password alone, a passkey (the device and its fingerprint, face or PIN), or a password
+/// and the second step (a code from an authenticator app, or a recovery code).
+public enum SignInMethod: String, Sendable, CaseIterable, Codable {
+    case password
+    case passkey
+    case secondStep = "second-step"
+
+    /// More than a password: what a family that asks for strong sign-in wants of its owners and editors.
+    public var isStrong: Bool { self != .password }
 }

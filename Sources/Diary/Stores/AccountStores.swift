@@ -73,7 +73,7 @@ public protocol AccountStore: Sendable {
 public protocol SessionStore: Sendable {
     /// Starts a session for a user (acting for their first family), replacing `previous` (a login rotates the
     /// cookie). Returns the cookie's value, shown to nobody but the browser.
-    func start(user: UserID, replacing previous: String?) async throws -> (cookie: String, session: Session)
+    func start(user: UserID, replacing previous: String?, with method: SignInMethod) async throws -> (cookie: String, session: Session)
 
     /// The live session a cookie names, or nil (unknown, idle too long, or past its absolute end; such rows go).
     func session(forCookie cookie: String) async throws -> Session?
@@ -175,8 +175,8 @@ extension AccountStore {
 }
 
 extension SessionStore {
-    public func start(user: UserID) async throws -> (cookie: String, session: Session) {
-        try await start(user: user, replacing: nil)
+    public func start(user: UserID, replacing previous: String? = nil) async throws -> (cookie: String, session: Session) {
+        try await start(user: user, replacing: previous, with: .password)
     }
 
     public func endAll(user: UserID) async throws { try await endAll(user: user, keeping: nil) }

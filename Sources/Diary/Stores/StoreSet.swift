@@ -25,6 +25,7 @@ public struct DiaryStores: Sendable {
     public let snapshots: any SnapshotStore
     public let books: any BookJobStore
     public let passkeys: any PasskeyStore
+    public let secondSteps: any SecondStepStore
 
     public init(
         accounts: any AccountStore, sessions: any SessionStore, sharing: any SharingStore, children: any ChildStore,
@@ -33,7 +34,7 @@ public struct DiaryStores: Sendable {
         vaccinations: any VaccinationStore, loginFailures: any LoginFailureStore, reactions: any ReactionStore,
         news: any NewsStore, mail: any MailStore, weather: any WeatherStore, trash: any TrashStore,
         activity: any ActivityStore, snapshots: any SnapshotStore, books: any BookJobStore,
-        passkeys: any PasskeyStore
+        passkeys: any PasskeyStore, secondSteps: any SecondStepStore
     ) {
         self.accounts = accounts
         self.sessions = sessions
@@ -58,5 +59,6 @@ public struct DiaryStores: Sendable {
         self.snapshots = snapshots
         self.books = books
         self.passkeys = passkeys
+        self.secondSteps = secondSteps
     }
 }

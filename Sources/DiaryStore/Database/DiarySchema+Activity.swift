@@ -88,9 +88,11 @@ extension DiarySchema {
             """)
     }
 
-    /// Members' passkeys (WebAuthn) and the single-use challenges of their ceremonies: server state like sessions,
-    /// not in backups. Only a digest of a challenge is kept; a credential id is unique across the server.
-    static func passkeys(_ db: Database) throws {
+    /// Ways to sign in besides a password, server state like sessions (not in backups): members' passkeys (WebAuthn)
+    /// and the single-use challenges of their ceremonies (only a digest kept; a credential id is unique across the
+    /// server); the second step of a password (a TOTP secret sealed with the field cipher, the last time step used so
+    /// that a code works once, and hashed one-time recovery codes); and how each session was signed in.
+    static func signInMethods(_ db: Database) throws {
         try db.execute(sql: """
             CREATE TABLE passkeys (
                 id TEXT PRIMARY KEY NOT NULL,
@@ -110,6 +112,20 @@ extension DiarySchema {
                 expiresAt DATETIME NOT NULL
             );
             CREATE INDEX passkeyChallenges_expiry ON passkeyChallenges(expiresAt);
+            CREATE TABLE secondSteps (
+                userId TEXT PRIMARY KEY NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                secretSealed BLOB NOT NULL,
+                confirmedAt DATETIME,
+                lastStep INTEGER NOT NULL DEFAULT 0 CHECK (lastStep >= 0)
+            );
+            CREATE TABLE recoveryCodes (
+                userId TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                digest BLOB NOT NULL CHECK (length(digest) = 32),
+                usedAt DATETIME,
+                PRIMARY KEY (userId, digest)
+            );
+            ALTER TABLE sessions ADD COLUMN signedInWith TEXT NOT NULL DEFAULT 'password'
+                CHECK (signedInWith IN ('password', 'passkey', 'second-step'));
             """)
     }
 }

@@ -33,7 +33,7 @@ enum DiarySchema {
         migrator.registerMigration("v21 activity", migrate: activity)
         migrator.registerMigration("v22 snapshot runs", migrate: snapshotRuns)
         migrator.registerMigration("v23 book jobs", migrate: bookJobs)
-        migrator.registerMigration("v24 passkeys", migrate: passkeys)
+        migrator.registerMigration("v24 sign-in methods", migrate: signInMethods)
         return migrator
     }
 

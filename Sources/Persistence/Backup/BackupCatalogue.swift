@@ -24,7 +24,7 @@ public enum BackupCatalogue {
         "v7 event photos", "v8 imports", "v9 imported records", "v10 shared state", "v11 videos",
         "v12 idempotency keys", "v13 comments and hearts", "v14 authors and reads", "v15 mail", "v16 place regions",
         "v17 weather", "v18 page indexes", "v19 entry lists", "v20 trash and versions", "v21 activity",
-        "v22 snapshot runs", "v23 book jobs", "v24 passkeys",
+        "v22 snapshot runs", "v23 book jobs", "v24 sign-in methods",
     ]
 
     /// The password hash of an account whose hash a family backup left out: it matches no password.

@@ -8,7 +8,7 @@ public struct SQLSessionStore: SessionStore {
 
     public init(_ database: any StoreDatabase) { self.database = database }
 
-    public func start(user: UserID, replacing previous: String? = nil) async throws -> (cookie: String, session: Session) {
+    public func start(user: UserID, replacing previous: String?, with method: SignInMethod) async throws -> (cookie: String, session: Session) {
         let (cookie, digest) = TokenGenerator.make()
         let csrf = TokenGenerator.make().token
         let now = database.clock.now()
@@ -18,8 +18,9 @@ public struct SQLSessionStore: SessionStore {
             let family = try db.string("SELECT familyId FROM memberships WHERE userId = \(user) ORDER BY createdAt, familyId LIMIT 1")
             try db.execute(
                 """
-                INSERT INTO sessions (id, digest, userId, familyId, csrfToken, createdAt, lastSeenAt, expiresAt)
-                VALUES (\(id), \(digest), \(user), \(family), \(csrf), \(now), \(now), \(now.addingTimeInterval(Session.absoluteLifetime)))
+                INSERT INTO sessions (id, digest, userId, familyId, csrfToken, createdAt, lastSeenAt, expiresAt, signedInWith)
+                VALUES (\(id), \(digest), \(user), \(family), \(csrf), \(now), \(now), \(now.addingTimeInterval(Session.absoluteLifetime)),
+                    \(method.rawValue))
                 """)
         }
         guard let session = try await session(forCookie: cookie) else { throw StoreError.unreadable("a session just made") }
@@ -44,7 +45,8 @@ public struct SQLSessionStore: SessionStore {
                 let membership = family.flatMap { family in role.map { Membership(userID: user, familyID: family, role: $0) } }
                 let session = Session(
                     id: try row.string("id"), userID: user, membership: membership, csrfToken: try row.string("csrfToken"),
-                    expiresAt: try row.timestamp("expiresAt"))
+                    expiresAt: try row.timestamp("expiresAt"),
+                    signedInWith: SignInMethod(rawValue: try row.string("signedInWith")) ?? .password)
                 return (session, try row.timestamp("lastSeenAt"))
             }
         }

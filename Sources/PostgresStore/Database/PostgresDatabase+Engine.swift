@@ -9,7 +9,7 @@ extension PostgresSchema {
     /// The SQLite migration whose tables the latest PostgreSQL migration holds, column for column: a backup from here
     /// carries SQLite's migration names up to this one, and restores into either engine. A SQLite migration that
     /// changes a backed-up table needs its PostgreSQL twin, and this moves on with it (StoreTests check the columns).
-    static let dataSchema = "v24 passkeys"
+    static let dataSchema = "v24 sign-in methods"
 }
 
 extension PostgresDatabase: DiaryEngine {

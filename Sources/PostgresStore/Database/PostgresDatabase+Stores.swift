@@ -12,6 +12,6 @@ extension PostgresDatabase {
             vaccinations: SQLVaccinationStore(self), loginFailures: SQLLoginFailureStore(self), reactions: SQLReactionStore(self),
             news: SQLNewsStore(self), mail: SQLMailStore(self), weather: SQLWeatherStore(self), trash: SQLTrashStore(self),
             activity: SQLActivityStore(self), snapshots: SQLSnapshotStore(self), books: SQLBookJobStore(self),
-            passkeys: SQLPasskeyStore(self))
+            passkeys: SQLPasskeyStore(self), secondSteps: SQLSecondStepStore(self))
     }
 }

@@ -1,8 +1,9 @@
 /// The PostgreSQL migrations after the first two (p3 shared state onwards), newest first, as SQLite's
 /// `DiarySchema+Later`; `PostgresSchema.migrations` lists them in order. Shipped migrations are never edited.
 extension PostgresSchema {
-    /// As SQLite's "v24 passkeys": members' passkeys and their ceremonies' challenges (server state, not in backups).
-    static let passkeys = """
+    /// As SQLite's "v24 sign-in methods": passkeys and their challenges, second steps and recovery codes, and how each
+    /// session was signed in (server state, not in backups).
+    static let signInMethods = """
         CREATE TABLE passkeys (
             id text COLLATE "C" PRIMARY KEY,
             userId text COLLATE "C" NOT NULL REFERENCES users(id) ON DELETE CASCADE,
@@ -21,6 +22,20 @@ extension PostgresSchema {
             expiresAt text COLLATE "C" NOT NULL
         );
         CREATE INDEX passkeyChallenges_expiry ON passkeyChallenges(expiresAt);
+        CREATE TABLE secondSteps (
+            userId text COLLATE "C" PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
+            secretSealed bytea NOT NULL,
+            confirmedAt text COLLATE "C",
+            lastStep bigint NOT NULL DEFAULT 0 CHECK (lastStep >= 0)
+        );
+        CREATE TABLE recoveryCodes (
+            userId text COLLATE "C" NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            digest bytea NOT NULL CHECK (octet_length(digest) = 32),
+            usedAt text COLLATE "C",
+            PRIMARY KEY (userId, digest)
+        );
+        ALTER TABLE sessions ADD COLUMN signedInWith text COLLATE "C" NOT NULL DEFAULT 'password'
+            CHECK (signedInWith IN ('password', 'passkey', 'second-step'));
         """
 
     /// As SQLite's "v23 book jobs": the books and archives made in the background, and kept for download.

@@ -30,7 +30,7 @@ enum PostgresSchema {
         Migration(name: "p15 activity", sql: activity),
         Migration(name: "p16 snapshot runs", sql: snapshotRuns),
         Migration(name: "p17 book jobs", sql: bookJobs),
-        Migration(name: "p18 passkeys", sql: passkeys),
+        Migration(name: "p18 sign-in methods", sql: signInMethods),
     ]
 
     private static let diary = """

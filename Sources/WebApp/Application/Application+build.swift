@@ -135,6 +135,7 @@ func buildRouter(
     let signInMethods = SignInMethodsPages(stores: web, ceremonies: PasskeySignIn(passkeys: stores.passkeys, signIn: signIn, publicURL: publicURL))
     signInMethods.register(on: pages)
     signInMethods.register(json: root)
+    SecondStepPages(stores: web).register(on: pages)
     ImportPages(stores: web).register(on: pages)
     HealthPages(stores: web).register(on: pages)
     SharingPages(sharing: stores.sharing, entries: stores.entries, photos: photos, signIn: signIn).register(on: pages)

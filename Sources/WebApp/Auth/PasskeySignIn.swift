@@ -141,7 +141,7 @@ struct PasskeySignIn: Sendable {
             return .refused
         }
         try await signIn.throttle.recordSuccess(account: username)
-        let (cookie, session) = try await signIn.sessions.start(user: stored.passkey.userID, replacing: previousCookie)
+        let (cookie, session) = try await signIn.sessions.start(user: stored.passkey.userID, replacing: previousCookie, with: .passkey)
         return .signedIn(cookie: cookie, session: session)
     }
 

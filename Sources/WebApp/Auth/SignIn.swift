@@ -11,6 +11,7 @@ import Synchronization
 struct SignIn: Sendable {
     let accounts: any AccountStore
     let sessions: any SessionStore
+    let secondStep: SecondStep
     let throttle: LoginThrottle
     let setup: SetupLink
     let clock: Clock
@@ -20,6 +21,7 @@ struct SignIn: Sendable {
     init(_ database: any DiaryEngine, setupFile: URL? = nil) {
         accounts = database.stores.accounts
         sessions = database.stores.sessions
+        secondStep = SecondStep(store: database.stores.secondSteps, cipher: database.cipher, clock: database.clock)
         throttle = LoginThrottle(store: database.stores.loginFailures)
         setup = SetupLink(file: setupFile)
         clock = database.clock
@@ -27,6 +29,8 @@ struct SignIn: Sendable {
 
     enum Outcome {
         case signedIn(cookie: String, session: Session)
+        /// The password was right, and the member's second step is on: the code comes next.
+        case needsSecondStep(UserID)
         case wrongPassword
         case throttled(retryAfter: Int)
     }
@@ -44,22 +48,46 @@ struct SignIn: Sendable {
             try await throttle.recordFailure(account: username, address: address, now: clock.now())
             return .wrongPassword
         }
+        if try await secondStep.store.isConfirmed(credentials.user) { return .needsSecondStep(credentials.user) }
         try await throttle.recordSuccess(account: username)
         let (cookie, session) = try await sessions.start(user: credentials.user, replacing: previousCookie)
         return .signedIn(cookie: cookie, session: session)
     }
 
-    /// Changes a password after checking the current one; every other session of the user ends.
-    func changePassword(user: UserID, current: String, new: String, keeping session: Session?, address: String?) async throws {
+    /// The second step after a right password: a code from the app or a recovery code. Wrong codes count towards the
+    /// same limits as wrong passwords.
+    func completeSecondStep(user: UserID, code: String, address: String?, previousCookie: String?) async throws -> Outcome {
+        let address = address ?? "unknown"
+        let username = try await accounts.account(user).username
+        if let wait = try await throttle.wait(account: username, address: address, now: clock.now()) {
+            return .throttled(retryAfter: wait)
+        }
+        guard try await secondStep.check(code, user: user) else {
+            try await throttle.recordFailure(account: username, address: address, now: clock.now())
+            return .wrongPassword
+        }
+        try await throttle.recordSuccess(account: username)
+        let (cookie, session) = try await sessions.start(user: user, replacing: previousCookie, with: .secondStep)
+        return .signedIn(cookie: cookie, session: session)
+    }
+
+    /// Checks a signed-in member's password again before something that weakens their sign-in (turning the second
+    /// step off), counted like a sign-in.
+    func confirmPassword(user: UserID, password: String, address: String?) async throws {
         let address = address ?? "unknown"
         let username = try await accounts.account(user).username
         if let wait = try await throttle.wait(account: username, address: address, now: clock.now()) {
             throw Problem(status: .tooManyRequests, detail: "too many wrong passwords: try again in \(wait) s", retryAfter: wait)
         }
-        guard try await verify(current, against: try await accounts.passwordHash(of: user)) else {
+        guard try await verify(password, against: try await accounts.passwordHash(of: user)) else {
             try await throttle.recordFailure(account: username, address: address, now: clock.now())
             throw ValidationError(field: "currentPassword", .notCurrentPassword)
         }
+    }
+
+    /// Changes a password after checking the current one; every other session of the user ends.
+    func changePassword(user: UserID, current: String, new: String, keeping session: Session?, address: String?) async throws {
+        try await confirmPassword(user: user, password: current, address: address)
         if let problem = PasswordHasher.problem(with: new) { throw ValidationError(field: "newPassword", .passwordLength(problem)) }
         let hash = try await hashed(new)
         try await accounts.setPasswordHash(hash, of: user)

@@ -22,13 +22,14 @@ struct AccountPages {
                 previousCookie: request.cookies[WebCredentials.sessionCookie]?.value)
             switch outcome {
             case .signedIn(let cookie, let session):
-                var response = Self.redirect(WebCredentials.safeRedirect(context.form["next"]))
-                response.headers[values: .setCookie].append(WebCredentials.sessionCookie(cookie, secure: WebCredentials.isSecure(request)))
-                response.headers[values: .setCookie].append(try await Devices.signedIn(session.userID, request: request, sessions: signIn.sessions))
-                // The HTTP cache goes at once. The pages and thumbnails the service worker kept, and the outbox of
-                // unsent drafts, go when the first page sees another member than the last one here (app.js): the
-                // same member signing in again after a session ran out keeps what was written offline.
-                response.headers[Self.clearSiteData] = #""cache""#
+                return try await Self.signedIn(cookie: cookie, session: session, next: context.form["next"], request: request, signIn: signIn)
+            case .needsSecondStep(let user):
+                let next = WebCredentials.safeRedirect(context.form["next"])
+                var response = Self.redirect("/login/code?next=" + (next.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "/"))
+                response.headers[values: .setCookie].append(
+                    WebCredentials.cookie(
+                        SecondStep.pendingCookie, signIn.secondStep.pendingValue(user: user), maxAge: Int(SecondStep.pendingLifetime),
+                        secure: WebCredentials.isSecure(request)))
                 return response
             case .wrongPassword:
                 return Self.loginPage(request, context: context, error: .wrongPassword, username: username)
@@ -36,6 +37,28 @@ struct AccountPages {
                 var response = Self.loginPage(request, context: context, error: .tooManyAttempts, username: username, status: .tooManyRequests)
                 response.headers[.retryAfter] = String(seconds)
                 return response
+            }
+        }
+        pages.get("login/code", .anyone) { [signIn] request, context in
+            guard signIn.secondStep.pendingUser(request.cookies[SecondStep.pendingCookie]?.value) != nil else { return Self.redirect("/login") }
+            return Self.codePage(request, context: context, error: nil)
+        }
+        pages.post("login/code", .anyone) { [signIn] request, context in
+            guard let user = signIn.secondStep.pendingUser(request.cookies[SecondStep.pendingCookie]?.value) else { return Self.redirect("/login") }
+            let outcome = try await signIn.completeSecondStep(
+                user: user, code: context.form["code"] ?? "", address: context.remoteAddress,
+                previousCookie: request.cookies[WebCredentials.sessionCookie]?.value)
+            switch outcome {
+            case .signedIn(let cookie, let session):
+                var response = try await Self.signedIn(cookie: cookie, session: session, next: context.form["next"], request: request, signIn: signIn)
+                response.headers[values: .setCookie].append(WebCredentials.expired(SecondStep.pendingCookie, secure: WebCredentials.isSecure(request)))
+                return response
+            case .throttled(let seconds):
+                var response = Self.codePage(request, context: context, error: Word.tooManyAttempts.text(Language(request)), status: .tooManyRequests)
+                response.headers[.retryAfter] = String(seconds)
+                return response
+            case .wrongPassword, .needsSecondStep:
+                return Self.codePage(request, context: context, error: SignInWord.wrongCode.text(Language(request)), status: .unprocessableContent)
             }
         }
         pages.post("logout", .signedIn) { [signIn] request, context in
@@ -88,6 +111,32 @@ struct AccountPages {
                 return Self.setupPage(request, context: context, token: token, error: error.description)
             }
         }
+    }
+
+    /// The answer to a finished sign-in: the session's cookie, the device's, on to `next`.
+    static func signedIn(cookie: String, session: Session, next: String?, request: Request, signIn: SignIn) async throws -> Response {
+        var response = redirect(WebCredentials.safeRedirect(next))
+        response.headers[values: .setCookie].append(WebCredentials.sessionCookie(cookie, secure: WebCredentials.isSecure(request)))
+        response.headers[values: .setCookie].append(try await Devices.signedIn(session.userID, request: request, sessions: signIn.sessions))
+        // The HTTP cache goes at once. The pages and thumbnails the service worker kept, and the outbox of unsent
+        // drafts, go when the first page sees another member than the last one here (app.js): the same member signing
+        // in again after a session ran out keeps what was written offline.
+        response.headers[clearSiteData] = #""cache""#
+        return response
+    }
+
+    /// The second step's page: the code from the app, or a recovery code.
+    private static func codePage(
+        _ request: Request, context: AppRequestContext, error: String?, status: HTTPResponse.Status = .ok
+    ) -> Response {
+        let words = Words.table(Language(request))
+        let (token, cookie) = csrf(request, context: context)
+        let next = WebCredentials.safeRedirect(context.form["next"] ?? request.uri.queryParameters["next"].map(String.init) ?? "/")
+        return form(
+            request, context: context, title: words[.secondStep], action: "/login/code", csrf: token, submit: words[.signIn],
+            hidden: ["next": next],
+            fields: [FormField(name: "code", label: words[.codeOrRecoveryCode], autocomplete: "one-time-code")],
+            note: words[.secondStepNote], error: error, status: status, cookie: cookie)
     }
 
     /// Signing out empties what this browser kept of the app: the service worker's pages and thumbnails, its

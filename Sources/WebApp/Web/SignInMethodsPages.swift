@@ -22,6 +22,9 @@ struct SignInMethodsPages {
         let passkeys: [PasskeyRow]
         let empty: Bool
         let defaultName: String
+        /// Whether the second step is on, and how many recovery codes are left ("남은 복구 코드 7개").
+        let secondStepOn: Bool
+        let codesLeft: String
     }
 
     /// Pages (signed-in browsers, never a token: a passkey signs a person in).
@@ -80,7 +83,10 @@ struct SignInMethodsPages {
 
     private func page(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         let language = Language(request)
-        let passkeys = try await ceremonies.passkeys.passkeys(of: try context.user())
+        let user = try context.user()
+        let passkeys = try await ceremonies.passkeys.passkeys(of: user)
+        let secondStepOn = try await stores.signIn.secondStep.store.isConfirmed(user)
+        let codesLeft = secondStepOn ? try await stores.signIn.secondStep.store.recoveryCodesLeft(of: user) : 0
         let rows = passkeys.map { passkey in
             PasskeyRow(
                 id: passkey.id.description, name: passkey.name,
@@ -92,7 +98,8 @@ struct SignInMethodsPages {
             "sign-in-methods", title: SignInWord.signInMethods.text(language), tab: .more,
             model: MethodsModel(
                 passkeys: rows, empty: rows.isEmpty,
-                defaultName: SignInWord.passkeyNameDefault.text(language))
+                defaultName: SignInWord.passkeyNameDefault.text(language), secondStepOn: secondStepOn,
+                codesLeft: SignInWord.recoveryCodesLeft.text(language, "\(codesLeft)"))
         ).response(request, context: context)
     }
 }

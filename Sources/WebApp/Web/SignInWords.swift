@@ -5,6 +5,9 @@ enum SignInWord: String, CaseIterable, Sendable {
     case signInMethods, signInMethodsIntro, passkeys, passkeysIntro, passkeyName, passkeyNameDefault, addPasskey
     case passkeyAdded, passkeyRemoved, removePasskey, passkeyAddedOn, passkeyLastUsed, passkeyNeverUsed, noPasskeys
     case signInWithPasskey, passkeyRefused, passkeyCancelled, orWithPassword, passkeyNeedsScript, passkeyAddFailed
+    case secondStep, secondStepNote, codeOrRecoveryCode, wrongCode, secondStepIntro, secondStepOn, secondStepOff, turnOnSecondStep
+    case turnOffSecondStep, secondStepScan, secondStepSecret, secondStepConfirm, secondStepCode, recoveryCodes, recoveryCodesNote
+    case recoveryCodesLeft, newRecoveryCodes, secondStepTurnedOff, secondStepSetUp
 
     var texts: (korean: String, english: String) {
         switch self {
@@ -40,6 +43,34 @@ enum SignInWord: String, CaseIterable, Sendable {
                 "Adding a passkey needs an up-to-date browser with JavaScript on."
             )
         case .passkeyAddFailed: ("패스키를 추가하지 못했습니다: %@", "The passkey could not be added: %@")
+        case .secondStep: ("2단계 인증", "Second step")
+        case .secondStepNote:
+            ("인증 앱에 보이는 6자리 숫자를 입력하세요. 휴대폰이 없으면 복구 코드 하나를 입력하세요.", "Type the six digits your authenticator app shows. Without your phone, type one of your recovery codes.")
+        case .codeOrRecoveryCode: ("인증 코드 또는 복구 코드", "Code or recovery code")
+        case .wrongCode: ("코드가 맞지 않거나 이미 쓴 코드입니다.", "The code is wrong, or was used already.")
+        case .secondStepIntro:
+            (
+                "비밀번호로 로그인할 때 휴대폰의 인증 앱(Google Authenticator, Microsoft Authenticator 등)에 보이는 숫자를 한 번 더 묻습니다. 비밀번호가 새어 나가도 휴대폰 없이는 들어올 수 없습니다.",
+                "When you sign in with your password, you are also asked for the number your phone's authenticator app (Google Authenticator, Microsoft Authenticator …) shows. A leaked password alone then gets nobody in."
+            )
+        case .secondStepOn: ("켜져 있습니다.", "On.")
+        case .secondStepOff: ("꺼져 있습니다.", "Off.")
+        case .turnOnSecondStep: ("2단계 인증 켜기", "Turn on the second step")
+        case .turnOffSecondStep: ("2단계 인증 끄기", "Turn off the second step")
+        case .secondStepScan: ("인증 앱으로 이 QR 코드를 찍으세요.", "Scan this QR code with your authenticator app.")
+        case .secondStepSecret: ("찍을 수 없으면 이 키를 직접 입력하세요", "If you cannot scan it, type this key")
+        case .secondStepConfirm: ("확인하고 켜기", "Check and turn on")
+        case .secondStepCode: ("앱에 보이는 6자리 숫자", "The six digits the app shows")
+        case .recoveryCodes: ("복구 코드", "Recovery codes")
+        case .recoveryCodesNote:
+            (
+                "휴대폰을 잃어버렸을 때 쓰는 코드입니다. 각각 한 번만 쓸 수 있고, 지금 한 번만 보여 드립니다. 인쇄하거나 안전한 곳에 적어 두세요.",
+                "These codes are for when your phone is lost. Each works once, and they are shown only now: print them or write them down somewhere safe."
+            )
+        case .recoveryCodesLeft: ("남은 복구 코드 %@개", "%@ recovery codes left")
+        case .newRecoveryCodes: ("복구 코드 새로 만들기", "Make new recovery codes")
+        case .secondStepTurnedOff: ("2단계 인증을 껐습니다.", "The second step is off.")
+        case .secondStepSetUp: ("2단계 인증을 켰습니다.", "The second step is on.")
         }
     }
 

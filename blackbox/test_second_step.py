@@ -1,0 +1,136 @@
+"""The second step of a password sign-in (docs/security.md, "The second step"): set up from the page with the key an
+authenticator app takes (the codes computed by pyotp, an implementation of RFC 6238 other than ours), a sign-in that
+asks for the code after the password, a code that works once, recovery codes that work once each, wrong codes counted
+with wrong passwords, and turning it off with the password.
+"""
+import re
+import time
+
+import pyotp
+import pytest
+
+from browser import Browser
+from conftest import Server, make_family, query_sql, stored_bytes
+from test_web_app import PASSWORD
+
+pytestmark = [pytest.mark.engine]
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    data = tmp_path_factory.mktemp("second-step") / "saessak-data"
+    running = Server(data).start()
+    yield running
+    running.stop()
+
+
+addresses = (f"127.0.1.{n}" for n in range(2, 250))
+
+
+def signed_in(site, username):
+    browser = Browser(site, source=next(addresses))
+    assert browser.sign_in(username, PASSWORD).status == 303
+    browser.token = browser.csrf("/settings/sign-in")
+    return browser
+
+
+def turn_on(site, browser):
+    """Turns the second step on from the pages; returns (the app's TOTP, the recovery codes shown)."""
+    begun = browser.request("POST", "/settings/second-step/begin", form={"_csrf": browser.token})
+    assert begun.status == 303 and begun.getheader("Location") == "/settings/second-step"
+    page = browser.request("GET", "/settings/second-step")
+    assert page.status == 200 and 'src="data:image/svg+xml;base64,' in page.text
+    key = re.search(r"<code data-secret>([A-Z2-7 ]+)</code>", page.text).group(1).replace(" ", "")
+    # The key is the secret's text: an app is handed its bytes in base32.
+    import base64
+    app = pyotp.TOTP(base64.b32encode(key.encode()).decode())
+    wrong = browser.request("POST", "/settings/second-step/confirm", form={"_csrf": browser.token, "code": "000000" if app.now() != "000000" else "111111"})
+    assert wrong.status == 422
+    shown = browser.request("POST", "/settings/second-step/confirm", form={"_csrf": browser.token, "code": app.now()})
+    assert shown.status == 200, shown.text
+    codes = re.findall(r"<li><code>([a-z2-7]{5}-[a-z2-7]{5})</code></li>", shown.text)
+    assert len(codes) == 10 and len(set(codes)) == 10
+    app.key = key
+    return app, codes
+
+
+def password_then_code(site, username, code, address=None):
+    browser = Browser(site, source=address or next(addresses))
+    first = browser.sign_in(username, PASSWORD, next_path="/settings")
+    assert first.status == 303 and first.getheader("Location").startswith("/login/code"), first.getheader("Location")
+    # The password alone is no session.
+    assert browser.request("GET", "/settings").status == 303
+    page = browser.request("GET", first.getheader("Location"))
+    assert page.status == 200 and 'autocomplete="one-time-code"' in page.text
+    token = re.search(r'name="_csrf" value="([^"]+)"', page.text).group(1)
+    answer = browser.request("POST", "/login/code", form={"_csrf": token, "code": code, "next": "/settings"})
+    return answer, browser
+
+
+def test_a_member_turns_on_the_second_step_and_signs_in_with_a_code(site):
+    make_family(site.data, "mina", "민아네")
+    browser = signed_in(site, "mina")
+    app, codes = turn_on(site, browser)
+    page = browser.request("GET", "/settings/sign-in")
+    assert "켜져 있습니다" in page.text and "남은 복구 코드 10개" in page.text
+    # The secret is sealed in the database, never its text.
+    assert app.key.encode() not in stored_bytes(site.data)
+
+    # The code the app shows next (the one shown now proved the setup, and a code works once): once.
+    code = app.at(int(time.time()) + 30)
+    answer, signed = password_then_code(site, "mina", code)
+    assert answer.status == 303 and answer.getheader("Location") == "/settings"
+    assert signed.request("GET", "/settings").status == 200
+    again, _ = password_then_code(site, "mina", code)
+    assert again.status == 422 and ("이미 쓴 코드" in again.text or "used already" in again.text)
+
+    # A recovery code, typed in capitals: once.
+    answer, _ = password_then_code(site, "mina", codes[0].upper())
+    assert answer.status == 303
+    again, _ = password_then_code(site, "mina", codes[0])
+    assert again.status == 422
+    assert "남은 복구 코드 9개" in browser.request("GET", "/settings/sign-in").text
+    # New recovery codes: the old ones stop working.
+    renewed = browser.request("POST", "/settings/second-step/recovery-codes", form={"_csrf": browser.token})
+    fresh = re.findall(r"<li><code>([a-z2-7]{5}-[a-z2-7]{5})</code></li>", renewed.text)
+    assert len(fresh) == 10
+    assert password_then_code(site, "mina", codes[1])[0].status == 422
+    assert password_then_code(site, "mina", fresh[0])[0].status == 303
+
+
+def test_the_code_page_needs_the_password_first(site):
+    make_family(site.data, "jun", "준이네")
+    browser = signed_in(site, "jun")
+    turn_on(site, browser)
+    stranger = Browser(site, source=next(addresses))
+    assert stranger.request("GET", "/login/code").getheader("Location") == "/login"
+    token = stranger.csrf("/login")
+    # A made-up pending cookie names nobody.
+    user = query_sql(site.data, "SELECT id FROM users WHERE username = 'jun'")[0][0]
+    stranger.cookies["saessak_second_step"] = f"{user}.{int(time.time()) + 300}.AAAA"
+    forged = stranger.request("POST", "/login/code", form={"_csrf": token, "code": "123456"})
+    assert forged.status == 303 and forged.getheader("Location") == "/login"
+
+
+def test_wrong_codes_count_with_wrong_passwords(site):
+    make_family(site.data, "guessed", "추측네")
+    browser = signed_in(site, "guessed")
+    turn_on(site, browser)
+    address = next(addresses)
+    statuses = [password_then_code(site, "guessed", "999999" if n % 2 else "abcde-fghij", address)[0].status for n in range(10)]
+    assert statuses == [422] * 10
+    blocked = Browser(site, source=address)
+    assert blocked.sign_in("guessed", PASSWORD).status == 429
+
+
+def test_turning_it_off_needs_the_password(site):
+    make_family(site.data, "offs", "끄는집")
+    browser = signed_in(site, "offs")
+    turn_on(site, browser)
+    refused = browser.request("POST", "/settings/second-step/off", form={"_csrf": browser.token, "currentPassword": "not it"})
+    assert refused.status == 422
+    off = browser.request("POST", "/settings/second-step/off", form={"_csrf": browser.token, "currentPassword": PASSWORD})
+    assert off.status == 303
+    assert query_sql(site.data, "SELECT count(*) FROM secondSteps s JOIN users u ON u.id = s.userId WHERE u.username = 'offs'")[0][0] == "0"
+    plain = Browser(site, source=next(addresses))
+    assert plain.sign_in("offs", PASSWORD).getheader("Location") == "/"
