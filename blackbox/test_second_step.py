@@ -134,3 +134,28 @@ def test_turning_it_off_needs_the_password(site):
     assert query_sql(site.data, "SELECT count(*) FROM secondSteps s JOIN users u ON u.id = s.userId WHERE u.username = 'offs'")[0][0] == "0"
     plain = Browser(site, source=next(addresses))
     assert plain.sign_in("offs", PASSWORD).getheader("Location") == "/"
+
+
+def test_the_devices_list_names_each_browser_and_signs_one_out(site):
+    make_family(site.data, "two-phones", "두폰네")
+    phone = Browser(site, headers={"User-Agent": "Mozilla/5.0 (Linux; Android 14; SM-S921N) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36"}, source=next(addresses))
+    assert phone.sign_in("two-phones", PASSWORD).status == 303
+    laptop = Browser(site, headers={"User-Agent": "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0"}, source=next(addresses))
+    assert laptop.sign_in("two-phones", PASSWORD).status == 303
+    page = laptop.request("GET", "/settings/sign-in").text
+    listed = re.findall(r'<li><strong>([^<]+)</strong>( <span class="meta">\(지금 이 브라우저\)</span>)?<br><span class="meta">([^<]+)</span>\s*<form method="post" action="(/settings/sessions/[^"]+/end)"', page)
+    assert [(label, bool(this)) for label, this, _, _ in listed] == [("Firefox · Windows", True), ("Chrome · Android", False)], listed
+    assert all("비밀번호로 로그인" in detail for _, _, detail, _ in listed)
+    # The laptop signs the phone out: the phone's next page asks it to sign in.
+    token = laptop.csrf("/settings/sign-in")
+    assert laptop.request("POST", listed[1][3], form={"_csrf": token}).status == 303
+    assert phone.request("GET", "/settings").status == 303
+    assert laptop.request("GET", "/settings").status == 200
+    # Another member's session is not there for them.
+    make_family(site.data, "neighbour", "이웃집")
+    other = signed_in(site, "neighbour")
+    assert other.request("POST", listed[0][3], form={"_csrf": other.token}).status == 404
+    assert laptop.request("GET", "/settings").status == 200
+    # Its own: this browser is signed out.
+    assert laptop.request("POST", listed[0][3], form={"_csrf": token}).getheader("Location") == "/login"
+    assert laptop.request("GET", "/settings").status == 303

@@ -41,3 +41,21 @@ public enum SignInMethod: String, Sendable, CaseIterable, Codable {
     /// More than a password: what a family that asks for strong sign-in wants of its owners and editors.
     public var isStrong: Bool { self != .password }
 }
+
+/// One of a member's signed-in browsers, as the devices list shows it.
+public struct SessionSummary: Hashable, Sendable {
+    public let id: String
+    /// What the browser said it was when it signed in ("Chrome · Android").
+    public let label: String
+    public let signedInWith: SignInMethod
+    public let createdAt: Date
+    public let lastSeenAt: Date
+
+    public init(id: String, label: String, signedInWith: SignInMethod, createdAt: Date, lastSeenAt: Date) {
+        self.id = id
+        self.label = label
+        self.signedInWith = signedInWith
+        self.createdAt = createdAt
+        self.lastSeenAt = lastSeenAt
+    }
+}

@@ -92,6 +92,15 @@ public protocol SessionStore: Sendable {
     /// and the sign-in goes into the activity of each of their families. Returns the cookie to keep (a new one for a
     /// new device) and whether it was new.
     func recognise(device given: String?, user: UserID, label: String) async throws -> (cookie: String, isNew: Bool)
+
+    /// Names a session by what its browser said it was (at sign-in).
+    func label(session: String, _ label: String) async throws
+
+    /// The member's live sessions, the most recently used first.
+    func sessions(of user: UserID) async throws -> [SessionSummary]
+
+    /// Ends one of the member's own sessions; false when they have none by that id.
+    func end(_ id: String, of user: UserID) async throws -> Bool
 }
 
 /// A family's record of who did what (`Activity`), kept a year.

@@ -104,4 +104,32 @@ public struct SQLSessionStore: SessionStore {
             return (cookie, true)
         }
     }
+
+    public func label(session: String, _ label: String) async throws {
+        try await database.write { db in try db.execute("UPDATE sessions SET label = \(Activity.label(label)) WHERE id = \(session)") }
+    }
+
+    public func sessions(of user: UserID) async throws -> [SessionSummary] {
+        let now = database.clock.now()
+        return try await database.read { db in
+            try db.rows(
+                """
+                SELECT id, label, signedInWith, createdAt, lastSeenAt FROM sessions
+                WHERE userId = \(user) AND expiresAt > \(now) AND lastSeenAt > \(now.addingTimeInterval(-Session.idleLifetime))
+                ORDER BY lastSeenAt DESC, id
+                """
+            ).map { row in
+                try readBack("session") {
+                    SessionSummary(
+                        id: try row.string("id"), label: try row.string("label"),
+                        signedInWith: SignInMethod(rawValue: try row.string("signedInWith")) ?? .password,
+                        createdAt: try row.timestamp("createdAt"), lastSeenAt: try row.timestamp("lastSeenAt"))
+                }
+            }
+        }
+    }
+
+    public func end(_ id: String, of user: UserID) async throws -> Bool {
+        try await database.write { db in try db.execute("DELETE FROM sessions WHERE id = \(id) AND userId = \(user)") == 1 }
+    }
 }

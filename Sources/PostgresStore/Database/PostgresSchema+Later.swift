@@ -36,6 +36,7 @@ extension PostgresSchema {
         );
         ALTER TABLE sessions ADD COLUMN signedInWith text COLLATE "C" NOT NULL DEFAULT 'password'
             CHECK (signedInWith IN ('password', 'passkey', 'second-step'));
+        ALTER TABLE sessions ADD COLUMN label text COLLATE "C" NOT NULL DEFAULT '' CHECK (char_length(label) <= 200);
         """
 
     /// As SQLite's "v23 book jobs": the books and archives made in the background, and kept for download.

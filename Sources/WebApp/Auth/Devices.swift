@@ -10,9 +10,11 @@ enum Devices {
     static let lifetime = 2 * 365 * 86_400
 
     /// Notes the browser of a sign-in that just succeeded, and returns the `Set-Cookie` that keeps naming it.
-    static func signedIn(_ user: UserID, request: Request, sessions: any SessionStore) async throws -> String {
+    static func signedIn(_ session: Session, request: Request, sessions: any SessionStore) async throws -> String {
         let given = request.cookies[cookie].map(\.value).flatMap { $0.isEmpty ? nil : $0 }
-        let (value, _) = try await sessions.recognise(device: given, user: user, label: Activity.deviceLabel(request.headers[.userAgent] ?? ""))
+        let label = Activity.deviceLabel(request.headers[.userAgent] ?? "")
+        try await sessions.label(session: session.id, label)
+        let (value, _) = try await sessions.recognise(device: given, user: session.userID, label: label)
         return WebCredentials.cookie(cookie, value, maxAge: lifetime, secure: WebCredentials.isSecure(request))
     }
 }

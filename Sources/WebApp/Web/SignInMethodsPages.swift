@@ -18,6 +18,13 @@ struct SignInMethodsPages {
         let used: String
     }
 
+    struct SessionRow {
+        let id: String
+        let label: String
+        let detail: String
+        let isThis: Bool
+    }
+
     struct MethodsModel: PageModel {
         let passkeys: [PasskeyRow]
         let empty: Bool
@@ -25,11 +32,26 @@ struct SignInMethodsPages {
         /// Whether the second step is on, and how many recovery codes are left ("남은 복구 코드 7개").
         let secondStepOn: Bool
         let codesLeft: String
+        let sessions: [SessionRow]
     }
 
     /// Pages (signed-in browsers, never a token: a passkey signs a person in).
     func register(on pages: SecureRoutes) {
         pages.get("settings/sign-in", .session) { request, context in try await page(request, context) }
+        pages.post("settings/sessions/:id/end", .session) { request, context in
+            let id = context.parameters.get("id") ?? ""
+            guard try await stores.signIn.sessions.end(id, of: try context.user()) else {
+                throw Problem(status: .notFound, detail: "no such session")
+            }
+            // This browser's own: it is signed out.
+            if id == context.session?.id {
+                var response = AccountPages.redirect("/login")
+                response.headers[values: .setCookie].append(WebCredentials.expired(WebCredentials.sessionCookie, secure: WebCredentials.isSecure(request)))
+                return response
+            }
+            return PageNotice(text: SignInWord.sessionEnded.text(Language(request))).attached(
+                to: AccountPages.redirect("/settings/sign-in"), request: request)
+        }
         pages.post("settings/passkeys/:id/delete", .session) { [ceremonies] request, context in
             guard let id = context.parameters.get("id").flatMap(PasskeyID.init) else {
                 throw Problem(status: .notFound, detail: "no such passkey")
@@ -66,7 +88,7 @@ struct SignInMethodsPages {
                 var response = try JSONBody.response(SignedIn(next: WebCredentials.safeRedirect(answer.next)))
                 response.headers[values: .setCookie].append(WebCredentials.sessionCookie(cookie, secure: WebCredentials.isSecure(request)))
                 response.headers[values: .setCookie].append(
-                    try await Devices.signedIn(session.userID, request: request, sessions: stores.signIn.sessions))
+                    try await Devices.signedIn(session, request: request, sessions: stores.signIn.sessions))
                 response.headers[AccountPages.clearSiteData] = #""cache""#
                 return response
             case .refused:
@@ -87,6 +109,18 @@ struct SignInMethodsPages {
         let passkeys = try await ceremonies.passkeys.passkeys(of: user)
         let secondStepOn = try await stores.signIn.secondStep.store.isConfirmed(user)
         let codesLeft = secondStepOn ? try await stores.signIn.secondStep.store.recoveryCodesLeft(of: user) : 0
+        let sessions = try await stores.signIn.sessions.sessions(of: user).map { session in
+            let method: SignInWord = switch session.signedInWith {
+            case .password: .signedInWithPassword
+            case .passkey: .signedInWithPasskey
+            case .secondStep: .signedInWithSecondStep
+            }
+            return SessionRow(
+                id: session.id, label: session.label.isEmpty ? SignInWord.unknownBrowser.text(language) : session.label,
+                detail: SignInWord.sessionDetail.text(
+                    language, method.text(language), ReactionPages.when(session.createdAt, language), ReactionPages.when(session.lastSeenAt, language)),
+                isThis: session.id == context.session?.id)
+        }
         let rows = passkeys.map { passkey in
             PasskeyRow(
                 id: passkey.id.description, name: passkey.name,
@@ -99,7 +133,7 @@ struct SignInMethodsPages {
             model: MethodsModel(
                 passkeys: rows, empty: rows.isEmpty,
                 defaultName: SignInWord.passkeyNameDefault.text(language), secondStepOn: secondStepOn,
-                codesLeft: SignInWord.recoveryCodesLeft.text(language, "\(codesLeft)"))
+                codesLeft: SignInWord.recoveryCodesLeft.text(language, "\(codesLeft)"), sessions: sessions)
         ).response(request, context: context)
     }
 }

@@ -8,6 +8,8 @@ enum SignInWord: String, CaseIterable, Sendable {
     case secondStep, secondStepNote, codeOrRecoveryCode, wrongCode, secondStepIntro, secondStepOn, secondStepOff, turnOnSecondStep
     case turnOffSecondStep, secondStepScan, secondStepSecret, secondStepConfirm, secondStepCode, recoveryCodes, recoveryCodesNote
     case recoveryCodesLeft, newRecoveryCodes, secondStepTurnedOff, secondStepSetUp
+    case devices, devicesIntro, thisBrowser, endSession, sessionEnded, unknownBrowser, sessionDetail, signedInWithPassword
+    case signedInWithPasskey, signedInWithSecondStep
 
     var texts: (korean: String, english: String) {
         switch self {
@@ -71,6 +73,17 @@ enum SignInWord: String, CaseIterable, Sendable {
         case .newRecoveryCodes: ("복구 코드 새로 만들기", "Make new recovery codes")
         case .secondStepTurnedOff: ("2단계 인증을 껐습니다.", "The second step is off.")
         case .secondStepSetUp: ("2단계 인증을 켰습니다.", "The second step is on.")
+        case .devices: ("로그인한 기기", "Signed-in devices")
+        case .devicesIntro:
+            ("모르는 기기가 있으면 로그아웃시키고 비밀번호를 바꾸세요.", "If you see a device you do not know, sign it out and change your password.")
+        case .thisBrowser: ("지금 이 브라우저", "This browser")
+        case .endSession: ("로그아웃시키기", "Sign out")
+        case .sessionEnded: ("그 기기를 로그아웃시켰습니다.", "That device is signed out.")
+        case .unknownBrowser: ("알 수 없는 브라우저", "Unknown browser")
+        case .sessionDetail: ("%@ · 처음 %@ · 마지막 %@", "%@ · first %@ · last %@")
+        case .signedInWithPassword: ("비밀번호로 로그인", "signed in with a password")
+        case .signedInWithPasskey: ("패스키로 로그인", "signed in with a passkey")
+        case .signedInWithSecondStep: ("비밀번호와 2단계 인증으로 로그인", "signed in with a password and the second step")
         }
     }
 
