@@ -11,6 +11,7 @@ import pytest
 
 from browser import Browser
 from conftest import Server, make_family, query_sql, stored_bytes
+from test_mail import mail_options, parts, smtp  # noqa: F401 (the SMTP server fixture)
 from test_web_app import PASSWORD
 
 pytestmark = [pytest.mark.engine]
@@ -159,3 +160,31 @@ def test_the_devices_list_names_each_browser_and_signs_one_out(site):
     # Its own: this browser is signed out.
     assert laptop.request("POST", listed[0][3], form={"_csrf": token}).getheader("Location") == "/login"
     assert laptop.request("GET", "/settings").status == 303
+
+
+def test_a_sign_in_from_a_new_browser_is_mailed_to_the_member(tmp_path, smtp):
+    data = tmp_path / "saessak-data"
+    token = make_family(data, "careful", "조심네")
+    running = Server(data)
+    running.extra_args = mail_options(smtp, running, "--mail-interval", "1")
+    running.start()
+    try:
+        put = running.request("PUT", "/api/v1/account/mail", {"address": "careful@example.kr", "digest": "off", "reminders": False, "language": "ko"}, token)
+        assert put.status == 200, put.body
+        firefox = {"User-Agent": "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0"}
+        browser = Browser(running, headers=firefox, source=next(addresses))
+        assert browser.sign_in("careful", PASSWORD).status == 303
+        [mail] = smtp.wait_for(1)
+        assert str(mail["Subject"]) == "[새싹] 새 기기에서 로그인했습니다" and "careful@example.kr" in mail["To"]
+        html, text, _ = parts(mail)
+        assert "Firefox · Windows" in text and "비밀번호" in text and "/settings/sign-in" in text
+        # The same browser again is no news; the mail names no password, code or cookie.
+        browser.cookies.pop("saessak_session")
+        assert browser.sign_in("careful", PASSWORD).status == 303
+        time.sleep(3)
+        assert len(smtp.messages) == 1
+        assert PASSWORD not in text and "saessak_" not in text
+        # Activity: the new device is in the family's record too.
+        assert int(query_sql(data, "SELECT count(*) FROM activity WHERE action = 'signedIn'")[0][0]) == 1
+    finally:
+        running.stop()

@@ -8,6 +8,8 @@ public enum MailWord: String, CaseIterable, Sendable {
     case digestComments, digestCommentOn, digestComingUp, digestFooterDaily, digestFooterWeekly, reminderSubject
     case reminderLead, reminderOpen, footerSettings, footerUnsubscribe, footerWhy
     case snapshotFailedSubject, snapshotFailedLead, snapshotFailedLastGood, snapshotFailedNever, snapshotFailedOpen
+    case newSignInSubject, newSignInLead, newSignInNotYou, newSignInOpen, newSignInWithPassword, newSignInWithPasskey
+    case newSignInWithSecondStep
 
     var texts: (korean: String, english: String) {
         switch self {
@@ -16,6 +18,17 @@ public enum MailWord: String, CaseIterable, Sendable {
         case .snapshotFailedLastGood: ("마지막으로 성공한 백업: %@", "The last good snapshot: %@")
         case .snapshotFailedNever: ("아직 성공한 백업이 없습니다.", "No snapshot has succeeded yet.")
         case .snapshotFailedOpen: ("설정에서 보기", "See it in the settings")
+        case .newSignInSubject: ("[새싹] 새 기기에서 로그인했습니다", "[Saessak] A sign-in from a new device")
+        case .newSignInLead: ("%@ 님의 계정이 처음 보는 브라우저에서 로그인했습니다:", "Your account, %@, signed in from a browser it had not used before:")
+        case .newSignInNotYou:
+            (
+                "본인이 아니라면 아래에서 그 기기를 로그아웃시키고 비밀번호를 바꾸세요.",
+                "If this was not you, sign that device out below and change your password."
+            )
+        case .newSignInOpen: ("로그인한 기기 보기", "See the signed-in devices")
+        case .newSignInWithPassword: ("비밀번호", "password")
+        case .newSignInWithPasskey: ("패스키", "passkey")
+        case .newSignInWithSecondStep: ("비밀번호와 2단계 인증", "password and second step")
         case .mailTitle: ("이메일 소식", "News by e-mail")
         case .mailHint:
             (

@@ -26,7 +26,11 @@ public func buildApplication(
     if try await !photos.tidy() {
         logger.notice("another process is writing photos (an import?): files a crash left behind are swept at the next start")
     }
-    let signIn = SignIn(database, setupFile: configuration.dataFolder.appendingPathComponent(DataFolder.setupLinkFile))
+    var mailing = SignIn(database, setupFile: configuration.dataFolder.appendingPathComponent(DataFolder.setupLinkFile))
+    if let mail = configuration.mail {
+        mailing.mail = SignInMail(stores: database.stores, photos: photos, cipher: database.cipher, configuration: mail)
+    }
+    let signIn = mailing
     // A data folder nobody can sign in to yet offers a one-time link that creates its owner.
     let setupToken = try await signIn.accounts.hasUsers() ? nil : signIn.setup.issue()
     if setupToken == nil { signIn.setup.retire() }  // one left by a server stopped before its link was used

@@ -4,6 +4,7 @@ import Foundation
 import NIOPosix
 import Persistence
 import Secrets
+import Services
 import Synchronization
 
 /// Passwords and sessions, shared by the pages and the API: sign-in with throttling, password change, first-run
@@ -16,6 +17,8 @@ struct SignIn: Sendable {
     let setup: SetupLink
     let clock: Clock
     let hasher = PasswordHasher()
+    /// Mails a member when their account signs in from a new browser; nil when the server sends no mail.
+    var mail: SignInMail?
 
     /// `setupFile`: where the first-run link is written while it works (`saessak admin setup-link` reads it).
     init(_ database: any DiaryEngine, setupFile: URL? = nil) {

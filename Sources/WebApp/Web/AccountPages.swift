@@ -117,7 +117,7 @@ struct AccountPages {
     static func signedIn(cookie: String, session: Session, next: String?, request: Request, signIn: SignIn) async throws -> Response {
         var response = redirect(WebCredentials.safeRedirect(next))
         response.headers[values: .setCookie].append(WebCredentials.sessionCookie(cookie, secure: WebCredentials.isSecure(request)))
-        response.headers[values: .setCookie].append(try await Devices.signedIn(session, request: request, sessions: signIn.sessions))
+        response.headers[values: .setCookie].append(try await Devices.signedIn(session, request: request, signIn: signIn))
         // The HTTP cache goes at once. The pages and thumbnails the service worker kept, and the outbox of unsent
         // drafts, go when the first page sees another member than the last one here (app.js): the same member signing
         // in again after a session ran out keeps what was written offline.

@@ -88,7 +88,7 @@ struct SignInMethodsPages {
                 var response = try JSONBody.response(SignedIn(next: WebCredentials.safeRedirect(answer.next)))
                 response.headers[values: .setCookie].append(WebCredentials.sessionCookie(cookie, secure: WebCredentials.isSecure(request)))
                 response.headers[values: .setCookie].append(
-                    try await Devices.signedIn(session, request: request, sessions: stores.signIn.sessions))
+                    try await Devices.signedIn(session, request: request, signIn: stores.signIn))
                 response.headers[AccountPages.clearSiteData] = #""cache""#
                 return response
             case .refused:
