@@ -325,6 +325,7 @@ def test_a_backup_from_an_older_schema_is_migrated_forward(tmp_path):
         for row in families:
             row.pop("weatherLookup", None)
             row.pop("trashDays", None)  # v20's
+            row.pop("strongSignIn", None)  # v24's
         files["data/families.json"] = json.dumps(families, ensure_ascii=False).encode()
         manifest["files"]["data/families.json"] = hashlib.sha256(files["data/families.json"]).hexdigest()
         memberships = json.loads(files["data/memberships.json"])  # v15's mail choices

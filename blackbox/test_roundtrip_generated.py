@@ -112,6 +112,8 @@ def families(draw):
         "hearts": draw(st.lists(st.tuples(st.booleans(), st.booleans()), max_size=3, unique=True)),
         # E-mail choices of the owner and (when there is one) the first member: digest, reminders, language, address.
         "weather": draw(st.booleans()),
+        # The family's sign-in rule (owners and editors need a passkey or the second step).
+        "strongSignIn": draw(st.booleans()),
         "mail": draw(st.lists(st.tuples(st.sampled_from(["off", "daily", "weekly"]), st.booleans(), st.sampled_from(["ko", "en"]),
                                         st.from_regex(r"[a-z0-9][a-z0-9+_-]{0,15}", fullmatch=True)), max_size=2)),
         # What goes to the trash at the end, in this order, and how long the family keeps it.
@@ -200,6 +202,8 @@ def build(data, plan, picture, scratch, movies):
                 hearts.add((target, who))
         if plan["weather"]:
             api(server, "PUT", "/family/weather", {"on": True}, token)
+        if plan["strongSignIn"]:
+            api(server, "PUT", "/family/sign-in", {"strongSignIn": True}, token)
         if plan["trashDays"]:
             api(server, "PUT", "/trash/settings", {"days": plan["trashDays"]}, token)
         # The trash: what goes takes along what hangs on it (an entry its comments and hearts, a child the entries and
@@ -270,7 +274,7 @@ def contents(path):
 
 
 READS = ["/children", "/entries?limit=200", "/timeline?limit=200", "/events", "/anniversaries", "/memos", "/invitations",
-         "/share-links", "/feeds", "/tokens", "/account", "/account/mail", "/family/weather", "/today?date=2026-11-22&days=400", "/search?q=아기",
+         "/share-links", "/feeds", "/tokens", "/account", "/account/mail", "/family/weather", "/family/sign-in", "/today?date=2026-11-22&days=400", "/search?q=아기",
          "/trash", "/trash/settings"]
 
 

@@ -188,3 +188,69 @@ def test_a_sign_in_from_a_new_browser_is_mailed_to_the_member(tmp_path, smtp):
         assert int(query_sql(data, "SELECT count(*) FROM activity WHERE action = 'signedIn'")[0][0]) == 1
     finally:
         running.stop()
+
+
+def test_a_family_that_asks_for_more_than_a_password(tmp_path):
+    """The owner's rule: an editor's password session reaches nothing of the family (pages send it to add a passkey
+    or the second step; the API answers 403) until the editor signs in with the second step; the editor's older
+    token keeps acting within its role; a grandparent who only looks is not affected; an owner's own password
+    session cannot turn the rule on."""
+    from conftest import saessak
+    from openapi_contract import call
+
+    data = tmp_path / "saessak-data"
+    owner = make_family(data, "mom", "우리집")
+    make_family(data, "dad", "아빠집")
+    saessak("admin", "add-member", "--username", "dad", "--family", "우리집", "--role", "editor", data=data)
+    dad_token = saessak("admin", "create-token", "--username", "dad", "--family", "우리집", data=data).stdout.strip()
+    make_family(data, "grandma", "할머니집")
+    saessak("admin", "add-member", "--username", "grandma", "--family", "우리집", "--role", "viewer", data=data)
+    running = Server(data).start()
+    try:
+        assert call(running, "GET", "/family/sign-in", token=owner).json() == {"strongSignIn": False}
+        # Mom, in the browser with her password alone: refused, or she would shut herself out.
+        mom = Browser(running, source=next(addresses))
+        assert mom.sign_in("mom", PASSWORD).status == 303
+        mom_token = mom.csrf("/settings")
+        refused = mom.request("PUT", "/api/v1/family/sign-in", body={"strongSignIn": True}, headers={"X-CSRF-Token": mom_token})
+        assert refused.status == 409 and "passkey or the second step first" in refused.text
+        assert call(running, "PUT", "/family/sign-in", {"strongSignIn": True}, token=owner).json() == {"strongSignIn": True}
+
+        # Dad with a password: the pages send him to 로그인 방법, the API says why.
+        ours = query_sql(data, "SELECT id FROM families WHERE name = '우리집'")[0][0]
+
+        def into_our_family(browser):
+            # Each of them signs in to their own family first; the settings switch to 우리집.
+            token = browser.csrf("/settings")
+            assert browser.request("POST", "/account/family", form={"_csrf": token, "familyId": ours}).status == 303
+
+        dad = Browser(running, source=next(addresses))
+        assert dad.sign_in("dad", PASSWORD).status == 303
+        into_our_family(dad)
+        home = dad.request("GET", "/")
+        assert home.status == 303 and home.getheader("Location") == "/settings/sign-in?strengthen=1"
+        page = dad.request("GET", "/settings/sign-in?strengthen=1")
+        assert page.status == 200 and "관리자와 편집자에게 패스키나 2단계 인증을 요구합니다" in page.text
+        api = dad.request("GET", "/api/v1/entries")
+        assert api.status == 403 and "/settings/sign-in" in api.text
+        assert "우리집" not in dad.request("GET", "/settings").text
+        # His token from before the rule still acts, within its role.
+        assert running.request("GET", "/api/v1/entries", token=dad_token).status == 200
+        # Grandma only looks: her password is enough.
+        grandma = Browser(running, source=next(addresses))
+        assert grandma.sign_in("grandma", PASSWORD).status == 303
+        into_our_family(grandma)
+        assert grandma.request("GET", "/").status == 200
+        # Dad turns on the second step and signs in with it: the family is his again.
+        dad.token = dad.csrf("/settings/sign-in")
+        app, _ = turn_on(running, dad)
+        answer, again = password_then_code(running, "dad", app.at(int(time.time()) + 30))
+        assert answer.status == 303
+        into_our_family(again)
+        assert again.request("GET", "/").status == 200
+        assert again.request("GET", "/api/v1/entries").status == 200
+        # Off again (Mom's token): Dad's password alone reaches the family.
+        assert call(running, "PUT", "/family/sign-in", {"strongSignIn": False}, token=owner).status == 200
+        assert dad.request("GET", "/").status == 200
+    finally:
+        running.stop()

@@ -100,7 +100,7 @@ PATHS = [
     "/api/v1/events", "/api/v1/anniversaries", "/api/v1/today", "/api/v1/news", "/api/v1/entries/{entry}/comments",
     "/api/v1/entries/{entry}/hearts", "/api/v1/entries/{entry}/photos", "/api/v1/photos/{photo}", "/api/v1/tokens",
     "/api/v1/share-links", "/api/v1/invitations", "/api/v1/feeds", "/api/v1/calendar.ics", "/api/v1/account",
-    "/api/v1/account/mail", "/api/v1/family/weather", "/api/v1/anniversaries/{anniversary}", "/api/v1/memos/{memo}",
+    "/api/v1/account/mail", "/api/v1/family/weather", "/api/v1/family/sign-in", "/api/v1/anniversaries/{anniversary}", "/api/v1/memos/{memo}",
     "/api/v1/events/{event}", "/api/v1/comments/{comment}", "/api/v1/photos/{photo}/comments", "/api/v1/photos/{photo}/hearts",
     "/api/v1/children/{child}/resident-number",
 ]

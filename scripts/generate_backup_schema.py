@@ -53,6 +53,7 @@ COLUMN_NOTES = {
     ("memberships", "mailLanguage"): "ko or en: the language of the member's mail",
     ("memberships", "mailSince"): "where the member's next digest starts (null: when they joined)",
     ("families", "trashDays"): "how many days the trash keeps what is deleted (7-365)",
+    ("families", "strongSignIn"): "1: the family's owners and editors must sign in with a passkey or a password and the second step",
     ("trashItems", "kind"): "entry, photo (taken off an entry), memo, comment, child, event, anniversary, measurement or "
                             "vaccination",
     ("trashItems", "itemId"): "the id the item had and gets back",

@@ -146,7 +146,7 @@ import PostgresStore
         for statement in [
             // Back to before p12: the later migrations undone first.
             "DROP TABLE passkeyChallenges", "DROP TABLE passkeys", "DROP TABLE recoveryCodes", "DROP TABLE secondSteps",
-            "ALTER TABLE sessions DROP COLUMN signedInWith", "ALTER TABLE sessions DROP COLUMN label", "DELETE FROM saessakMigrations WHERE name = 'p18 sign-in methods'",
+            "ALTER TABLE sessions DROP COLUMN signedInWith", "ALTER TABLE sessions DROP COLUMN label", "ALTER TABLE families DROP COLUMN strongSignIn", "DELETE FROM saessakMigrations WHERE name = 'p18 sign-in methods'",
             "DROP TABLE bookJobs", "DELETE FROM saessakMigrations WHERE name = 'p17 book jobs'",
             "DROP TABLE snapshotRuns", "DELETE FROM saessakMigrations WHERE name = 'p16 snapshot runs'",
             "DROP TABLE activity", "DROP TABLE devices", "DELETE FROM saessakMigrations WHERE name = 'p15 activity'",

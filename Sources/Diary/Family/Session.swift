@@ -11,6 +11,10 @@ public struct Session: Hashable, Sendable {
     public let expiresAt: Date
     /// How the browser signed in.
     public let signedInWith: SignInMethod
+    /// The family it acts for asks its owners and editors to sign in with more than a password, this member is one,
+    /// and this session is a password's alone: it reaches nothing of the family until the member signs in again with a
+    /// passkey or the second step.
+    public let mustStrengthen: Bool
 
     /// A session ends after this long without a request…
     public static let idleLifetime: TimeInterval = 14 * 24 * 3600
@@ -20,9 +24,11 @@ public struct Session: Hashable, Sendable {
     public static let touchInterval: TimeInterval = 60
 
     public init(
-        id: String, userID: UserID, membership: Membership?, csrfToken: String, expiresAt: Date, signedInWith: SignInMethod = .password
+        id: String, userID: UserID, membership: Membership?, csrfToken: String, expiresAt: Date, signedInWith: SignInMethod = .password,
+        mustStrengthen: Bool = false
     ) {
         self.signedInWith = signedInWith
+        self.mustStrengthen = mustStrengthen
         self.id = id
         self.userID = userID
         self.membership = membership

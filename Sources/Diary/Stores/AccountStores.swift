@@ -67,6 +67,11 @@ public protocol AccountStore: Sendable {
 
     /// The family named, or the only family in the data folder when no name is given.
     func family(named name: String?) async throws -> Family
+
+    /// Whether the family asks its owners and editors to sign in with a passkey or the second step.
+    func strongSignIn(family: FamilyID) async throws -> Bool
+
+    func setStrongSignIn(_ on: Bool, family: FamilyID) async throws
 }
 
 /// Web sessions in SQLite. The cookie holds 256 random bits; only their SHA-256 is stored, like API tokens.

@@ -91,8 +91,9 @@ extension DiarySchema {
     /// Ways to sign in besides a password, server state like sessions (not in backups): members' passkeys (WebAuthn)
     /// and the single-use challenges of their ceremonies (only a digest kept; a credential id is unique across the
     /// server); the second step of a password (a TOTP secret sealed with the field cipher, the last time step used so
-    /// that a code works once, and hashed one-time recovery codes); and how each session was signed in, from what
-    /// browser (the devices list).
+    /// that a code works once, and hashed one-time recovery codes); how each session was signed in, from what browser
+    /// (the devices list); and a family's rule that its owners and editors sign in with more than a password (family
+    /// data: in backups).
     static func signInMethods(_ db: Database) throws {
         try db.execute(sql: """
             CREATE TABLE passkeys (
@@ -128,6 +129,7 @@ extension DiarySchema {
             ALTER TABLE sessions ADD COLUMN signedInWith TEXT NOT NULL DEFAULT 'password'
                 CHECK (signedInWith IN ('password', 'passkey', 'second-step'));
             ALTER TABLE sessions ADD COLUMN label TEXT NOT NULL DEFAULT '' CHECK (length(label) <= 200);
+            ALTER TABLE families ADD COLUMN strongSignIn INTEGER NOT NULL DEFAULT 0 CHECK (strongSignIn IN (0, 1));
             """)
     }
 }

@@ -3,7 +3,7 @@
 extension BackupCatalogue {
     /// The columns of every backed-up table at this version's schema, in SQLite's order and spelling.
     public static let columns: [String: [String]] = [
-        "families": ["id", "name", "createdAt", "weatherLookup", "trashDays"],
+        "families": ["id", "name", "createdAt", "weatherLookup", "trashDays", "strongSignIn"],
         "users": ["id", "username", "passwordHash", "createdAt"],
         "memberships": [
             "familyId",

@@ -37,7 +37,7 @@ public enum BackupCatalogue {
 
     /// Columns PostgreSQL keeps as `boolean` (SQLite and backups as 0 and 1), as `table.column`.
     public static let booleanColumns: Set<String> = [
-        "families.weatherLookup", "memberships.mailReminders", "children.isLeapMonth", "anniversaries.isLeapMonth",
+        "families.weatherLookup", "families.strongSignIn", "memberships.mailReminders", "children.isLeapMonth", "anniversaries.isLeapMonth",
         "anniversaries.isHoliday", "calendarFeeds.includesHolidays",
     ]
 

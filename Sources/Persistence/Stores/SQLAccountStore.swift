@@ -287,4 +287,21 @@ public struct SQLAccountStore: AccountStore {
                 }, createdAt: try row.timestamp("createdAt"))
         }
     }
+
+    public func strongSignIn(family: FamilyID) async throws -> Bool {
+        try await database.read { db in
+            guard let row = try db.row("SELECT strongSignIn FROM families WHERE id = \(family)") else {
+                throw StoreError.notFound(kind: "family", id: family.description)
+            }
+            return try row.bool("strongSignIn")
+        }
+    }
+
+    public func setStrongSignIn(_ on: Bool, family: FamilyID) async throws {
+        try await database.write { db in
+            guard try db.execute("UPDATE families SET strongSignIn = \(on) WHERE id = \(family)") == 1 else {
+                throw StoreError.notFound(kind: "family", id: family.description)
+            }
+        }
+    }
 }

@@ -33,8 +33,9 @@ public struct SQLSessionStore: SessionStore {
         let found = try await database.read { db -> (session: Session, lastSeen: Date)? in
             guard let row = try db.row(
                 """
-                SELECT sessions.*, memberships.role FROM sessions
+                SELECT sessions.*, memberships.role, families.strongSignIn FROM sessions
                 LEFT JOIN memberships ON memberships.familyId = sessions.familyId AND memberships.userId = sessions.userId
+                LEFT JOIN families ON families.id = sessions.familyId
                 WHERE sessions.digest = \(digest)
                 """)
             else { return nil }
@@ -43,10 +44,12 @@ public struct SQLSessionStore: SessionStore {
                 let family: FamilyID? = try row.optionalID("familyId")
                 let role = try row.optionalString("role").flatMap(Role.init(rawValue:))
                 let membership = family.flatMap { family in role.map { Membership(userID: user, familyID: family, role: $0) } }
+                let method = SignInMethod(rawValue: try row.string("signedInWith")) ?? .password
                 let session = Session(
                     id: try row.string("id"), userID: user, membership: membership, csrfToken: try row.string("csrfToken"),
                     expiresAt: try row.timestamp("expiresAt"),
-                    signedInWith: SignInMethod(rawValue: try row.string("signedInWith")) ?? .password)
+                    signedInWith: method,
+                    mustStrengthen: try row.optionalBool("strongSignIn") == true && (role == .owner || role == .editor) && !method.isStrong)
                 return (session, try row.timestamp("lastSeenAt"))
             }
         }

@@ -2,7 +2,7 @@
 /// `DiarySchema+Later`; `PostgresSchema.migrations` lists them in order. Shipped migrations are never edited.
 extension PostgresSchema {
     /// As SQLite's "v24 sign-in methods": passkeys and their challenges, second steps and recovery codes, and how each
-    /// session was signed in (server state, not in backups).
+    /// session was signed in (server state, not in backups), and a family's rule for its owners and editors (in backups).
     static let signInMethods = """
         CREATE TABLE passkeys (
             id text COLLATE "C" PRIMARY KEY,
@@ -37,6 +37,7 @@ extension PostgresSchema {
         ALTER TABLE sessions ADD COLUMN signedInWith text COLLATE "C" NOT NULL DEFAULT 'password'
             CHECK (signedInWith IN ('password', 'passkey', 'second-step'));
         ALTER TABLE sessions ADD COLUMN label text COLLATE "C" NOT NULL DEFAULT '' CHECK (char_length(label) <= 200);
+        ALTER TABLE families ADD COLUMN strongSignIn boolean NOT NULL DEFAULT false;
         """
 
     /// As SQLite's "v23 book jobs": the books and archives made in the background, and kept for download.

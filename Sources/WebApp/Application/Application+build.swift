@@ -185,6 +185,7 @@ func buildRouter(
     AccountAPI(signIn: signIn).register(on: api)
     SharingAPI(store: stores.sharing).register(on: api)
     WeatherRoutes(store: stores.weather, serviceURL: weather.url).register(api: api, pages: pages)
+    SignInRuleRoutes(accounts: stores.accounts).register(api: api, pages: pages)
     MailRoutes(mail: stores.mail, accounts: stores.accounts, cipher: database.cipher, serverSendsMail: sendsMail).register(api: api, pages: pages)
     return (router, access)
 }

@@ -50,11 +50,17 @@ public enum Access: String, Sendable, CaseIterable {
             }
         }
         guard let required = role else { return }
+        if context.session?.mustStrengthen == true { throw Self.strengthen }
         let membership = try context.member()
         guard membership.role.includes(required) else {
             throw Problem(status: .forbidden, detail: Self.refusal(membership.role, needs: required))
         }
     }
+
+    /// A password's session of an owner or editor in a family that asks for more (`Session.mustStrengthen`).
+    static let strengthen = Problem(
+        status: .forbidden,
+        detail: "this family asks its owners and editors to sign in with a passkey or the second step: add one at /settings/sign-in, then sign in with it")
 
     private static func refusal(_ role: Role, needs required: Role) -> String {
         switch (role, required) {
@@ -151,6 +157,8 @@ struct SecureRoutes {
             var context = context
             do {
                 if identifies { try await authenticator.authenticate(request, &context) }
+                // A page the family's rule keeps from a password's session: where a passkey or the second step is added.
+                if pages, method == .get, access == .signedIn, context.session?.mustStrengthen == true { throw Access.strengthen }
                 try access.check(context)
                 if checksCSRF, !WebCredentials.safeMethods.contains(method), !context.viaBearerToken {
                     context.form = try await WebCredentials.form(&request, context: context)
@@ -162,6 +170,9 @@ struct SecureRoutes {
                     response.headers[StatementCountMiddleware.budgetHeader] = String(statements)
                 }
                 return response
+            } catch let problem as Problem where pages && problem.detail == Access.strengthen.detail {
+                // A page sends them where they can add a passkey or the second step.
+                return Response(status: .seeOther, headers: [.location: "/settings/sign-in?strengthen=1"])
             } catch let problem as Problem where pages && problem.status == .unauthorized {
                 let back = request.uri.path + (request.uri.query.map { "?\($0)" } ?? "")
                 let target = "/login?next=" + (back.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "/")

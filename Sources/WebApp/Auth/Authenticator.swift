@@ -29,7 +29,8 @@ struct Authenticator: Sendable {
         {
             context.session = session
             context.userID = session.userID
-            context.membership = session.membership
+            // A password's session where the family asks for more acts for no family (`Access.strengthen` says why).
+            context.membership = session.mustStrengthen ? nil : session.membership
         }
     }
 }

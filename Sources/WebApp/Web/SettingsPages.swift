@@ -14,7 +14,7 @@ struct SettingsPages {
     let stores: WebStores
 
     func register(on pages: SecureRoutes) {
-        pages.get("settings", .signedIn, statements: 43) { request, context in
+        pages.get("settings", .signedIn, statements: 44) { request, context in
             let done = request.uri.queryParameters["done"] == "password"
             return try await page(request, context: context, notice: done ? "passwordChanged" : nil)
         }
@@ -152,6 +152,7 @@ struct SettingsPages {
                     hint: words[.weatherLookupHint].replacingOccurrences(of: "%@", with: host),
                     saved: request.uri.queryParameters["done"] == "weather",
                     on: try await stores.database.stores.weather.lookupIsOn(family: member.familyID))
+                model.strongSignIn = try await stores.signIn.accounts.strongSignIn(family: member.familyID)
             }
         }
         return WebPage("settings", title: words[.settings], tab: .more, model: model).response(request, context: context)
@@ -227,6 +228,8 @@ struct SettingsPages {
         var mailSaved = false
         var serverSendsMail = false
         var weather: WeatherForm?
+        /// The family's sign-in rule (owners see its switch).
+        var strongSignIn: Bool?
         /// Which Saessak this is (`0.3.0 (commit 1a2b3c4d5e6f)`), for a question to whoever runs it.
         let version = Installation.description
     }

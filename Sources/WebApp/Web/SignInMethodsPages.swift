@@ -33,6 +33,8 @@ struct SignInMethodsPages {
         let secondStepOn: Bool
         let codesLeft: String
         let sessions: [SessionRow]
+        /// Sent here by the family's rule (`?strengthen=1`).
+        let strengthen: Bool
     }
 
     /// Pages (signed-in browsers, never a token: a passkey signs a person in).
@@ -133,7 +135,8 @@ struct SignInMethodsPages {
             model: MethodsModel(
                 passkeys: rows, empty: rows.isEmpty,
                 defaultName: SignInWord.passkeyNameDefault.text(language), secondStepOn: secondStepOn,
-                codesLeft: SignInWord.recoveryCodesLeft.text(language, "\(codesLeft)"), sessions: sessions)
+                codesLeft: SignInWord.recoveryCodesLeft.text(language, "\(codesLeft)"), sessions: sessions,
+                strengthen: context.session?.mustStrengthen == true)
         ).response(request, context: context)
     }
 }

@@ -9,7 +9,7 @@ enum SignInWord: String, CaseIterable, Sendable {
     case turnOffSecondStep, secondStepScan, secondStepSecret, secondStepConfirm, secondStepCode, recoveryCodes, recoveryCodesNote
     case recoveryCodesLeft, newRecoveryCodes, secondStepTurnedOff, secondStepSetUp
     case devices, devicesIntro, thisBrowser, endSession, sessionEnded, unknownBrowser, sessionDetail, signedInWithPassword
-    case signedInWithPasskey, signedInWithSecondStep
+    case signedInWithPasskey, signedInWithSecondStep, signInRule, signInRuleHint, signInRuleOn, signInRuleSaved, strengthenFirst
 
     var texts: (korean: String, english: String) {
         switch self {
@@ -84,6 +84,19 @@ enum SignInWord: String, CaseIterable, Sendable {
         case .signedInWithPassword: ("비밀번호로 로그인", "signed in with a password")
         case .signedInWithPasskey: ("패스키로 로그인", "signed in with a passkey")
         case .signedInWithSecondStep: ("비밀번호와 2단계 인증으로 로그인", "signed in with a password and the second step")
+        case .signInRule: ("로그인 보안 규칙", "Sign-in rule")
+        case .signInRuleHint:
+            (
+                "켜면 이 가족의 관리자와 편집자는 패스키나 2단계 인증으로 로그인해야 가족의 일기를 볼 수 있습니다. 보기만 하는 가족(조부모 등)은 그대로입니다. 먼저 내가 패스키나 2단계 인증으로 로그인해 있어야 켤 수 있습니다.",
+                "When on, the family's owners and editors must sign in with a passkey or the second step to reach the diary. Members who only look (grandparents) are not affected. You must be signed in with a passkey or the second step yourself to turn it on."
+            )
+        case .signInRuleOn: ("관리자와 편집자는 패스키나 2단계 인증 필요", "Owners and editors need a passkey or the second step")
+        case .signInRuleSaved: ("로그인 보안 규칙을 저장했습니다.", "The sign-in rule is saved.")
+        case .strengthenFirst:
+            (
+                "이 가족은 관리자와 편집자에게 패스키나 2단계 인증을 요구합니다. 아래에서 하나를 추가한 뒤 그것으로 다시 로그인하세요.",
+                "This family asks its owners and editors for a passkey or the second step. Add one below, then sign in again with it."
+            )
         }
     }
 
