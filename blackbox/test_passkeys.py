@@ -304,3 +304,82 @@ def test_in_chromium_with_a_virtual_authenticator(site, chrome):
     finally:
         chrome.remove_virtual_authenticator()
         chrome.delete_all_cookies()
+
+
+def invitation_token(site, owner_token, role="viewer"):
+    made = site.request("POST", "/api/v1/invitations", {"role": role}, owner_token)
+    assert made.status == 201, made.body
+    return made.json()["url"].rsplit("/invite/", 1)[1]
+
+
+def test_an_invitation_is_accepted_with_a_passkey_alone(site, address):
+    owner = make_family(site.data, "inviter", "초대네")
+    token = invitation_token(site, owner)
+    browser = Browser(site, source=address)
+    page = browser.request("GET", f"/invite/{token}")
+    assert "data-passkey-sign-up" in page.text and "패스키로 가입" in page.text
+    csrf = browser.csrf(f"/invite/{token}")
+    headers = {"X-CSRF-Token": csrf}
+    # A username already taken is refused before any passkey is made.
+    taken = browser.request("POST", f"/invite/{token}/passkey/options", body={"username": "grandma"}, headers=headers)
+    assert taken.status == 409
+    asked = browser.request("POST", f"/invite/{token}/passkey/options", body={"username": "halmoni"}, headers=headers)
+    assert asked.status == 200, asked.text
+    options = json.loads(asked.text)
+    assert options["user"]["name"] == "halmoni" and len(unb64url(options["user"]["id"])) == 16
+    authenticator = SoftAuthenticator()
+    # Made for another site: refused, and nothing is made.
+    wrong = authenticator.create(options, "http://evil.example")
+    refused = browser.request("POST", f"/invite/{token}/passkey", body={"username": "halmoni", **wrong}, headers=headers)
+    assert refused.status == 400
+    assert query_sql(site.data, "SELECT count(*) FROM users WHERE username = 'halmoni'")[0][0] == "0"
+    options = json.loads(browser.request("POST", f"/invite/{token}/passkey/options", body={"username": "halmoni"}, headers=headers).text)
+    joined = browser.request("POST", f"/invite/{token}/passkey", body={"username": "halmoni", **authenticator.create(options, site.origin)},
+                             headers=headers)
+    assert joined.status == 201, joined.text
+    assert json.loads(joined.text)["next"] == "/"
+    # Signed in, in the family she was invited to.
+    assert "초대네" in browser.request("GET", "/settings").text
+    # No password works for her; the passkey alone signs her in; the invitation is used.
+    assert Browser(site, source=address).sign_in("halmoni", "").status in (200, 422)
+    response, again, _ = passkey_sign_in(site, authenticator, address=address)
+    assert response.status == 200
+    assert again.request("GET", "/settings").status == 200
+    late = Browser(site, source=address)
+    late_csrf = late.csrf("/login")
+    used = late.request("POST", f"/invite/{token}/passkey/options", body={"username": "other"}, headers={"X-CSRF-Token": late_csrf})
+    assert used.status == 404
+    # Her one passkey is her only way in: it stays.
+    passkey_id = query_sql(site.data, "SELECT p.id FROM passkeys p JOIN users u ON u.id = p.userId WHERE u.username = 'halmoni'")[0][0]
+    assert browser.request("POST", f"/settings/passkeys/{passkey_id}/delete", form={"_csrf": browser.csrf("/settings/sign-in")}).status == 409
+
+
+@first_pass_only
+def test_grandma_joins_with_a_passkey_in_chromium(site, chrome):
+    owner = make_family(site.data, "family-of-four", "넷이네")
+    token = invitation_token(site, owner)
+    options = VirtualAuthenticatorOptions()
+    options.protocol = VirtualAuthenticatorOptions.Protocol.CTAP2
+    options.transport = VirtualAuthenticatorOptions.Transport.INTERNAL
+    options.has_resident_key = True
+    options.has_user_verification = True
+    options.is_user_verified = True
+    chrome.delete_all_cookies()
+    chrome.add_virtual_authenticator(options)
+    try:
+        from test_web_app import press
+
+        chrome.get(f"{site.origin}/invite/{token}")
+        section = chrome.find_element(By.CSS_SELECTOR, "[data-passkey-sign-up]")
+        assert section.is_displayed()
+        section.find_element(By.NAME, "passkey-username").send_keys("nana")
+        press(chrome, section.find_element(By.TAG_NAME, "button"))
+        wait(chrome, lambda d: d.current_url == f"{site.origin}/")
+        chrome.delete_all_cookies()
+        chrome.get(f"{site.origin}/login")
+        press(chrome, chrome.find_element(By.CSS_SELECTOR, "[data-passkey-sign-in] button"))
+        wait(chrome, lambda d: d.current_url == f"{site.origin}/")
+        assert len(chrome.get_credentials()) == 1
+    finally:
+        chrome.remove_virtual_authenticator()
+        chrome.delete_all_cookies()

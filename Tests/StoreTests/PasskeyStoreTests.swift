@@ -13,15 +13,20 @@ import Testing
         func advance(seconds: Double) { now.withLock { $0 += seconds } }
     }
 
+    /// A passkey to store, as if checked.
+    static func new(_ name: String, _ id: [UInt8], key: UInt8, count: Int64) -> NewPasskey {
+        NewPasskey(name: name, credentialID: Data(id), userHandle: Data(repeating: 7, count: 16), publicKey: Data([key]), signCount: count)
+    }
+
     @Test(arguments: Engine.available) func passkeysAreAddedListedUsedAndRemoved(engine: Engine) async throws {
         let fixture = try await StoreFixture(engine)
         let store = fixture.stores.passkeys
         let kim = try await fixture.stores.accounts.user(named: "kim")
         let lee = try await fixture.stores.accounts.createUser(username: "lee", passwordHash: "$2b$12$x", familyName: "이씨네").0.id
-        let phone = try await store.add(user: kim, name: "내 휴대폰", credentialID: Data([1, 2, 3]), publicKey: Data([9]), signCount: 0)
-        let laptop = try await store.add(user: kim, name: "노트북", credentialID: Data([4]), publicKey: Data([8]), signCount: 7)
+        let phone = try await store.add(user: kim, Self.new("내 휴대폰", [1, 2, 3], key: 9, count: 0))
+        let laptop = try await store.add(user: kim, Self.new("노트북", [4], key: 8, count: 7))
         await #expect(throws: StoreError.self) {
-            try await store.add(user: lee, name: "남의 것", credentialID: Data([1, 2, 3]), publicKey: Data([9]), signCount: 0)
+            try await store.add(user: lee, Self.new("남의 것", [1, 2, 3], key: 9, count: 0))
         }
         #expect(try await store.passkeys(of: kim).map(\.name) == ["내 휴대폰", "노트북"])
         #expect(try await store.passkeys(of: lee).isEmpty)
@@ -40,7 +45,7 @@ import Testing
         try await store.remove(phone.id, of: kim)
         await #expect(throws: StoreError.self) { try await store.remove(laptop.id, of: kim) }
         #expect(try await store.passkeys(of: kim).map(\.id) == [laptop.id])
-        let leeKey = try await store.add(user: lee, name: "폰", credentialID: Data([6]), publicKey: Data([7]), signCount: 0)
+        let leeKey = try await store.add(user: lee, Self.new("폰", [6], key: 7, count: 0))
         try await store.remove(leeKey.id, of: lee)  // Lee has a password
     }
 
@@ -53,19 +58,25 @@ import Testing
 
         let signIn = try await store.issueChallenge(for: .signIn, user: nil)
         #expect(signIn.count == 32)
-        #expect(try await !store.takeChallenge(signIn, for: .register, user: nil))
-        #expect(try await store.takeChallenge(signIn, for: .signIn, user: nil))
-        #expect(try await !store.takeChallenge(signIn, for: .signIn, user: nil))
+        #expect(try await store.takeChallenge(signIn, for: .register, user: nil) == nil)
+        #expect(try await store.takeChallenge(signIn, for: .signIn, user: nil) == Data())
+        #expect(try await store.takeChallenge(signIn, for: .signIn, user: nil) == nil)
 
         let adding = try await store.issueChallenge(for: .register, user: kim)
-        #expect(try await !store.takeChallenge(adding, for: .register, user: other))
-        #expect(try await !store.takeChallenge(adding, for: .register, user: nil))
-        #expect(try await store.takeChallenge(adding, for: .register, user: kim))
+        #expect(try await store.takeChallenge(adding, for: .register, user: other) == nil)
+        #expect(try await store.takeChallenge(adding, for: .register, user: nil) == nil)
+        #expect(try await store.takeChallenge(adding, for: .register, user: kim) == Data())
+
+        // An account made with a passkey: the challenge gives back the user handle it was issued with.
+        let handle = Data(repeating: 0x5A, count: 16)
+        let joining = try await store.issueChallenge(for: .signUp, user: nil, userHandle: handle)
+        #expect(try await store.takeChallenge(joining, for: .signIn, user: nil) == nil)
+        #expect(try await store.takeChallenge(joining, for: .signUp, user: nil) == handle)
 
         let late = try await store.issueChallenge(for: .signIn, user: nil)
         time.advance(seconds: Passkey.challengeLifetime + 1)
-        #expect(try await !store.takeChallenge(late, for: .signIn, user: nil))
-        #expect(try await !store.takeChallenge(Data(repeating: 0, count: 32), for: .signIn, user: nil))
+        #expect(try await store.takeChallenge(late, for: .signIn, user: nil) == nil)
+        #expect(try await store.takeChallenge(Data(repeating: 0, count: 32), for: .signIn, user: nil) == nil)
     }
 
     @Test(arguments: Engine.available) func aMemberHasAtMostTwentyPasskeys(engine: Engine) async throws {
@@ -73,10 +84,10 @@ import Testing
         let store = fixture.stores.passkeys
         let kim = try await fixture.stores.accounts.user(named: "kim")
         for index in 0..<Passkey.maxPerUser {
-            _ = try await store.add(user: kim, name: "키 \(index)", credentialID: Data([UInt8(index), 1]), publicKey: Data([1]), signCount: 0)
+            _ = try await store.add(user: kim, Self.new("키 \(index)", [UInt8(index), 1], key: 1, count: 0))
         }
         await #expect(throws: StoreError.self) {
-            try await store.add(user: kim, name: "하나 더", credentialID: Data([99]), publicKey: Data([1]), signCount: 0)
+            try await store.add(user: kim, Self.new("하나 더", [99], key: 1, count: 0))
         }
     }
 }

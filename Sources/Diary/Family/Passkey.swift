@@ -28,24 +28,47 @@ public struct Passkey: Hashable, Sendable, Codable {
     public static let challengeLifetime: TimeInterval = 300
 }
 
-/// A passkey with what a sign-in checks: its credential id, public key (COSE, as the authenticator gave it) and the
-/// signature counter last seen.
+/// A passkey with what a sign-in checks: its credential id, the user handle the authenticator keeps with it, the
+/// public key (COSE, as the authenticator gave it) and the signature counter last seen.
 public struct StoredPasskey: Sendable {
     public let passkey: Passkey
     public let credentialID: Data
+    public let userHandle: Data
     public let publicKey: Data
     public let signCount: Int64
 
-    public init(passkey: Passkey, credentialID: Data, publicKey: Data, signCount: Int64) {
+    public init(passkey: Passkey, credentialID: Data, userHandle: Data, publicKey: Data, signCount: Int64) {
         self.passkey = passkey
         self.credentialID = credentialID
+        self.userHandle = userHandle
         self.publicKey = publicKey
         self.signCount = signCount
     }
 }
 
-/// What a WebAuthn challenge is for: adding a passkey (bound to the member asking) or signing in (anyone).
+/// A checked passkey not stored yet: added to a member, or made with a new account (an invitation accepted with a
+/// passkey instead of a password).
+public struct NewPasskey: Sendable {
+    public let name: String
+    public let credentialID: Data
+    /// What the authenticator keeps as the member's id (16 bytes, nothing personal) and gives back at each sign-in.
+    public let userHandle: Data
+    public let publicKey: Data
+    public let signCount: Int64
+
+    public init(name: String, credentialID: Data, userHandle: Data, publicKey: Data, signCount: Int64) {
+        self.name = name
+        self.credentialID = credentialID
+        self.userHandle = userHandle
+        self.publicKey = publicKey
+        self.signCount = signCount
+    }
+}
+
+/// What a WebAuthn challenge is for: adding a passkey (bound to the member asking), signing in (anyone), or making an
+/// account with a passkey (bound to the user handle the new account's passkey gets).
 public enum PasskeyCeremony: String, Sendable, CaseIterable {
     case register
     case signIn = "sign-in"
+    case signUp = "sign-up"
 }

@@ -135,7 +135,9 @@ public protocol SharingStore: Sendable {
 
     /// Uses an invitation for `user` (or for a new user made here from `newUser`), in one transaction: the
     /// invitation can be used once even when two browsers race. A user already in the family keeps their role.
-    func accept(token: String, user: UserID?, newUser: (username: String, passwordHash: String)?) async throws -> (user: UserID, membership: Membership)
+    /// With `passkey`, the new user's passkey is stored in the same transaction (an account made with a passkey).
+    func accept(token: String, user: UserID?, newUser: (username: String, passwordHash: String)?, passkey: NewPasskey?) async throws
+        -> (user: UserID, membership: Membership)
 
     func share(by member: Membership, entries: [EntryID], label: String?, days: Int) async throws -> (token: String, link: ShareLink)
 
@@ -185,6 +187,14 @@ extension AccountStore {
 
     public func createToken(username: String, familyName: String?) async throws -> (String, APIToken) {
         try await createToken(username: username, familyName: familyName, name: "cli", role: nil)
+    }
+}
+
+extension SharingStore {
+    public func accept(token: String, user: UserID?, newUser: (username: String, passwordHash: String)?) async throws
+        -> (user: UserID, membership: Membership)
+    {
+        try await accept(token: token, user: user, newUser: newUser, passkey: nil)
     }
 }
 

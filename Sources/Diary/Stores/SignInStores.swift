@@ -4,7 +4,7 @@ import Foundation
 /// leaves them out (a restored server signs members in with their passwords, and they add passkeys again).
 public protocol PasskeyStore: Sendable {
     /// Adds a checked passkey. A credential id already stored (for anyone) is a conflict; so is a member's 21st.
-    func add(user: UserID, name: String, credentialID: Data, publicKey: Data, signCount: Int64) async throws -> Passkey
+    func add(user: UserID, _ passkey: NewPasskey) async throws -> Passkey
 
     /// The member's passkeys, oldest first.
     func passkeys(of user: UserID) async throws -> [Passkey]
@@ -24,12 +24,19 @@ public protocol PasskeyStore: Sendable {
     /// passkey and no password.
     func remove(_ id: PasskeyID, of user: UserID) async throws
 
-    /// A new random challenge for a ceremony (bound to `user` when adding a passkey), good for
-    /// `Passkey.challengeLifetime`.
-    func issueChallenge(for ceremony: PasskeyCeremony, user: UserID?) async throws -> Data
+    /// A new random challenge for a ceremony (bound to `user` when adding a passkey, to `userHandle` when making an
+    /// account), good for `Passkey.challengeLifetime`.
+    func issueChallenge(for ceremony: PasskeyCeremony, user: UserID?, userHandle: Data?) async throws -> Data
 
-    /// Takes a challenge: true once for a live challenge of that ceremony (and user), false ever after.
-    func takeChallenge(_ challenge: Data, for ceremony: PasskeyCeremony, user: UserID?) async throws -> Bool
+    /// Takes a challenge: once for a live challenge of that ceremony (and user), nil ever after. Gives the user handle
+    /// it was issued with (empty when none).
+    func takeChallenge(_ challenge: Data, for ceremony: PasskeyCeremony, user: UserID?) async throws -> Data?
+}
+
+extension PasskeyStore {
+    public func issueChallenge(for ceremony: PasskeyCeremony, user: UserID?) async throws -> Data {
+        try await issueChallenge(for: ceremony, user: user, userHandle: nil)
+    }
 }
 
 /// The second step of a password sign-in: a TOTP secret (RFC 6238, what authenticator apps show; sealed with the field

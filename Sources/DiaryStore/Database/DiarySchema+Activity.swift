@@ -101,6 +101,7 @@ extension DiarySchema {
                 userId TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
                 name TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 60),
                 credentialId BLOB NOT NULL UNIQUE CHECK (length(credentialId) BETWEEN 1 AND 1023),
+                userHandle BLOB NOT NULL CHECK (length(userHandle) = 16),
                 publicKey BLOB NOT NULL CHECK (length(publicKey) BETWEEN 1 AND 4096),
                 signCount INTEGER NOT NULL DEFAULT 0 CHECK (signCount BETWEEN 0 AND 4294967295),
                 createdAt DATETIME NOT NULL,
@@ -109,8 +110,9 @@ extension DiarySchema {
             CREATE INDEX passkeys_user ON passkeys(userId, createdAt);
             CREATE TABLE passkeyChallenges (
                 digest BLOB PRIMARY KEY NOT NULL CHECK (length(digest) = 32),
-                ceremony TEXT NOT NULL CHECK (ceremony IN ('register', 'sign-in')),
+                ceremony TEXT NOT NULL CHECK (ceremony IN ('register', 'sign-in', 'sign-up')),
                 userId TEXT REFERENCES users(id) ON DELETE CASCADE,
+                userHandle BLOB CHECK (userHandle IS NULL OR length(userHandle) = 16),
                 expiresAt DATETIME NOT NULL
             );
             CREATE INDEX passkeyChallenges_expiry ON passkeyChallenges(expiresAt);

@@ -8,21 +8,25 @@ public struct SQLPasskeyStore: PasskeyStore {
 
     public init(_ database: any StoreDatabase) { self.database = database }
 
-    public func add(user: UserID, name: String, credentialID: Data, publicKey: Data, signCount: Int64) async throws -> Passkey {
-        let passkey = Passkey(id: PasskeyID(), userID: user, name: name, createdAt: database.clock.now(), lastUsedAt: nil)
-        try await database.write { db in
-            guard try db.int("SELECT count(*) FROM passkeys WHERE userId = \(user)") ?? 0 < Passkey.maxPerUser else {
-                throw StoreError.conflict(field: "passkey", message: "a member may have at most \(Passkey.maxPerUser) passkeys")
-            }
-            guard try !db.exists("SELECT 1 FROM passkeys WHERE credentialId = \(credentialID)") else {
-                throw StoreError.conflict(field: "passkey", message: "this passkey is already added")
-            }
-            try db.execute(
-                """
-                INSERT INTO passkeys (id, userId, name, credentialId, publicKey, signCount, createdAt)
-                VALUES (\(passkey.id), \(user), \(name), \(credentialID), \(publicKey), \(signCount), \(passkey.createdAt))
-                """)
+    public func add(user: UserID, _ passkey: NewPasskey) async throws -> Passkey {
+        let now = database.clock.now()
+        return try await database.write { db in try Self.insert(db, user: user, passkey, now: now) }
+    }
+
+    /// Stores a checked passkey inside the caller's transaction (adding one, or an account made with one).
+    static func insert(_ db: any SQLSession, user: UserID, _ new: NewPasskey, now: Date) throws -> Passkey {
+        guard try db.int("SELECT count(*) FROM passkeys WHERE userId = \(user)") ?? 0 < Passkey.maxPerUser else {
+            throw StoreError.conflict(field: "passkey", message: "a member may have at most \(Passkey.maxPerUser) passkeys")
         }
+        guard try !db.exists("SELECT 1 FROM passkeys WHERE credentialId = \(new.credentialID)") else {
+            throw StoreError.conflict(field: "passkey", message: "this passkey is already added")
+        }
+        let passkey = Passkey(id: PasskeyID(), userID: user, name: new.name, createdAt: now, lastUsedAt: nil)
+        try db.execute(
+            """
+            INSERT INTO passkeys (id, userId, name, credentialId, userHandle, publicKey, signCount, createdAt)
+            VALUES (\(passkey.id), \(user), \(new.name), \(new.credentialID), \(new.userHandle), \(new.publicKey), \(new.signCount), \(now))
+            """)
         return passkey
     }
 
@@ -44,8 +48,8 @@ public struct SQLPasskeyStore: PasskeyStore {
             guard let row = try db.row("SELECT * FROM passkeys WHERE credentialId = \(credentialID)") else { return nil }
             return try readBack("passkey") {
                 StoredPasskey(
-                    passkey: try Self.passkey(row), credentialID: try row.data("credentialId"), publicKey: try row.data("publicKey"),
-                    signCount: try row.int64("signCount"))
+                    passkey: try Self.passkey(row), credentialID: try row.data("credentialId"), userHandle: try row.data("userHandle"),
+                    publicKey: try row.data("publicKey"), signCount: try row.int64("signCount"))
             }
         }
     }
@@ -73,28 +77,30 @@ public struct SQLPasskeyStore: PasskeyStore {
         }
     }
 
-    public func issueChallenge(for ceremony: PasskeyCeremony, user: UserID?) async throws -> Data {
+    public func issueChallenge(for ceremony: PasskeyCeremony, user: UserID?, userHandle: Data?) async throws -> Data {
         let challenge = TokenGenerator.randomBytes(32)
         let now = database.clock.now()
         try await database.write { db in
             try db.execute("DELETE FROM passkeyChallenges WHERE expiresAt < \(now)")
             try db.execute(
                 """
-                INSERT INTO passkeyChallenges (digest, ceremony, userId, expiresAt)
-                VALUES (\(Self.digest(challenge)), \(ceremony.rawValue), \(user), \(now.addingTimeInterval(Passkey.challengeLifetime)))
+                INSERT INTO passkeyChallenges (digest, ceremony, userId, userHandle, expiresAt)
+                VALUES (\(Self.digest(challenge)), \(ceremony.rawValue), \(user), \(userHandle), \(now.addingTimeInterval(Passkey.challengeLifetime)))
                 """)
         }
         return challenge
     }
 
-    public func takeChallenge(_ challenge: Data, for ceremony: PasskeyCeremony, user: UserID?) async throws -> Bool {
+    public func takeChallenge(_ challenge: Data, for ceremony: PasskeyCeremony, user: UserID?) async throws -> Data? {
         let now = database.clock.now()
         return try await database.write { db in
-            try db.execute(
+            try db.rows(
                 """
                 DELETE FROM passkeyChallenges WHERE digest = \(Self.digest(challenge)) AND ceremony = \(ceremony.rawValue)
                 AND userId IS NOT DISTINCT FROM CAST(\(user) AS TEXT) AND expiresAt > \(now)
-                """) == 1
+                RETURNING userHandle
+                """
+            ).first.map { try $0.optionalData("userHandle") ?? Data() }
         }
     }
 

@@ -53,7 +53,7 @@ public struct SQLSharingStore: SharingStore {
         }
     }
 
-    public func accept(token: String, user: UserID?, newUser: (username: String, passwordHash: String)?) async throws
+    public func accept(token: String, user: UserID?, newUser: (username: String, passwordHash: String)?, passkey: NewPasskey?) async throws
         -> (user: UserID, membership: Membership)
     {
         let now = database.clock.now()
@@ -71,6 +71,7 @@ public struct SQLSharingStore: SharingStore {
                 try SQLAccountStore.requireNewUsername(db, made.username)
                 try db.execute(
                     "INSERT INTO users (id, username, passwordHash, createdAt) VALUES (\(made.id), \(made.username), \(passwordHash), \(now))")
+                if let passkey { _ = try SQLPasskeyStore.insert(db, user: made.id, passkey, now: now) }
                 userID = made.id
             } else {
                 throw ValidationError(field: "username", "sign in or choose a username")

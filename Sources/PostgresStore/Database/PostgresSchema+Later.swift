@@ -9,6 +9,7 @@ extension PostgresSchema {
             userId text COLLATE "C" NOT NULL REFERENCES users(id) ON DELETE CASCADE,
             name text COLLATE "C" NOT NULL CHECK (char_length(name) BETWEEN 1 AND 60),
             credentialId bytea NOT NULL UNIQUE CHECK (octet_length(credentialId) BETWEEN 1 AND 1023),
+            userHandle bytea NOT NULL CHECK (octet_length(userHandle) = 16),
             publicKey bytea NOT NULL CHECK (octet_length(publicKey) BETWEEN 1 AND 4096),
             signCount bigint NOT NULL DEFAULT 0 CHECK (signCount BETWEEN 0 AND 4294967295),
             createdAt text COLLATE "C" NOT NULL,
@@ -17,8 +18,9 @@ extension PostgresSchema {
         CREATE INDEX passkeys_user ON passkeys(userId, createdAt);
         CREATE TABLE passkeyChallenges (
             digest bytea PRIMARY KEY CHECK (octet_length(digest) = 32),
-            ceremony text COLLATE "C" NOT NULL CHECK (ceremony IN ('register', 'sign-in')),
+            ceremony text COLLATE "C" NOT NULL CHECK (ceremony IN ('register', 'sign-in', 'sign-up')),
             userId text COLLATE "C" REFERENCES users(id) ON DELETE CASCADE,
+            userHandle bytea CHECK (userHandle IS NULL OR octet_length(userHandle) = 16),
             expiresAt text COLLATE "C" NOT NULL
         );
         CREATE INDEX passkeyChallenges_expiry ON passkeyChallenges(expiresAt);

@@ -1,6 +1,7 @@
 import Diary
 import Foundation
 import Hummingbird
+import Secrets
 import WebAuthn
 
 /// The passkey ceremonies for the pages (docs/security.md, "Passkeys"): options for the browser, then its answer
@@ -77,24 +78,65 @@ struct PasskeySignIn: Sendable {
 
     /// Checks the browser's answer and stores the passkey under `name`.
     func register(_ request: Request, user: UserID, answer: Registration) async throws -> Passkey {
-        let name = answer.name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...Passkey.maxNameLength).contains(name.count), name.unicodeScalars.allSatisfy({ $0.properties.generalCategory != .control }) else {
-            throw Problem(status: .unprocessableContent, detail: "name: 1–\(Passkey.maxNameLength) characters", field: "name")
-        }
+        let name = try Self.name(answer.name)
         let party = try relyingParty(request)
         guard let clientData = Base64URL.decode(answer.clientDataJSON), let attestation = Base64URL.decode(answer.attestationObject),
             let challenge = RelyingParty.challenge(inClientData: clientData),
-            try await passkeys.takeChallenge(Data(challenge), for: .register, user: user)
+            try await passkeys.takeChallenge(Data(challenge), for: .register, user: user) != nil
         else { throw Problem(status: .badRequest, detail: "the passkey's answer is for no challenge of ours: try again") }
-        let credential: RelyingParty.NewCredential
+        return try await passkeys.add(
+            user: user, try Self.checked(party, name: name, clientData: clientData, attestation: attestation, challenge: challenge, handle: Self.handle(user)))
+    }
+
+    /// A registration's answer checked into a passkey to store (a `Problem` naming what is wrong otherwise).
+    private static func checked(
+        _ party: RelyingParty, name: String, clientData: [UInt8], attestation: [UInt8], challenge: [UInt8], handle: [UInt8]
+    ) throws -> NewPasskey {
         do {
-            credential = try party.register(clientDataJSON: clientData, attestationObject: attestation, challenge: challenge)
+            let credential = try party.register(clientDataJSON: clientData, attestationObject: attestation, challenge: challenge)
+            return NewPasskey(
+                name: name, credentialID: Data(credential.id), userHandle: Data(handle), publicKey: Data(credential.publicKeyBytes),
+                signCount: Int64(credential.signCount))
         } catch let failure as RelyingParty.Failure {
             throw Problem(status: .badRequest, detail: failure.description)
         }
-        return try await passkeys.add(
-            user: user, name: name, credentialID: Data(credential.id), publicKey: Data(credential.publicKeyBytes),
-            signCount: Int64(credential.signCount))
+    }
+
+    /// A passkey's name, checked: 1–60 characters, no control characters.
+    static func name(_ given: String) throws -> String {
+        let name = given.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...Passkey.maxNameLength).contains(name.count), name.unicodeScalars.allSatisfy({ $0.properties.generalCategory != .control }) else {
+            throw Problem(status: .unprocessableContent, detail: "name: 1–\(Passkey.maxNameLength) characters", field: "name")
+        }
+        return name
+    }
+
+    // MARK: An account made with a passkey
+
+    /// Options for a new account's passkey (an invitation accepted without a password): a fresh user handle, kept with
+    /// the challenge, so the answer can only make the account it was asked for.
+    func signUpOptions(_ request: Request, username: String) async throws -> CreationOptions {
+        let party = try relyingParty(request)
+        let handle = TokenGenerator.randomBytes(16)
+        let challenge = try await passkeys.issueChallenge(for: .signUp, user: nil, userHandle: handle)
+        return CreationOptions(
+            challenge: Base64URL.encode(Array(challenge)), rp: .init(id: party.id, name: "새싹 Saessak"),
+            user: .init(id: Base64URL.encode(Array(handle)), name: username, displayName: username),
+            pubKeyCredParams: COSEKey.Algorithm.allCases.map { .init(type: "public-key", alg: $0.rawValue) },
+            timeout: Int(Passkey.challengeLifetime * 1000), attestation: "none",
+            authenticatorSelection: .init(residentKey: "required", requireResidentKey: true, userVerification: "required"),
+            excludeCredentials: [])
+    }
+
+    /// Checks a new account's passkey answer: the passkey to store with the account.
+    func signUp(_ request: Request, clientDataJSON: String, attestationObject: String, name: String) async throws -> NewPasskey {
+        let party = try relyingParty(request)
+        guard let clientData = Base64URL.decode(clientDataJSON), let attestation = Base64URL.decode(attestationObject),
+            let challenge = RelyingParty.challenge(inClientData: clientData),
+            let handle = try await passkeys.takeChallenge(Data(challenge), for: .signUp, user: nil), handle.count == 16
+        else { throw Problem(status: .badRequest, detail: "the passkey's answer is for no challenge of ours: try again") }
+        return try Self.checked(
+            party, name: try Self.name(name), clientData: clientData, attestation: attestation, challenge: challenge, handle: Array(handle))
     }
 
     // MARK: Signing in
@@ -122,7 +164,7 @@ struct PasskeySignIn: Sendable {
         guard let credentialID = Base64URL.decode(answer.id), let clientData = Base64URL.decode(answer.clientDataJSON),
             let authenticatorData = Base64URL.decode(answer.authenticatorData), let signature = Base64URL.decode(answer.signature),
             let challenge = RelyingParty.challenge(inClientData: clientData),
-            try await passkeys.takeChallenge(Data(challenge), for: .signIn, user: nil),
+            try await passkeys.takeChallenge(Data(challenge), for: .signIn, user: nil) != nil,
             let stored = try await passkeys.passkey(credentialID: Data(credentialID))
         else {
             try await signIn.throttle.recordFailure(account: nil, address: address, now: now)
@@ -130,7 +172,7 @@ struct PasskeySignIn: Sendable {
         }
         let username = try await signIn.accounts.account(stored.passkey.userID).username
         if let wait = try await signIn.throttle.wait(account: username, address: address, now: now) { return .throttled(retryAfter: wait) }
-        let handleMatches = answer.userHandle.map { Base64URL.decode($0) == Self.handle(stored.passkey.userID) } ?? true
+        let handleMatches = answer.userHandle.map { Base64URL.decode($0) == Array(stored.userHandle) } ?? true
         guard handleMatches, let key = try? COSEKey(bytes: stored.publicKey), let previous = UInt32(exactly: stored.signCount),
             let count = try? party.authenticate(
                 clientDataJSON: clientData, authenticatorData: authenticatorData, signature: signature, challenge: challenge,
@@ -145,7 +187,8 @@ struct PasskeySignIn: Sendable {
         return .signedIn(cookie: cookie, session: session)
     }
 
-    /// The user handle a passkey carries: the user's id (16 bytes, nothing personal).
+    /// The user handle a member's added passkeys carry: their id (16 bytes, nothing personal). An account made with a
+    /// passkey has a random one instead (it had no id yet when the authenticator was given it).
     static func handle(_ user: UserID) -> [UInt8] {
         withUnsafeBytes(of: user.uuid.uuid) { Array($0) }
     }

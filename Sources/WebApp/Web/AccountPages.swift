@@ -210,11 +210,13 @@ struct AccountPages {
         _ request: Request, context: AppRequestContext, title: String, action: String, csrf: String, submit: String,
         hidden: [String: String] = [:], fields: [FormField], note: String? = nil, error: String? = nil,
         invitation: FormModel.Invitation? = nil, signInFirst: String? = nil, passkey: FormModel.PasskeyButton? = nil,
+        passkeySignUp: FormModel.PasskeySignUp? = nil,
         status: HTTPResponse.Status = .ok, cookie: String? = nil
     ) -> Response {
         let model = FormModel(
             action: action, csrf: csrf, submit: submit, hidden: hidden.sorted { $0.key < $1.key }.map { Hidden(name: $0.key, value: $0.value) },
-            fields: fields, note: note, error: error, invitation: invitation, signInFirst: signInFirst, passkey: passkey)
+            fields: fields, note: note, error: error, invitation: invitation, signInFirst: signInFirst, passkey: passkey,
+            passkeySignUp: passkeySignUp)
         return WebPage("account-form", title: title, model: model, status: status, bare: true)
             .response(request, context: context, setting: cookie.map { [$0] } ?? [])
     }
@@ -234,6 +236,17 @@ struct AccountPages {
         let signInFirst: String?
         /// The sign-in page's passkey button, first (shown by app.js where the browser has WebAuthn).
         let passkey: PasskeyButton?
+        /// An invitation's "join with a passkey", offered before the password (shown by app.js where WebAuthn is).
+        let passkeySignUp: PasskeySignUp?
+
+        struct PasskeySignUp {
+            /// `/invite/TOKEN/passkey`: its `/options` first.
+            let action: String
+            let heading: String
+            let label: String
+            let hint: String
+            let orWithPassword: String
+        }
 
         struct PasskeyButton {
             let label: String

@@ -159,7 +159,11 @@ struct SharingPages {
         let (csrf, cookie) = AccountPages.csrf(request, context: context)
         var fields: [FormField] = []
         var signInFirst: String?
+        var passkeySignUp: AccountPages.FormModel.PasskeySignUp?
         if context.userID == nil {
+            passkeySignUp = .init(
+                action: "/invite/\(token)/passkey", heading: words[.joinWithPasskey], label: words[.joinWithPasskeyButton],
+                hint: words[.joinWithPasskeyHint], orWithPassword: words[.orJoinWithPassword])
             let next = "/invite/\(token)".addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "/"
             signInFirst = "/login?next=\(next)"
             fields = [
@@ -170,6 +174,7 @@ struct SharingPages {
         return AccountPages.form(
             request, context: context, title: words[.joinFamily], action: "/invite/\(token)", csrf: csrf, submit: words[.join],
             fields: fields, error: error, invitation: .init(familyName: familyName, role: role.rawValue), signInFirst: signInFirst,
+            passkeySignUp: passkeySignUp,
             status: status ?? (error == nil ? .ok : .unprocessableContent), cookie: cookie)
     }
 }

@@ -9,6 +9,7 @@ enum SignInWord: String, CaseIterable, Sendable {
     case turnOffSecondStep, secondStepScan, secondStepSecret, secondStepConfirm, secondStepCode, recoveryCodes, recoveryCodesNote
     case recoveryCodesLeft, newRecoveryCodes, secondStepTurnedOff, secondStepSetUp
     case devices, devicesIntro, thisBrowser, endSession, sessionEnded, unknownBrowser, sessionDetail, signedInWithPassword
+    case joinWithPasskey, joinWithPasskeyButton, joinWithPasskeyHint, orJoinWithPassword
     case signedInWithPasskey, signedInWithSecondStep, signInRule, signInRuleHint, signInRuleOn, signInRuleSaved, strengthenFirst
 
     var texts: (korean: String, english: String) {
@@ -84,6 +85,14 @@ enum SignInWord: String, CaseIterable, Sendable {
         case .signedInWithPassword: ("비밀번호로 로그인", "signed in with a password")
         case .signedInWithPasskey: ("패스키로 로그인", "signed in with a passkey")
         case .signedInWithSecondStep: ("비밀번호와 2단계 인증으로 로그인", "signed in with a password and the second step")
+        case .joinWithPasskey: ("패스키로 가입", "Join with a passkey")
+        case .joinWithPasskeyButton: ("이 기기의 패스키로 가입", "Join with this device's passkey")
+        case .joinWithPasskeyHint:
+            (
+                "아이디만 정하면 비밀번호 없이 휴대폰의 지문이나 얼굴로 가입하고 로그인합니다.",
+                "Choose a username, then join and sign in with your phone's fingerprint or face: no password."
+            )
+        case .orJoinWithPassword: ("또는 비밀번호를 정해서 가입", "Or join with a password")
         case .signInRule: ("로그인 보안 규칙", "Sign-in rule")
         case .signInRuleHint:
             (

@@ -208,6 +208,34 @@ function setUpPasskeySignIn(section) {
   });
 }
 
+// An invitation accepted with a passkey: the username first, then the passkey made for the new account.
+function setUpPasskeySignUp(section) {
+  if (!window.PublicKeyCredential) return;
+  section.hidden = false;
+  const status = section.querySelector("[data-passkey-status]");
+  section.querySelector("button").addEventListener("click", async () => {
+    status.textContent = "";
+    const csrf = section.dataset.csrf;
+    const username = section.querySelector("input[name=passkey-username]").value;
+    const asked = await postJSON(`${section.dataset.action}/options`, csrf, { username });
+    if (!asked.ok) { status.textContent = (await asked.json().catch(() => ({}))).detail || asked.statusText; return; }
+    const options = await asked.json();
+    let credential;
+    try {
+      credential = await navigator.credentials.create({ publicKey: {
+        ...options, challenge: fromBase64url(options.challenge), user: { ...options.user, id: fromBase64url(options.user.id) },
+        excludeCredentials: [],
+      } });
+    } catch (error) { status.textContent = say(`패스키를 만들지 않았습니다 (${error.name}).`, `No passkey was made (${error.name}).`); return; }
+    const answer = await postJSON(section.dataset.action, csrf, {
+      username, clientDataJSON: toBase64url(credential.response.clientDataJSON),
+      attestationObject: toBase64url(credential.response.attestationObject),
+    });
+    if (answer.ok) { location.assign((await answer.json()).next); return; }
+    status.textContent = (await answer.json().catch(() => ({}))).detail || answer.statusText;
+  });
+}
+
 function setUpPasskeyAdding(form) {
   if (!window.PublicKeyCredential) return;
   form.hidden = false;
@@ -244,4 +272,5 @@ document.querySelectorAll("[data-book]:has([data-book-progress])").forEach(watch
 document.querySelectorAll("[data-offline]").forEach(watchConnection);
 document.querySelectorAll("[data-passkey-sign-in]").forEach(setUpPasskeySignIn);
 document.querySelectorAll("[data-passkey-add]").forEach(setUpPasskeyAdding);
+document.querySelectorAll("[data-passkey-sign-up]").forEach(setUpPasskeySignUp);
 if (typeof Outbox !== "undefined") switched.then(() => Outbox.start());
