@@ -260,17 +260,22 @@ def test_failed_passkeys_count_towards_the_sign_in_limit(tmp_path):
         running.stop()
 
 
-@first_pass_only
-def test_in_chromium_with_a_virtual_authenticator(site, chrome):
-    make_family(site.data, "halmeoni", "할머니댁")
+def phone_authenticator():
+    """Chromium's virtual authenticator as a phone's: built in, keeps passkeys, checks its owner's fingerprint."""
     options = VirtualAuthenticatorOptions()
     options.protocol = VirtualAuthenticatorOptions.Protocol.CTAP2
     options.transport = VirtualAuthenticatorOptions.Transport.INTERNAL
     options.has_resident_key = True
     options.has_user_verification = True
     options.is_user_verified = True
+    return options
+
+
+@first_pass_only
+def test_in_chromium_with_a_virtual_authenticator(site, chrome):
+    make_family(site.data, "halmeoni", "할머니댁")
     chrome.delete_all_cookies()
-    chrome.add_virtual_authenticator(options)
+    chrome.add_virtual_authenticator(phone_authenticator())
     try:
         chrome.get(f"{site.origin}/login")
         chrome.find_element(By.NAME, "username").send_keys("halmeoni")
@@ -358,21 +363,15 @@ def test_an_invitation_is_accepted_with_a_passkey_alone(site, address):
 def test_grandma_joins_with_a_passkey_in_chromium(site, chrome):
     owner = make_family(site.data, "family-of-four", "넷이네")
     token = invitation_token(site, owner)
-    options = VirtualAuthenticatorOptions()
-    options.protocol = VirtualAuthenticatorOptions.Protocol.CTAP2
-    options.transport = VirtualAuthenticatorOptions.Transport.INTERNAL
-    options.has_resident_key = True
-    options.has_user_verification = True
-    options.is_user_verified = True
     chrome.delete_all_cookies()
-    chrome.add_virtual_authenticator(options)
+    chrome.add_virtual_authenticator(phone_authenticator())
     try:
         from test_web_app import press
 
         chrome.get(f"{site.origin}/invite/{token}")
         section = chrome.find_element(By.CSS_SELECTOR, "[data-passkey-sign-up]")
         assert section.is_displayed()
-        section.find_element(By.NAME, "passkey-username").send_keys("nana")
+        section.find_element(By.NAME, "username").send_keys("nana")
         press(chrome, section.find_element(By.TAG_NAME, "button"))
         wait(chrome, lambda d: d.current_url == f"{site.origin}/")
         chrome.delete_all_cookies()
@@ -383,3 +382,44 @@ def test_grandma_joins_with_a_passkey_in_chromium(site, chrome):
     finally:
         chrome.remove_virtual_authenticator()
         chrome.delete_all_cookies()
+
+
+def test_the_first_owner_starts_with_a_passkey(tmp_path):
+    import re
+    import time
+
+    data = tmp_path / "saessak-data"
+    running = Server(data)
+    running.origin = f"http://localhost:{running.port}"
+    running.extra_args = ["--public-url", running.origin]
+    running.start()
+    try:
+        deadline = time.time() + 10
+        while not (match := re.search(r"/setup\?token=(\S+)", (data.parent / f"server-{running.port}.log").read_text())):
+            assert time.time() < deadline, "no setup link printed"
+            time.sleep(0.05)
+        token = match.group(1)
+        browser = Browser(running)
+        page = browser.request("GET", f"/setup?token={token}")
+        assert "data-passkey-sign-up" in page.text and 'name="family"' in page.text
+        csrf = browser.csrf(f"/setup?token={token}")
+        headers = {"X-CSRF-Token": csrf}
+        fields = {"token": token, "username": "eomma", "family": "새싹네"}
+        assert browser.request("POST", "/setup/passkey/options", body={**fields, "token": "ssk_wrong"}, headers=headers).status == 404
+        assert browser.request("POST", "/setup/passkey/options", body={**fields, "family": ""}, headers=headers).status == 422
+        options = json.loads(browser.request("POST", "/setup/passkey/options", body=fields, headers=headers).text)
+        authenticator = SoftAuthenticator()
+        # Another site's answer makes nothing, and the link still works.
+        wrong = authenticator.create(options, "http://evil.example")
+        assert browser.request("POST", "/setup/passkey", body={**fields, **wrong}, headers=headers).status == 400
+        assert query_sql(data, "SELECT count(*) FROM users")[0][0] == "0"
+        options = json.loads(browser.request("POST", "/setup/passkey/options", body=fields, headers=headers).text)
+        made = browser.request("POST", "/setup/passkey", body={**fields, **authenticator.create(options, running.origin)}, headers=headers)
+        assert made.status == 201, made.text
+        assert "새싹네" in browser.request("GET", "/settings").text
+        # The link is spent; the owner signs in with the passkey alone.
+        assert browser.request("GET", f"/setup?token={token}").status == 404
+        response, _, _ = passkey_sign_in(running, authenticator)
+        assert response.status == 200
+    finally:
+        running.stop()

@@ -6,8 +6,9 @@ import KoreanCalendar
 
 /// Families, users, memberships and API tokens.
 public protocol AccountStore: Sendable {
-    /// Creates a user with a new family they own, in one transaction: either both exist afterwards or neither.
-    func createUser(username: String, passwordHash: String, familyName: String) async throws -> (User, Family)
+    /// Creates a user with a new family they own, in one transaction: either both exist afterwards or neither. With
+    /// `passkey`, the user's passkey is stored in the same transaction (the first owner made with a passkey).
+    func createUser(username: String, passwordHash: String, familyName: String, passkey: NewPasskey?) async throws -> (User, Family)
 
     /// Whether anybody can sign in yet (a fresh data folder offers the owner's setup link until then).
     func hasUsers() async throws -> Bool
@@ -183,6 +184,10 @@ public protocol LoginFailureStore: Sendable {
 // The arguments most callers leave out.
 
 extension AccountStore {
+    public func createUser(username: String, passwordHash: String, familyName: String) async throws -> (User, Family) {
+        try await createUser(username: username, passwordHash: passwordHash, familyName: familyName, passkey: nil)
+    }
+
     public func signOutEverywhere(_ user: UserID) async throws { try await signOutEverywhere(user, passwordHash: nil) }
 
     public func createToken(username: String, familyName: String?) async throws -> (String, APIToken) {

@@ -9,7 +9,7 @@ public struct SQLAccountStore: AccountStore {
 
     public init(_ database: any StoreDatabase) { self.database = database }
 
-    public func createUser(username: String, passwordHash: String, familyName: String) async throws -> (User, Family) {
+    public func createUser(username: String, passwordHash: String, familyName: String, passkey: NewPasskey?) async throws -> (User, Family) {
         let now = database.clock.now()
         let user = try User(username: username, createdAt: now)
         let family = try Family(name: familyName, createdAt: now)
@@ -21,6 +21,7 @@ public struct SQLAccountStore: AccountStore {
             try db.execute("INSERT INTO users (id, username, passwordHash, createdAt) VALUES (\(user.id), \(user.username), \(passwordHash), \(now))")
             try db.execute("INSERT INTO families (id, name, createdAt) VALUES (\(family.id), \(family.name), \(now))")
             try db.execute("INSERT INTO memberships (familyId, userId, role, createdAt) VALUES (\(family.id), \(user.id), 'owner', \(now))")
+            if let passkey { _ = try SQLPasskeyStore.insert(db, user: user.id, passkey, now: now) }
         }
         return (user, family)
     }

@@ -105,17 +105,36 @@ struct SignIn: Sendable {
             guard setup.matches(token) else { throw Problem(status: .notFound, detail: "this setup link is no longer valid") }
             throw ValidationError(field: "password", .passwordLength(problem))
         }
+        return try await setUp(token: token, username: username, familyName: familyName) { try await hashed(password) } passkey: { nil }
+    }
+
+    /// The first owner made with a passkey instead of a password (`passkey` checks the browser's answer after the link
+    /// is claimed, so that an answer for a link already used makes nothing).
+    func setUp(token: String, username: String, familyName: String, passkey: () async throws -> NewPasskey) async throws
+        -> (cookie: String, session: Session)
+    {
+        try await setUp(token: token, username: username, familyName: familyName) { BackupCatalogue.noPassword } passkey: { try await passkey() }
+    }
+
+    private func setUp(
+        token: String, username: String, familyName: String, passwordHash: () async throws -> String,
+        passkey: () async throws -> NewPasskey?
+    ) async throws -> (cookie: String, session: Session) {
         guard let claimed = setup.claim(token) else { throw Problem(status: .notFound, detail: "this setup link is no longer valid") }
         do {
             guard try await !accounts.hasUsers() else { throw Problem(status: .notFound, detail: "this setup link is no longer valid") }
-            let hash = try await hashed(password)
-            let (user, _) = try await accounts.createUser(username: username, passwordHash: hash, familyName: familyName)
+            let hash = try await passwordHash()
+            let made = try await passkey()
+            let (user, _) = try await accounts.createUser(username: username, passwordHash: hash, familyName: familyName, passkey: made)
             setup.retire()
-            return try await sessions.start(user: user.id)
+            return try await sessions.start(user: user.id, replacing: nil, with: made == nil ? .password : .passkey)
         } catch let error as ValidationError {
             setup.giveBack(claimed)
             throw error
         } catch let error as StoreError {
+            setup.giveBack(claimed)
+            throw error
+        } catch let error as Problem {
             setup.giveBack(claimed)
             throw error
         }

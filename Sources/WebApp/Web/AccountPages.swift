@@ -201,8 +201,11 @@ struct AccountPages {
                 FormField(name: "password", label: words[.password], type: "password", autocomplete: "new-password"),
                 FormField(name: "family", label: words[.familyName], value: context.form["family"] ?? "", autocomplete: "off"),
             ],
-            note: words[.setUpIntro], error: error, status: error == nil ? .ok : .unprocessableContent,
-            cookie: cookie)
+            note: words[.setUpIntro], error: error,
+            passkeySignUp: .init(
+                action: "/setup/passkey", heading: words[.setUpWithPasskey], label: words[.joinWithPasskeyButton],
+                hint: words[.setUpWithPasskeyHint], orWithPassword: words[.orJoinWithPassword], token: token, asksFamily: true),
+            status: error == nil ? .ok : .unprocessableContent, cookie: cookie)
     }
 
     /// A bare page with one form posting back with the CSRF token (`account-form.mustache`).
@@ -246,6 +249,10 @@ struct AccountPages {
             let label: String
             let hint: String
             let orWithPassword: String
+            /// The setup link's token, sent with the fields (nil on an invitation: it is in the address).
+            var token: String? = nil
+            /// The setup page asks the family's name too.
+            var asksFamily = false
         }
 
         struct PasskeyButton {

@@ -9,7 +9,7 @@ enum SignInWord: String, CaseIterable, Sendable {
     case turnOffSecondStep, secondStepScan, secondStepSecret, secondStepConfirm, secondStepCode, recoveryCodes, recoveryCodesNote
     case recoveryCodesLeft, newRecoveryCodes, secondStepTurnedOff, secondStepSetUp
     case devices, devicesIntro, thisBrowser, endSession, sessionEnded, unknownBrowser, sessionDetail, signedInWithPassword
-    case joinWithPasskey, joinWithPasskeyButton, joinWithPasskeyHint, orJoinWithPassword
+    case joinWithPasskey, joinWithPasskeyButton, joinWithPasskeyHint, orJoinWithPassword, setUpWithPasskey, setUpWithPasskeyHint
     case signedInWithPasskey, signedInWithSecondStep, signInRule, signInRuleHint, signInRuleOn, signInRuleSaved, strengthenFirst
 
     var texts: (korean: String, english: String) {
@@ -93,6 +93,12 @@ enum SignInWord: String, CaseIterable, Sendable {
                 "Choose a username, then join and sign in with your phone's fingerprint or face: no password."
             )
         case .orJoinWithPassword: ("또는 비밀번호를 정해서 가입", "Or join with a password")
+        case .setUpWithPasskey: ("패스키로 시작", "Start with a passkey")
+        case .setUpWithPasskeyHint:
+            (
+                "아이디와 가족 이름을 정하면 비밀번호 없이 이 기기의 지문이나 얼굴로 로그인합니다. 이 주소를 서버의 이름(도메인이나 localhost)으로 열었을 때만 쓸 수 있습니다.",
+                "Choose a username and the family's name, then sign in with this device's fingerprint or face: no password. It works when this page is opened by the server's name (a domain, or localhost)."
+            )
         case .signInRule: ("로그인 보안 규칙", "Sign-in rule")
         case .signInRuleHint:
             (

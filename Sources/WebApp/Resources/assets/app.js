@@ -208,7 +208,8 @@ function setUpPasskeySignIn(section) {
   });
 }
 
-// An invitation accepted with a passkey: the username first, then the passkey made for the new account.
+// An account made with a passkey (an invitation, the first owner's setup): the section's fields first, then the
+// passkey made for the new account.
 function setUpPasskeySignUp(section) {
   if (!window.PublicKeyCredential) return;
   section.hidden = false;
@@ -216,21 +217,12 @@ function setUpPasskeySignUp(section) {
   section.querySelector("button").addEventListener("click", async () => {
     status.textContent = "";
     const csrf = section.dataset.csrf;
-    const username = section.querySelector("input[name=passkey-username]").value;
-    const asked = await postJSON(`${section.dataset.action}/options`, csrf, { username });
+    const fields = Object.fromEntries([...section.querySelectorAll("input[name]")].map((input) => [input.name, input.value]));
+    const asked = await postJSON(`${section.dataset.action}/options`, csrf, fields);
     if (!asked.ok) { status.textContent = (await asked.json().catch(() => ({}))).detail || asked.statusText; return; }
-    const options = await asked.json();
-    let credential;
-    try {
-      credential = await navigator.credentials.create({ publicKey: {
-        ...options, challenge: fromBase64url(options.challenge), user: { ...options.user, id: fromBase64url(options.user.id) },
-        excludeCredentials: [],
-      } });
-    } catch (error) { status.textContent = say(`패스키를 만들지 않았습니다 (${error.name}).`, `No passkey was made (${error.name}).`); return; }
-    const answer = await postJSON(section.dataset.action, csrf, {
-      username, clientDataJSON: toBase64url(credential.response.clientDataJSON),
-      attestationObject: toBase64url(credential.response.attestationObject),
-    });
+    const made = await createPasskey(await asked.json(), status);
+    if (!made) return;
+    const answer = await postJSON(section.dataset.action, csrf, { ...fields, ...made });
     if (answer.ok) { location.assign((await answer.json()).next); return; }
     status.textContent = (await answer.json().catch(() => ({}))).detail || answer.statusText;
   });
@@ -245,22 +237,32 @@ function setUpPasskeyAdding(form) {
     event.preventDefault();
     status.textContent = "";
     const csrf = form.querySelector("input[name=_csrf]").value;
-    let credential;
-    try {
-      const options = await (await postJSON("/settings/passkeys/options", csrf)).json();
-      credential = await navigator.credentials.create({ publicKey: {
-        ...options, challenge: fromBase64url(options.challenge), user: { ...options.user, id: fromBase64url(options.user.id) },
-        excludeCredentials: options.excludeCredentials.map((known) => ({ ...known, id: fromBase64url(known.id) })),
-      } });
-    } catch (error) { status.textContent = say(`패스키를 만들지 않았습니다 (${error.name}).`, `No passkey was made (${error.name}).`); return; }
-    const answer = await postJSON("/settings/passkeys", csrf, {
-      name: form.querySelector("input[name=name]").value, clientDataJSON: toBase64url(credential.response.clientDataJSON),
-      attestationObject: toBase64url(credential.response.attestationObject),
-    });
+    const asked = await postJSON("/settings/passkeys/options", csrf);
+    const made = asked.ok ? await createPasskey(await asked.json(), status) : null;
+    if (!made) return;
+    const answer = await postJSON("/settings/passkeys", csrf, { name: form.querySelector("input[name=name]").value, ...made });
     if (answer.ok) { location.assign("/settings/sign-in"); return; }
     const problem = await answer.json().catch(() => ({}));
     status.textContent = problem.detail || answer.statusText;
   });
+}
+
+// The browser makes a passkey from the server's creation options; its answer as the server reads it (base64url), or
+// null when none was made (cancelled, or an authenticator that already holds one: said in `status`).
+async function createPasskey(options, status) {
+  try {
+    const credential = await navigator.credentials.create({ publicKey: {
+      ...options, challenge: fromBase64url(options.challenge), user: { ...options.user, id: fromBase64url(options.user.id) },
+      excludeCredentials: options.excludeCredentials.map((known) => ({ ...known, id: fromBase64url(known.id) })),
+    } });
+    return {
+      clientDataJSON: toBase64url(credential.response.clientDataJSON),
+      attestationObject: toBase64url(credential.response.attestationObject),
+    };
+  } catch (error) {
+    status.textContent = say(`패스키를 만들지 않았습니다 (${error.name}).`, `No passkey was made (${error.name}).`);
+    return null;
+  }
 }
 
 document.querySelectorAll("[data-notice]").forEach(fadeNotice);

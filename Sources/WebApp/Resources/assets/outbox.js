@@ -20,7 +20,12 @@ const Outbox = (() => {
       request.result.createObjectStore("drafts", { keyPath: "id" });
       request.result.createObjectStore("uploads", { keyPath: "id" });
     };
-    request.onsuccess = () => resolve(request.result);
+    request.onsuccess = () => {
+      // Another member signed in (app.js deletes the outbox, maybe from another tab): this connection lets go, or the
+      // deletion would wait for it, and the next use opens the new, empty outbox.
+      request.result.onversionchange = () => { request.result.close(); database = undefined; };
+      resolve(request.result);
+    };
     request.onerror = () => reject(request.error);
   }));
 
