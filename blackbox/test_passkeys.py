@@ -423,3 +423,132 @@ def test_the_first_owner_starts_with_a_passkey(tmp_path):
         assert response.status == 200
     finally:
         running.stop()
+
+
+class relay:
+    """A plain HTTP relay on a free port of localhost to the server's port: another origin serving our pages."""
+
+    def __init__(self, port):
+        import http.server
+        import threading
+        import urllib.request
+
+        from conftest import free_port
+
+        target = port
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def forward(self):
+                body = self.rfile.read(int(self.headers.get("Content-Length") or 0)) or None
+                request = urllib.request.Request(f"http://127.0.0.1:{target}{self.path}", data=body, method=self.command)
+                for name, value in self.headers.items():
+                    if name.lower() not in ("host", "content-length", "connection"):
+                        request.add_header(name, value)
+
+                class NoRedirect(urllib.request.HTTPRedirectHandler):
+                    def redirect_request(self, *args, **kwargs):
+                        return None
+
+                opener = urllib.request.build_opener(NoRedirect)
+                try:
+                    response = opener.open(request, timeout=30)
+                except urllib.error.HTTPError as error:
+                    response = error
+                payload = response.read()
+                self.send_response(response.status if hasattr(response, "status") else response.code)
+                for name, value in response.headers.items():
+                    if name.lower() not in ("transfer-encoding", "connection", "content-length"):
+                        self.send_header(name, value)
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+
+            do_GET = do_POST = forward
+
+            def log_message(self, *args):
+                pass
+
+        self.port = free_port()
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def __enter__(self):
+        self.thread.start()
+        return self.port
+
+    def __exit__(self, *exc):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@first_pass_only
+def test_in_chromium_another_origin_a_replay_and_a_clone_are_refused(site, chrome):
+    """The browser's own answers, misused: sent twice, made on another origin (our pages relayed from another port),
+    or made by a copy of the authenticator whose counter is behind."""
+    from selenium.webdriver.common.virtual_authenticator import Credential
+
+    from test_web_app import press
+
+    make_family(site.data, "copied", "복사네")
+    chrome.delete_all_cookies()
+    chrome.add_virtual_authenticator(phone_authenticator())
+    try:
+        chrome.get(f"{site.origin}/login")
+        chrome.find_element(By.NAME, "username").send_keys("copied")
+        chrome.find_element(By.NAME, "password").send_keys(PASSWORD)
+        press(chrome, chrome.find_element(By.CSS_SELECTOR, "form[action='/login'] button[type=submit]"))
+        wait(chrome, lambda d: d.current_url == f"{site.origin}/")
+        chrome.get(f"{site.origin}/settings/sign-in")
+        press(chrome, chrome.find_element(By.CSS_SELECTOR, "form[data-passkey-add] button[type=submit]"))
+        wait(chrome, lambda d: d.find_elements(By.CSS_SELECTOR, ".passkey-list li"))
+
+        # A replay: the page makes one assertion and sends it twice; the first signs in, the second is refused.
+        chrome.delete_all_cookies()
+        chrome.get(f"{site.origin}/login")
+        statuses = chrome.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            (async () => {
+              const csrf = document.querySelector("[data-passkey-sign-in]").dataset.csrf;
+              const options = await (await postJSON("/login/passkey/options", csrf)).json();
+              const credential = await navigator.credentials.get({ publicKey: { ...options, challenge: fromBase64url(options.challenge) } });
+              const r = credential.response;
+              const body = { id: toBase64url(credential.rawId), clientDataJSON: toBase64url(r.clientDataJSON),
+                authenticatorData: toBase64url(r.authenticatorData), signature: toBase64url(r.signature),
+                userHandle: r.userHandle ? toBase64url(r.userHandle) : null };
+              const first = await postJSON("/login/passkey", csrf, body);
+              const second = await postJSON("/login/passkey", csrf, body);
+              done([first.status, second.status]);
+            })().catch((e) => done(String(e)));
+        """)
+        assert statuses == [200, 401], statuses
+
+        # Another origin: the same pages through a proxy on another port of localhost (a site that relays ours). The
+        # relying party id `localhost` holds there, so Chromium signs; what it signed names that origin, and is refused.
+        chrome.delete_all_cookies()
+        with relay(site.port) as other:
+            chrome.get(f"http://localhost:{other}/login")
+            press(chrome, chrome.find_element(By.CSS_SELECTOR, "[data-passkey-sign-in] button"))
+            status = wait(chrome, lambda d: d.find_element(By.CSS_SELECTOR, "[data-passkey-status]").text)
+            assert "로그인하지 못했습니다" in status and chrome.current_url.startswith(f"http://localhost:{other}/login")
+
+        # A clone: the same key in a second authenticator whose counter is behind the one in use.
+        [original] = chrome.get_credentials()
+        assert original.sign_count >= 2
+        chrome.remove_virtual_authenticator()
+        chrome.add_virtual_authenticator(phone_authenticator())
+        chrome.add_credential(Credential.from_dict({**original.to_dict(), "signCount": 0}))
+        chrome.delete_all_cookies()
+        chrome.get(f"{site.origin}/login")
+        press(chrome, chrome.find_element(By.CSS_SELECTOR, "[data-passkey-sign-in] button"))
+        status = wait(chrome, lambda d: d.find_element(By.CSS_SELECTOR, "[data-passkey-status]").text)
+        assert "로그인하지 못했습니다" in status and chrome.current_url.startswith(f"{site.origin}/login")
+        # The same copy with its counter ahead is taken: it was the counter that refused it.
+        chrome.remove_virtual_authenticator()
+        chrome.add_virtual_authenticator(phone_authenticator())
+        chrome.add_credential(Credential.from_dict({**original.to_dict(), "signCount": original.sign_count + 10}))
+        chrome.get(f"{site.origin}/login")
+        press(chrome, chrome.find_element(By.CSS_SELECTOR, "[data-passkey-sign-in] button"))
+        wait(chrome, lambda d: d.current_url == f"{site.origin}/")
+    finally:
+        chrome.remove_virtual_authenticator()
+        chrome.delete_all_cookies()
