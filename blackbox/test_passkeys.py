@@ -371,7 +371,7 @@ def test_grandma_joins_with_a_passkey_in_chromium(site, chrome):
         chrome.get(f"{site.origin}/invite/{token}")
         section = chrome.find_element(By.CSS_SELECTOR, "[data-passkey-sign-up]")
         assert section.is_displayed()
-        section.find_element(By.NAME, "username").send_keys("nana")
+        section.find_element(By.NAME, "passkey-username").send_keys("nana")
         press(chrome, section.find_element(By.TAG_NAME, "button"))
         wait(chrome, lambda d: d.current_url == f"{site.origin}/")
         chrome.delete_all_cookies()
@@ -401,7 +401,7 @@ def test_the_first_owner_starts_with_a_passkey(tmp_path):
         token = match.group(1)
         browser = Browser(running)
         page = browser.request("GET", f"/setup?token={token}")
-        assert "data-passkey-sign-up" in page.text and 'name="family"' in page.text
+        assert "data-passkey-sign-up" in page.text and 'name="passkey-family"' in page.text
         csrf = browser.csrf(f"/setup?token={token}")
         headers = {"X-CSRF-Token": csrf}
         fields = {"token": token, "username": "eomma", "family": "새싹네"}

@@ -217,7 +217,9 @@ function setUpPasskeySignUp(section) {
   section.querySelector("button").addEventListener("click", async () => {
     status.textContent = "";
     const csrf = section.dataset.csrf;
-    const fields = Object.fromEntries([...section.querySelectorAll("input[name]")].map((input) => [input.name, input.value]));
+    // The section's own fields (`passkey-username` …: the password form beside it has its `username`).
+    const fields = Object.fromEntries([...section.querySelectorAll("input[name^=passkey-]")]
+      .map((input) => [input.name.slice("passkey-".length), input.value]));
     const asked = await postJSON(`${section.dataset.action}/options`, csrf, fields);
     if (!asked.ok) { status.textContent = (await asked.json().catch(() => ({}))).detail || asked.statusText; return; }
     const made = await createPasskey(await asked.json(), status);
