@@ -41,10 +41,16 @@ run: deps
 ## linking cannot be linked the other way): `test-more` builds it first, and `test-sqlite`'s own build of it waits for
 ## that one (SwiftPM's lock) or finds it done. The black-box passes run their modules on two pytest-xdist workers each
 ## (a module stays on one worker, the longest modules first): a test mostly waits on the server it started.
-## docs/reliability.md, "How long make test takes", has the times.
+## docs/reliability.md, "How long make test takes", has the times. When something fails, the last thing printed is what
+## failed (scripts/report-failures.sh: each failed test's report and where make stopped a stage), because CI keeps only
+## the end of the output; test-artefacts/make-test.log keeps all of it.
+ARTEFACTS := $(CURDIR)/test-artefacts
 test: deps venv
 	$(SWIFT) build --build-tests
-	$(MAKE) --no-print-directory -j2 --output-sync=target test-sqlite test-more
+	@mkdir -p $(ARTEFACTS) && rm -f $(ARTEFACTS)/failures.txt $(ARTEFACTS)/make-test.log
+	@set -o pipefail; SAESSAK_FAILURES=$(ARTEFACTS)/failures.txt \
+		$(MAKE) --no-print-directory -j2 --output-sync=target test-sqlite test-more 2>&1 | tee $(ARTEFACTS)/make-test.log \
+		|| scripts/report-failures.sh $(ARTEFACTS)
 
 BIN_PATH = $$($(SWIFT) build --show-bin-path)/saessak
 # The program the package test packages (blackbox/test_package.py reads it from .build/static/debug/saessak).

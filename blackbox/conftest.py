@@ -324,6 +324,7 @@ def pytest_collection_modifyitems(config, items):
 # Every documented success exercised (test_zz_contract_coverage.py): with pytest-xdist the controlling process makes the
 # folder the workers write what they saw to, notes whether that module was collected, and checks when they are done.
 def pytest_configure(config):
+    CONFIG.append(config)
     if not hasattr(config, "workerinput"):
         from openapi_contract import SEEN_FOLDER
         os.environ[SEEN_FOLDER] = tempfile.mkdtemp(prefix="saessak-contract-")
@@ -342,6 +343,37 @@ def pytest_sessionfinish(session, exitstatus):
     from openapi_contract import SEEN_FOLDER, missing_successes, seen_in_folder
     missing = missing_successes(seen_in_folder(os.environ[SEEN_FOLDER]))
     if missing:
+        message = f"documented but never checked: {sorted(missing)}"
         config.pluginmanager.get_plugin("terminalreporter").write_line(
-            f"FAILED test_zz_contract_coverage (all workers): documented but never checked: {sorted(missing)}", red=True)
+            f"FAILED test_zz_contract_coverage (all workers): {message}", red=True)
+        record_failure(config, "test_zz_contract_coverage (all workers)", message)
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+# What failed, kept whole for the end of make test's output (CI keeps only the end of it): each failing test's name, the
+# pass it ran in and the last lines of its report, appended to the file SAESSAK_FAILURES names (by the controlling
+# process only, so a failure on a pytest-xdist worker is written once).
+FAILURE_LINES = 40
+CONFIG = []  # this process's pytest configuration, set by pytest_configure
+
+
+def record_failure(config, name, text):
+    path = os.environ.get("SAESSAK_FAILURES")
+    if not path or hasattr(config, "workerinput"):
+        return
+    engine = os.environ.get("SAESSAK_BLACKBOX_ENGINE", "sqlite")
+    photos = os.environ.get("SAESSAK_BLACKBOX_PHOTOS", "folder")
+    lines = text.splitlines()[-FAILURE_LINES:]
+    with open(path, "a", encoding="utf-8") as out:
+        out.write(f"=== {name} (black-box, {engine}, photos in {photos})\n" + "\n".join(lines) + "\n")
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_logreport(report):
+    if report.failed:
+        record_failure(CONFIG[0], f"{report.nodeid} [{report.when}]", report.longreprtext)
+
+
+def pytest_collectreport(report):
+    if report.failed:
+        record_failure(CONFIG[0], f"{report.nodeid} [collection]", report.longreprtext)
