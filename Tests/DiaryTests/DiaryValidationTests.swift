@@ -47,6 +47,14 @@ import Testing
         #expect(content.timeZone == "Asia/Seoul")
     }
 
+    /// Regression (test_text_fields' generated text): "#\u{200D}" is one character in Swift, so a check of the first
+    /// character kept the `#` that the API drops from every other tag.
+    @Test func aTagsHashIsItsFirstScalar() throws {
+        #expect(try Tag.normalisedName("#\u{200D}") == "\u{200D}")
+        #expect(try Tag.normalisedName(" #\u{301}걸음마") == "\u{301}걸음마")
+        #expect(throws: ValidationError.self) { try Tag.normalisedName("# \u{3000}") }
+    }
+
     @Test func invalidEntriesNameTheirField() {
         let (c, d) = (child, noon)
         let cases: [(String, () throws -> EntryContent)] = [

@@ -144,10 +144,11 @@ public struct Tag: Hashable, Sendable {
 
     public static let maxNameLength = 50
 
-    /// Trims white space and a leading `#`; 1–50 characters, no commas.
+    /// Trims white space and a leading `#`; 1–50 characters, no commas. The `#` is the first scalar, not the first
+    /// character: `#` and a joiner or combining mark after it are one character, whose prefix is not `#`.
     public static func normalisedName(_ raw: String) throws(ValidationError) -> String {
         var name = raw.trimmingWhitespace()
-        if name.hasPrefix("#") { name = String(name.dropFirst()).trimmingWhitespace() }
+        if name.unicodeScalars.first == "#" { name = String(name.unicodeScalars.dropFirst()).trimmingWhitespace() }
         guard !name.isEmpty, name.unicodeScalars.count <= maxNameLength, !name.unicodeScalars.contains(",") else {
             throw ValidationError(field: "tags", .notATag(String(raw.unicodeScalars.prefix(60)), maximum: maxNameLength))
         }
