@@ -55,14 +55,14 @@ test: deps venv
 BIN_PATH = $$($(SWIFT) build --show-bin-path)/saessak
 # The program the package test packages (blackbox/test_package.py reads it from .build/static/debug/saessak).
 STATIC_BUILD = $(SWIFT) build --product saessak --static-swift-stdlib --scratch-path .build/static
-PYTEST = $(VENV)/bin/python -m pytest -q
+PYTEST = $(VENV)/bin/python -m pytest -q --durations=12
 PYTEST_WORKERS = $(PYTEST) -n 2 --dist loadfile
 
 # The generated round trips draw 30 families on SQLite and 10 on each further engine (the same generator, fewer
 # draws); ROUNDTRIP_EXAMPLES set in the environment sets them all.
 .PHONY: test-sqlite test-more
 test-sqlite:
-	SAESSAK_TEST_PYTHON=$(VENV)/bin/python scripts/with-postgres.sh scripts/with-object-store.sh $(SWIFT) test --skip-build
+	SAESSAK_TEST_PYTHON=$(VENV)/bin/python SAESSAK_TEST_BCRYPT_COST=4 scripts/with-postgres.sh scripts/with-object-store.sh $(SWIFT) test --skip-build
 	SAESSAK_BIN="$(BIN_PATH)" scripts/with-postgres.sh $(PYTEST_WORKERS) -m "not package" blackbox
 	$(STATIC_BUILD)
 	SAESSAK_BIN="$(BIN_PATH)" $(PYTEST) -m package blackbox
@@ -87,8 +87,8 @@ ENGINE ?= sqlite
 PHOTOS ?= folder
 swift-test:
 	$(SWIFT) build --build-tests
-	SAESSAK_TEST_PYTHON=$(VENV)/bin/python scripts/with-postgres.sh scripts/with-object-store.sh $(SWIFT) test --skip-build \
-		$(if $(FILTER),--filter '$(FILTER)')
+	SAESSAK_TEST_PYTHON=$(VENV)/bin/python SAESSAK_TEST_BCRYPT_COST=4 scripts/with-postgres.sh scripts/with-object-store.sh \
+		$(SWIFT) test --skip-build $(if $(FILTER),--filter '$(FILTER)')
 
 blackbox-test:
 	$(SWIFT) build --product saessak

@@ -22,6 +22,10 @@ BIN = os.environ.get("SAESSAK_BIN", str(ROOT / ".build" / "debug" / "saessak"))
 
 ENGINE = os.environ.get("SAESSAK_BLACKBOX_ENGINE", "sqlite")
 PHOTOS = os.environ.get("SAESSAK_BLACKBOX_PHOTOS", "folder")
+# bcrypt at its lowest cost for every program the tests start: a debug build takes it (PasswordHasher.defaultCost;
+# an optimised build keeps 12), and at 12 a debug build spends half a second a password — two thirds of the time of
+# the sign-in modules. Hashes carry their cost, so checking them is the same code either way.
+os.environ.setdefault("SAESSAK_TEST_BCRYPT_COST", "4")
 
 
 def engine_environment(data, engine=None, photos=None):

@@ -1,3 +1,4 @@
+import Foundation
 import HummingbirdBcrypt
 
 /// bcrypt password hashes. Cost 12 takes about a quarter of a second here: slow enough to make guessing
@@ -8,7 +9,19 @@ public struct PasswordHasher: Sendable {
     public static let minimumPasswordLength = 8
     public static let maximumPasswordLength = 72  // bcrypt reads only the first 72 bytes
 
-    public init(cost: UInt8 = 12) { self.cost = cost }
+    public init(cost: UInt8 = defaultCost) { self.cost = cost }
+
+    /// 12. A debug build — the one `make test` runs, never an optimised one — takes a lower cost from
+    /// `SAESSAK_TEST_BCRYPT_COST` (4 to 12): a debug build's bcrypt takes half a second a hash, and the black-box
+    /// tests make and check passwords over a thousand times (docs/reliability.md, "How long make test takes").
+    public static let defaultCost: UInt8 = {
+        #if DEBUG
+        if let text = ProcessInfo.processInfo.environment["SAESSAK_TEST_BCRYPT_COST"], let cost = UInt8(text), (4...12).contains(cost) {
+            return cost
+        }
+        #endif
+        return 12
+    }()
 
     public func hash(_ password: String) -> String {
         Bcrypt.hash(password, cost: cost)
