@@ -58,7 +58,7 @@ STATIC_BUILD = $(SWIFT) build --product saessak --static-swift-stdlib --scratch-
 PYTEST = $(VENV)/bin/python -m pytest -q --durations=12
 PYTEST_WORKERS = $(PYTEST) -n 2 --dist loadfile
 
-# The generated round trips draw 30 families on SQLite and 10 on each further engine (the same generator, fewer
+# The generated round trips draw 20 families on SQLite and 10 on each further engine (the same generator, fewer
 # draws); ROUNDTRIP_EXAMPLES set in the environment sets them all.
 .PHONY: test-sqlite test-more
 test-sqlite:

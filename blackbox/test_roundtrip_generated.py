@@ -8,7 +8,7 @@ record of who did what and the trash
 backup → restore into an empty folder → backup again must give identical content, for the whole folder and for
 `--family`, and the restored server must answer the same API reads; the first three families are also snapshotted
 with restic and restored from the snapshot, which must give the same backup. ROUNDTRIP_EXAMPLES sets how many families
-(default 30); a failure prints the family that failed."""
+(default 20); a failure prints the family that failed."""
 import datetime
 import json
 import os
@@ -29,7 +29,7 @@ from images import image, multipart
 # Which further passes of `make test` run this module: on PostgreSQL (engine), with photos in object storage (photos).
 pytestmark = [pytest.mark.engine, pytest.mark.photos]
 
-EXAMPLES = int(os.environ.get("ROUNDTRIP_EXAMPLES", "30"))
+EXAMPLES = int(os.environ.get("ROUNDTRIP_EXAMPLES", "20"))
 FAMILY = "우리집"
 
 # Words that make trouble: Korean, emoji, combining and prepended marks next to markup characters, quotes, CP949-only
