@@ -13,7 +13,8 @@ public struct PasswordHasher: Sendable {
 
     /// 12. A debug build — the one `make test` runs, never an optimised one — takes a lower cost from
     /// `SAESSAK_TEST_BCRYPT_COST` (4 to 12): a debug build's bcrypt takes half a second a hash, and the black-box
-    /// tests make and check passwords over a thousand times (docs/reliability.md, "How long make test takes").
+    /// tests make and check passwords again and again (four sign-in modules took 39 s at 12 and 13 s at 4;
+    /// docs/reliability.md, "How long make test takes").
     public static let defaultCost: UInt8 = {
         #if DEBUG
         if let text = ProcessInfo.processInfo.environment["SAESSAK_TEST_BCRYPT_COST"], let cost = UInt8(text), (4...12).contains(cost) {
