@@ -18,6 +18,9 @@ public final class SourceArchive {
         /// What the archive says the member inflates to; checked, never trusted.
         public let size: UInt64
         public let localHeaderOffset: UInt64
+        /// When the file was last changed, as the archive recorded it (MS-DOS date and time, a wall clock without a
+        /// zone): `YYYY-MM-DDTHH:MM:SS`, or nil when the fields do not make a date.
+        public let modified: String?
 
         public var isFile: Bool { !path.hasSuffix("/") }
         /// The last component of the path.
@@ -275,10 +278,22 @@ public final class SourceArchive {
             members.append(Member(
                 path: String(decoding: directory[nameStart..<nameStart + nameLength], as: UTF8.self),
                 method: uint16(directory, position + 10), crc32: uint32(directory, position + 16),
-                compressedSize: compressed, size: size, localHeaderOffset: local))
+                compressedSize: compressed, size: size, localHeaderOffset: local,
+                modified: dosTime(date: uint16(directory, position + 14), time: uint16(directory, position + 12))))
             position = nameStart + nameLength + extraLength + commentLength
         }
         return members
+    }
+
+    /// An MS-DOS date and time (the year from 1980, seconds in twos) as `YYYY-MM-DDTHH:MM:SS`; nil when a field is
+    /// out of its range (month 0, hour 25 — what a zeroed or broken header gives).
+    static func dosTime(date: UInt16, time: UInt16) -> String? {
+        let (year, month, day) = (1980 + Int(date >> 9), Int(date >> 5 & 0xF), Int(date & 0x1F))
+        let (hour, minute, second) = (Int(time >> 11), Int(time >> 5 & 0x3F), Int(time & 0x1F) * 2)
+        guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60 else { return nil }
+        let days = [31, year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        guard day <= days[month - 1] else { return nil }
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d", year, month, day, hour, minute, second)
     }
 
     private static func uint16(_ bytes: [UInt8], _ at: Int) -> UInt16 { UInt16(bytes[at]) | UInt16(bytes[at + 1]) << 8 }

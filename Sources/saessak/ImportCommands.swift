@@ -10,7 +10,7 @@ struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Import diaries kept elsewhere. Every import can be tried with --dry-run first.",
-        subcommands: [ImportText.self, ImportIPhotoDiary.self, ImportDayOne.self])
+        subcommands: [ImportText.self, ImportIPhotoDiary.self, ImportDayOne.self, ImportPhotos.self])
 }
 
 /// What every import takes besides its source.
@@ -59,16 +59,30 @@ struct ImportOptions: ParsableArguments {
         } catch let failure as ImportFailure {
             throw CLIError(failure.description)
         }
+        show(report)
+    }
+
+    /// The report on standard output: lines for a person, or JSON.
+    func show(_ report: ImportReport) {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
-            print(String(decoding: try encoder.encode(report), as: UTF8.self))
-        } else {
-            print(dryRun ? "Dry run: nothing was written." : "Imported from \(report.files) file(s).")
-            for line in report.summary { print(line) }
-            for line in report.skipped { print("skipped: \(line)") }
-            for line in report.warnings { print("warning: \(line)") }
+            print(String(decoding: (try? encoder.encode(report)) ?? Data(), as: UTF8.self))
+            return
         }
+        print(dryRun ? "Dry run: nothing was written." : "Imported from \(report.files) file(s).")
+        if let days = report.days, let first = days.first, let last = days.last {
+            print("days: \(days.count), \(first.date) to \(last.date)")
+            if dryRun {
+                for day in days {
+                    let already = day.entriesThatDay > 0 ? " (the diary has \(day.entriesThatDay) entr\(day.entriesThatDay == 1 ? "y" : "ies") that day)" : ""
+                    print("  \(day.date): \(day.photos) photo(s), \(day.clips) clip(s)\(already)")
+                }
+            }
+        }
+        for line in report.summary { print(line) }
+        for line in report.skipped { print("skipped: \(line)") }
+        for line in report.warnings { print("warning: \(line)") }
     }
 }
 
@@ -169,5 +183,49 @@ struct ImportDayOne: AsyncParsableCommand {
         }
     }
 }
+
+struct ImportPhotos: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "photos",
+        abstract: "Make entries of photos and clips: a camera folder, a laptop's pictures, ZIPs of them.",
+        discussion: """
+            One entry a day, with that day's photos and clips in the order they were taken (the time from the photo's \
+            EXIF or the clip, on the clock where it was taken; a file that says nothing is filed under the day it was \
+            last changed), the place of the first one with GPS, tagged 가져옴. Entries are about every child unless \
+            --child names some. Try --dry-run first: it lists the days and the diary's entries on them. Each day is \
+            written whole or not at all; a photo already in the diary is never stored twice, so running the same \
+            import again adds nothing and an import cut short goes on where it stopped.
+            """)
+
+    @OptionGroup var options: ImportOptions
+
+    @Argument(help: "Folders (searched through), photo or clip files, and ZIPs of them.")
+    var paths: [String]
+
+    @Option(help: "A child the entries are about, by name (repeat for several; default: every child).")
+    var child: [String] = []
+
+    @Option(help: "The language of the entries' titles: ko (사진 3장) or en (3 photos).")
+    var language: PhotoImport.Language = .korean
+
+    func validate() throws {
+        guard !paths.isEmpty else { throw ValidationError("name at least one folder, file or ZIP of photos") }
+    }
+
+    func run() async throws {
+        let (database, family, children) = try await options.open()
+        let report: ImportReport
+        do {
+            report = try await PhotoImport.run(
+                paths: paths, stores: database.stores, storage: try await options.data.photoStorage(), family: family,
+                children: try options.chosen(child, from: children), now: database.clock.now(), dryRun: options.dryRun, language: language)
+        } catch let failure as ImportFailure {
+            throw CLIError(failure.description)
+        }
+        options.show(report)
+    }
+}
+
+extension PhotoImport.Language: ExpressibleByArgument {}
 
 extension TextImport.Encoding: ExpressibleByArgument {}

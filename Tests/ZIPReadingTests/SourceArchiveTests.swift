@@ -93,6 +93,14 @@ import Testing
         #expect(chunks > 1)  // streamed, not whole
     }
 
+    @Test func aMembersTimeIsTheArchivesWallClockOrNothing() {
+        // 2024-02-29 13:45:58: year 44 from 1980, month 2, day 29; hour 13, minute 45, 29 two-second steps.
+        #expect(SourceArchive.dosTime(date: 44 << 9 | 2 << 5 | 29, time: 13 << 11 | 45 << 5 | 29) == "2024-02-29T13:45:58")
+        #expect(SourceArchive.dosTime(date: 0, time: 0) == nil)  // month 0: a zeroed header
+        #expect(SourceArchive.dosTime(date: 43 << 9 | 2 << 5 | 29, time: 0) == nil)  // 2023 has no 29 February
+        #expect(SourceArchive.dosTime(date: 44 << 9 | 1 << 5 | 1, time: 24 << 11) == nil)
+    }
+
     @Test func refusesWhatItCannotTrust() throws {
         let content = [UInt8](repeating: 65, count: 5000)
         #expect(failure(try zip([Member(name: "x", content: content, stored: Self.deflate(content, finish: false))]))?.contains("cut short") == true)

@@ -187,6 +187,10 @@ public protocol PhotoStore: Sendable {
 
     /// Every content hash some row still refers to (to find files a crash left without a row).
     func referencedHashes() async throws -> Set<String>
+
+    /// The content hashes of this family's photos and clips, those in the trash too: what an import of photos
+    /// leaves out as already in the diary.
+    func hashes(family: FamilyID) async throws -> Set<String>
 }
 
 /// Korean full-text search over a family's entries (title, body, tags, place) and memos, best match first.

@@ -17,6 +17,16 @@ public struct ImportReport: Codable, Sendable, Equatable {
     public var skipped: [String] = []
     /// Things imported but worth a look (damage in the source, a guess the importer had to make).
     public var warnings: [String] = []
+    /// An import of photos: the days it makes entries of (or, in a dry run, would), in order.
+    public var days: [Day]?
+
+    /// A day of an import of photos: what it brings, and how many entries the diary has that day already.
+    public struct Day: Codable, Sendable, Equatable {
+        public let date: String
+        public let photos: Int
+        public let clips: Int
+        public let entriesThatDay: Int
+    }
 
     public init(source: String, dryRun: Bool) {
         self.source = source

@@ -204,6 +204,10 @@ public struct SQLPhotoStore: PhotoStore {
         try await database.read { db in Set(try db.strings("SELECT DISTINCT sha256 FROM photos")) }
     }
 
+    public func hashes(family: FamilyID) async throws -> Set<String> {
+        try await database.read { db in Set(try db.strings("SELECT sha256 FROM photos WHERE familyId = \(family)")) }
+    }
+
     // MARK: Links, for every store that keeps photos
 
     static func photos(_ db: any SQLSession, entry: EntryID) throws -> [SQLRow] {
