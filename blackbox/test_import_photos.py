@@ -13,9 +13,10 @@ import zipfile
 
 import pytest
 
-from clips import hevc_mov
+from clips import h264_mp4, hevc_mov
 from conftest import BIN, Server, engine_environment, family_with_children, get_once, saessak, stored_originals
-from images import image, jpeg_with_exif, multipart, run
+from images import image, image_bytes, jpeg_with_exif, multipart, run
+from takeout import album_metadata, sidecar, sidecar_name, write_parts
 
 # Which further passes of `make test` run this module: on PostgreSQL (engine), with photos in object storage (photos).
 pytestmark = [pytest.mark.engine, pytest.mark.photos]
@@ -99,7 +100,7 @@ def test_a_camera_folder_and_a_zip_become_a_day_each(home, tmp_path):
         ("2023-12-25", 1, 0), ("2024-02-10", 2, 1), ("2024-02-11", 1, 0), ("2024-03-01", 1, 0), ("2024-04-05", 1, 0)], dry
     assert dry["added"] == {"entries": 5, "photos": 7} and dry["duplicates"] == {"photos": 1}, dry
     assert any("IMG_0006.JPG" in line for line in dry["skipped"]), dry
-    assert any("IMG_0001 copy.JPG: the same file as" in line for line in dry["warnings"]), dry
+    assert "1 file(s) the same as another of the import: each taken once" in dry["warnings"], dry
     assert any("1 file(s) left out that are no photo or clip by their name (.txt 1)" in line for line in dry["warnings"]), dry
     assert entries(data, token) == [] and stored_originals(data) == []
     text = saessak("import", "photos", str(camera), str(laptop), "--dry-run", data=data).stdout
@@ -209,3 +210,84 @@ def test_an_import_killed_with_9_goes_on_where_it_stopped(home, tmp_path):
     assert len({p for e in made for p in e["photoIds"]}) == 2 * days
     # What the killed day had stored without its rows is stored by content: the run that went on took the same files.
     assert len(stored_originals(data)) == 2 * days
+
+
+def utc(*when):
+    """Seconds since 1970 of a UTC date and time, as Takeout's timestamps count."""
+    return int(datetime.datetime(*when, tzinfo=datetime.timezone.utc).timestamp())
+
+
+def takeout(tmp_path):
+    """Two parts of a Takeout (see takeout.py for the format): old and 2024 sidecars, a name cut short, a second photo of
+    the same name, an edited copy, a Live Photo, a photo without a sidecar, albums whose copies are in both parts, and
+    a photo whose sidecar is in the other part."""
+    def jpeg(width):
+        return image_bytes(tmp_path, ".jpg", width, 100)
+    one, two, three, three_again, four, four_edited = (jpeg(w) for w in (120, 130, 140, 150, 160, 170))
+    cut = jpeg(180)
+    heic = image_bytes(tmp_path, ".heic", 200, 100)
+    clip = h264_mp4(tmp_path, name="live.mp4", seconds=1, size="160x90").read_bytes()
+    screenshot = image_bytes(tmp_path, ".png", 100, 200)
+    year = "Photos from 2021/"
+    long_name = "20210506_놀이터에서_미끄럼틀을_처음_혼자_탄_날_기념사진.jpg"
+    first = {
+        year + "IMG_0001.JPG": one,
+        year + sidecar_name("IMG_0001.JPG", "old"): sidecar(utc(2021, 5, 5, 1, 0), 37.5, 127.0, "어린이날 놀이공원"),
+        year + "IMG_0002.JPG": two,
+        year + long_name: cut,
+        year + sidecar_name(long_name): sidecar(utc(2021, 5, 6, 0, 0)),
+        year + "IMG_0003.JPG": three,
+        year + sidecar_name("IMG_0003.JPG", "old"): sidecar(utc(2021, 5, 7, 3, 0)),
+        year + "IMG_0003(1).JPG": three_again,
+        year + sidecar_name("IMG_0003.JPG", "old", copy=1): sidecar(utc(2021, 6, 1, 3, 0)),
+        year + "IMG_0004.JPG": four,
+        year + "IMG_0004-edited.JPG": four_edited,
+        year + sidecar_name("IMG_0004.JPG"): sidecar(utc(2021, 5, 7, 6, 0)),
+        "제주 여행/metadata.json": album_metadata("제주 여행"),
+        "제주 여행/IMG_0001.JPG": one,
+        "제주 여행/" + sidecar_name("IMG_0001.JPG"): sidecar(utc(2021, 5, 5, 1, 0), 37.5, 127.0, "어린이날 놀이공원"),
+    }
+    second = {
+        year + sidecar_name("IMG_0002.JPG"): sidecar(utc(2021, 5, 5, 5, 30)),
+        year + "IMG_0005.HEIC": heic,
+        year + "IMG_0005.MP4": clip,
+        year + sidecar_name("IMG_0005.HEIC"): sidecar(utc(2021, 6, 1, 0, 0)),
+        year + "Screenshot_20210602.png": (screenshot, (2021, 6, 2, 20, 0, 0)),
+        "가족/metadata.json": album_metadata("가족"),
+        "가족/IMG_0005.HEIC": heic,
+        "가족/" + sidecar_name("IMG_0005.HEIC"): sidecar(utc(2021, 6, 1, 0, 0)),
+        "print-subscriptions.json": "[]",
+    }
+    assert sidecar_name(long_name).endswith(".json") and len(sidecar_name(long_name)) == 51  # cut short, as Google cuts
+    return write_parts(tmp_path, [first, second])
+
+
+def test_a_google_photos_takeout(home, tmp_path):
+    data, token = home
+    parts = takeout(tmp_path)
+    dry = import_photos(data, *parts, extra=["--dry-run"])
+    assert [(d["date"], d["photos"], d["clips"]) for d in dry["days"]] == [
+        ("2021-05-05", 2, 0), ("2021-05-06", 1, 0), ("2021-05-07", 2, 0), ("2021-06-01", 2, 1), ("2021-06-02", 1, 0)], dry
+    assert "1 edited copy left out beside the original (--with-edited brings them)" in dry["warnings"], dry
+    assert dry["duplicates"] == {"photos": 2} and dry["skipped"] == [], dry
+
+    report = import_photos(data, *parts, extra=["--child", "바다"])
+    assert report["added"] == {"entries": 5, "photos": 9}, report
+    made = entries(data, token)
+    assert [(e["date"], e["title"], e["tags"], e["body"]) for e in made] == [
+        ("2021-05-05T10:00", "사진 2장", ["가져옴", "제주 여행"], "어린이날 놀이공원"),
+        ("2021-05-06T09:00", "사진 1장", ["가져옴"], ""),
+        ("2021-05-07T12:00", "사진 2장", ["가져옴"], ""),
+        ("2021-06-01T09:00", "사진 2장 · 동영상 1개", ["가져옴", "가족"], ""),
+        ("2021-06-02T20:00", "사진 1장", ["가져옴"], ""),
+    ]
+    assert made[0]["place"]["latitude"] == 37.5 and made[0]["place"]["longitude"] == 127.0 and "place" not in made[1]
+    # The Live Photo's clip right after its still, then the second IMG_0003 (noon by its own sidecar).
+    june = read(data, token, *[f"/api/v1/photos/{p}" for p in made[3]["photoIds"]])
+    assert [(p["mimeType"], p["width"]) for p in june] == [("image/heic", 200), ("video/mp4", 160), ("image/jpeg", 150)]
+
+    # Again, now with the edited copy: only it is new, in an entry of its own on its day.
+    again = import_photos(data, *parts, extra=["--with-edited"])
+    assert again["added"] == {"entries": 1, "photos": 1} and again["days"] == [
+        {"date": "2021-05-07", "photos": 1, "clips": 0, "entriesThatDay": 1}], again
+    assert len(entries(data, token)) == 6 and len(stored_originals(data)) == 10

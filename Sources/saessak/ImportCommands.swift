@@ -191,8 +191,10 @@ struct ImportPhotos: AsyncParsableCommand {
         discussion: """
             One entry a day, with that day's photos and clips in the order they were taken (the time from the photo's \
             EXIF or the clip, on the clock where it was taken; a file that says nothing is filed under the day it was \
-            last changed), the place of the first one with GPS, tagged 가져옴. Entries are about every child unless \
-            --child names some. Try --dry-run first: it lists the days and the diary's entries on them. Each day is \
+            last changed), the place of the first one with GPS, tagged 가져옴. A Google Photos Takeout (its ZIPs, or \
+            the folder they unpack to) brings each photo's time, place and description from its JSON sidecar and its \
+            albums as tags; a Live Photo's clip follows its still; edited copies stay out unless --with-edited. \
+            Entries are about every child unless --child names some. Try --dry-run first: it lists the days and the diary's entries on them. Each day is \
             written whole or not at all; a photo already in the diary is never stored twice, so running the same \
             import again adds nothing and an import cut short goes on where it stopped.
             """)
@@ -208,6 +210,9 @@ struct ImportPhotos: AsyncParsableCommand {
     @Option(help: "The language of the entries' titles: ko (사진 3장) or en (3 photos).")
     var language: PhotoImport.Language = .korean
 
+    @Flag(help: "Bring Google Photos' edited copies (IMG_0001-edited.JPG) too, beside their originals.")
+    var withEdited = false
+
     func validate() throws {
         guard !paths.isEmpty else { throw ValidationError("name at least one folder, file or ZIP of photos") }
     }
@@ -218,7 +223,8 @@ struct ImportPhotos: AsyncParsableCommand {
         do {
             report = try await PhotoImport.run(
                 paths: paths, stores: database.stores, storage: try await options.data.photoStorage(), family: family,
-                children: try options.chosen(child, from: children), now: database.clock.now(), dryRun: options.dryRun, language: language)
+                children: try options.chosen(child, from: children), now: database.clock.now(), dryRun: options.dryRun, language: language,
+                withEdited: withEdited)
         } catch let failure as ImportFailure {
             throw CLIError(failure.description)
         }

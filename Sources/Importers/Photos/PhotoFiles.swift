@@ -12,6 +12,10 @@ final class PhotoFiles: @unchecked Sendable {
         /// The path a person recognises in a report: the file's, or the archive's and the member's.
         let label: String
         let origin: Origin
+        /// The folder it is in — on disk, or inside its archive, so that the parts of one Takeout, each a ZIP of the
+        /// same folders, make one folder — and its name: how its sidecar and its Live Photo's other half are found.
+        let folder: String
+        let name: String
         /// When the file was last changed, on the wall clock (`YYYY-MM-DDTHH:MM:SS`): its day when the file itself
         /// says nothing of when it was taken.
         let modified: String?
@@ -24,7 +28,9 @@ final class PhotoFiles: @unchecked Sendable {
 
     private(set) var files: [File] = []
     private var archives: [SourceArchive] = []
-    /// Files that are no photo or clip by their name (sidecars, notes, pages), counted by extension.
+    /// JSON files: Google Photos Takeout's sidecars and albums' `metadata.json`.
+    private(set) var sidecars: [File] = []
+    /// Files that are no photo, clip or sidecar by their name (notes, pages), counted by extension.
     private(set) var leftOut: [String: Int] = [:]
 
     /// The extensions of the formats Saessak takes, and of photos and clips it does not take (these are read and
@@ -32,6 +38,8 @@ final class PhotoFiles: @unchecked Sendable {
     static let mediaExtensions: Set<String> = [
         "jpg", "jpeg", "jpe", "heic", "heif", "png", "webp", "mp4", "m4v", "mov", "qt", "webm",
         "gif", "bmp", "tif", "tiff", "dng", "cr2", "nef", "arw", "avi", "3gp", "mkv", "mts", "wmv",
+        // A Pixel's motion photo's clip, in Takeouts since 2020 (MPEG-4 inside).
+        "mp",
     ]
 
     /// Finds every file under `paths`; a path that is not there, or an archive that cannot be read, is an
@@ -75,21 +83,40 @@ final class PhotoFiles: @unchecked Sendable {
             for member in archive.members.sorted(by: { $0.path < $1.path }) where member.isFile {
                 let name = member.name
                 guard !name.hasPrefix("."), !member.path.hasPrefix("__MACOSX/") else { continue }
-                let kind = (name as NSString).pathExtension.lowercased()
-                guard Self.mediaExtensions.contains(kind) else {
-                    leftOut[kind.isEmpty ? "(none)" : "." + kind, default: 0] += 1
-                    continue
-                }
-                files.append(File(label: "\(label): \(member.path)", origin: .member(archive: index, member), modified: member.modified))
+                let folder = member.path.split(separator: "/").dropLast().joined(separator: "/")
+                sort(File(label: "\(label): \(member.path)", origin: .member(archive: index, member), folder: folder, name: name, modified: member.modified))
             }
             return
         }
-        guard Self.mediaExtensions.contains(kind) else {
-            leftOut[kind.isEmpty ? "(none)" : "." + kind, default: 0] += 1
-            return
-        }
         let changed = (try? url.resourceValues(forKeys: [.contentModificationDateKey]))?.contentModificationDate
-        files.append(File(label: label, origin: .file(url), modified: changed.map { Self.wallClock($0, zone: zone) }))
+        sort(File(
+            label: label, origin: .file(url), folder: url.deletingLastPathComponent().standardizedFileURL.path, name: url.lastPathComponent,
+            modified: changed.map { Self.wallClock($0, zone: zone) }))
+    }
+
+    /// A photo or clip, a sidecar, or a file left out, by its extension.
+    private func sort(_ file: File) {
+        let kind = (file.name as NSString).pathExtension.lowercased()
+        if Self.mediaExtensions.contains(kind) {
+            files.append(file)
+        } else if kind == "json" {
+            sidecars.append(file)
+        } else {
+            leftOut[kind.isEmpty ? "(none)" : "." + kind, default: 0] += 1
+        }
+    }
+
+    /// A small file's bytes (a sidecar), at most `maxBytes`; nil when it is larger or cannot be read.
+    func data(of file: File, maxBytes: Int) -> Data? {
+        switch file.origin {
+        case .file(let url):
+            guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+            defer { try? handle.close() }
+            guard let data = try? handle.read(upToCount: maxBytes + 1), data.count <= maxBytes else { return nil }
+            return data
+        case .member(let index, let member):
+            return try? archives[index].data(of: member, maxBytes: UInt64(maxBytes))
+        }
     }
 
     /// Streams a file's bytes into `upload`.

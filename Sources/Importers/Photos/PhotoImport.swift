@@ -27,9 +27,20 @@ public enum PhotoImport {
         let file: PhotoFiles.File
         let media: SurveyedMedia
         /// When it was taken (`YYYY-MM-DDTHH:MM`), else when the file was last changed.
-        let time: LocalDateTime
+        var time: LocalDateTime
         /// The capture time's UTC offset, when the camera recorded one.
         let offset: String?
+        /// Where its source says it was taken, when the file itself does not (a Takeout sidecar's place).
+        let coordinates: (latitude: Double, longitude: Double)?
+        /// Its Takeout sidecar's description, and the albums it is in.
+        let description: String?
+        var albums: [String]
+        /// Sorts it among the photos of the same minute: its label, or for a Live Photo's clip its still's, so the
+        /// clip comes right after its still.
+        var order: String
+        /// For a Live Photo's clip: its still's index in the survey's files.
+        let liveStill: Int?
+        let index: Int
     }
 
     /// Surveys `paths`, then (unless `dryRun`) imports their photos a day at a time for `children`. A path that
@@ -38,35 +49,46 @@ public enum PhotoImport {
     /// days before it kept: run it again to go on.
     public static func run(
         paths: [String], stores: DiaryStores, storage: any PhotoStorage, family: FamilyID, children: [ChildID], now: Date,
-        dryRun: Bool, language: Language = .korean
+        dryRun: Bool, language: Language = .korean, withEdited: Bool = false
     ) async throws -> ImportReport {
         guard !children.isEmpty else { throw ImportFailure("the family has no children yet: add one first (entries are about a child)") }
         var report = ImportReport(source: paths.joined(separator: ", "), dryRun: dryRun)
         let zone = TimeZone(identifier: EntryContent.defaultTimeZone) ?? .current
-        let (files, surveyed, refused) = try await ImportRun.onOwnThread { () throws -> (PhotoFiles, [Surveyed], [String]) in
+        let (files, surveyed, refused, edited) = try await ImportRun.onOwnThread { () throws -> (PhotoFiles, [Surveyed], [String], Int) in
             let files = try PhotoFiles(paths: paths, zone: zone)
-            let (surveyed, refused) = try survey(files, storage: storage, family: family, now: now)
-            return (files, surveyed, refused)
+            let (surveyed, refused, edited) = try survey(files, storage: storage, family: family, now: now, zone: zone, withEdited: withEdited)
+            return (files, surveyed, refused, edited)
         }
-        report.files = files.files.count
+        report.files = files.files.count + files.sidecars.count
         report.skipped += refused
+        if edited > 0 { report.warnings.append("\(edited) edited cop\(edited == 1 ? "y" : "ies") left out beside the original (--with-edited brings them)") }
         if !files.leftOut.isEmpty {
             let kinds = files.leftOut.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             report.warnings.append("\(files.leftOut.values.reduce(0, +)) file(s) left out that are no photo or clip by their name (\(kinds))")
         }
 
-        // Grouped by day, in time order; what is in the diary already, or twice in the import, is left out.
+        // Grouped by day, in time order; what is in the diary already, or twice in the import, is left out (a copy's
+        // albums go to the one kept: a Takeout has each photo of an album in its year's folder too).
         let known = try await stores.photos.hashes(family: family)
-        var firstOf: [String: String] = [:]
-        var days: [SolarDate: [Surveyed]] = [:]
-        for item in surveyed.sorted(by: { ($0.time, $0.file.label) < ($1.time, $1.file.label) }) {
+        var kept: [Surveyed] = []
+        var keptAt: [String: Int] = [:]
+        var copies = 0
+        for item in surveyed.sorted(by: { ($0.time, $0.order) < ($1.time, $1.order) }) {
             report.count("photos")
-            if let first = firstOf[item.media.sha256] {
-                report.duplicates["photos", default: 0] += 1
-                report.warnings.append("\(item.file.label): the same file as \(first); taken once")
+            if let first = keptAt[item.media.sha256] {
+                copies += 1
+                kept[first].albums += item.albums.filter { !kept[first].albums.contains($0) }
                 continue
             }
-            firstOf[item.media.sha256] = item.file.label
+            keptAt[item.media.sha256] = kept.count
+            kept.append(item)
+        }
+        if copies > 0 {
+            report.duplicates["photos", default: 0] += copies
+            report.warnings.append("\(copies) file(s) the same as another of the import: each taken once")
+        }
+        var days: [SolarDate: [Surveyed]] = [:]
+        for item in kept {
             if known.contains(item.media.sha256) {
                 report.duplicates["photos", default: 0] += 1
                 continue
@@ -102,15 +124,25 @@ public enum PhotoImport {
         return report
     }
 
-    /// Reads each file once for its hash, time and place; the files that cannot be taken are named with why.
-    private static func survey(_ files: PhotoFiles, storage: any PhotoStorage, family: FamilyID, now: Date) throws -> ([Surveyed], [String]) {
+    /// Reads each file once for its hash, time and place, with what its sidecar says; the files that cannot be
+    /// taken are named with why. Edited copies are counted and left out unless `withEdited`.
+    private static func survey(
+        _ files: PhotoFiles, storage: any PhotoStorage, family: FamilyID, now: Date, zone: TimeZone, withEdited: Bool
+    ) throws -> (surveyed: [Surveyed], refused: [String], edited: Int) {
+        let hints = PhotoHints.read(files)
         let intake = try PhotoIntake(storage: storage, family: family, now: now, dryRun: true)
         var surveyed: [Surveyed] = []
         var refused: [String] = []
+        var edited = 0
         let bar = TerminalProgress(total: files.files.count, label: "살펴보는 중")
         defer { bar.finish() }
         for (index, file) in files.files.enumerated() {
             bar.update(index)
+            let hint = hints[index]
+            if hint.editedCopyOf != nil, !withEdited {
+                edited += 1
+                continue
+            }
             let upload = try intake.stage()
             let media: SurveyedMedia
             do {
@@ -121,15 +153,28 @@ public enum PhotoImport {
                 refused.append("\(file.label): \(error); left out")
                 continue
             }
+            // The camera's own clock first; then the sidecar's instant on the diary's clock; then the file's.
             let taken = media.taken.flatMap { try? LocalDateTime(iso: $0.local.prefix(16)) }
-            guard let time = taken ?? file.modified.flatMap({ try? LocalDateTime(iso: $0.prefix(16)) }) else {
+            let noted = hint.sidecar?.taken.flatMap { try? LocalDateTime(iso: PhotoFiles.wallClock($0, zone: zone).prefix(16)) }
+            guard let time = taken ?? noted ?? file.modified.flatMap({ try? LocalDateTime(iso: $0.prefix(16)) }) else {
                 refused.append("\(file.label): says nowhere when it was taken; left out")
                 continue
             }
-            surveyed.append(Surveyed(file: file, media: media, time: time, offset: taken == nil ? nil : media.taken?.offset))
+            let place = hint.sidecar.flatMap { sidecar in sidecar.latitude.flatMap { latitude in sidecar.longitude.map { (latitude, $0) } } }
+            surveyed.append(Surveyed(
+                file: file, media: media, time: time, offset: taken == nil ? nil : media.taken?.offset,
+                coordinates: media.latitude == nil ? place : nil, description: hint.sidecar?.description, albums: hint.albums,
+                order: file.label, liveStill: hint.liveStill, index: index))
         }
         bar.update(files.files.count)
-        return (surveyed, refused)
+        // A Live Photo's clip is shown right after its still, whatever time the clip says.
+        let byIndex = Dictionary(surveyed.map { ($0.index, ($0.time, $0.order)) }, uniquingKeysWith: { first, _ in first })
+        for position in surveyed.indices {
+            guard let still = surveyed[position].liveStill, let (time, order) = byIndex[still] else { continue }
+            surveyed[position].time = time
+            surveyed[position].order = order + "\u{1}"
+        }
+        return (surveyed, refused, edited)
     }
 
     /// One day: its files staged and checked (several at a time), stored, and its entry written with them in one
@@ -148,7 +193,7 @@ public enum PhotoImport {
                     let upload = try intake.stage()
                     do {
                         try files.fill(upload, from: item.file)
-                        staged.append((item, PhotoIntake.Staged(upload: upload)))
+                        staged.append((item, PhotoIntake.Staged(upload: upload, coordinates: item.coordinates)))
                     } catch {
                         upload.abandon()
                         unreadable.append("\(item.file.label): \(error); left out")
@@ -175,8 +220,8 @@ public enum PhotoImport {
                 try? Place(name: nil, latitude: $0.latitude, longitude: $0.longitude)
             }
             let content = try EntryContent(
-                title: title(photos, language: language), body: "", date: first.time, timeZone: zoneName(offset: first.offset, at: first.time),
-                childIDs: children, tags: [tag], place: place)
+                title: title(photos, language: language), body: body(read), date: first.time,
+                timeZone: zoneName(offset: first.offset, at: first.time), childIDs: children, tags: tags(read), place: place)
             var batch = ImportBatch()
             batch.entries = [.init(sourceKey: "day:\(first.time.date.iso):\(photos[0].sha256)", content: content, photos: photos.map(\.id))]
             batch.photos = intake.photos
@@ -190,6 +235,30 @@ public enum PhotoImport {
         }
         // Written: every file this day placed has its row (nothing of the day was in the diary before).
         await intake.settle(referenced: written ? Set(intake.photos.map(\.sha256)) : try? await stores.photos.referencedHashes())
+    }
+
+    /// The day's tags: 가져옴 and the albums its photos are in, as many as an entry takes (an album name that is no
+    /// tag — too long, or only a sign — is left out).
+    static func tags(_ items: [Surveyed]) -> [String] {
+        var names = [tag]
+        var seen: Set<String> = [tag]
+        for album in items.flatMap(\.albums) {
+            guard names.count < EntryContent.maxTags, let name = try? Tag.normalisedName(album), seen.insert(name.lowercased()).inserted else { continue }
+            names.append(name)
+        }
+        return names
+    }
+
+    /// The day's body: its photos' descriptions, a paragraph each, in the photos' order, each once.
+    static func body(_ items: [Surveyed]) -> String {
+        var seen: Set<String> = []
+        var body = ""
+        for description in items.compactMap(\.description) where seen.insert(description).inserted {
+            let paragraph = (body.isEmpty ? "" : "\n\n") + description
+            guard body.unicodeScalars.count + paragraph.unicodeScalars.count <= EntryContent.maxBodyLength else { break }
+            body += paragraph
+        }
+        return body
     }
 
     /// "사진 3장 · 동영상 1개" / "3 photos · 1 clip".
