@@ -3,6 +3,7 @@ picked with the server out of reach are kept on the device, survive a reload, an
 when it answers again; a large upload whose connection is cut goes on from where the server's copy stops; an edit
 of an entry changed elsewhere meanwhile shows both versions instead of overwriting."""
 import hashlib
+import http.client
 import os
 import re
 import socket
@@ -285,5 +286,82 @@ def test_a_file_the_server_refuses_leaves_the_queue_with_its_reason_and_the_othe
         photos = server.request("GET", f"/api/v1/entries/{entry_id}/photos", token=token).json()["items"]
         assert len(photos) == 1
         assert server.request("GET", f"/api/v1/photos/{photos[0]['id']}/original", token=token).body == good.read_bytes()
+    finally:
+        server.stop()
+
+
+def share_from_the_gallery(driver, server, files):
+    """What Android does when photos are shared to the installed app: a navigation that POSTs them to the manifest's
+    share target as multipart/form-data, under the name the manifest gives (`photos`)."""
+    driver.execute_script("""
+        const form = Object.assign(document.createElement("form"), { method: "post", action: "/share", enctype: "multipart/form-data" });
+        form.append(Object.assign(document.createElement("input"), { type: "file", name: "photos", multiple: true }));
+        form.dataset.gallery = "";
+        document.body.append(form);""")
+    driver.find_element(By.CSS_SELECTOR, "form[data-gallery] input").send_keys("\n".join(str(p) for p in files))
+    driver.execute_script("document.querySelector('form[data-gallery]').submit()")
+
+
+def test_the_installed_app_writes_offline_at_once_and_takes_photos_shared_from_the_gallery(chrome, tmp_path):  # noqa: F811
+    """Issue 40: a fresh install, signed in, the editor never opened: offline, 쓰기 opens the editor (kept ready at the
+    sign-in) and the entry arrives once. Photos shared from the gallery land in the editor's queue, signed in or after
+    signing in again; a browser without the service worker is told they did not arrive."""
+    data, token, server, child = family(tmp_path)
+    try:
+        sign_in(chrome, server)
+        manifest = chrome.execute_cdp_cmd("Page.getAppManifest", {})
+        assert manifest.get("errors") == [] and '"share_target"' in manifest["data"], manifest  # Chromium's own parser
+        wait(chrome, lambda d: d.execute_async_script(
+            "const done = arguments[0]; caches.open('saessak-pages').then((c) => c.match(location.origin + '/entries/new')).then((r) => done(!!r));"))
+    finally:
+        server.stop()
+
+    chrome.get(url(server, "/entries/new"))
+    wait(chrome, lambda d: d.find_elements(By.CSS_SELECTOR, "form[data-editor]"))
+    chrome.find_element(By.NAME, "title").send_keys("처음부터 오프라인")
+    press(chrome, chrome.find_element(By.CSS_SELECTOR, "input[name=child]"))
+    press(chrome, chrome.find_element(By.CSS_SELECTOR, "form[data-editor] button[type=submit]"))
+    wait(chrome, lambda d: "연결되면 보냅니다" in d.find_element(By.CSS_SELECTOR, "[data-draft-notice]").text)
+
+    server.start()
+    try:
+        wait(chrome, lambda d: [e["title"] for e in server.request("GET", "/api/v1/entries", token=token).json()["items"]]
+             == ["처음부터 오프라인"], timeout=60)
+
+        # Shared from the gallery while signed in: the editor opens with the photos in its queue, and they go.
+        photos = [jpeg_with_exif(tmp_path), image(tmp_path, ".png", 300, 200)]
+        chrome.get(url(server, "/"))
+        share_from_the_gallery(chrome, server, photos)
+        wait(chrome, lambda d: "/entries/new?shared=2" in d.current_url)
+        wait(chrome, lambda d: len(d.find_elements(By.CSS_SELECTOR, "[data-photos] input[name=photo]")) == 2, timeout=60)
+        assert "공유한 사진 2장을 넣었습니다" in chrome.find_element(By.CSS_SELECTOR, "[data-draft-notice]").text
+        chrome.find_element(By.NAME, "title").send_keys("갤러리에서")
+        press(chrome, chrome.find_element(By.CSS_SELECTOR, "input[name=child]"))
+        press(chrome, chrome.find_element(By.CSS_SELECTOR, "form[data-editor] button[type=submit]"))
+        wait(chrome, lambda d: re.search(r"/entries/[0-9a-f-]{36}$", d.current_url), timeout=60)
+        entry = next(e for e in server.request("GET", "/api/v1/entries", token=token).json()["items"] if e["title"] == "갤러리에서")
+        sent = [sha(server.request("GET", f"/api/v1/photos/{p}/original", token=token).body) for p in entry["photoIds"]]
+        assert sent == [sha(p.read_bytes()) for p in photos]
+
+        # The session ran out on the phone: the photo waits on the device through the sign-in page.
+        chrome.delete_cookie("saessak_session")
+        clip = image(tmp_path, ".jpg", 200, 300)
+        chrome.get(url(server, "/offline"))
+        share_from_the_gallery(chrome, server, [clip])
+        wait(chrome, lambda d: "/login" in d.current_url)
+        chrome.find_element(By.NAME, "username").send_keys("mom")
+        chrome.find_element(By.NAME, "password").send_keys(PASSWORD)
+        chrome.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+        wait(chrome, lambda d: len(d.find_elements(By.CSS_SELECTOR, "[data-photos] input[name=photo]")) == 1, timeout=60)
+        assert "/entries/new" in chrome.current_url
+
+        # Without the service worker the POST reaches the server, which keeps nothing and says so.
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+        connection.request("POST", "/share", body=b"--x--\r\n", headers={"Content-Type": "multipart/form-data; boundary=x"})
+        answer = connection.getresponse()
+        assert answer.status == 303 and answer.getheader("Location") == "/entries/new?shared=lost"
+        connection.close()
+        chrome.get(url(server, "/entries/new?shared=lost"))
+        wait(chrome, lambda d: "공유한 사진을 받지 못했습니다" in d.find_element(By.CSS_SELECTOR, "[data-draft-notice]").text)
     finally:
         server.stop()

@@ -132,12 +132,13 @@ struct SecureRoutes {
 
     /// A POST to a `.link` route whose token in the path is the whole credential and which reads no cookie, so
     /// another site gains nothing by sending it: the unsubscribe link's one-click POST (RFC 8058), which a mail
-    /// program sends without any CSRF token.
+    /// program sends without any CSRF token. Or an `.anyone` route that reads and changes nothing (the share
+    /// target's answer when no service worker took the POST).
     func postWithoutCSRF<Output: ResponseGenerator>(
         _ path: String, _ access: Access,
         use handler: @escaping @Sendable (Request, AppRequestContext) async throws -> Output
     ) {
-        precondition(access == .link, "only a link route may go without the CSRF check")
+        precondition(access == .link || access == .anyone, "only a link route, or one open to anyone, may go without the CSRF check")
         on(.post, path, access, checksCSRF: false, use: handler)
     }
 

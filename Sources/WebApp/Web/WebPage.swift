@@ -195,7 +195,8 @@ struct ServiceWorker {
 
 /// The web app manifest (`/manifest.webmanifest`), which makes the app installable on a phone's home screen: named in
 /// the reader's language (새싹 or Saessak), opening standalone at the home page, in the pages' colours, with icons a
-/// phone may crop to a circle (made once by `scripts/make-icons.sh`).
+/// phone may crop to a circle (made once by `scripts/make-icons.sh`); and a share target, so that photos and clips
+/// shared from the phone's gallery open the editor with them (the service worker takes the POST: sw.js).
 struct Manifest {
     func register(on routes: SecureRoutes) {
         routes.get("manifest.webmanifest", .anyone) { request, _ in
@@ -211,12 +212,22 @@ struct Manifest {
                     ? "사진과 글로 남기는 아이의 성장, 음력과 절기까지" : "A child's growth in photos and words, with the Korean calendar",
                 "theme_color": "#2b6e45", "background_color": "#f6f7f5",
                 "icons": [icon("icon-192.png", 192, "any"), icon("icon-512.png", 512, "any"), icon("icon-512.png", 512, "maskable")],
+                "share_target": [
+                    "action": "/share", "method": "POST", "enctype": "multipart/form-data",
+                    "params": ["files": [["name": "photos", "accept": ["image/*", "video/*"]] as [String: any Sendable]]] as [String: any Sendable],
+                ] as [String: any Sendable],
             ]
             let body = try JSONSerialization.data(withJSONObject: manifest, options: [.sortedKeys, .withoutEscapingSlashes])
             return Response(
                 status: .ok,
                 headers: [.contentType: "application/manifest+json", .cacheControl: "no-cache", .vary: "Cookie, Accept-Language"],
                 body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        }
+        // The share target's POST reaches the server only when no service worker took it (a browser without one, or
+        // before it started): the files are not kept — they would come without the CSRF token every write needs —
+        // and the editor says they did not arrive. It reads nothing and changes nothing.
+        routes.postWithoutCSRF("share", .anyone) { _, _ in
+            Response(status: .seeOther, headers: [.location: "/entries/new?shared=lost"])
         }
     }
 }

@@ -18,6 +18,23 @@ const switched = (async () => {
   if ("indexedDB" in window) await new Promise((done) => { const request = indexedDB.deleteDatabase("saessak-outbox"); request.onsuccess = request.onerror = request.onblocked = done; });
 })();
 
+// The editor is part of the installed app: kept with the pages the service worker serves offline when a member who
+// writes signs in (and again after an hour), so that 쓰기 opens without a network even if the editor was never
+// opened online on this device. Signing out empties it with everything else.
+(async () => {
+  await switched;
+  if (!member || !("caches" in window) || !navigator.onLine || !document.querySelector("a.write[href='/entries/new']")) return;
+  const editor = new URL("/entries/new", location.href).href;
+  const pages = await caches.open("saessak-pages");
+  if (Date.now() - Number(localStorage.getItem("saessak-editor-kept") || 0) < 3600e3 && await pages.match(editor)) return;
+  try {
+    const response = await fetch(editor, { credentials: "same-origin", cache: "no-store" });
+    if (!response.ok || response.redirected || !(response.headers.get("content-type") || "").startsWith("text/html")) return;
+    await pages.put(editor, response);
+    localStorage.setItem("saessak-editor-kept", String(Date.now()));
+  } catch (error) { /* offline after all: the next page tries again */ }
+})();
+
 // The service worker keeps the app shell and recently viewed pages for reading offline (sw.js says what it keeps).
 // Share-link and invitation pages register none: their readers are not members.
 if ("serviceWorker" in navigator && !/^\/(s|invite)\//.test(location.pathname)) {

@@ -289,7 +289,26 @@ function setUpEditor(form) {
     sending();
   });
 
-  (async () => {
+  // Photos shared from the phone's gallery (sw.js put them in the queue): taken into this new entry, in the order
+  // they came.
+  const adoptShared = async () => {
+    if (entryId) return false;
+    const waiting = (await Outbox.all("uploads")).filter((upload) => upload.shared);
+    if (!waiting.length) return false;
+    await keep();
+    for (const upload of waiting) {
+      Object.assign(upload, { shared: false, draft: draft.id });
+      await Outbox.put("uploads", upload);
+      tile(upload);
+    }
+    await keep();
+    message(say(`공유한 사진 ${waiting.length}장을 넣었습니다.`, `${waiting.length} shared photo(s) added.`));
+    Outbox.flush();
+    return true;
+  };
+
+  const open = async () => {
+    if (await adoptShared()) return;
     const named = new URLSearchParams(location.search).get("draft");
     const drafts = await Outbox.all("drafts");
     const kept = named ? drafts.find((d) => d.id === named)
@@ -305,5 +324,12 @@ function setUpEditor(form) {
         for (const item of kept.items) if (item.upload) await Outbox.remove("uploads", item.upload);
         location.href = location.pathname;
       }, true));
-  })();
+  };
+  // A share that reached the server instead of this device's service worker: said above whatever else is shown.
+  open().then(() => {
+    if (new URLSearchParams(location.search).get("shared") !== "lost") return;
+    notice.prepend(Object.assign(document.createElement("p"), { textContent: say(
+      "공유한 사진을 받지 못했습니다. 다시 공유하거나 아래에서 사진을 골라 주세요.", "The shared photos did not arrive. Share them again, or pick them below.") }));
+    notice.setAttribute("role", "alert");
+  });
 }

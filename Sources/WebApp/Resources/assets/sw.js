@@ -73,9 +73,50 @@ async function thumbnail(request) {
   return response;
 }
 
+// Photos and clips shared to the installed app from the phone's gallery (the manifest's `share_target` posts them
+// here): put in the outbox's upload queue on this device (outbox.js sends them from any page of the app, a piece at a
+// time), marked as shared; the editor then opens and takes them into the new entry — after the sign-in page, if the
+// session ran out. Nothing goes to the server from here: a browser without this worker posts to the server's /share,
+// which says the photos did not arrive.
+const outbox = () => new Promise((resolve, reject) => {
+  const request = indexedDB.open("saessak-outbox", 1);
+  request.onupgradeneeded = () => {  // the schema outbox.js makes, for a share before any page opened it
+    request.result.createObjectStore("drafts", { keyPath: "id" });
+    request.result.createObjectStore("uploads", { keyPath: "id" });
+  };
+  request.onsuccess = () => resolve(request.result);
+  request.onerror = () => reject(request.error);
+});
+
+async function shared(request) {
+  let count = 0;
+  try {
+    const files = (await request.formData()).getAll("photos").filter((file) => file instanceof File && file.size > 0);
+    const db = await outbox();
+    await new Promise((resolve, reject) => {
+      const transaction = db.transaction("uploads", "readwrite");
+      const now = Date.now();
+      files.forEach((file, index) => transaction.objectStore("uploads").put({
+        id: crypto.randomUUID(), created: now + index, draft: null, shared: true, file, name: file.name || "photo",
+        type: file.type, size: file.size, location: null, offset: 0, state: "waiting" }));
+      transaction.oncomplete = resolve;
+      transaction.onerror = () => reject(transaction.error);
+    });
+    db.close();
+    count = files.length;
+  } catch (error) {
+    return Response.redirect("/entries/new?shared=lost", 303);
+  }
+  return Response.redirect(`/entries/new?shared=${count}`, 303);
+}
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
+  if (request.method === "POST" && url.origin === self.location.origin && url.pathname === "/share") {
+    event.respondWith(shared(request));
+    return;
+  }
   if (request.method !== "GET" || url.origin !== self.location.origin || neverKept(url.pathname)) return;
   if (request.mode === "navigate") {
     event.respondWith(page(request));
