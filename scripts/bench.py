@@ -469,6 +469,57 @@ def import_rows(binary, rng, seed, entries=10_000, photos=1_000):
     ]
 
 
+def photo_import_rows(binary, seed, photos=10_000, days=500):
+    """`saessak import photos` of a folder of 10,000 photos (about 1 MP each, dated by their files over 500 days) into
+    an empty family: photos/s and peak memory, against the least any importer does with the same folder: Python
+    reading and hashing every file."""
+    import datetime
+    import hashlib
+
+    folder = Path(tempfile.mkdtemp(prefix="saessak-photo-import-bench-"))
+    camera = folder / "DCIM"
+    camera.mkdir()
+    bases = []
+    for index in range(10):
+        path = folder / f"base{index}.jpg"
+        subprocess.run(["vips", "gaussnoise", str(folder / "n.v"), "1200", "900", "--seed", str(seed + index)], check=True)
+        subprocess.run(["vips", "cast", str(folder / "n.v"), str(folder / "c.v"), "uchar"], check=True)
+        subprocess.run(["vips", "copy", str(folder / "c.v"), f"{path}[Q=85]"], check=True)
+        bases.append(path.read_bytes())
+    first = datetime.datetime(2021, 1, 1, 9, 0, tzinfo=datetime.timezone(datetime.timedelta(hours=9)))
+    for index in range(photos):
+        path = camera / f"IMG_{index:05d}.JPG"
+        path.write_bytes(bases[index % 10] + f"#{index}".encode())  # bytes after the image's end: each file its own
+        taken = (first + datetime.timedelta(days=index * days // photos, minutes=index % 600)).timestamp()
+        os.utime(path, (taken, taken))
+    total = sum(len(bases[index % 10]) for index in range(photos))
+    del bases
+
+    began = time.perf_counter()
+    for path in sorted(camera.iterdir()):
+        hashlib.sha256(path.read_bytes()).hexdigest()
+    floor = time.perf_counter() - began
+
+    data, token = new_data_folder(binary, "saessak-photo-import-data-")
+    port = free_port()
+    server, _ = start(binary, data, port)
+    try:
+        Client(port, token).call("POST", "/api/v1/children", {"name": "하늘", "birthDate": "2020-06-01"})
+    finally:
+        server.terminate()
+        server.wait()
+    seconds, rss = run_measured([binary, "import", "photos", "--data", str(data), str(camera), "--json"])
+    again, _ = run_measured([binary, "import", "photos", "--data", str(data), str(camera), "--json"])
+    shutil.rmtree(folder, ignore_errors=True)
+    shutil.rmtree(data.parent, ignore_errors=True)
+    return [
+        (f"import photos, {photos:,} (1 MP, {total / photos / 1e3:.0f} KB)", f"{photos / seconds:,.0f} photos/s, {rss:.0f} MB RSS",
+         f"read+hash only {photos / floor:,.0f} /s", f"{seconds / floor:.1f}× its time"),
+        (f"import photos, {days} days", f"{days / seconds:,.1f} days/s", "a transaction a day, small thumbnails", ""),
+        ("import photos again (nothing new)", f"{again:.1f} s", "the survey alone: hash and header", f"{again / seconds:.2f}× the first"),
+    ]
+
+
 def search_rows(benchmark, entries):
     """Korean search on generated diaries, next to a LIKE scan finding every match, in the same process."""
     rows = []
@@ -734,8 +785,9 @@ def main():
     parser.add_argument("--entries", type=int, default=100_000)
     parser.add_argument("--requests", type=int, default=2_000)
     parser.add_argument("--seed", type=int, default=20261122)
-    parser.add_argument("--only", choices=["video", "pages", "book"],
-                        help="run one group of rows only: the clips, the API reads and pages on both engines, or the book")
+    parser.add_argument("--only", choices=["video", "pages", "book", "import-photos"],
+                        help="run one group of rows only: the clips, the API reads and pages on both engines, the book, or the "
+                             "import of 10,000 photos")
     parser.add_argument("--keep-data", type=Path,
                         help="with --only pages: seed this folder once and keep it; later runs reuse it (for profiling)")
     parser.add_argument("--book-photos", type=int, default=2_000, help="the photos (one an entry) of the book's year")
@@ -747,12 +799,15 @@ def main():
     if args.only == "book":
         print_table(book_rows(args), "Saessak benchmarks (the book only)")
         return
+    if args.only == "import-photos":
+        print_table(photo_import_rows(args.bin, args.seed), "Saessak benchmarks (the import of photos only)")
+        return
     if args.only == "pages":
         print_table(page_rows(args), f"Saessak benchmarks (pages only, {args.entries:,} entries)")
         return
     rng = random.Random(args.seed)
     calendar = (calendar_rows(args.calendar_bin, rng) + place_rows(args.place_bin, rng) + search_rows(args.search_bin, args.entries)
-                + import_rows(args.bin, rng, args.seed))
+                + import_rows(args.bin, rng, args.seed) + photo_import_rows(args.bin, args.seed))
 
     data, token = new_data_folder(args.bin, "saessak-bench-")
     port = free_port()
