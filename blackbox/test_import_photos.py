@@ -132,7 +132,7 @@ def test_a_camera_folder_and_a_zip_become_a_day_each(home, tmp_path):
     assert entries(data, token) == made and len(stored_originals(data)) == 7
 
 
-def test_a_photo_already_in_the_diary_is_not_stored_again_and_a_day_with_entries_is_named(home, tmp_path):
+def test_a_photo_already_in_the_diary_is_not_stored_again_and_a_day_with_an_entry_can_take_the_rest(home, tmp_path):
     data, token = home
     photo = taken(image(tmp_path, ".jpg", 200, 150), "2024:05:05 10:00:00", "+09:00")
     other = taken(image(tmp_path, ".jpg", 200, 150), "2024:05:05 16:00:00", "+09:00")
@@ -153,11 +153,17 @@ def test_a_photo_already_in_the_diary_is_not_stored_again_and_a_day_with_entries
     shutil.copy(other, folder / "b.jpg")
     dry = import_photos(data, folder, extra=["--dry-run"])
     assert dry["days"] == [{"date": "2024-05-05", "photos": 1, "clips": 0, "entriesThatDay": 1}], dry
-    assert dry["duplicates"] == {"photos": 1}
-    report = import_photos(data, folder)
-    assert report["added"] == {"entries": 1, "photos": 1}, report
-    titles = [(e["title"], len(e["photoIds"])) for e in entries(data, token)]
-    assert sorted(titles) == [("사진 1장", 1), ("어린이날", 1)] and len(stored_originals(data)) == 2
+    assert dry["duplicates"] == {"photos": 1} and dry["added"] == {"entries": 1, "photos": 1}
+    text = saessak("import", "photos", str(folder), "--dry-run", data=data).stdout
+    assert "2024-05-05: 1 photo(s), 0 clip(s) (the diary has 1 entry that day; --add-to-existing puts the photos into it)" in text, text
+    # Asked to, the day's photo goes into the entry the diary has that day.
+    joined = import_photos(data, folder, extra=["--dry-run", "--add-to-existing"])
+    assert joined["days"][0]["intoEntry"] is True and joined["added"] == {"photos": 1}, joined
+    report = import_photos(data, folder, extra=["--add-to-existing"])
+    assert report["added"] == {"photos": 1}, report
+    made = entries(data, token)
+    assert [(e["title"], len(e["photoIds"])) for e in made] == [("어린이날", 2)] and len(stored_originals(data)) == 2
+    assert import_photos(data, folder, extra=["--add-to-existing"])["added"] == {}
 
 
 @pytest.mark.parametrize("arguments, message", [

@@ -75,7 +75,9 @@ struct ImportOptions: ParsableArguments {
             print("days: \(days.count), \(first.date) to \(last.date)")
             if dryRun {
                 for day in days {
-                    let already = day.entriesThatDay > 0 ? " (the diary has \(day.entriesThatDay) entr\(day.entriesThatDay == 1 ? "y" : "ies") that day)" : ""
+                    let into = day.intoEntry == true ? ": the photos go into it" : "; --add-to-existing puts the photos into it"
+                    let already = day.entriesThatDay > 0
+                        ? " (the diary has \(day.entriesThatDay) entr\(day.entriesThatDay == 1 ? "y" : "ies") that day\(into))" : ""
                     print("  \(day.date): \(day.photos) photo(s), \(day.clips) clip(s)\(already)")
                 }
             }
@@ -213,6 +215,9 @@ struct ImportPhotos: AsyncParsableCommand {
     @Flag(help: "Bring Google Photos' edited copies (IMG_0001-edited.JPG) too, beside their originals.")
     var withEdited = false
 
+    @Flag(help: "A day the diary already has an entry on: add its photos to that entry (the day's last) instead of making one.")
+    var addToExisting = false
+
     func validate() throws {
         guard !paths.isEmpty else { throw ValidationError("name at least one folder, file or ZIP of photos") }
     }
@@ -224,7 +229,7 @@ struct ImportPhotos: AsyncParsableCommand {
             report = try await PhotoImport.run(
                 paths: paths, stores: database.stores, storage: try await options.data.photoStorage(), family: family,
                 children: try options.chosen(child, from: children), now: database.clock.now(), dryRun: options.dryRun, language: language,
-                withEdited: withEdited)
+                withEdited: withEdited, addToExisting: addToExisting)
         } catch let failure as ImportFailure {
             throw CLIError(failure.description)
         }

@@ -49,7 +49,7 @@ public enum PhotoImport {
     /// days before it kept: run it again to go on.
     public static func run(
         paths: [String], stores: DiaryStores, storage: any PhotoStorage, family: FamilyID, children: [ChildID], now: Date,
-        dryRun: Bool, language: Language = .korean, withEdited: Bool = false
+        dryRun: Bool, language: Language = .korean, withEdited: Bool = false, addToExisting: Bool = false
     ) async throws -> ImportReport {
         guard !children.isEmpty else { throw ImportFailure("the family has no children yet: add one first (entries are about a child)") }
         var report = ImportReport(source: paths.joined(separator: ", "), dryRun: dryRun)
@@ -103,21 +103,29 @@ public enum PhotoImport {
         report.days = order.map { day in
             let items = days[day] ?? []
             let clips = items.count { $0.media.isVideo }
-            return ImportReport.Day(date: day.iso, photos: items.count - clips, clips: clips, entriesThatDay: existing[day]?.entries ?? 0)
+            return ImportReport.Day(
+                date: day.iso, photos: items.count - clips, clips: clips, entriesThatDay: existing[day]?.entries ?? 0,
+                intoEntry: addToExisting && existing[day] != nil ? true : nil)
         }
         if dryRun {
-            report.added["entries"] = order.count
-            report.added["photos"] = order.reduce(0) { $0 + (days[$1]?.count ?? 0) }
+            let (entries, photos) = (order.count { !(addToExisting && existing[$0] != nil) }, order.reduce(0) { $0 + (days[$1]?.count ?? 0) })
+            if entries > 0 { report.added["entries"] = entries }
+            if photos > 0 { report.added["photos"] = photos }
             return report
         }
 
         let bar = TerminalProgress(total: order.reduce(0) { $0 + (days[$1]?.count ?? 0) }, label: "가져오는 중")
         defer { bar.finish() }
         var done = 0
+        let destination = Destination(stores: stores, storage: storage, family: family, children: children, now: now, language: language)
         for day in order {
             let items = days[day] ?? []
-            try await importDay(items, files: files, stores: stores, storage: storage, family: family, children: children, now: now,
-                                language: language, report: &report)
+            // The day's last entry, when its photos go into it (a day of many entries: the last, as the timeline shows it first).
+            var into: EntryID?
+            if addToExisting, existing[day] != nil {
+                into = try await stores.entries.list(family: family, filter: TimelineFilter(period: .day(day)), after: nil, limit: 1).items.first?.id
+            }
+            try await importDay(items, files: files, into: into, destination, report: &report)
             done += items.count
             bar.update(done)
         }
@@ -179,11 +187,24 @@ public enum PhotoImport {
 
     /// One day: its files staged and checked (several at a time), stored, and its entry written with them in one
     /// transaction. Whatever this day stored that no row took is removed again.
+    /// Where an import's days go, and how their entries are made.
+    struct Destination {
+        let stores: DiaryStores
+        let storage: any PhotoStorage
+        let family: FamilyID
+        let children: [ChildID]
+        let now: Date
+        let language: Language
+    }
+
+    /// One day: its files staged and checked (several at a time), stored, and its entry written with them in one
+    /// transaction — or, `into` an entry the diary has that day, the photos added to it in one. Whatever this day
+    /// stored that no row took is removed again.
     private static func importDay(
-        _ items: [Surveyed], files: PhotoFiles, stores: DiaryStores, storage: any PhotoStorage, family: FamilyID, children: [ChildID],
-        now: Date, language: Language, report: inout ImportReport
+        _ items: [Surveyed], files: PhotoFiles, into existing: EntryID?, _ destination: Destination, report: inout ImportReport
     ) async throws {
-        let intake = try PhotoIntake(storage: storage, family: family, now: now)
+        let (stores, family) = (destination.stores, destination.family)
+        let intake = try PhotoIntake(storage: destination.storage, family: family, now: destination.now)
         var written = false
         do {
             let (answers, unreadable) = try await ImportRun.onOwnThread { () throws -> ([(Surveyed, Result<Photo, PhotoError>)], [String]) in
@@ -216,12 +237,19 @@ public enum PhotoImport {
                 await intake.settle(referenced: try? await stores.photos.referencedHashes())
                 return
             }
+            if let existing {
+                try await intake.place()
+                let added = try await stores.photos.add(photos, family: family, entry: existing)
+                report.added["photos", default: 0] += added.count
+                await intake.settle(referenced: Set(intake.photos.map(\.sha256)))
+                return
+            }
             let place = photos.first { $0.latitude != nil && $0.longitude != nil }.flatMap {
                 try? Place(name: nil, latitude: $0.latitude, longitude: $0.longitude)
             }
             let content = try EntryContent(
-                title: title(photos, language: language), body: body(read), date: first.time,
-                timeZone: zoneName(offset: first.offset, at: first.time), childIDs: children, tags: tags(read), place: place)
+                title: title(photos, language: destination.language), body: body(read), date: first.time,
+                timeZone: zoneName(offset: first.offset, at: first.time), childIDs: destination.children, tags: tags(read), place: place)
             var batch = ImportBatch()
             batch.entries = [.init(sourceKey: "day:\(first.time.date.iso):\(photos[0].sha256)", content: content, photos: photos.map(\.id))]
             batch.photos = intake.photos

@@ -20,12 +20,14 @@ public struct ImportReport: Codable, Sendable, Equatable {
     /// An import of photos: the days it makes entries of (or, in a dry run, would), in order.
     public var days: [Day]?
 
-    /// A day of an import of photos: what it brings, and how many entries the diary has that day already.
+    /// A day of an import of photos: what it brings, how many entries the diary has that day already, and (true)
+    /// whether its photos go into one of them instead of an entry of their own (`--add-to-existing`).
     public struct Day: Codable, Sendable, Equatable {
         public let date: String
         public let photos: Int
         public let clips: Int
         public let entriesThatDay: Int
+        public let intoEntry: Bool?
     }
 
     public init(source: String, dryRun: Bool) {
