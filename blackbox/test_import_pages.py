@@ -125,3 +125,37 @@ def test_cancel_and_broken_files(site, tmp_path):
     missing = upload(browser, "banana", "x.txt", b"2010-01-01\n")
     assert missing.status == 422 and "가져올 곳을 고르세요" in missing.text
     assert len(entries(site)) == 2 and not any((site.data / ".imports").iterdir())
+
+
+def test_photos_reviewed_a_day_at_a_time(site, tmp_path):
+    """Issue 40: photos picked in the browser (several files, or ZIPs of them) are previewed as the days they make,
+    each with the children it is about — those chosen for the import ticked — and a day left with none is left out."""
+    from test_import_photos import taken
+    from images import image
+    browser = Browser(site)
+    assert browser.sign_in("mom", PASSWORD).status == 303
+    other = site.request("POST", "/api/v1/children", {"name": "바다", "birthDate": "2021-01-01"}, site.token).json()["id"]
+    files = [("file", name, taken(image(tmp_path, ".jpg", 200, 150), when, "+09:00").read_bytes())
+             for name, when in (("IMG_0001.JPG", "2024:05:05 10:00:00"), ("IMG_0002.JPG", "2024:05:06 09:00:00"),
+                                ("IMG_0003.JPG", "2024:05:06 18:00:00"))]
+    page = browser.request("GET", "/settings/import")
+    action = html.unescape(re.search(r'<form method="post" action="([^"]+)" enctype="multipart/form-data"', page.text).group(1))
+    headers, body = form_data([("kind", "photos"), ("encoding", "auto"), ("childId", site.child)], files)
+    preview = browser.request("POST", action, raw=body, headers=headers)
+    assert preview.status == 200, preview.text
+    assert "날짜별로 만들 일기" in preview.text and "2024년 5월 5일 일요일" in preview.text and "사진 2장 · 동영상 0개" in preview.text
+    assert re.search(rf'name="child-2024-05-05" value="{site.child}" checked', preview.text)
+    assert re.search(rf'name="child-2024-05-05" value="{other}">', preview.text)  # not chosen for the import: not ticked
+    assert entries(site) == []
+    confirm = re.search(r'action="(/settings/import/[0-9a-f]{32}/confirm)"', preview.text).group(1)
+    csrf = re.search(r'name="_csrf" value="([^"]+)"', preview.text).group(1)
+    done = browser.request("POST", confirm, form=[("_csrf", csrf), ("day", "2024-05-05"), ("day", "2024-05-06"),
+                                                  ("child-2024-05-05", site.child), ("child-2024-05-05", other)])
+    assert done.status == 200 and "가져오기 완료" in done.text, done.text
+    assert "2024년 5월 6일 월요일: 고른 아이가 없어 가져오지 않았습니다" in done.text
+    made = entries(site)
+    assert [(e["date"], e["title"], sorted(e["childIds"])) for e in made] == [("2024-05-05T10:00", "사진 1장", sorted([site.child, other]))]
+    english = browser.request("GET", "/settings/import?lang=en")
+    assert "Photos and clips" in english.text
+    valid_html(tmp_path, photos_preview=preview.text, photos_done=done.text)
+    assert not any((site.data / ".imports").iterdir())

@@ -60,18 +60,22 @@ import Testing
             #expect(
                 Word(rawValue: key) != nil || MailWord(rawValue: key) != nil || TrashWord(rawValue: key) != nil
                     || ActivityWord(rawValue: key) != nil || BookWord(rawValue: key) != nil
-                    || SignInWord(rawValue: key) != nil, "\(key) is not a word")
+                    || SignInWord(rawValue: key) != nil || ImportWord(rawValue: key) != nil, "\(key) is not a word")
         }
         // One table of names for the templates: no name in two of the word lists (the table would refuse to build).
         let lists = [
             Set(Word.allCases.map(\.rawValue)), Set(MailWord.allCases.map(\.rawValue)), Set(TrashWord.allCases.map(\.rawValue)),
             Set(ActivityWord.allCases.map(\.rawValue)), Set(BookWord.allCases.map(\.rawValue)),
-            Set(SignInWord.allCases.map(\.rawValue)),
+            Set(SignInWord.allCases.map(\.rawValue)), Set(ImportWord.allCases.map(\.rawValue)),
         ]
         for (index, list) in lists.enumerated() {
             for other in lists[(index + 1)...] { #expect(list.isDisjoint(with: other), "\(list.intersection(other))") }
         }
         for word in ActivityWord.allCases {
+            #expect(!word.text(.korean).isEmpty && !word.text(.english).isEmpty, "\(word) lacks a language")
+            #expect(word.text(.korean).components(separatedBy: "%@").count == word.text(.english).components(separatedBy: "%@").count, "\(word)")
+        }
+        for word in ImportWord.allCases {
             #expect(!word.text(.korean).isEmpty && !word.text(.english).isEmpty, "\(word) lacks a language")
             #expect(word.text(.korean).components(separatedBy: "%@").count == word.text(.english).components(separatedBy: "%@").count, "\(word)")
         }

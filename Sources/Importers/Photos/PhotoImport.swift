@@ -43,13 +43,15 @@ public enum PhotoImport {
         let index: Int
     }
 
-    /// Surveys `paths`, then (unless `dryRun`) imports their photos a day at a time for `children`. A path that
+    /// Surveys `paths`, then (unless `dryRun`) imports their photos a day at a time for `children` — or, when
+    /// `childrenByDay` is given (the review page's choices), for each day's own, a day without any left out. A path that
     /// cannot be read stops the import before anything is written; a file that is no photo Saessak takes is named in
     /// the report's `skipped` with why, and the rest go on. A failure while writing a day stops the import with the
     /// days before it kept: run it again to go on.
     public static func run(
         paths: [String], stores: DiaryStores, storage: any PhotoStorage, family: FamilyID, children: [ChildID], now: Date,
-        dryRun: Bool, language: Language = .korean, withEdited: Bool = false, addToExisting: Bool = false
+        dryRun: Bool, language: Language = .korean, withEdited: Bool = false, addToExisting: Bool = false,
+        childrenByDay: [SolarDate: [ChildID]]? = nil
     ) async throws -> ImportReport {
         guard !children.isEmpty else { throw ImportFailure("the family has no children yet: add one first (entries are about a child)") }
         var report = ImportReport(source: paths.joined(separator: ", "), dryRun: dryRun)
@@ -117,15 +119,17 @@ public enum PhotoImport {
         let bar = TerminalProgress(total: order.reduce(0) { $0 + (days[$1]?.count ?? 0) }, label: "가져오는 중")
         defer { bar.finish() }
         var done = 0
-        let destination = Destination(stores: stores, storage: storage, family: family, children: children, now: now, language: language)
+        let destination = Destination(stores: stores, storage: storage, family: family, now: now, language: language)
         for day in order {
             let items = days[day] ?? []
+            let chosen = childrenByDay.map { $0[day] ?? [] } ?? children
+            guard !chosen.isEmpty else { continue }
             // The day's last entry, when its photos go into it (a day of many entries: the last, as the timeline shows it first).
             var into: EntryID?
             if addToExisting, existing[day] != nil {
                 into = try await stores.entries.list(family: family, filter: TimelineFilter(period: .day(day)), after: nil, limit: 1).items.first?.id
             }
-            try await importDay(items, files: files, into: into, destination, report: &report)
+            try await importDay(items, files: files, into: into, children: chosen, destination, report: &report)
             done += items.count
             bar.update(done)
         }
@@ -192,7 +196,6 @@ public enum PhotoImport {
         let stores: DiaryStores
         let storage: any PhotoStorage
         let family: FamilyID
-        let children: [ChildID]
         let now: Date
         let language: Language
     }
@@ -201,7 +204,8 @@ public enum PhotoImport {
     /// transaction — or, `into` an entry the diary has that day, the photos added to it in one. Whatever this day
     /// stored that no row took is removed again.
     private static func importDay(
-        _ items: [Surveyed], files: PhotoFiles, into existing: EntryID?, _ destination: Destination, report: inout ImportReport
+        _ items: [Surveyed], files: PhotoFiles, into existing: EntryID?, children: [ChildID], _ destination: Destination,
+        report: inout ImportReport
     ) async throws {
         let (stores, family) = (destination.stores, destination.family)
         let intake = try PhotoIntake(storage: destination.storage, family: family, now: destination.now)
@@ -249,7 +253,7 @@ public enum PhotoImport {
             }
             let content = try EntryContent(
                 title: title(photos, language: destination.language), body: body(read), date: first.time,
-                timeZone: zoneName(offset: first.offset, at: first.time), childIDs: destination.children, tags: tags(read), place: place)
+                timeZone: zoneName(offset: first.offset, at: first.time), childIDs: children, tags: tags(read), place: place)
             var batch = ImportBatch()
             batch.entries = [.init(sourceKey: "day:\(first.time.date.iso):\(photos[0].sha256)", content: content, photos: photos.map(\.id))]
             batch.photos = intake.photos

@@ -2,6 +2,8 @@ import Diary
 import Foundation
 import Hummingbird
 import Importers
+import KoreanCalendar
+import Multipart
 import Persistence
 import Photos
 import Services
@@ -13,8 +15,11 @@ struct ImportPages {
     let stores: WebStores
 
     enum Kind: String, CaseIterable {
-        case text, iphotodiary, dayone
+        case text, iphotodiary, dayone, photos
     }
+
+    /// Photos and clips picked one by one (or ZIPs of them): at most this many files in one upload.
+    static let maxPhotoFiles = 1_000
 
     /// A Day One export with its photos can be large.
     static let maxUpload = 4 * 1024 * 1024 * 1024
@@ -45,7 +50,8 @@ struct ImportPages {
         let error: String?
     }
 
-    /// What `import-report.mustache` shows: what the import found and wrote (or, in a dry run, would write).
+    /// What `import-report.mustache` shows: what the import found and wrote (or, in a dry run, would write); for
+    /// photos, the days their entries are made on, each with the children it is about (chosen there before confirming).
     struct ReportModel: PageModel {
         let token: String
         let dryRun: Bool
@@ -53,6 +59,16 @@ struct ImportPages {
         let counts: [ReportCount]
         let skipped: [String]
         let warnings: [String]
+        let days: [DayRow]
+    }
+
+    /// A day of an import of photos on the review page.
+    struct DayRow {
+        let date: String
+        let name: String
+        let counts: String
+        let hasEntries: String?
+        let children: [ChildChoice]
     }
 
     struct ReportCount {
@@ -80,7 +96,7 @@ struct ImportPages {
         let family = try context.member().familyID
         sweep()
         let form = try await MultipartForm.read(
-            request, storage: stores.photos.storage, limits: PhotoLimits(maxBytes: Self.maxUpload, maxPixels: 0), maxFiles: 2)
+            request, storage: stores.photos.storage, limits: PhotoLimits(maxBytes: Self.maxUpload, maxPixels: 0), maxFiles: Self.maxPhotoFiles)
         defer { form.uploads.forEach { $0.abandon() } }
         let words = Words.table(Language(request))
         guard let kind = form.field("kind").flatMap(Kind.init(rawValue:)) else {
@@ -100,6 +116,21 @@ struct ImportPages {
             try FileManager.default.createDirectory(at: staged.file.deletingLastPathComponent(), withIntermediateDirectories: true)
             _ = try form.uploads[main].finish()
             try FileManager.default.moveItem(at: form.uploads[main].url, to: staged.file)
+            if kind == .photos {
+                // Every file picked, under its own name (a Live Photo's halves and a Takeout's sidecars pair by name).
+                for index in form.uploadFields.indices where form.uploadFields[index] == "file" && index != main {
+                    _ = try form.uploads[index].finish()
+                    var name = Self.safeName(form.uploadNames[index], kind: kind)
+                    let folder = staged.file.deletingLastPathComponent()
+                    var copy = 2
+                    while FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path) {
+                        let base = (Self.safeName(form.uploadNames[index], kind: kind) as NSString)
+                        name = "\(base.deletingPathExtension) \(copy)" + (base.pathExtension.isEmpty ? "" : ".\(base.pathExtension)")
+                        copy += 1
+                    }
+                    try FileManager.default.moveItem(at: form.uploads[index].url, to: folder.appendingPathComponent(name))
+                }
+            }
             if kind == .iphotodiary, let plist = form.uploadFields.firstIndex(of: "plist") {
                 _ = try form.uploads[plist].finish()
                 try FileManager.default.moveItem(at: form.uploads[plist].url, to: staged.plist)
@@ -134,9 +165,21 @@ struct ImportPages {
         let family = staged.family
         let children = try await stores.allChildren(family)
         let chosen = staged.children.isEmpty ? children.map(\.id) : staged.children.filter { id in children.contains { $0.id == id } }
-        let report: ImportReport
+        var report: ImportReport
         do {
             if staged.kind != .iphotodiary && chosen.isEmpty { throw ImportFailure(words[.importNeedsChild]) }
+            if staged.kind == .photos {
+                let byDay = dryRun ? nil : Self.childrenByDay(context.form, among: children)
+                report = try await PhotoImport.run(
+                    paths: [staged.file.deletingLastPathComponent().path], stores: stores.database.stores, storage: stores.photos.storage,
+                    family: family, children: chosen, now: stores.today.clock.now(), dryRun: dryRun,
+                    language: words.language == .korean ? .korean : .english, childrenByDay: byDay)
+                for day in report.days ?? [] where byDay != nil {
+                    if let date = try? SolarDate(iso: day.date), byDay?[date]?.isEmpty ?? true {
+                        report.skipped.append(ImportWord.importNoChildThatDay.text(words.language, words.language.longDate(date)))
+                    }
+                }
+            } else {
             report = try await ImportRun.run(
                 source: staged.kind.rawValue, stores: stores.database.stores, photos: stores.photos.storage, family: family,
                 now: stores.today.clock.now(), dryRun: dryRun
@@ -153,8 +196,11 @@ struct ImportPages {
                         now: stores.today.clock.now(), intake: intake, report: &report)
                 case .dayone:
                     batch = try DayOneImport.read(export: staged.file, children: chosen, family: family, intake: intake, report: &report)
+                case .photos:
+                    break  // read above, a day at a time
                 }
                 return batch
+            }
             }
         } catch let failure as ImportFailure {
             try? FileManager.default.removeItem(at: staged.folder)
@@ -169,9 +215,33 @@ struct ImportPages {
             counts: report.rows.map {
                 ReportCount(name: words.named("importKind_\($0.kind)") ?? "", found: $0.found, added: $0.added, duplicates: $0.duplicates)
             },
-            skipped: report.skipped, warnings: report.warnings)
+            skipped: report.skipped, warnings: report.warnings,
+            days: dryRun ? (report.days ?? []).compactMap { day in Self.dayRow(day, children: children, chosen: chosen, words: words) } : [])
         return WebPage("import-report", title: words[dryRun ? .importPreview : .importDone], tab: .more, model: model)
             .response(request, context: context)
+    }
+
+    /// A day of the review: its date in the page's language, what it brings, and its children (those chosen for the
+    /// whole import ticked).
+    static func dayRow(_ day: ImportReport.Day, children: [Child], chosen: [ChildID], words: Words) -> DayRow? {
+        guard let date = try? SolarDate(iso: day.date) else { return nil }
+        let name = words.language.longDate(date)
+        return DayRow(
+            date: day.date, name: name, counts: ImportWord.importDayCounts.text(words.language, "\(day.photos)", "\(day.clips)"),
+            hasEntries: day.entriesThatDay > 0 ? ImportWord.importDayHasEntries.text(words.language, "\(day.entriesThatDay)") : nil,
+            children: children.map { ChildChoice($0, selected: chosen.contains($0.id)) })
+    }
+
+    /// The review's choices: for each day listed (`day`), the children ticked (`child-<date>`) that are the family's.
+    static func childrenByDay(_ form: FormFields, among children: [Child]) -> [SolarDate: [ChildID]]? {
+        let days = form.all("day")
+        guard !days.isEmpty else { return nil }
+        var chosen: [SolarDate: [ChildID]] = [:]
+        for text in days {
+            guard let date = try? SolarDate(iso: text) else { continue }
+            chosen[date] = form.all("child-\(text)").compactMap(ChildID.init).filter { id in children.contains { $0.id == id } }
+        }
+        return chosen
     }
 
     // MARK: Staging
@@ -241,6 +311,7 @@ struct ImportPages {
         case .text: "diary.txt"
         case .iphotodiary: "NewIPhotoDiary.sqlite"
         case .dayone: "export.zip"
+        case .photos: "photo"
         }
     }
 }

@@ -294,8 +294,8 @@ extension Word {
             )
         case .importChildrenHint:
             (
-                "텍스트와 Day One 일기가 누구의 이야기인지 고르세요. 고르지 않으면 모든 아이의 일기가 됩니다.",
-                "Choose whom text and Day One entries are about; with none chosen they are about every child."
+                "텍스트, Day One, 사진의 일기가 누구의 이야기인지 고르세요. 고르지 않으면 모든 아이의 일기가 됩니다.",
+                "Choose whom text, Day One and photo entries are about; with none chosen they are about every child."
             )
         case .importEncoding: ("텍스트 인코딩", "Text encoding")
         case .importPreviewButton: ("미리 보기", "Preview")

@@ -59,8 +59,10 @@ struct Words {
 
     subscript(_ word: SignInWord) -> String { word.text(language) }
 
+    subscript(_ word: ImportWord) -> String { word.text(language) }
+
     /// A word whose name is made at run time (`growth_height`), or nil when there is none by that name.
-    func named(_ name: String) -> String? { Word(rawValue: name)?.text(language) }
+    func named(_ name: String) -> String? { Word(rawValue: name)?.text(language) ?? ImportWord(rawValue: name)?.text(language) }
 
     /// Every word by name: the templates' `t`.
     var dictionary: [String: String] { Self.dictionaries[language] ?? [:] }
@@ -75,7 +77,8 @@ struct Words {
                         + TrashWord.allCases.map { ($0.rawValue, $0.text(language)) }
                         + ActivityWord.allCases.map { ($0.rawValue, $0.text(language)) }
                         + BookWord.allCases.map { ($0.rawValue, $0.text(language)) }
-                        + SignInWord.allCases.map { ($0.rawValue, $0.text(language)) })
+                        + SignInWord.allCases.map { ($0.rawValue, $0.text(language)) }
+                        + ImportWord.allCases.map { ($0.rawValue, $0.text(language)) })
             )
         })
 }
