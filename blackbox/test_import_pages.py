@@ -149,13 +149,70 @@ def test_photos_reviewed_a_day_at_a_time(site, tmp_path):
     assert entries(site) == []
     confirm = re.search(r'action="(/settings/import/[0-9a-f]{32}/confirm)"', preview.text).group(1)
     csrf = re.search(r'name="_csrf" value="([^"]+)"', preview.text).group(1)
-    done = browser.request("POST", confirm, form=[("_csrf", csrf), ("day", "2024-05-05"), ("day", "2024-05-06"),
-                                                  ("child-2024-05-05", site.child), ("child-2024-05-05", other)])
-    assert done.status == 200 and "가져오기 완료" in done.text, done.text
+    started = browser.request("POST", confirm, form=[("_csrf", csrf), ("day", "2024-05-05"), ("day", "2024-05-06"),
+                                                     ("child-2024-05-05", site.child), ("child-2024-05-05", other)])
+    assert started.status == 303 and started.headers["Location"] == confirm.rsplit("/", 1)[0], started.headers
+    done = finished(browser, started.headers["Location"])
+    assert "가져오기 완료" in done.text, done.text
     assert "2024년 5월 6일 월요일: 고른 아이가 없어 가져오지 않았습니다" in done.text
     made = entries(site)
     assert [(e["date"], e["title"], sorted(e["childIds"])) for e in made] == [("2024-05-05T10:00", "사진 1장", sorted([site.child, other]))]
+    record = browser.request("GET", "/activity?kind=entry")
+    assert "파일에서 가져옴 · 일기 1개" in record.text
     english = browser.request("GET", "/settings/import?lang=en")
     assert "Photos and clips" in english.text
     valid_html(tmp_path, photos_preview=preview.text, photos_done=done.text)
-    assert not any((site.data / ".imports").iterdir())
+    # The job is kept to show its report; the upload is gone.
+    assert sorted(p.name for p in (site.data / ".imports").iterdir() for p in p.iterdir()) == ["import.json", "job.json"]
+
+
+def finished(browser, status, seconds=120):
+    """The import page of a job once it shows its report (it shows its progress while under way)."""
+    import time
+    deadline = time.time() + seconds
+    while True:
+        page = browser.request("GET", status)
+        assert page.status == 200, page.text
+        if "data-import-progress" not in page.text or time.time() > deadline:
+            return page
+        time.sleep(0.5)
+
+
+def test_an_import_of_photos_goes_on_after_the_server_is_killed(site, tmp_path):
+    """Issue 40: the job outlives its server. Killed (SIGKILL) right after the confirmation, the server started again
+    goes on with the import and every day of 30 arrives once."""
+    import datetime
+    from images import image, run
+    browser = Browser(site)
+    assert browser.sign_in("mom", PASSWORD).status == 303
+    picture = image(tmp_path, ".jpg", 300, 200)
+    files, lines = [], []
+    for number in range(30):
+        copy = tmp_path / f"IMG_{number:04d}.JPG"
+        copy.write_bytes(picture.read_bytes())
+        day = datetime.date(2023, 1, 1) + datetime.timedelta(days=number)
+        lines += ["-q", "-overwrite_original", f"-DateTimeOriginal={day:%Y:%m:%d} 10:00:00", str(copy), "-execute"]
+        files.append(copy)
+    (tmp_path / "args").write_text("\n".join(lines) + "\n")
+    run("exiftool", "-@", str(tmp_path / "args"))
+    page = browser.request("GET", "/settings/import")
+    action = html.unescape(re.search(r'<form method="post" action="([^"]+)" enctype="multipart/form-data"', page.text).group(1))
+    headers, body = form_data([("kind", "photos"), ("encoding", "auto")], [("file", p.name, p.read_bytes()) for p in files])
+    preview = browser.request("POST", action, raw=body, headers=headers)
+    assert preview.status == 200 and preview.text.count("<fieldset data-day=") == 30, preview.text
+    confirm = re.search(r'action="(/settings/import/[0-9a-f]{32}/confirm)"', preview.text).group(1)
+    csrf = re.search(r'name="_csrf" value="([^"]+)"', preview.text).group(1)
+    days = [(datetime.date(2023, 1, 1) + datetime.timedelta(days=n)).isoformat() for n in range(30)]
+    choices = [("_csrf", csrf)] + [("day", d) for d in days] + [(f"child-{d}", site.child) for d in days]
+    started = browser.request("POST", confirm, form=choices)
+    assert started.status == 303
+    site.stop(kill=True)
+    print("JOB", [ json.loads((p / "job.json").read_text())["state"] for p in (site.data / ".imports").iterdir()])
+    site.start()
+    browser = Browser(site)
+    assert browser.sign_in("mom", PASSWORD).status == 303
+    done = finished(browser, started.headers["Location"])
+    assert "가져오기 완료" in done.text, done.text
+    made = entries(site)
+    assert sorted(e["date"][:10] for e in made) == days and all(len(e["photoIds"]) == 1 for e in made)
+    assert len({p for e in made for p in e["photoIds"]}) == 30

@@ -17,6 +17,12 @@ public enum PhotoImport {
     /// Every entry an import of photos makes carries this tag, as the diaries imported do.
     public static let tag = "가져옴"
 
+    /// How far an import is, for a progress bar: files surveyed of all, then photos imported of all to import.
+    public enum Stage: String, Sendable {
+        case surveying, importing
+    }
+    public typealias Progress = @Sendable (_ stage: Stage, _ done: Int, _ total: Int) -> Void
+
     /// The language of the entries' titles ("사진 3장 · 동영상 1개", "3 photos · 1 clip").
     public enum Language: String, Sendable, CaseIterable {
         case korean = "ko", english = "en"
@@ -51,14 +57,15 @@ public enum PhotoImport {
     public static func run(
         paths: [String], stores: DiaryStores, storage: any PhotoStorage, family: FamilyID, children: [ChildID], now: Date,
         dryRun: Bool, language: Language = .korean, withEdited: Bool = false, addToExisting: Bool = false,
-        childrenByDay: [SolarDate: [ChildID]]? = nil
+        childrenByDay: [SolarDate: [ChildID]]? = nil, progress: Progress? = nil
     ) async throws -> ImportReport {
         guard !children.isEmpty else { throw ImportFailure("the family has no children yet: add one first (entries are about a child)") }
         var report = ImportReport(source: paths.joined(separator: ", "), dryRun: dryRun)
         let zone = TimeZone(identifier: EntryContent.defaultTimeZone) ?? .current
         let (files, surveyed, refused, edited) = try await ImportRun.onOwnThread { () throws -> (PhotoFiles, [Surveyed], [String], Int) in
             let files = try PhotoFiles(paths: paths, zone: zone)
-            let (surveyed, refused, edited) = try survey(files, storage: storage, family: family, now: now, zone: zone, withEdited: withEdited)
+            let (surveyed, refused, edited) = try survey(
+                files, storage: storage, family: family, now: now, zone: zone, withEdited: withEdited, progress: progress)
             return (files, surveyed, refused, edited)
         }
         report.files = files.files.count + files.sidecars.count
@@ -116,22 +123,27 @@ public enum PhotoImport {
             return report
         }
 
-        let bar = TerminalProgress(total: order.reduce(0) { $0 + (days[$1]?.count ?? 0) }, label: "가져오는 중")
+        let total = order.reduce(0) { $0 + (days[$1]?.count ?? 0) }
+        let bar = TerminalProgress(total: total, label: "가져오는 중")
         defer { bar.finish() }
         var done = 0
+        progress?(.importing, 0, total)
         let destination = Destination(stores: stores, storage: storage, family: family, now: now, language: language)
         for day in order {
             let items = days[day] ?? []
             let chosen = childrenByDay.map { $0[day] ?? [] } ?? children
-            guard !chosen.isEmpty else { continue }
-            // The day's last entry, when its photos go into it (a day of many entries: the last, as the timeline shows it first).
-            var into: EntryID?
-            if addToExisting, existing[day] != nil {
-                into = try await stores.entries.list(family: family, filter: TimelineFilter(period: .day(day)), after: nil, limit: 1).items.first?.id
+            if !chosen.isEmpty {
+                // The day's last entry, when its photos go into it (a day of many entries: the last, as the timeline shows it first).
+                var into: EntryID?
+                if addToExisting, existing[day] != nil {
+                    into = try await stores.entries.list(family: family, filter: TimelineFilter(period: .day(day)), after: nil, limit: 1)
+                        .items.first?.id
+                }
+                try await importDay(items, files: files, into: into, children: chosen, destination, report: &report)
             }
-            try await importDay(items, files: files, into: into, children: chosen, destination, report: &report)
             done += items.count
             bar.update(done)
+            progress?(.importing, done, total)
         }
         return report
     }
@@ -139,7 +151,7 @@ public enum PhotoImport {
     /// Reads each file once for its hash, time and place, with what its sidecar says; the files that cannot be
     /// taken are named with why. Edited copies are counted and left out unless `withEdited`.
     private static func survey(
-        _ files: PhotoFiles, storage: any PhotoStorage, family: FamilyID, now: Date, zone: TimeZone, withEdited: Bool
+        _ files: PhotoFiles, storage: any PhotoStorage, family: FamilyID, now: Date, zone: TimeZone, withEdited: Bool, progress: Progress?
     ) throws -> (surveyed: [Surveyed], refused: [String], edited: Int) {
         let hints = PhotoHints.read(files)
         let intake = try PhotoIntake(storage: storage, family: family, now: now, dryRun: true)
@@ -150,6 +162,7 @@ public enum PhotoImport {
         defer { bar.finish() }
         for (index, file) in files.files.enumerated() {
             bar.update(index)
+            progress?(.surveying, index, files.files.count)
             let hint = hints[index]
             if hint.editedCopyOf != nil, !withEdited {
                 edited += 1

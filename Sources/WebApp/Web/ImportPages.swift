@@ -13,6 +13,13 @@ import Services
 /// bound to the family, and is deleted after the import, on cancel, or after an hour.
 struct ImportPages {
     let stores: WebStores
+    /// The imports of photos made in the background.
+    let jobs: ImportJobs
+
+    init(stores: WebStores) {
+        self.stores = stores
+        jobs = ImportJobs(stores: stores)
+    }
 
     enum Kind: String, CaseIterable {
         case text, iphotodiary, dayone, photos
@@ -32,14 +39,60 @@ struct ImportPages {
         pages.post("settings/import", .editor) { request, context in try await upload(request, context: context) }
         pages.post("settings/import/:token/confirm", .editor) { request, context in
             let staged = try staged(try context.parameters.require("token"), family: try context.member().familyID)
+            if staged.kind == .photos {
+                // In the background (a job that outlives a restart); the page follows it. Confirming twice starts nothing more.
+                if ImportJobs.read(staged.folder) == nil {
+                    try jobs.start(
+                        staged,
+                        job: ImportJobs.Job(
+                            state: .queued, user: try context.user().description, language: Language(request).rawValue,
+                            childrenByDay: Dictionary(context.form.all("day").map { ($0, context.form.all("child-\($0)")) }, uniquingKeysWith: { a, _ in a }),
+                            report: nil, failure: nil))
+                }
+                return AccountPages.redirect("/settings/import/\(staged.folder.lastPathComponent)")
+            }
             defer { try? FileManager.default.removeItem(at: staged.folder) }
             return try await run(staged, dryRun: false, request: request, context: context)
         }
+        pages.get("settings/import/:token", .editor, statements: 8) { request, context in
+            try await status(try staged(try context.parameters.require("token"), family: try context.member().familyID), request: request, context: context)
+        }
         pages.post("settings/import/:token/cancel", .editor) { _, context in
             let staged = try staged(try context.parameters.require("token"), family: try context.member().familyID)
+            if let job = ImportJobs.read(staged.folder), job.state == .queued || job.state == .running {
+                return AccountPages.redirect("/settings/import/\(staged.folder.lastPathComponent)")  // under way: it finishes
+            }
             try? FileManager.default.removeItem(at: staged.folder)
             return AccountPages.redirect("/settings/import")
         }
+        jobs.resume(staged: allStaged())
+    }
+
+    /// What `import-progress.mustache` shows while an import of photos is made.
+    struct ProgressModel: PageModel {
+        let fileName: String
+        let stage: String
+        let done: Int
+        let total: Int
+        let percent: Int
+        let failure: String?
+    }
+
+    /// An import of photos under way (its progress), finished (its report) or failed (why).
+    private func status(_ staged: Staged, request: Request, context: AppRequestContext) async throws -> Response {
+        let words = Words.table(Language(request))
+        guard let job = ImportJobs.read(staged.folder) else { throw Problem(status: .notFound, detail: "no such import under way") }
+        if job.state == .done, let done = job.report {
+            let children = try await stores.allChildren(staged.family)
+            return report(done, staged: staged, dryRun: false, children: children, chosen: [], request: request, context: context)
+        }
+        let now = jobs.progress(staged.folder.lastPathComponent)
+        let stage = now.map { $0.stage == .surveying ? ImportWord.importSurveying : ImportWord.importImporting } ?? .importWaiting
+        let model = ProgressModel(
+            fileName: staged.fileName, stage: words[stage], done: now?.done ?? 0, total: now?.total ?? 0,
+            percent: now.map { $0.total > 0 ? $0.done * 100 / $0.total : 0 } ?? 0, failure: job.state == .failed ? job.failure ?? "" : nil)
+        return WebPage("import-progress", title: words[.importTitle], tab: .more, model: model, status: job.state == .failed ? .unprocessableContent : .ok)
+            .response(request, context: context)
     }
 
     /// What `import.mustache` shows: the kinds of import, the children to give the entries to, the text encodings.
@@ -165,20 +218,15 @@ struct ImportPages {
         let family = staged.family
         let children = try await stores.allChildren(family)
         let chosen = staged.children.isEmpty ? children.map(\.id) : staged.children.filter { id in children.contains { $0.id == id } }
-        var report: ImportReport
+        let report: ImportReport
         do {
             if staged.kind != .iphotodiary && chosen.isEmpty { throw ImportFailure(words[.importNeedsChild]) }
             if staged.kind == .photos {
-                let byDay = dryRun ? nil : Self.childrenByDay(context.form, among: children)
+                // The preview only: confirmed, an import of photos is made in the background (`ImportJobs`).
                 report = try await PhotoImport.run(
                     paths: [staged.file.deletingLastPathComponent().path], stores: stores.database.stores, storage: stores.photos.storage,
-                    family: family, children: chosen, now: stores.today.clock.now(), dryRun: dryRun,
-                    language: words.language == .korean ? .korean : .english, childrenByDay: byDay)
-                for day in report.days ?? [] where byDay != nil {
-                    if let date = try? SolarDate(iso: day.date), byDay?[date]?.isEmpty ?? true {
-                        report.skipped.append(ImportWord.importNoChildThatDay.text(words.language, words.language.longDate(date)))
-                    }
-                }
+                    family: family, children: chosen, now: stores.today.clock.now(), dryRun: true,
+                    language: words.language == .korean ? .korean : .english)
             } else {
             report = try await ImportRun.run(
                 source: staged.kind.rawValue, stores: stores.database.stores, photos: stores.photos.storage, family: family,
@@ -210,6 +258,15 @@ struct ImportPages {
             // One line for the whole import: the file and how many entries it added.
             await context.record(.created, .entry, id: nil, label: staged.fileName, detail: "import \(report.added["entries"] ?? 0)")
         }
+        return self.report(report, staged: staged, dryRun: dryRun, children: children, chosen: chosen, request: request, context: context)
+    }
+
+    /// The report page: what the import found and wrote (in a dry run, would write), and for photos the days to review.
+    private func report(
+        _ report: ImportReport, staged: Staged, dryRun: Bool, children: [Child], chosen: [ChildID], request: Request,
+        context: AppRequestContext
+    ) -> Response {
+        let words = Words.table(Language(request))
         let model = ReportModel(
             token: staged.folder.lastPathComponent, dryRun: dryRun, fileName: staged.fileName,
             counts: report.rows.map {
@@ -230,18 +287,6 @@ struct ImportPages {
             date: day.date, name: name, counts: ImportWord.importDayCounts.text(words.language, "\(day.photos)", "\(day.clips)"),
             hasEntries: day.entriesThatDay > 0 ? ImportWord.importDayHasEntries.text(words.language, "\(day.entriesThatDay)") : nil,
             children: children.map { ChildChoice($0, selected: chosen.contains($0.id)) })
-    }
-
-    /// The review's choices: for each day listed (`day`), the children ticked (`child-<date>`) that are the family's.
-    static func childrenByDay(_ form: FormFields, among children: [Child]) -> [SolarDate: [ChildID]]? {
-        let days = form.all("day")
-        guard !days.isEmpty else { return nil }
-        var chosen: [SolarDate: [ChildID]] = [:]
-        for text in days {
-            guard let date = try? SolarDate(iso: text) else { continue }
-            chosen[date] = form.all("child-\(text)").compactMap(ChildID.init).filter { id in children.contains { $0.id == id } }
-        }
-        return chosen
     }
 
     // MARK: Staging
@@ -292,11 +337,24 @@ struct ImportPages {
             hasPlist: saved.hasPlist)
     }
 
-    /// Deletes uploads left waiting longer than an hour.
+    /// Every staged upload of every family (a server starting resumes their jobs).
+    private func allStaged() -> [Staged] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: stagingRoot.path)) ?? []
+        return names.compactMap { name in
+            let folder = stagingRoot.appendingPathComponent(name, isDirectory: true)
+            guard let data = try? Data(contentsOf: folder.appendingPathComponent("import.json")),
+                let saved = try? JSONDecoder().decode(Staged.Saved.self, from: data), let family = FamilyID(saved.family)
+            else { return nil }
+            return try? staged(name, family: family)
+        }
+    }
+
+    /// Deletes uploads left waiting longer than an hour, and finished imports an hour after they finished.
     private func sweep() {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: stagingRoot.path)) ?? []
         for name in names {
             let folder = stagingRoot.appendingPathComponent(name)
+            if let job = ImportJobs.read(folder), job.state == .queued || job.state == .running { continue }
             let modified = (try? FileManager.default.attributesOfItem(atPath: folder.path)[.modificationDate] as? Date) ?? .distantPast
             if stores.today.clock.now().timeIntervalSince(modified) > Self.lifetime { try? FileManager.default.removeItem(at: folder) }
         }

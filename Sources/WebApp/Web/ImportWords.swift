@@ -4,7 +4,7 @@ import Services
 /// from `Word`, whose table is long enough. The templates see them in `t`. `%@` stands for what the page puts in.
 enum ImportWord: String, CaseIterable, Sendable {
     case import_photos, importPhotosHint, importDays, importDaysHint, importDayCounts, importDayHasEntries
-    case importNoChildThatDay
+    case importNoChildThatDay, importSurveying, importImporting, importWaiting, importUnderWay, importFailed, importRefresh
 
     var texts: (korean: String, english: String) {
         switch self {
@@ -27,6 +27,16 @@ enum ImportWord: String, CaseIterable, Sendable {
         case .importDayCounts: ("사진 %@장 · 동영상 %@개", "%@ photos · %@ clips")
         case .importDayHasEntries: ("이날 일기 %@개가 이미 있습니다", "The diary has %@ entries that day")
         case .importNoChildThatDay: ("%@: 고른 아이가 없어 가져오지 않았습니다", "%@: no child chosen, left out")
+        case .importSurveying: ("파일을 살펴보는 중", "Looking through the files")
+        case .importImporting: ("사진을 가져오는 중", "Bringing the photos in")
+        case .importWaiting: ("곧 시작합니다", "Starting in a moment")
+        case .importUnderWay:
+            (
+                "가져오는 중입니다. 이 페이지를 닫아도 계속되고, 서버가 다시 시작되어도 이어서 합니다.",
+                "The import is under way. It goes on if you close this page, and carries on if the server restarts."
+            )
+        case .importFailed: ("가져오지 못했습니다", "The import failed")
+        case .importRefresh: ("새로 고침", "Refresh")
         }
     }
 

@@ -35,6 +35,9 @@ const switched = (async () => {
   } catch (error) { /* offline after all: the next page tries again */ }
 })();
 
+// An import of photos under way (가져오기): the page is asked again every few seconds until it shows the report.
+if (document.querySelector("[data-import-progress=running]")) setTimeout(() => location.reload(), 3000);
+
 // The service worker keeps the app shell and recently viewed pages for reading offline (sw.js says what it keeps).
 // Share-link and invitation pages register none: their readers are not members.
 if ("serviceWorker" in navigator && !/^\/(s|invite)\//.test(location.pathname)) {
