@@ -140,12 +140,14 @@ def test_photos_reviewed_a_day_at_a_time(site, tmp_path):
                                 ("IMG_0003.JPG", "2024:05:06 18:00:00"))]
     page = browser.request("GET", "/settings/import")
     action = html.unescape(re.search(r'<form method="post" action="([^"]+)" enctype="multipart/form-data"', page.text).group(1))
+    files.append(("file", "IMG_0009.JPG", b"\xff\xd8\xff\xe0 not a photo at all"))
     headers, body = form_data([("kind", "photos"), ("encoding", "auto"), ("childId", site.child)], files)
     preview = browser.request("POST", action, raw=body, headers=headers)
     assert preview.status == 200, preview.text
     assert "날짜별로 만들 일기" in preview.text and "2024년 5월 5일 일요일" in preview.text and "사진 2장 · 동영상 0개" in preview.text
     assert re.search(rf'name="child-2024-05-05" value="{site.child}" checked', preview.text)
     assert re.search(rf'name="child-2024-05-05" value="{other}">', preview.text)  # not chosen for the import: not ticked
+    assert "IMG_0009.JPG: 사진이 손상되었거나 잘려서 읽을 수 없습니다 — 가져오지 않았습니다" in preview.text  # in the page's language
     assert entries(site) == []
     confirm = re.search(r'action="(/settings/import/[0-9a-f]{32}/confirm)"', preview.text).group(1)
     csrf = re.search(r'name="_csrf" value="([^"]+)"', preview.text).group(1)

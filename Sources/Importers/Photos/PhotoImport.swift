@@ -57,23 +57,24 @@ public enum PhotoImport {
     public static func run(
         paths: [String], stores: DiaryStores, storage: any PhotoStorage, family: FamilyID, children: [ChildID], now: Date,
         dryRun: Bool, language: Language = .korean, withEdited: Bool = false, addToExisting: Bool = false,
-        childrenByDay: [SolarDate: [ChildID]]? = nil, progress: Progress? = nil
+        childrenByDay: [SolarDate: [ChildID]]? = nil, reportLanguage: Language = .english, progress: Progress? = nil
     ) async throws -> ImportReport {
+        let words = PhotoImportWords(language: reportLanguage)
         guard !children.isEmpty else { throw ImportFailure("the family has no children yet: add one first (entries are about a child)") }
         var report = ImportReport(source: paths.joined(separator: ", "), dryRun: dryRun)
         let zone = TimeZone(identifier: EntryContent.defaultTimeZone) ?? .current
         let (files, surveyed, refused, edited) = try await ImportRun.onOwnThread { () throws -> (PhotoFiles, [Surveyed], [String], Int) in
             let files = try PhotoFiles(paths: paths, zone: zone)
             let (surveyed, refused, edited) = try survey(
-                files, storage: storage, family: family, now: now, zone: zone, withEdited: withEdited, progress: progress)
+                files, storage: storage, family: family, now: now, zone: zone, withEdited: withEdited, words: words, progress: progress)
             return (files, surveyed, refused, edited)
         }
         report.files = files.files.count + files.sidecars.count
         report.skipped += refused
-        if edited > 0 { report.warnings.append("\(edited) edited cop\(edited == 1 ? "y" : "ies") left out beside the original (--with-edited brings them)") }
+        if edited > 0 { report.warnings.append(words.edited(edited)) }
         if !files.leftOut.isEmpty {
             let kinds = files.leftOut.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-            report.warnings.append("\(files.leftOut.values.reduce(0, +)) file(s) left out that are no photo or clip by their name (\(kinds))")
+            report.warnings.append(words.notMedia(files.leftOut.values.reduce(0, +), kinds: kinds))
         }
 
         // Grouped by day, in time order; what is in the diary already, or twice in the import, is left out (a copy's
@@ -94,7 +95,7 @@ public enum PhotoImport {
         }
         if copies > 0 {
             report.duplicates["photos", default: 0] += copies
-            report.warnings.append("\(copies) file(s) the same as another of the import: each taken once")
+            report.warnings.append(words.copies(copies))
         }
         var days: [SolarDate: [Surveyed]] = [:]
         for item in kept {
@@ -128,7 +129,7 @@ public enum PhotoImport {
         defer { bar.finish() }
         var done = 0
         progress?(.importing, 0, total)
-        let destination = Destination(stores: stores, storage: storage, family: family, now: now, language: language)
+        let destination = Destination(stores: stores, storage: storage, family: family, now: now, language: language, words: words)
         for day in order {
             let items = days[day] ?? []
             let chosen = childrenByDay.map { $0[day] ?? [] } ?? children
@@ -151,7 +152,8 @@ public enum PhotoImport {
     /// Reads each file once for its hash, time and place, with what its sidecar says; the files that cannot be
     /// taken are named with why. Edited copies are counted and left out unless `withEdited`.
     private static func survey(
-        _ files: PhotoFiles, storage: any PhotoStorage, family: FamilyID, now: Date, zone: TimeZone, withEdited: Bool, progress: Progress?
+        _ files: PhotoFiles, storage: any PhotoStorage, family: FamilyID, now: Date, zone: TimeZone, withEdited: Bool, words: PhotoImportWords,
+        progress: Progress?
     ) throws -> (surveyed: [Surveyed], refused: [String], edited: Int) {
         let hints = PhotoHints.read(files)
         let intake = try PhotoIntake(storage: storage, family: family, now: now, dryRun: true)
@@ -175,14 +177,14 @@ public enum PhotoImport {
                 media = try intake.survey(upload)
             } catch {
                 upload.abandon()
-                refused.append("\(file.label): \(error); left out")
+                refused.append(words.refused(file.label, error))
                 continue
             }
             // The camera's own clock first; then the sidecar's instant on the diary's clock; then the file's.
             let taken = media.taken.flatMap { try? LocalDateTime(iso: $0.local.prefix(16)) }
             let noted = hint.sidecar?.taken.flatMap { try? LocalDateTime(iso: PhotoFiles.wallClock($0, zone: zone).prefix(16)) }
             guard let time = taken ?? noted ?? file.modified.flatMap({ try? LocalDateTime(iso: $0.prefix(16)) }) else {
-                refused.append("\(file.label): says nowhere when it was taken; left out")
+                refused.append(words.undated(file.label))
                 continue
             }
             let place = hint.sidecar.flatMap { sidecar in sidecar.latitude.flatMap { latitude in sidecar.longitude.map { (latitude, $0) } } }
@@ -211,6 +213,7 @@ public enum PhotoImport {
         let family: FamilyID
         let now: Date
         let language: Language
+        let words: PhotoImportWords
     }
 
     /// One day: its files staged and checked (several at a time), stored, and its entry written with them in one
@@ -234,7 +237,7 @@ public enum PhotoImport {
                         staged.append((item, PhotoIntake.Staged(upload: upload, coordinates: item.coordinates)))
                     } catch {
                         upload.abandon()
-                        unreadable.append("\(item.file.label): \(error); left out")
+                        unreadable.append(destination.words.refused(item.file.label, error))
                     }
                 }
                 return (Array(zip(staged.map(\.item), intake.check(staged.map(\.file)))), unreadable)
@@ -247,7 +250,7 @@ public enum PhotoImport {
                 case .success(let photo):
                     photos.append(photo)
                     read.append(item)
-                case .failure(let error): report.skipped.append("\(item.file.label): \(error); left out")
+                case .failure(let error): report.skipped.append(destination.words.refused(item.file.label, error))
                 }
             }
             guard let first = read.first, !photos.isEmpty else {

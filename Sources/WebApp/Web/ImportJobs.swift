@@ -81,7 +81,8 @@ final class ImportJobs: Sendable {
             var report = try await PhotoImport.run(
                 paths: [staged.file.deletingLastPathComponent().path], stores: stores.database.stores, storage: stores.photos.storage,
                 family: staged.family, children: children.map(\.id), now: stores.today.clock.now(), dryRun: false,
-                language: language == .korean ? .korean : .english, childrenByDay: byDay
+                language: language == .korean ? .korean : .english, childrenByDay: byDay,
+                reportLanguage: language == .korean ? .korean : .english
             ) { [self] stage, done, total in
                 progress.withLock { $0[token] = Progress(stage: stage, done: done, total: total) }
             }

@@ -226,7 +226,7 @@ struct ImportPages {
                 report = try await PhotoImport.run(
                     paths: [staged.file.deletingLastPathComponent().path], stores: stores.database.stores, storage: stores.photos.storage,
                     family: family, children: chosen, now: stores.today.clock.now(), dryRun: true,
-                    language: words.language == .korean ? .korean : .english)
+                    language: words.language == .korean ? .korean : .english, reportLanguage: words.language == .korean ? .korean : .english)
             } else {
             report = try await ImportRun.run(
                 source: staged.kind.rawValue, stores: stores.database.stores, photos: stores.photos.storage, family: family,
