@@ -408,6 +408,31 @@ def video_rows(args):
     return rows
 
 
+def noise_jpegs(folder, seed, count=10):
+    """The bytes of `count` JPEGs of noise, 1200×900 at quality 85 (about 500 KB: a photo's size, not its look)."""
+    bases = []
+    for index in range(count):
+        path = folder / f"base{index}.jpg"
+        subprocess.run(["vips", "gaussnoise", str(folder / "n.v"), "1200", "900", "--seed", str(seed + index)], check=True)
+        subprocess.run(["vips", "cast", str(folder / "n.v"), str(folder / "c.v"), "uchar"], check=True)
+        subprocess.run(["vips", "copy", str(folder / "c.v"), f"{path}[Q=85]"], check=True)
+        bases.append(path.read_bytes())
+    return bases
+
+
+def family_with_a_child(binary, birth_date):
+    """A fresh data folder whose family has a child (imports need one); the folder."""
+    data, token = new_data_folder(binary, "saessak-import-data-")
+    port = free_port()
+    server, _ = start(binary, data, port)
+    try:
+        Client(port, token).call("POST", "/api/v1/children", {"name": "하늘", "birthDate": birth_date})
+    finally:
+        server.terminate()
+        server.wait()
+    return data
+
+
 def import_rows(binary, rng, seed, entries=10_000, photos=1_000):
     """`saessak import dayone` of a 10,000-entry export with 1,000 photos (about 1 MP each), into an empty family,
     against the least any importer does with the same ZIP: Python reading the JSON and hashing every photo."""
@@ -419,13 +444,7 @@ def import_rows(binary, rng, seed, entries=10_000, photos=1_000):
     from dayone_export import entry, export
 
     folder = Path(tempfile.mkdtemp(prefix="saessak-import-bench-"))
-    bases = []
-    for index in range(10):
-        path = folder / f"base{index}.jpg"
-        subprocess.run(["vips", "gaussnoise", str(folder / "n.v"), "1200", "900", "--seed", str(seed + index)], check=True)
-        subprocess.run(["vips", "cast", str(folder / "n.v"), str(folder / "c.v"), "uchar"], check=True)
-        subprocess.run(["vips", "copy", str(folder / "c.v"), f"{path}[Q=85]"], check=True)
-        bases.append(path.read_bytes())
+    bases = noise_jpegs(folder, seed)
     words = "아기가 오늘 처음으로 걸었어요 공원 산책 이유식 잘 먹고 낮잠 할머니 댁 첫돌 백일 사진".split()
     every = entries // photos
     made = []
@@ -448,20 +467,10 @@ def import_rows(binary, rng, seed, entries=10_000, photos=1_000):
     reference()
     floor = time.perf_counter() - began
 
-    data = folder / "data"
-    subprocess.run([binary, "admin", "create-user", "--data", str(data), "--username", "bench", "--password-stdin"],
-                   input="benchmark password\n", text=True, check=True, capture_output=True)
-    token = subprocess.run([binary, "admin", "create-token", "--data", str(data), "--username", "bench"],
-                           text=True, check=True, capture_output=True).stdout.strip()
-    port = free_port()
-    server, _ = start(binary, data, port)
-    try:
-        Client(port, token).call("POST", "/api/v1/children", {"name": "하늘", "birthDate": "2012-01-01"})
-    finally:
-        server.terminate()
-        server.wait()
+    data = family_with_a_child(binary, "2012-01-01")
     seconds, rss = run_measured([binary, "import", "dayone", "--data", str(data), str(archive), "--json"])
     shutil.rmtree(folder, ignore_errors=True)
+    shutil.rmtree(data.parent, ignore_errors=True)
     return [
         (f"import Day One, {entries:,} entries", f"{entries / seconds:,.0f} entries/s, {rss:.0f} MB RSS",
          f"read+hash only {entries / floor:,.0f} /s", f"{seconds / floor:.1f}× its time"),
@@ -479,13 +488,7 @@ def photo_import_rows(binary, seed, photos=10_000, days=500):
     folder = Path(tempfile.mkdtemp(prefix="saessak-photo-import-bench-"))
     camera = folder / "DCIM"
     camera.mkdir()
-    bases = []
-    for index in range(10):
-        path = folder / f"base{index}.jpg"
-        subprocess.run(["vips", "gaussnoise", str(folder / "n.v"), "1200", "900", "--seed", str(seed + index)], check=True)
-        subprocess.run(["vips", "cast", str(folder / "n.v"), str(folder / "c.v"), "uchar"], check=True)
-        subprocess.run(["vips", "copy", str(folder / "c.v"), f"{path}[Q=85]"], check=True)
-        bases.append(path.read_bytes())
+    bases = noise_jpegs(folder, seed)
     first = datetime.datetime(2021, 1, 1, 9, 0, tzinfo=datetime.timezone(datetime.timedelta(hours=9)))
     for index in range(photos):
         path = camera / f"IMG_{index:05d}.JPG"
@@ -500,14 +503,7 @@ def photo_import_rows(binary, seed, photos=10_000, days=500):
         hashlib.sha256(path.read_bytes()).hexdigest()
     floor = time.perf_counter() - began
 
-    data, token = new_data_folder(binary, "saessak-photo-import-data-")
-    port = free_port()
-    server, _ = start(binary, data, port)
-    try:
-        Client(port, token).call("POST", "/api/v1/children", {"name": "하늘", "birthDate": "2020-06-01"})
-    finally:
-        server.terminate()
-        server.wait()
+    data = family_with_a_child(binary, "2020-06-01")
     seconds, rss = run_measured([binary, "import", "photos", "--data", str(data), str(camera), "--json"])
     again, _ = run_measured([binary, "import", "photos", "--data", str(data), str(camera), "--json"])
     shutil.rmtree(folder, ignore_errors=True)
