@@ -297,3 +297,16 @@ def test_a_google_photos_takeout(home, tmp_path):
     assert again["added"] == {"entries": 1, "photos": 1} and again["days"] == [
         {"date": "2021-05-07", "photos": 1, "clips": 0, "entriesThatDay": 1}], again
     assert len(entries(data, token)) == 6 and len(stored_originals(data)) == 10
+
+
+def test_a_camera_whose_clock_was_never_set_is_named_before_anything_is_written(home, tmp_path):
+    """A camera reset to its factory clock files its photos on 2000-01-01, years before the child was born (2019):
+    the dry run says so, for the person to check (on the page, to leave that day unticked)."""
+    data, token = home
+    folder = tmp_path / "old camera"
+    folder.mkdir()
+    taken(image(tmp_path, ".jpg", 120, 90), "2000:01:01 00:03:00").rename(folder / "DSC00001.JPG")
+    taken(image(tmp_path, ".jpg", 120, 90), "2024:01:01 10:00:00").rename(folder / "DSC00002.JPG")
+    dry = import_photos(data, folder, extra=["--dry-run"])
+    assert "1 day(s) before the children were born (a camera's clock not set?): 2000-01-01" in dry["warnings"], dry
+    assert [d["date"] for d in dry["days"]] == ["2000-01-01", "2024-01-01"] and entries(data, token) == []

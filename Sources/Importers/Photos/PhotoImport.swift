@@ -110,6 +110,13 @@ public enum PhotoImport {
         if let first = order.first, let last = order.last {
             existing = try await stores.entries.days(family: family, from: first, through: last)
         }
+        // A camera whose clock was never set files its photos years before the child was born: said, for the review.
+        let births = try await Page.all { try await stores.children.list(family: family, after: $0, limit: $1) }
+            .filter { children.contains($0.id) }.compactMap(\.profile.birthDate.solarDate)
+        if let birth = births.min() {
+            let early = order.filter { $0 < birth }
+            if !early.isEmpty { report.warnings.append(words.beforeBirth(early.map(\.iso))) }
+        }
         report.days = order.map { day in
             let items = days[day] ?? []
             let clips = items.count { $0.media.isVideo }

@@ -33,6 +33,14 @@ struct PhotoImportWords: Sendable {
         korean ? "가져온 파일 중 \(count)개는 다른 파일과 같아 한 번만 가져왔습니다" : "\(count) file(s) the same as another of the import: each taken once"
     }
 
+    /// Days before the children were born (a camera's clock not set?), the first few named.
+    func beforeBirth(_ days: [String]) -> String {
+        let named = days.prefix(5).joined(separator: ", ") + (days.count > 5 ? ", …" : "")
+        return korean
+            ? "아이가 태어나기 전 날짜가 \(days.count)일 있습니다 (카메라 시계가 맞지 않았을까요?): \(named)"
+            : "\(days.count) day(s) before the children were born (a camera's clock not set?): \(named)"
+    }
+
     /// Why a file was refused, in Korean.
     private func reason(_ error: any Error) -> String {
         switch error as? PhotoError {
