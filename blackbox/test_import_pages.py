@@ -137,7 +137,9 @@ def test_photos_reviewed_a_day_at_a_time(site, tmp_path):
     other = site.request("POST", "/api/v1/children", {"name": "바다", "birthDate": "2021-01-01"}, site.token).json()["id"]
     files = [("file", name, taken(image(tmp_path, ".jpg", 200, 150), when, "+09:00").read_bytes())
              for name, when in (("IMG_0001.JPG", "2024:05:05 10:00:00"), ("IMG_0002.JPG", "2024:05:06 09:00:00"),
-                                ("IMG_0003.JPG", "2024:05:06 18:00:00"))]
+                                ("IMG_0003.JPG", "2024:05:06 18:00:00"), ("IMG_0004.JPG", "2024:05:07 11:00:00"))]
+    picnic = site.request("POST", "/api/v1/entries", {"title": "소풍", "body": "", "date": "2024-05-07T09:00", "childIds": [other]},
+                          site.token).json()
     page = browser.request("GET", "/settings/import")
     action = html.unescape(re.search(r'<form method="post" action="([^"]+)" enctype="multipart/form-data"', page.text).group(1))
     files.append(("file", "IMG_0009.JPG", b"\xff\xd8\xff\xe0 not a photo at all"))
@@ -148,17 +150,23 @@ def test_photos_reviewed_a_day_at_a_time(site, tmp_path):
     assert re.search(rf'name="child-2024-05-05" value="{site.child}" checked', preview.text)
     assert re.search(rf'name="child-2024-05-05" value="{other}">', preview.text)  # not chosen for the import: not ticked
     assert "IMG_0009.JPG: 사진이 손상되었거나 잘려서 읽을 수 없습니다 — 가져오지 않았습니다" in preview.text  # in the page's language
-    assert entries(site) == []
+    # The day the diary has an entry on offers to add the photos to it.
+    assert "이날 일기 1개가 이미 있습니다" in preview.text and 'name="into-2024-05-07" value="1"' in preview.text
+    assert 'name="into-2024-05-05"' not in preview.text
+    assert [e["title"] for e in entries(site)] == ["소풍"]
     confirm = re.search(r'action="(/settings/import/[0-9a-f]{32}/confirm)"', preview.text).group(1)
     csrf = re.search(r'name="_csrf" value="([^"]+)"', preview.text).group(1)
-    started = browser.request("POST", confirm, form=[("_csrf", csrf), ("day", "2024-05-05"), ("day", "2024-05-06"),
-                                                     ("child-2024-05-05", site.child), ("child-2024-05-05", other)])
+    started = browser.request("POST", confirm, form=[("_csrf", csrf), ("day", "2024-05-05"), ("day", "2024-05-06"), ("day", "2024-05-07"),
+                                                     ("child-2024-05-05", site.child), ("child-2024-05-05", other),
+                                                     ("child-2024-05-07", other), ("into-2024-05-07", "1")])
     assert started.status == 303 and started.headers["Location"] == confirm.rsplit("/", 1)[0], started.headers
     done = finished(browser, started.headers["Location"])
     assert "가져오기 완료" in done.text, done.text
     assert "2024년 5월 6일 월요일: 고른 아이가 없어 가져오지 않았습니다" in done.text
-    made = entries(site)
-    assert [(e["date"], e["title"], sorted(e["childIds"])) for e in made] == [("2024-05-05T10:00", "사진 1장", sorted([site.child, other]))]
+    made = sorted(entries(site), key=lambda e: e["date"])
+    assert [(e["date"], e["title"], sorted(e["childIds"]), len(e["photoIds"])) for e in made] == [
+        ("2024-05-05T10:00", "사진 1장", sorted([site.child, other]), 1), ("2024-05-07T09:00", "소풍", [other], 1)]
+    assert made[1]["id"] == picnic["id"]
     record = browser.request("GET", "/activity?kind=entry")
     assert "파일에서 가져옴 · 일기 1개" in record.text
     english = browser.request("GET", "/settings/import?lang=en")

@@ -50,14 +50,17 @@ public enum PhotoImport {
     }
 
     /// Surveys `paths`, then (unless `dryRun`) imports their photos a day at a time for `children` — or, when
-    /// `childrenByDay` is given (the review page's choices), for each day's own, a day without any left out. A path that
+    /// `childrenByDay` is given (the review page's choices), for each day's own, a day without any left out. A day the
+    /// diary has an entry on gets its photos added to that entry when `addToExisting` (every such day) or it is one of
+    /// `addToDays` (the days ticked on the review page). A path that
     /// cannot be read stops the import before anything is written; a file that is no photo Saessak takes is named in
     /// the report's `skipped` with why, and the rest go on. A failure while writing a day stops the import with the
     /// days before it kept: run it again to go on.
     public static func run(
         paths: [String], stores: DiaryStores, storage: any PhotoStorage, family: FamilyID, children: [ChildID], now: Date,
         dryRun: Bool, language: Language = .korean, withEdited: Bool = false, addToExisting: Bool = false,
-        childrenByDay: [SolarDate: [ChildID]]? = nil, reportLanguage: Language = .english, progress: Progress? = nil
+        childrenByDay: [SolarDate: [ChildID]]? = nil, addToDays: Set<SolarDate> = [], reportLanguage: Language = .english,
+        progress: Progress? = nil
     ) async throws -> ImportReport {
         let words = PhotoImportWords(language: reportLanguage)
         guard !children.isEmpty else { throw ImportFailure("the family has no children yet: add one first (entries are about a child)") }
@@ -122,10 +125,11 @@ public enum PhotoImport {
             let clips = items.count { $0.media.isVideo }
             return ImportReport.Day(
                 date: day.iso, photos: items.count - clips, clips: clips, entriesThatDay: existing[day]?.entries ?? 0,
-                intoEntry: addToExisting && existing[day] != nil ? true : nil)
+                intoEntry: (addToExisting || addToDays.contains(day)) && existing[day] != nil ? true : nil)
         }
         if dryRun {
-            let (entries, photos) = (order.count { !(addToExisting && existing[$0] != nil) }, order.reduce(0) { $0 + (days[$1]?.count ?? 0) })
+            let joined = { (day: SolarDate) in (addToExisting || addToDays.contains(day)) && existing[day] != nil }
+            let (entries, photos) = (order.count { !joined($0) }, order.reduce(0) { $0 + (days[$1]?.count ?? 0) })
             if entries > 0 { report.added["entries"] = entries }
             if photos > 0 { report.added["photos"] = photos }
             return report
@@ -143,7 +147,7 @@ public enum PhotoImport {
             if !chosen.isEmpty {
                 // The day's last entry, when its photos go into it (a day of many entries: the last, as the timeline shows it first).
                 var into: EntryID?
-                if addToExisting, existing[day] != nil {
+                if addToExisting || addToDays.contains(day), existing[day] != nil {
                     into = try await stores.entries.list(family: family, filter: TimelineFilter(period: .day(day)), after: nil, limit: 1)
                         .items.first?.id
                 }

@@ -22,6 +22,8 @@ final class ImportJobs: Sendable {
         let language: String
         /// For each day of the review, the children ticked (dates and IDs as text).
         let childrenByDay: [String: [String]]
+        /// The days whose photos go into the entry the diary has that day (ticked on the review).
+        let intoDays: [String]
         var report: ImportReport?
         var failure: String?
     }
@@ -82,6 +84,7 @@ final class ImportJobs: Sendable {
                 paths: [staged.file.deletingLastPathComponent().path], stores: stores.database.stores, storage: stores.photos.storage,
                 family: staged.family, children: children.map(\.id), now: stores.today.clock.now(), dryRun: false,
                 language: language == .korean ? .korean : .english, childrenByDay: byDay,
+                addToDays: Set(job.intoDays.compactMap { try? SolarDate(iso: $0) }),
                 reportLanguage: language == .korean ? .korean : .english
             ) { [self] stage, done, total in
                 progress.withLock { $0[token] = Progress(stage: stage, done: done, total: total) }

@@ -47,6 +47,7 @@ struct ImportPages {
                         job: ImportJobs.Job(
                             state: .queued, user: try context.user().description, language: Language(request).rawValue,
                             childrenByDay: Dictionary(context.form.all("day").map { ($0, context.form.all("child-\($0)")) }, uniquingKeysWith: { a, _ in a }),
+                            intoDays: context.form.all("day").filter { context.form["into-\($0)"] == "1" },
                             report: nil, failure: nil))
                 }
                 return AccountPages.redirect("/settings/import/\(staged.folder.lastPathComponent)")
@@ -122,6 +123,8 @@ struct ImportPages {
         let counts: String
         let hasEntries: String?
         let children: [ChildChoice]
+        /// "Add the photos to that entry", for a day the diary has an entry on.
+        let addToEntry: String?
     }
 
     struct ReportCount {
@@ -286,7 +289,8 @@ struct ImportPages {
         return DayRow(
             date: day.date, name: name, counts: ImportWord.importDayCounts.text(words.language, "\(day.photos)", "\(day.clips)"),
             hasEntries: day.entriesThatDay > 0 ? ImportWord.importDayHasEntries.text(words.language, "\(day.entriesThatDay)") : nil,
-            children: children.map { ChildChoice($0, selected: chosen.contains($0.id)) })
+            children: children.map { ChildChoice($0, selected: chosen.contains($0.id)) },
+            addToEntry: day.entriesThatDay > 0 ? words[ImportWord.importAddToEntry] : nil)
     }
 
     // MARK: Staging

@@ -4,7 +4,7 @@ import Services
 /// from `Word`, whose table is long enough. The templates see them in `t`. `%@` stands for what the page puts in.
 enum ImportWord: String, CaseIterable, Sendable {
     case import_photos, importPhotosHint, importDays, importDaysHint, importDayCounts, importDayHasEntries
-    case importNoChildThatDay, importSurveying, importImporting, importWaiting, importUnderWay, importFailed, importRefresh
+    case importNoChildThatDay, importAddToEntry, importSurveying, importImporting, importWaiting, importUnderWay, importFailed, importRefresh
 
     var texts: (korean: String, english: String) {
         switch self {
@@ -27,6 +27,7 @@ enum ImportWord: String, CaseIterable, Sendable {
         case .importDayCounts: ("사진 %@장 · 동영상 %@개", "%@ photos · %@ clips")
         case .importDayHasEntries: ("이날 일기 %@개가 이미 있습니다", "The diary has %@ entries that day")
         case .importNoChildThatDay: ("%@: 고른 아이가 없어 가져오지 않았습니다", "%@: no child chosen, left out")
+        case .importAddToEntry: ("새 일기 대신 이날의 일기에 사진 더하기", "Add the photos to that day's entry instead of a new one")
         case .importSurveying: ("파일을 살펴보는 중", "Looking through the files")
         case .importImporting: ("사진을 가져오는 중", "Bringing the photos in")
         case .importWaiting: ("곧 시작합니다", "Starting in a moment")
