@@ -215,8 +215,6 @@ public enum PhotoImport {
         return (surveyed, refused, edited)
     }
 
-    /// One day: its files staged and checked (several at a time), stored, and its entry written with them in one
-    /// transaction. Whatever this day stored that no row took is removed again.
     /// Where an import's days go, and how their entries are made.
     struct Destination {
         let stores: DiaryStores
