@@ -6,7 +6,9 @@ place, comments and hearts, half written by another member so that news and "new
 the same for both — a count that grows with the entries on the page is an N+1 — and within the budget. Timing
 tests are flaky on shared machines; counts are not. `make bench` keeps the times. The server takes snapshots, so an
 owner's pages read their status as they would in a home set up as docs/backup.md advises."""
+import re
 import tempfile
+import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -14,6 +16,7 @@ import pytest
 
 from conftest import Server, engine_environment, make_family, saessak
 from images import image_bytes, multipart
+from test_pages_without_script import form_data
 
 # Which further passes of `make test` run this module: on PostgreSQL (engine).
 pytestmark = [pytest.mark.engine]
@@ -77,9 +80,30 @@ def fill(server, owner, editor, entries, comments):
     # A book of the year, for the books page and the API's list (how far it has got does not change what is read).
     book = server.request("POST", "/api/v1/books", {"childId": child["id"], "year": 2026}, owner)
     assert book.status == 202, book.body
-    return {"book": book.json()["id"],"child": child["id"], "entry": newest["id"], "photo": newest["photoIds"][0], "memo": memo["id"], "event": event["id"],
+    return {"book": book.json()["id"], "import": imported(server, owner, child["id"], folder, photos=1 + entries // 15), "child": child["id"], "entry": newest["id"], "photo": newest["photoIds"][0], "memo": memo["id"], "event": event["id"],
             "anniversary": anniversary["id"], "comment": comment["id"], "share": share["url"].rsplit("/", 1)[1],
             "feed": feed["url"].rsplit("/", 1)[1]}
+
+
+def imported(server, owner, child, folder, photos):
+    """The token of an import of `photos` photos made on the page 가져오기 (uploaded, confirmed, run in the
+    background), once its status page shows the report."""
+    files = [("file", f"old{n}.jpg", image_bytes(folder, ".jpg", 80 + n, 60)) for n in range(photos)]
+    headers, body = form_data([("kind", "photos"), ("encoding", "auto"), ("childId", child)], files)
+    preview = server.request("POST", "/settings/import", token=owner, raw=body, headers=headers)
+    assert preview.status == 200, preview.body[:300]
+    confirm = re.search(r'action="(/settings/import/([0-9a-f]{32})/confirm)"', preview.body.decode())
+    days = [("day", day) for day in re.findall(r'name="day" value="([0-9-]+)"', preview.body.decode())]
+    days += [(f"child-{day}", child) for _, day in days]
+    form = "&".join(f"{name}={value}" for name, value in days).encode()
+    started = server.request("POST", confirm.group(1), token=owner, raw=form,
+                             headers={"Content-Type": "application/x-www-form-urlencoded"})
+    assert started.status == 200, started.body[:300]  # the 303 to the status page, followed
+    for _ in range(240):
+        if "가져오기 완료" in server.request("GET", f"/settings/import/{confirm.group(2)}", token=owner).body.decode():
+            return confirm.group(2)
+        time.sleep(0.25)
+    raise AssertionError("the import of photos did not finish in a minute")
 
 
 # Every page and API list route a member reads, with the ids of the family asking.
@@ -89,7 +113,7 @@ PATHS = [
     "/photos/{photo}?entry={entry}", "/album?child={child}", "/album?child={child}&month=2026-11", "/children",
     "/children/{child}/edit", "/children/{child}/growth.svg", "/health?child={child}", "/health/events/{event}/edit",
     "/memos", "/memos/{memo}", "/anniversaries", "/anniversaries/{anniversary}/edit", "/comments/{comment}/edit",
-    "/settings", "/settings/import", "/more", "/calculator", "/s/{share}", "/feeds/{feed}", "/children/new", "/memos/new",
+    "/settings", "/settings/import", "/settings/import/{import}", "/more", "/calculator", "/s/{share}", "/feeds/{feed}", "/children/new", "/memos/new",
     "/anniversaries/new", "/children/{child}/delete",
     "/trash", "/trash/empty", "/api/v1/trash", "/api/v1/trash/settings", "/entries/{entry}/versions",
     "/api/v1/entries/{entry}/versions", "/activity", "/activity?kind=entry&month=2026-11", "/api/v1/activity",
