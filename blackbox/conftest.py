@@ -117,6 +117,21 @@ def query_sql(data, statement):
     return [tuple(line.split("|")) for line in _psql(data, statement)[1].splitlines()]
 
 
+def schema_catalog(data):
+    """The data folder's tables' indexes and constraints as its database describes them (PostgreSQL's catalog, or
+    SQLite's schema table): equal for two folders whose schemas are made alike."""
+    if ENGINE != "postgres":
+        return query_sql(data, "SELECT type, tbl_name, name, sql FROM sqlite_master WHERE type IN ('table', 'index', 'trigger') "
+                               "ORDER BY 1, 2, 3")
+    return query_sql(data, r"""
+        SELECT 'index', tablename, indexname, regexp_replace(indexdef, ' ON \S+\.', ' ON ') FROM pg_indexes
+        WHERE schemaname = current_schema()
+        UNION ALL
+        SELECT 'constraint', t.relname, c.conname, pg_get_constraintdef(c.oid) || CASE WHEN c.convalidated THEN '' ELSE ' NOT VALID' END
+        FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid WHERE t.relnamespace = current_schema()::regnamespace
+        ORDER BY 1, 2, 3""")
+
+
 def _psql(data, statement):
     environment = engine_environment(data, "postgres")
     url, _, query = environment["SAESSAK_DATABASE_URL"].partition("?")

@@ -32,8 +32,13 @@ final class ArchiveTables: DumpReader {
     }
 
     func rows(of table: String, limit: Int) throws -> [[String: DumpValue]] {
+        let path = "data/\(table).json"
+        return try Self.decoded(try elements(of: table, path: path, limit: limit), path: path)
+    }
+
+    /// Up to `limit` rows of `table` as they stand in the file, inflated and split but not yet decoded.
+    private func elements(of table: String, path: String, limit: Int) throws -> [[UInt8]] {
         try state.withLock { state in
-            let path = "data/\(table).json"
             guard !state.finished.contains(table) else { return [] }
             if state.open?.table != table {
                 guard let member = state.archive.member(path) else { throw BackupArchive.Failure.damaged("\(path) is missing") }
@@ -45,16 +50,12 @@ final class ArchiveTables: DumpReader {
             }
             guard var open = state.open else { return [] }
             defer { state.open = open }
-            let decoder = JSONDecoder()
-            var rows: [[String: DumpValue]] = []
-            while rows.count < limit {
+            var elements: [[UInt8]] = []
+            while elements.count < limit {
                 if !open.waiting.isEmpty {
-                    let element = open.waiting.removeFirst()
-                    do {
-                        rows.append(try decoder.decode([String: DumpValue].self, from: Data(element)))
-                    } catch {
-                        throw BackupArchive.Failure.damaged("\(path) is not a table of rows")
-                    }
+                    let taken = min(limit - elements.count, open.waiting.count)
+                    elements += open.waiting.prefix(taken)
+                    open.waiting.removeFirst(taken)
                     continue
                 }
                 let chunk: Data?
@@ -75,8 +76,31 @@ final class ArchiveTables: DumpReader {
                     throw BackupArchive.Failure.damaged("\(path) is not a table of rows: \(error)")
                 }
             }
-            return rows
+            return elements
         }
+    }
+
+    /// Rows decoded, a large batch in parts on every core: decoding (Foundation's `JSONDecoder`) is most of reading
+    /// a backup, and the database writing the rows needs a fraction of a core (docs/performance.md).
+    private static func decoded(_ elements: [[UInt8]], path: String) throws -> [[String: DumpValue]] {
+        @Sendable func decode(_ part: ArraySlice<[UInt8]>) throws -> [[String: DumpValue]] {
+            let decoder = JSONDecoder()
+            do {
+                return try part.map { try decoder.decode([String: DumpValue].self, from: Data($0)) }
+            } catch {
+                throw BackupArchive.Failure.damaged("\(path) is not a table of rows")
+            }
+        }
+        let parts = min(ProcessInfo.processInfo.activeProcessorCount, elements.count / 100)
+        guard parts > 1 else { return try decode(elements[...]) }
+        let size = (elements.count + parts - 1) / parts
+        let results = Mutex([Result<[[String: DumpValue]], any Error>?](repeating: nil, count: parts))
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            let range = (part * size)..<min(elements.count, (part + 1) * size)
+            let result = Result { try decode(elements[range]) }
+            results.withLock { $0[part] = result }
+        }
+        return try results.withLock { $0 }.flatMap { try ($0 ?? .success([])).get() }
     }
 }
 

@@ -62,22 +62,6 @@ public struct PostgresTransaction: Sendable {
         }
     }
 
-    /// Text as `COPY`'s text format takes a column: backslash, tab, newline and carriage return escaped.
-    static func copyText(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == 0x5C || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) else { return text }
-        var escaped = ""
-        for character in text.unicodeScalars {
-            switch character {
-            case "\\": escaped += "\\\\"
-            case "\t": escaped += "\\t"
-            case "\n": escaped += "\\n"
-            case "\r": escaped += "\\r"
-            default: escaped.unicodeScalars.append(character)
-            }
-        }
-        return escaped
-    }
-
     public func row(_ sql: String, _ arguments: [SQLArgument] = []) async throws -> PostgresRecord? {
         try await rows(sql, arguments).first
     }

@@ -54,7 +54,7 @@ enum PostgresSearchIndex {
         try await db.execute(
             "INSERT INTO searchDocuments (familyId, memoId, title, body, tags, place) SELECT familyId, id, title, body, '', '' FROM memos ORDER BY createdAt, id")
         var after = 0  // document IDs are positive
-        var tokenizing: Task<[Document], any Error>?
+        var tokenizing: Task<ByteBuffer, any Error>?
         while true {
             let read = try await db.rows(
                 "SELECT id, familyId, title, body, tags, place FROM searchDocuments WHERE id > ? ORDER BY id LIMIT 1000", [after]
@@ -64,39 +64,55 @@ enum PostgresSearchIndex {
                     columns: [try row.string("title"), try row.string("body"), try row.string("tags"), try row.string("place")])
             }
             let previous = try await tokenizing?.value
-            tokenizing = read.isEmpty ? nil : Task.detached { try read.map { try $0.tokenized() } }
-            if let previous { try await copyTokens(db, of: previous) }
+            tokenizing = read.isEmpty ? nil : Task.detached { try copyLines(of: read) }
+            if let previous, previous.readableBytes > 0 {
+                try await db.copy(into: "searchTokens", columns: ["documentId", "familyId", "token", "field", "positions", "occurrences"], previous)
+            }
             guard let last = read.last else { break }
             after = last.id
         }
     }
 
-    /// A document being indexed: its ID and family, its four columns, and (once made) its tokens.
+    /// A document being indexed: its ID, its family and its four columns.
     struct Document: Sendable {
         let id: Int
         let family: String
         let columns: [String]
-        var tokens: [SearchTokens.Token] = []
-
-        func tokenized() throws -> Document {
-            var document = self
-            document.tokens = try SearchTokens.document(columns)
-            return document
-        }
     }
 
-    /// Tokenized documents' tokens, in one `COPY`.
-    private static func copyTokens(_ db: PostgresTransaction, of documents: [Document]) async throws {
+    /// Documents' tokens as the lines of one `COPY` into `searchTokens`.
+    static func copyLines(of documents: [Document]) throws -> ByteBuffer {
         var lines = ByteBuffer()
+        lines.reserveCapacity(documents.count * 4_096)
+        var family = ByteBuffer()
         for document in documents {
-            for token in document.tokens {
-                lines.writeString("\(document.id)\t\(PostgresTransaction.copyText(document.family))\t\(PostgresTransaction.copyText(token.text))\t\(token.column + 1)\t{")
-                lines.writeString(token.positions.map(String.init).joined(separator: ","))
-                lines.writeString("}\t\(min(token.positions.count, Int(Int16.max)))\n")
+            var id = ByteBuffer()
+            id.writeCopyInteger(document.id)
+            family.clear()
+            family.writeCopyText(document.family)
+            // In the primary key's order (the rows come by document): its index is then made from sorted rows.
+            let tokens = try SearchTokens.document(document.columns).sorted { a, b in
+                a.column != b.column ? a.column < b.column : a.text.utf8.lexicographicallyPrecedes(b.text.utf8)
+            }
+            for token in tokens {
+                lines.writeImmutableBuffer(id)
+                lines.writeInteger(UInt8(ascii: "\t"))
+                lines.writeImmutableBuffer(family)
+                lines.writeInteger(UInt8(ascii: "\t"))
+                lines.writeCopyText(token.text)
+                lines.writeInteger(UInt8(ascii: "\t"))
+                lines.writeCopyInteger(token.column + 1)
+                lines.writeStaticString("\t{")
+                for (index, position) in token.positions.enumerated() {
+                    if index > 0 { lines.writeInteger(UInt8(ascii: ",")) }
+                    lines.writeCopyInteger(position)
+                }
+                lines.writeStaticString("}\t")
+                lines.writeCopyInteger(min(token.positions.count, Int(Int16.max)))
+                lines.writeInteger(UInt8(ascii: "\n"))
             }
         }
-        guard lines.readableBytes > 0 else { return }
-        try await db.copy(into: "searchTokens", columns: ["documentId", "familyId", "token", "field", "positions", "occurrences"], lines)
+        return lines
     }
 
     // A document as its entry or memo is written, inside the store's transaction (`PostgresSearchIndexing`).
