@@ -1,4 +1,5 @@
 import CSearchTokenizer
+import Foundation
 import Diary
 import GRDB
 import Persistence
@@ -30,6 +31,45 @@ enum SearchIndex {
         try refreshMemos(db, condition: "1", arguments: [])
         try db.execute(sql: "INSERT INTO searchIndex (searchIndex) VALUES ('rebuild')")
         try db.execute(sql: "INSERT INTO searchIndex (searchIndex) VALUES ('optimize')")
+    }
+
+    /// From this many segments `tidySearchIndex` merges them into one (a few small ones cost little; the bench's
+    /// diary had 10).
+    static let segmentsWorthMerging = 6
+
+    /// Leaf pages (about 4 KB each) a merge step writes.
+    static let pagesAStep = 500
+
+    /// How many segments the index is in: the second varint of FTS5's structure record (row 10 of `%_data`), after
+    /// its 4-byte cookie and, in the newer format, 4 more bytes (`FF 00 00 01`); 0 when there is no such record yet
+    /// or it cannot be read.
+    static func segments(_ db: Database) throws -> Int {
+        guard let record = try Data.fetchOne(db, sql: "SELECT block FROM searchIndex_data WHERE id = 10") else { return 0 }
+        let bytes = [UInt8](record)
+        var index = bytes.count >= 8 && bytes[4..<8] == [0xFF, 0x00, 0x00, 0x01] ? 8 : 4
+        /// An SQLite varint: big-endian groups of seven bits, each byte but the ninth flagged by its top bit.
+        func varint() -> Int? {
+            var value: UInt64 = 0
+            for byte in 0..<9 {
+                guard index < bytes.count else { return nil }
+                let next = bytes[index]
+                index += 1
+                if byte == 8 { return Int(exactly: value << 8 | UInt64(next)) }
+                value = value << 7 | UInt64(next & 0x7F)
+                if next < 0x80 { return Int(exactly: value) }
+            }
+            return nil
+        }
+        guard varint() != nil, let segments = varint() else { return 0 }  // the levels, then the segments
+        return segments
+    }
+
+    /// One step of merging every segment into one; false once there was nothing left to merge (FTS5 changes fewer
+    /// than two rows then).
+    static func mergeStep(_ db: Database) throws -> Bool {
+        let before = db.totalChangesCount
+        try db.execute(sql: "INSERT INTO searchIndex (searchIndex, rank) VALUES ('merge', ?)", arguments: [-pagesAStep])
+        return db.totalChangesCount - before >= 2
     }
 
     /// Entries with coordinates but no place region yet (written before schema v16, or restored from a backup made

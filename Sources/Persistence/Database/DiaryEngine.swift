@@ -50,6 +50,11 @@ public protocol DiaryEngine: Sendable {
     @discardableResult
     func refreshStatistics() async throws -> Bool
 
+    /// Merges the full-text index's parts into one when entries written one at a time have left it in many (each
+    /// part is one more lookup for every term of every search); true when it merged. `serve` asks soon after it
+    /// starts and hourly (`SearchIndexUpkeep`).
+    func tidySearchIndex() async throws -> Bool
+
     /// Lets go of connections (a command that ends).
     func close()
 }

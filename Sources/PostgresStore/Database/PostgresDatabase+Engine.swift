@@ -26,6 +26,9 @@ extension PostgresDatabase: DiaryEngine {
     /// PostgreSQL's autovacuum keeps the statistics (and a restore gathers them at once: `load`).
     public func refreshStatistics() async throws -> Bool { false }
 
+    /// The token table's B-tree indexes stay one structure as they are written: nothing to merge.
+    public func tidySearchIndex() async throws -> Bool { false }
+
     public func isEmpty() async throws -> Bool {
         try await readAsync { db in try await db.int("SELECT count(*) FROM families") ?? 0 } == 0
     }

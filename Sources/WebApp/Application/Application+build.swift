@@ -37,6 +37,7 @@ public func buildApplication(
     // Object storage is swept every hour too (see PhotoSweeper); the folder at start only.
     var services: [any Service] = [
         photos.worker, photos.renditions, StatisticsUpkeep(database: database, logger: logger),
+        SearchIndexUpkeep(database: database, logger: logger),
         TrashSweeper(trash: database.stores.trash, activity: database.stores.activity, photos: photos, logger: logger),
     ]
     if photos.storage.isShared { services.append(PhotoSweeper(photos: photos, logger: logger)) }
