@@ -1,0 +1,26 @@
+import Logging
+import Persistence
+import ServiceLifecycle
+
+/// Keeps SQLite's full-text index in one piece (`DiaryEngine.tidySearchIndex`): checked half a minute after the server
+/// starts (a diary written an entry at a time arrives in many pieces) and then every hour.
+public struct SearchIndexUpkeep: Service {
+    let database: any DiaryEngine
+    let logger: Logger
+    let first: Duration
+    let every: Duration
+
+    public init(database: any DiaryEngine, logger: Logger, first: Duration = .seconds(30), every: Duration = .seconds(3600)) {
+        self.database = database
+        self.logger = logger
+        self.first = first
+        self.every = every
+    }
+
+    public func run() async throws {
+        let (database, logger) = (database, logger)
+        await periodically(every: every, first: first, "merging the search index", logger: logger) {
+            if try await database.tidySearchIndex() { logger.info("search index merged into one segment") }
+        }
+    }
+}
