@@ -657,6 +657,8 @@ def search_segments(data):
     while len(numbers) < 2 and index < len(record):
         value = 0
         for position in range(9):
+            if index >= len(record):
+                return 0  # cut short: not a record this reads
             byte = record[index]
             index += 1
             if position == 8:
