@@ -31,6 +31,7 @@ enum PostgresSchema {
         Migration(name: "p16 snapshot runs", sql: snapshotRuns),
         Migration(name: "p17 book jobs", sql: bookJobs),
         Migration(name: "p18 sign-in methods", sql: signInMethods),
+        Migration(name: "p19 search family numbers", sql: searchFamilyNumbers),
     ]
 
     private static let diary = """

@@ -26,7 +26,7 @@ enum PostgresSearchIndex {
 
     /// Exact tokens and prefixes (`token >= 'bea' AND token < 'bea\u{10FFFF}'` in the C collation is a range scan),
     /// with each row's column and count, so a one-token term is matched and counted from the index alone.
-    static let lookupIndex = "CREATE INDEX searchTokens_lookup ON searchTokens(familyId, token, documentId) INCLUDE (field, occurrences)"
+    static let lookupIndex = "CREATE INDEX searchTokens_lookup ON searchTokens(family, token, documentId) INCLUDE (field, occurrences)"
 
     /// Every document made again from the entries and memos, in the order they were written (document IDs are the
     /// recency search windows go by, as SQLite's rowids are): the documents in two statements, then their tokens a
@@ -57,26 +57,29 @@ enum PostgresSearchIndex {
         var tokenizing: Task<ByteBuffer, any Error>?
         while true {
             let read = try await db.rows(
-                "SELECT id, familyId, title, body, tags, place FROM searchDocuments WHERE id > ? ORDER BY id LIMIT 1000", [after]
+                """
+                SELECT d.id, f.number, d.title, d.body, d.tags, d.place FROM searchDocuments d
+                JOIN searchFamilies f ON f.familyId = d.familyId WHERE d.id > ? ORDER BY d.id LIMIT 1000
+                """, [after]
             ).map { row in
                 Document(
-                    id: try row.int("id"), family: try row.string("familyId"),
+                    id: try row.int("id"), family: try row.int("number"),
                     columns: [try row.string("title"), try row.string("body"), try row.string("tags"), try row.string("place")])
             }
             let previous = try await tokenizing?.value
             tokenizing = read.isEmpty ? nil : Task.detached { try copyLines(of: read) }
             if let previous, previous.readableBytes > 0 {
-                try await db.copy(into: "searchTokens", columns: ["documentId", "familyId", "token", "field", "positions", "occurrences"], previous)
+                try await db.copy(into: "searchTokens", columns: ["documentId", "family", "token", "field", "positions", "occurrences"], previous)
             }
             guard let last = read.last else { break }
             after = last.id
         }
     }
 
-    /// A document being indexed: its ID, its family and its four columns.
+    /// A document being indexed: its ID, its family's number (`searchFamilies.number`) and its four columns.
     struct Document: Sendable {
         let id: Int
-        let family: String
+        let family: Int
         let columns: [String]
     }
 
@@ -84,21 +87,19 @@ enum PostgresSearchIndex {
     static func copyLines(of documents: [Document]) throws -> ByteBuffer {
         var lines = ByteBuffer()
         lines.reserveCapacity(documents.count * 4_096)
-        var family = ByteBuffer()
         for document in documents {
-            var id = ByteBuffer()
-            id.writeCopyInteger(document.id)
-            family.clear()
-            family.writeCopyText(document.family)
+            // The line's start, the same for each of the document's tokens.
+            var start = ByteBuffer()
+            start.writeCopyInteger(document.id)
+            start.writeInteger(UInt8(ascii: "\t"))
+            start.writeCopyInteger(document.family)
+            start.writeInteger(UInt8(ascii: "\t"))
             // In the primary key's order (the rows come by document): its index is then made from sorted rows.
             let tokens = try SearchTokens.document(document.columns).sorted { a, b in
                 a.column != b.column ? a.column < b.column : a.text.utf8.lexicographicallyPrecedes(b.text.utf8)
             }
             for token in tokens {
-                lines.writeImmutableBuffer(id)
-                lines.writeInteger(UInt8(ascii: "\t"))
-                lines.writeImmutableBuffer(family)
-                lines.writeInteger(UInt8(ascii: "\t"))
+                lines.writeImmutableBuffer(start)
                 lines.writeCopyText(token.text)
                 lines.writeInteger(UInt8(ascii: "\t"))
                 lines.writeCopyInteger(token.column + 1)
@@ -158,8 +159,8 @@ enum PostgresSearchIndex {
 
     /// One statement for all of a document's tokens.
     static let insertTokens = """
-        INSERT INTO searchTokens (documentId, familyId, token, field, positions, occurrences)
-        SELECT ?, ?, token, field, string_to_array(positions, ',')::integer[], least(cardinality(string_to_array(positions, ',')), 32767)
+        INSERT INTO searchTokens (documentId, family, token, field, positions, occurrences)
+        SELECT ?, (SELECT number FROM searchFamilies WHERE familyId = ?), token, field, string_to_array(positions, ',')::integer[], least(cardinality(string_to_array(positions, ',')), 32767)
         FROM unnest(?::text[], ?::smallint[], ?::text[]) AS t(token, field, positions)
         """
 

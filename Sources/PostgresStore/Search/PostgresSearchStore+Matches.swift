@@ -7,7 +7,8 @@ extension PostgresSearchStore {
     /// term's postings, newest first, checked for or merged with the others'), so a window costs its own size and
     /// not the number of matches; then each term's instances in just those documents, and their ranking.
     struct Matches {
-        let family: FamilyID
+        /// The family's number in the token table (`searchFamilies.number`).
+        let family: Int
         let phrases: [SearchTokens.Phrase]
         let filter: SearchFilter
         let size: Int
@@ -37,8 +38,8 @@ extension PostgresSearchStore {
         }
 
         private func candidates(before: Int64?, limit: Int, arguments: inout [SQLArgument]) -> String {
-            arguments.append(family.sql)
-            var conditions = ["s0.familyId = ?", PostgresSearchStore.phrase(phrases[0], alias: "s0", arguments: &arguments)]
+            arguments.append(family)
+            var conditions = ["s0.family = ?", PostgresSearchStore.phrase(phrases[0], alias: "s0", arguments: &arguments)]
             for (index, phrase) in phrases.enumerated().dropFirst() {
                 let alias = "t\(index)"
                 conditions.append(
@@ -81,8 +82,8 @@ extension PostgresSearchStore {
         private func counted(before: Int64?, arguments: inout [SQLArgument]) -> String {
             let weighted = "sum((CASE field WHEN 1 THEN 4 WHEN 2 THEN 1 WHEN 3 THEN 3 ELSE 2 END) * occurrences)::double precision"
             func list(_ index: Int) -> String {
-                arguments += [family.sql, phrases[index].tokens[0]]
-                var list = "SELECT documentId AS d, \(weighted) AS f FROM searchTokens WHERE familyId = ? AND token = ?"
+                arguments += [family, phrases[index].tokens[0]]
+                var list = "SELECT documentId AS d, \(weighted) AS f FROM searchTokens WHERE family = ? AND token = ?"
                 if let before {
                     list += " AND documentId < ?"
                     arguments.append(before)
@@ -100,9 +101,9 @@ extension PostgresSearchStore {
                 } else {
                     sql += """
                          CROSS JOIN LATERAL (SELECT \(weighted) AS f FROM searchTokens
-                            WHERE familyId = ? AND token = ? AND documentId = t\(first).d) AS t\(index)
+                            WHERE family = ? AND token = ? AND documentId = t\(first).d) AS t\(index)
                         """
-                    arguments += [family.sql, phrases[index].tokens[0]]
+                    arguments += [family, phrases[index].tokens[0]]
                     conditions.append("t\(index).f IS NOT NULL")
                 }
             }

@@ -34,10 +34,16 @@ public struct PostgresSearchStore: SearchStore {
         guard phrases.allSatisfy({ !$0.tokens.isEmpty }) else { return Page(items: [], next: nil) }
         let (window, merging) = (window, merging)
         let (page, next, documents) = try await database.readAsync { db in
+            // The family's number in the token table, and its number of documents (none yet: no row, nothing found).
+            guard let indexed = try await db.row("SELECT number, documents FROM searchFamilies WHERE familyId = ?", [family.sql]) else {
+                return ([Int64](), SearchPosition?.none, [PostgresRecord]())
+            }
+            let number = try indexed.int("number")
             // One term ranks by its instances alone (its IDF multiplies every score alike): no counting needed.
-            let counts = phrases.count == 1 ? nil : try await Self.documentCounts(db, family: family, phrases: phrases)
+            let counts = phrases.count == 1 ? nil : try await Self.documentCounts(
+                db, family: family, number: number, documents: Double(try indexed.int("documents")), phrases: phrases)
             let idf = counts?.idf ?? [1.0]
-            let matches = Matches(family: family, phrases: phrases, filter: filter, size: window, hits: counts?.hits, merging: merging)
+            let matches = Matches(family: number, phrases: phrases, filter: filter, size: window, hits: counts?.hits, merging: merging)
             var position = start
             var page: [Int64] = []
             var next: SearchPosition?
@@ -96,19 +102,19 @@ public struct PostgresSearchStore: SearchStore {
     /// 2,048 documents is estimated from the first 2,048, as SQLite does, from the share of the family's documents
     /// they span.
     /// Beside them, the number of documents each term is in (estimated as for the IDF), which `Matches` plans by.
-    static func documentCounts(_ db: PostgresTransaction, family: FamilyID, phrases: [SearchTokens.Phrase]) async throws
-        -> (idf: [Double], hits: [Double])
-    {
-        let rows = Double(try await db.int("SELECT documents FROM searchFamilies WHERE familyId = ?", [family.sql]) ?? 0)
+    /// `number` is the family's in the token table, `documents` how many it has.
+    static func documentCounts(
+        _ db: PostgresTransaction, family: FamilyID, number: Int, documents rows: Double, phrases: [SearchTokens.Phrase]
+    ) async throws -> (idf: [Double], hits: [Double]) {
         var idf: [Double] = []
         var counts: [Double] = []
         for phrase in phrases {
-            var arguments: [SQLArgument] = [family.sql]
+            var arguments: [SQLArgument] = [number]
             let condition = Self.phrase(phrase, alias: "s0", arguments: &arguments)
             guard let row = try await db.row(
                 """
                 SELECT count(*) AS hits, min(d) AS first, max(d) AS last FROM (
-                    SELECT DISTINCT s0.documentId AS d FROM searchTokens s0 WHERE s0.familyId = ? AND \(condition)
+                    SELECT DISTINCT s0.documentId AS d FROM searchTokens s0 WHERE s0.family = ? AND \(condition)
                     ORDER BY d LIMIT \(sample)) AS s
                 """,
                 arguments)
