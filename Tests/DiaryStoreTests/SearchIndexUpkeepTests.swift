@@ -13,9 +13,9 @@ import Testing
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("saessak-search-upkeep-\(UUID().uuidString)")
 
     /// `count` entries of one family, each written (and indexed) in a transaction of its own, as the API writes them.
-    func write(_ database: DiaryDatabase, family: FamilyID, count: Int) async throws {
+    func write(_ database: DiaryDatabase, family: FamilyID, name: String = "김씨네", count: Int) async throws {
         try await database.writer.write { db in
-            try db.execute(sql: "INSERT INTO families (id, name, createdAt) VALUES (?, '김씨네', '2025-06-01 01:00:00.000')", arguments: [family.sql])
+            try db.execute(sql: "INSERT INTO families (id, name, createdAt) VALUES (?, ?, '2025-06-01 01:00:00.000')", arguments: [family.sql, name])
         }
         for number in 0..<count {
             try await database.writer.write { db in
@@ -57,8 +57,54 @@ import Testing
         #expect(try await database.tidySearchIndex() == false)  // one segment: nothing to do
     }
 
+    /// SQLite 3.40's incremental merge begins again a level higher for every step that follows another write, and
+    /// past 2,000 levels FTS5 cannot open the index: `make bench`'s four clients writing through the API while the
+    /// server merged got there in a minute, and every write of an entry failed after. A write between two steps now
+    /// ends the merge, and a later check goes on with it.
+    @Test func writesBetweenTheStepsEndTheMergeBeforeItAddsLevels() async throws {
+        let database = try DiaryDatabase(folder: folder)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await write(database, family: FamilyID(), count: 300)
+        let before = try #require(try await database.reading { db in try SearchIndex.structure(db) })
+        // A page a step, so that the merge takes many steps, and another family's entries written beside them.
+        async let writing: Void = write(database, family: FamilyID(), name: "이씨네", count: 150)
+        _ = try await database.tidySearchIndex(pages: 1)
+        try await writing
+        let during = try #require(try await database.reading { db in try SearchIndex.structure(db) })
+        #expect(during.levels <= before.levels + 2, "\(before.levels) levels before the merge, \(during.levels) after")
+        while try await database.reading({ db in try SearchIndex.segments(db) }) > 1 {
+            #expect(try await database.tidySearchIndex(pages: 1))
+        }
+        let after = try #require(try await database.reading { db in try SearchIndex.structure(db) })
+        #expect(after.levels <= before.levels + 4)
+        #expect(try await matches(database, "낮잠").count == 300)
+        try await database.writer.write { db in try db.execute(sql: "INSERT INTO searchIndex (searchIndex) VALUES ('integrity-check')") }
+    }
+
+    /// An index left with more levels than FTS5 opens (as the merge above could leave it before) fails every write of an
+    /// entry; the next check makes it again from its documents, and it answers as before.
+    @Test func anIndexFTS5CannotOpenIsMadeAgain() async throws {
+        let database = try DiaryDatabase(folder: folder)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let family = FamilyID()
+        try await write(database, family: family, count: 30)
+        let nap = try await matches(database, "낮잠")
+        // 2,001 levels, as the bench's diary was left: cookie, levels (a two-byte varint), segments, writes.
+        try await database.writer.write { db in
+            try db.execute(sql: "UPDATE searchIndex_data SET block = ? WHERE id = 10", arguments: [Data([0, 0, 0, 0, 0x8F, 0x51, 0, 0])])
+        }
+        await #expect(throws: DatabaseError.self) { try await matches(database, "낮잠") }
+        #expect(try await database.tidySearchIndex())
+        #expect(try await matches(database, "낮잠") == nap)
+        #expect(try await database.reading { db in try SearchIndex.structure(db) }.map(\.levels) ?? 0 < 4)
+        try await database.writer.write { db in try db.execute(sql: "INSERT INTO searchIndex (searchIndex) VALUES ('integrity-check')") }
+    }
+
     /// The structure record is read defensively: a record cut short or of an unknown shape counts as no segments.
-    @Test(arguments: [[], [0, 0, 0, 1], [0, 0, 0, 1, 0x85], [0, 0, 0, 1, 0xFF, 0, 0, 1, 3], [0, 0, 0, 1, 2, 7], [0, 0, 0, 1, 0xFF, 0, 0, 1, 2, 0x81, 0x00]] as [[UInt8]])
+    @Test(arguments: [
+        [], [0, 0, 0, 1], [0, 0, 0, 1, 0x85], [0, 0, 0, 1, 0xFF, 0, 0, 1, 3], [0, 0, 0, 1, 2, 7], [0, 0, 0, 1, 2, 7, 12],
+        [0, 0, 0, 1, 0xFF, 0, 0, 1, 2, 0x81, 0x00, 0x90, 0x00],
+    ] as [[UInt8]])
     func theStructureRecordIsReadSafely(record: [UInt8]) async throws {
         let database = try DiaryDatabase(folder: folder)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -67,7 +113,7 @@ import Testing
             defer { try? db.execute(sql: "DELETE FROM searchIndex_data WHERE id = 10") }
             return try SearchIndex.segments(db)
         }
-        let expected = [[0, 0, 0, 1, 2, 7]: 7, [0, 0, 0, 1, 0xFF, 0, 0, 1, 2, 0x81, 0x00]: 128][record] ?? 0
+        let expected = [[0, 0, 0, 1, 2, 7, 12]: 7, [0, 0, 0, 1, 0xFF, 0, 0, 1, 2, 0x81, 0x00, 0x90, 0x00]: 128][record] ?? 0
         #expect(segments == expected)
     }
 }

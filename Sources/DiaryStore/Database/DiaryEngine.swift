@@ -20,11 +20,34 @@ extension DiaryDatabase: DiaryEngine {
     /// written an entry at a time keeps several (the bench's 100,000 entries written through the API: 10), and
     /// every term of every search looks each one up: `공원 산책` took 15 ms there, and 8.6 ms once merged into one.
     /// From `SearchIndex.segmentsWorthMerging` segments, they are merged into one by FTS5's incremental optimize
-    /// (`'merge'` with a negative page count), a step of `SearchIndex.pagesAStep` pages a transaction, so a write
-    /// waits at most one step (about 2 MB written); the whole index of 100,000 entries (60 MB) takes some seconds.
+    /// (`'merge'` with a negative page count), a step of `pages` pages a transaction, so a write waits at most one
+    /// step (about 2 MB written); the whole index of 100,000 entries (60 MB) takes some seconds.
+    ///
+    /// A write between two steps ends the merge (the next check goes on with it): SQLite before 3.41 would begin it
+    /// again a level higher, and after 2,000 levels FTS5 cannot open the index (`SearchIndex.levelsAllowed`). An
+    /// index with too many levels already — or none FTS5 can open, which an earlier Saessak could leave — is made
+    /// again from its documents.
     public func tidySearchIndex() async throws -> Bool {
-        guard try await reading({ db in try SearchIndex.segments(db) }) >= SearchIndex.segmentsWorthMerging else { return false }
-        while try await writer.write({ db in try SearchIndex.mergeStep(db) }) {
+        try await tidySearchIndex(pages: SearchIndex.pagesAStep)
+    }
+
+    func tidySearchIndex(pages: Int) async throws -> Bool {
+        guard let start = try await reading({ db in try SearchIndex.structure(db) }) else { return false }
+        if start.levels >= SearchIndex.levelsAllowed {
+            try await writer.write { db in try SearchIndex.rebuild(db) }
+            return true
+        }
+        guard start.segments >= SearchIndex.segmentsWorthMerging else { return false }
+        var left: SearchIndex.Structure?
+        while true {
+            let step = try await writer.write { [left] db -> (merged: Bool, left: SearchIndex.Structure?) in
+                guard let now = try SearchIndex.structure(db), now.writes == (left ?? now).writes, now.levels < SearchIndex.levelsAllowed
+                else { return (false, nil) }
+                let merged = try SearchIndex.mergeStep(db, pages: pages)
+                return (merged, try SearchIndex.structure(db))
+            }
+            guard step.merged else { break }
+            left = step.left
             await Task.yield()
         }
         return true

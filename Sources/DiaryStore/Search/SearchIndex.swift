@@ -25,6 +25,7 @@ enum SearchIndex {
 
     /// Every document made again from the entries and memos, and the index rebuilt from the documents.
     static func refreshAll(_ db: Database) throws {
+        if let structure = try structure(db), structure.levels > levelsOpenable { try rebuild(db) }  // so its triggers can run
         try fillPlaceRegions(db)
         try db.execute(sql: "DELETE FROM searchDocuments")
         try refreshEntries(db, condition: "1", arguments: [])
@@ -40,11 +41,18 @@ enum SearchIndex {
     /// Leaf pages (about 4 KB each) a merge step writes.
     static let pagesAStep = 500
 
-    /// How many segments the index is in: the second varint of FTS5's structure record (row 10 of `%_data`), after
-    /// its 4-byte cookie and, in the newer format, 4 more bytes (`FF 00 00 01`); 0 when there is no such record yet
-    /// or it cannot be read.
-    static func segments(_ db: Database) throws -> Int {
-        guard let record = try Data.fetchOne(db, sql: "SELECT block FROM searchIndex_data WHERE id = 10") else { return 0 }
+    /// FTS5's structure record (row 10 of `%_data`), the parts that matter here: how many levels and segments the
+    /// index is in, and its write counter (one more for every segment a write flushes; a merge leaves it as it is).
+    struct Structure: Equatable {
+        let levels: Int
+        let segments: Int
+        let writes: Int
+    }
+
+    /// The structure record read: after its 4-byte cookie and, in the newer format, 4 more bytes (`FF 00 00 01`),
+    /// three varints. Nil when there is no such record yet or it cannot be read.
+    static func structure(_ db: Database) throws -> Structure? {
+        guard let record = try Data.fetchOne(db, sql: "SELECT block FROM searchIndex_data WHERE id = 10") else { return nil }
         let bytes = [UInt8](record)
         var index = bytes.count >= 8 && bytes[4..<8] == [0xFF, 0x00, 0x00, 0x01] ? 8 : 4
         /// An SQLite varint: big-endian groups of seven bits, each byte but the ninth flagged by its top bit.
@@ -60,16 +68,42 @@ enum SearchIndex {
             }
             return nil
         }
-        guard varint() != nil, let segments = varint() else { return 0 }  // the levels, then the segments
-        return segments
+        guard let levels = varint(), let segments = varint(), let writes = varint() else { return nil }
+        return Structure(levels: levels, segments: segments, writes: writes)
+    }
+
+    /// How many segments the index is in (0 when the structure record is missing or cannot be read).
+    static func segments(_ db: Database) throws -> Int {
+        try structure(db)?.segments ?? 0
     }
 
     /// One step of merging every segment into one; false once there was nothing left to merge (FTS5 changes fewer
     /// than two rows then).
-    static func mergeStep(_ db: Database) throws -> Bool {
+    static func mergeStep(_ db: Database, pages: Int = pagesAStep) throws -> Bool {
         let before = db.totalChangesCount
-        try db.execute(sql: "INSERT INTO searchIndex (searchIndex, rank) VALUES ('merge', ?)", arguments: [-pagesAStep])
+        try db.execute(sql: "INSERT INTO searchIndex (searchIndex, rank) VALUES ('merge', ?)", arguments: [-pages])
         return db.totalChangesCount - before >= 2
+    }
+
+    /// Levels past which the index is made again rather than merged. Each merge into one segment puts it a level
+    /// above the rest, and nothing takes levels away: SQLite before 3.41 (Debian 12 has 3.40) adds one for every
+    /// step of the incremental merge that follows another write, and past 2,000 levels FTS5 cannot open the index
+    /// at all ("vtable constructor failed", `SQLITE_CORRUPT`): every write of an entry then fails. `make bench`'s
+    /// four clients writing through the API while the server merged got there in a minute.
+    static let levelsAllowed = 64
+
+    /// The most levels FTS5 opens (`FTS5_MAX_LEVEL`'s 64 is its merges' limit, the structure's is 2,000).
+    static let levelsOpenable = 2_000
+
+    /// The index made again from its documents, its levels back to a few: FTS5's `rebuild` clears its tables and
+    /// indexes every document again (100,000 entries: some seconds), then one segment. An index FTS5 cannot open
+    /// is first given an empty structure record, the one a new index starts with, so that `rebuild` can run.
+    static func rebuild(_ db: Database) throws {
+        if let structure = try structure(db), structure.levels > levelsOpenable {
+            try db.execute(sql: "UPDATE searchIndex_data SET block = zeroblob(7) WHERE id = 10")
+        }
+        try db.execute(sql: "INSERT INTO searchIndex (searchIndex) VALUES ('rebuild')")
+        try db.execute(sql: "INSERT INTO searchIndex (searchIndex) VALUES ('optimize')")
     }
 
     /// Entries with coordinates but no place region yet (written before schema v16, or restored from a backup made
