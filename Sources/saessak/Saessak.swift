@@ -3,6 +3,7 @@ import Foundation
 import Importers
 import Installation
 import Logging
+import PostgresStore
 import Services
 
 @main
@@ -33,7 +34,7 @@ struct Saessak: AsyncParsableCommand {
                 try command.run()
             }
         } catch {
-            exit(withError: error)
+            exit(withError: PostgresDatabase.operatorMessage(error).map(CLIError.init) ?? error)
         }
     }
 }

@@ -76,6 +76,15 @@ public final class PostgresDatabase: Sendable {
         public let description: String
     }
 
+    /// What a command tells its operator of an error PostgreSQL answered: its message and SQLSTATE (postgres-nio's
+    /// own description of it says only that details are withheld). Nil for any other error. Not for the server's log:
+    /// a message can quote a value.
+    public static func operatorMessage(_ error: any Error) -> String? {
+        guard let error = error as? PSQLError, let message = error.serverInfo?[.message] else { return nil }
+        let state = error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
+        return "PostgreSQL refused a statement: \(message)\(state)"
+    }
+
     /// One connection, made and closed before the pool starts: the pool would retry a wrong password or a missing
     /// database quietly forever, and a command should say at once what is wrong.
     static func probe(_ settings: PostgresSettings, logger: Logger) async throws {
