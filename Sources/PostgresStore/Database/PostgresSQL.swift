@@ -28,17 +28,30 @@ public struct PostgresTransaction: Sendable {
         try await rows(sql, arguments).count
     }
 
+    /// The rows, gathered on the connection's event loop and handed over once: the task waits once a statement
+    /// (reading postgres-nio's row sequence waited for the statement's start and again for its rows: a thread hand-off
+    /// each, and a page's reads were mostly those).
     public func rows(_ sql: String, _ arguments: [SQLArgument] = []) async throws -> [PostgresRecord] {
         let query = PostgresQuery(unsafeSQL: Self.numbered(sql), binds: try Self.bindings(arguments))
-        var records: [PostgresRecord] = []
         StatementCount.current?.add()
+        let result: PostgresQueryResult = try await connection.query(query, logger: logger).get()
+        var records: [PostgresRecord] = []
+        records.reserveCapacity(result.rows.count)
         var names: [String: Int]?
-        for try await row in try await connection.query(query, logger: logger) {
+        for row in result.rows {
             let record = PostgresRecord(row, names: names)
             names = record.byName
             records.append(record)
         }
         return records
+    }
+
+    /// Sends a statement without waiting for its answer: the connection runs its statements in order, so the next
+    /// one waited for has this one's answer behind it. Its failure, if any, is handed to `failed` on the event loop.
+    func send(_ sql: String, failed: @escaping @Sendable (any Error) -> Void) {
+        StatementCount.current?.add()
+        let result: EventLoopFuture<PostgresQueryResult> = connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
+        result.whenFailure(failed)
     }
 
     /// Runs a query and hands `body` each row as it arrives, holding none of them.
