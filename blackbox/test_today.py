@@ -72,3 +72,36 @@ def test_notices_of_a_family(tmp_path):
         assert call(server, "GET", "/today", token=t).status == 200
     finally:
         server.stop()
+
+
+def test_the_home_page_lists_this_day_of_the_years_before(tmp_path):
+    """"예전 오늘" on the home page: each entry of today's month and day (Seoul) in an earlier year, with its year and
+    title, linking to it; an entry of another day is not there."""
+    from datetime import datetime, timedelta, timezone
+    import html
+    data = tmp_path / "data"
+    t = make_family(data, "mom", "우리집")
+    server = Server(data).start()
+    try:
+        child = call(server, "POST", "/children", {"name": "해", "birthDate": "2015-03-01"}, t).json()
+        today = datetime.now(timezone(timedelta(hours=9))).date()
+        written = {}
+        for back, title in ((1, "작년 오늘 <첫 걸음>"), (3, "삼 년 전 오늘")):
+            try:
+                day = today.replace(year=today.year - back)
+            except ValueError:  # 29 February
+                continue
+            entry = call(server, "POST", "/entries", {"title": title, "body": "", "date": f"{day.isoformat()}T08:00",
+                                                      "childIds": [child["id"]]}, t).json()
+            written[entry["id"]] = (day.year, title)
+        other = (today - timedelta(days=2)).replace(year=today.year - 2)
+        call(server, "POST", "/entries", {"title": "다른 날", "body": "", "date": f"{other.isoformat()}T08:00",
+                                          "childIds": [child["id"]]}, t)
+        page = server.request("GET", "/", token=t)
+        assert page.status == 200
+        earlier = page.body.decode().split('id="earlier-title"', 1)[1].split("</section>", 1)[0]
+        for id, (year, title) in written.items():
+            assert f'<a href="/entries/{id}"><strong>{year} · {html.escape(title, quote=False)}</strong></a>' in earlier.replace("&#39;", "'")
+        assert "다른 날" not in earlier
+    finally:
+        server.stop()

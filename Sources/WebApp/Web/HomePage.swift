@@ -27,10 +27,20 @@ struct HomePage {
         var snapshotWarning: String?
     }
 
-    /// An entry of an earlier year on this day, with its year.
+    /// An entry of an earlier year on this day, with its year: the few fields of its card the list shows (the
+    /// template reads a model by reflection, every field of it, and a whole card has dozens).
     struct EarlierEntry {
-        let card: EntryCard
+        let id: String
+        let title: String
+        let date: String
         let year: String
+
+        init(_ card: EntryCard, year: String) {
+            id = card.id
+            title = card.title
+            date = card.date
+            self.year = year
+        }
     }
 
     func register(on pages: SecureRoutes) {
@@ -68,7 +78,7 @@ struct HomePage {
                 vaccinations: stores.vaccinations)
             model.notices = notices.map { NoticeLine($0, today: today, language: language, names: names) }
             let earlier = try await stores.entries.onThisDay(family: member.familyID, OnThisDay(date: today, includeLunar: true), limit: 10)
-            model.onThisDay = earlier.map { EarlierEntry(card: EntryCard($0, language: language, names: names, ages: ages), year: String($0.content.date.date.year)) }
+            model.onThisDay = earlier.map { EarlierEntry(EntryCard($0, language: language, names: names, ages: ages), year: String($0.content.date.date.year)) }
             return WebPage("home", title: words[.home], tab: .home, model: model).response(request, context: context)
         }
     }
