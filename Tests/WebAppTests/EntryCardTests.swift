@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import WebApp
@@ -19,5 +20,15 @@ import Testing
         #expect(EntryCard.excerpt(hangul) == String(repeating: "가", count: 160))
         let fused = String(repeating: "e\u{0301}", count: 150)  // 300 scalars, 150 characters: whole
         #expect(EntryCard.excerpt(fused) == fused)
+    }
+
+    /// A tag in a link's query is encoded byte by byte as Foundation encodes it, over generated hostile text (every
+    /// ASCII character, Hangul, marks, emoji, joiners).
+    @Test func aTagInAQueryIsEncodedAsFoundationEncodesIt() {
+        let allowed = CharacterSet.urlQueryAllowed.subtracting(CharacterSet(charactersIn: "&+=#;"))
+        let ascii = String(decoding: (0..<128).map { UInt8($0) }, as: UTF8.self)
+        for text in EscapingTests.strings(400) + [ascii, "산책 & 놀이", "a+b=c#d;e", ""] {
+            #expect(EntryCard.queryValue(text) == text.addingPercentEncoding(withAllowedCharacters: allowed), "\(text.debugDescription)")
+        }
     }
 }
