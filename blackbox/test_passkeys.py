@@ -311,6 +311,19 @@ def test_in_chromium_with_a_virtual_authenticator(site, chrome):
         chrome.delete_all_cookies()
 
 
+@first_pass_only
+def test_a_page_opened_by_ip_address_says_passkeys_need_the_servers_name(site, chrome):
+    """Chromium refuses WebAuthn on an IP address at once (a SecurityError): the page says why, in its language,
+    instead of "cancelled"."""
+    chrome.delete_all_cookies()
+    for language, expected in (("ko", "IP 주소가 아니라 서버의 이름"), ("en", "not by its IP address")):
+        chrome.get(f"http://127.0.0.1:{site.port}/login?lang={language}")
+        chrome.find_element(By.CSS_SELECTOR, "[data-passkey-sign-in] button").click()
+        status = wait(chrome, lambda d: d.find_element(By.CSS_SELECTOR, "[data-passkey-status]").text)
+        assert expected in status, status
+    chrome.delete_all_cookies()
+
+
 def invitation_token(site, owner_token, role="viewer"):
     made = site.request("POST", "/api/v1/invitations", {"role": role}, owner_token)
     assert made.status == 201, made.body

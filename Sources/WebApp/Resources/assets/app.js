@@ -205,6 +205,13 @@ const postJSON = (url, csrf, body) => fetch(url, {
   headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: JSON.stringify(body || {}),
 });
 
+// WebAuthn works on a page opened by the server's name (or localhost), never by its IP address: the browser refuses
+// at once with a SecurityError, which is no cancelling and should say what to do instead.
+const passkeyStatus = (error, otherwise) => (error && error.name === "SecurityError"
+  ? say("패스키는 IP 주소가 아니라 서버의 이름(예: saessak.home)으로 연 페이지에서만 쓸 수 있습니다.",
+    "Passkeys work only on a page opened by the server's name (such as saessak.home), not by its IP address.")
+  : otherwise);
+
 function setUpPasskeySignIn(section) {
   if (!window.PublicKeyCredential) return;
   section.hidden = false;
@@ -216,7 +223,7 @@ function setUpPasskeySignIn(section) {
     try {
       const options = await (await postJSON("/login/passkey/options", csrf)).json();
       credential = await navigator.credentials.get({ publicKey: { ...options, challenge: fromBase64url(options.challenge) } });
-    } catch (error) { status.textContent = section.dataset.cancelled; return; }
+    } catch (error) { status.textContent = passkeyStatus(error, section.dataset.cancelled); return; }
     const response = credential.response;
     const answer = await postJSON("/login/passkey", csrf, {
       id: toBase64url(credential.rawId), clientDataJSON: toBase64url(response.clientDataJSON),
@@ -282,7 +289,7 @@ async function createPasskey(options, status) {
       attestationObject: toBase64url(credential.response.attestationObject),
     };
   } catch (error) {
-    status.textContent = say(`패스키를 만들지 않았습니다 (${error.name}).`, `No passkey was made (${error.name}).`);
+    status.textContent = passkeyStatus(error, say(`패스키를 만들지 않았습니다 (${error.name}).`, `No passkey was made (${error.name}).`));
     return null;
   }
 }
