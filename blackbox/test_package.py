@@ -155,9 +155,9 @@ def test_it_runs_as_the_service_would_and_serves_photos(installed, tmp_path):
     server.start()
     try:
         link = installed.run("saessak admin setup-link --data /var/lib/saessak", user="saessak").stdout.strip()
-        assert link.startswith(f"http://127.0.0.1:{port}/setup?token=")
+        assert link.startswith(f"http://localhost:{port}/setup?token=")
         browser = Browser(server)
-        page = browser.request("GET", link[len(server.base):])
+        page = browser.request("GET", link[len(f"http://localhost:{port}"):])
         assert page.status == 200
         token = re.search(r'name="token" value="([^"]+)"', page.text).group(1)
         csrf = re.search(r'name="_csrf" value="([^"]+)"', page.text).group(1)

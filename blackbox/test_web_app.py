@@ -513,7 +513,7 @@ def setup_page(tmp_path):
     running = Server(data).start()
     deadline = time.time() + 10
     while time.time() < deadline:
-        match = re.search(r"http://127\.0\.0\.1:\d+(/setup\?token=\S+)", (data.parent / f"server-{running.port}.log").read_text())
+        match = re.search(r"http://localhost:\d+(/setup\?token=\S+)", (data.parent / f"server-{running.port}.log").read_text())
         if match:
             return running, match.group(1)
         time.sleep(0.05)

@@ -81,13 +81,26 @@ public func buildApplication(
         services: services,
         onServerRunning: { channel in
             guard let setupToken, let port = channel.localAddress?.port else { return }
-            let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
             // Printed, never logged: the link is a password until it is used.
-            let link = "http://\(host):\(port)/setup?token=\(setupToken)"
+            let link = setupLink(publicURL: configuration.publicURL, host: configuration.host, port: port) + "/setup?token=\(setupToken)"
             FileHandle.standardOutput.write(Data("Saessak has no users yet. Create the owner at: \(link)\n".utf8))
             do { try signIn.setup.publish(link) } catch { logger.warning("the setup link could not be written to the data folder: \(error)") }
         },
         logger: logger)
+}
+
+/// Where the printed setup link points: the public URL when there is one; `localhost` for a server on the loopback
+/// address (the same machine, or through `ssh -L`, and a name a passkey can be made for, where 127.0.0.1 is refused);
+/// else the address it listens on.
+func setupLink(publicURL: URL?, host: String, port: Int) -> String {
+    if let publicURL {
+        var text = publicURL.absoluteString
+        while text.hasSuffix("/") { text.removeLast() }
+        return text
+    }
+    let loopback = host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    let shown = loopback ? "localhost" : host.contains(":") ? "[\(host)]" : host
+    return "http://\(shown):\(port)"
 }
 
 /// Every route of the server, each with the access it declares (`AccessTable`).

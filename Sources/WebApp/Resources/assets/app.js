@@ -205,12 +205,13 @@ const postJSON = (url, csrf, body) => fetch(url, {
   headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: JSON.stringify(body || {}),
 });
 
-// WebAuthn works on a page opened by the server's name (or localhost), never by its IP address: the browser refuses
-// at once with a SecurityError, which is no cancelling and should say what to do instead.
-const passkeyStatus = (error, otherwise) => (error && error.name === "SecurityError"
-  ? say("패스키는 IP 주소가 아니라 서버의 이름(예: saessak.home)으로 연 페이지에서만 쓸 수 있습니다.",
-    "Passkeys work only on a page opened by the server's name (such as saessak.home), not by its IP address.")
-  : otherwise);
+// WebAuthn works on a page opened by the server's name (or localhost), never by its IP address: the server gives no
+// options there, and the browser refuses a name other than the page's with a SecurityError. Neither is cancelling:
+// the button says what to do instead.
+const needsName = say("패스키는 IP 주소가 아니라 서버의 이름(예: saessak.home)으로 연 페이지에서만 쓸 수 있습니다.",
+  "Passkeys work only on a page opened by the server's name (such as saessak.home), not by its IP address.");
+const openedByAddress = () => /^[0-9.]+$/.test(location.hostname) || location.hostname.includes(":");
+const passkeyStatus = (error, otherwise) => (openedByAddress() || (error && error.name === "SecurityError") ? needsName : otherwise);
 
 function setUpPasskeySignIn(section) {
   if (!window.PublicKeyCredential) return;
@@ -248,7 +249,7 @@ function setUpPasskeySignUp(section) {
     const fields = Object.fromEntries([...section.querySelectorAll("input[name^=passkey-]")]
       .map((input) => [input.name.slice("passkey-".length), input.value]));
     const asked = await postJSON(`${section.dataset.action}/options`, csrf, fields);
-    if (!asked.ok) { status.textContent = (await asked.json().catch(() => ({}))).detail || asked.statusText; return; }
+    if (!asked.ok) { status.textContent = passkeyStatus(null, (await asked.json().catch(() => ({}))).detail || asked.statusText); return; }
     const made = await createPasskey(await asked.json(), status);
     if (!made) return;
     const answer = await postJSON(section.dataset.action, csrf, { ...fields, ...made });
@@ -267,7 +268,8 @@ function setUpPasskeyAdding(form) {
     status.textContent = "";
     const csrf = form.querySelector("input[name=_csrf]").value;
     const asked = await postJSON("/settings/passkeys/options", csrf);
-    const made = asked.ok ? await createPasskey(await asked.json(), status) : null;
+    if (!asked.ok) { status.textContent = passkeyStatus(null, (await asked.json().catch(() => ({}))).detail || asked.statusText); return; }
+    const made = await createPasskey(await asked.json(), status);
     if (!made) return;
     const answer = await postJSON("/settings/passkeys", csrf, { name: form.querySelector("input[name=name]").value, ...made });
     if (answer.ok) { location.assign("/settings/sign-in"); return; }
