@@ -142,26 +142,7 @@ public final class PostgresDatabase: Sendable {
     /// makes several reads, and each wait is a thread hand-off on the event loop and another back (the PostgreSQL
     /// home page: 27 statements in 9 reads, and half its server's CPU in the kernel switching threads).
     public func readAsync<T: Sendable>(_ body: @escaping @Sendable (PostgresTransaction) async throws -> T) async throws -> T {
-        let logger = logger
-        return try await withConnectionDeadline { started in
-            try await self.client.withConnection { connection in
-                started.set()
-                let transaction = PostgresTransaction(connection: connection, logger: logger, threads: self.threads)
-                let began = Mutex<(any Error)?>(nil)
-                transaction.send("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") { error in began.withLock { $0 = error } }
-                do {
-                    let result = try await body(transaction)
-                    // Answered before the body's first statement was (a body of no statement cannot tell, and needs
-                    // no snapshot).
-                    if let error = began.withLock({ $0 }) { throw error }
-                    transaction.send("COMMIT") { _ in }
-                    return result
-                } catch {
-                    _ = try? await transaction.execute("ROLLBACK")
-                    throw Self.storeError(error)
-                }
-            }
-        }
+        try await transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", waiting: false, body)
     }
 
     /// Runs `body` in a transaction that a dry run rolls back (an import's preview).
@@ -170,18 +151,28 @@ public final class PostgresDatabase: Sendable {
         return try await transaction("BEGIN ISOLATION LEVEL SERIALIZABLE", commit: false, body)
     }
 
+    /// `waiting`: whether `BEGIN` and its end are waited for (a read's are sent and not: see `readAsync`).
     func transaction<T: Sendable>(
-        _ begin: String, commit: Bool = true, _ body: @escaping @Sendable (PostgresTransaction) async throws -> T
+        _ begin: String, commit: Bool = true, waiting: Bool = true, _ body: @escaping @Sendable (PostgresTransaction) async throws -> T
     ) async throws -> T {
         let (logger, threads) = (logger, threads)
         return try await withConnectionDeadline { started in
             try await self.client.withConnection { connection in
                 started.set()
                 let transaction = PostgresTransaction(connection: connection, logger: logger, threads: threads)
-                try await transaction.execute(begin)
+                let began = Mutex<(any Error)?>(nil)
+                if waiting {
+                    try await transaction.execute(begin)
+                } else {
+                    transaction.send(begin) { error in began.withLock { $0 = error } }
+                }
                 do {
                     let result = try await body(transaction)
-                    try await transaction.execute(commit ? "COMMIT" : "ROLLBACK")
+                    // Unwaited, `BEGIN` was answered before the body's first statement was (a body of no statement
+                    // cannot tell, and needs no snapshot).
+                    if let error = began.withLock({ $0 }) { throw error }
+                    let end = commit ? "COMMIT" : "ROLLBACK"
+                    if waiting { try await transaction.execute(end) } else { transaction.send(end) { _ in } }
                     return result
                 } catch {
                     _ = try? await transaction.execute("ROLLBACK")
