@@ -52,7 +52,7 @@ import Services
         }
     }
 
-    /// Through swift-mustache with the whole layout: a title made of anything adds no `<` or `"` to the page.
+    /// Through swift-mustache: a title made of anything adds no `<` or `"` to a page's main part.
     @Test func everyTemplateEscapesByScalar() throws {
         let templates = try TemplateTests.files("Resources/templates", ending: ".mustache").map { String($0.name.dropLast(".mustache".count)) }
         for template in templates {
@@ -110,9 +110,58 @@ import Services
 
     @Test func theLayoutOfAPageEscapesItsData() throws {
         let title = "\u{0600}<meta http-equiv=refresh content=0;url=//evil\u{0600}>"
-        let page = try #require(Templates.library.render(WebPage.common(.korean, title: title), withTemplate: "more"))
+        let page = PageLayout(language: .korean, title: title).html(main: "")
         #expect(!page.contains("<meta http-equiv=refresh"))
         #expect(page.contains("&lt;meta http-equiv=refresh"))
+    }
+
+    /// The layout, written in Swift (`PageLayout`), escapes the title, the search box's text, the notice and the ids it
+    /// writes as the template did: a page whose every piece of text is anything has no more `<`, `>` or `"`.
+    @Test func theLayoutEscapesByScalar() {
+        func page(_ text: String) -> String {
+            PageLayout(
+                language: .korean, title: text, tab: .timeline,
+                reader: .init(userID: text, isMember: true, canEdit: true, csrf: text), notice: PageNotice(text: text, undo: text),
+                searchText: text
+            ).html(main: "<p>main</p>")
+        }
+        let plain = page("x")
+        #expect(plain.contains("<title>x · 새싹</title>") && plain.contains("<p>main</p>") && plain.contains("aria-current=\"page\""))
+        for text in Self.strings(500) {
+            let escaped = page(text)
+            for special in ["<", ">", "\""] as [Unicode.Scalar] {
+                #expect(Self.scalars(escaped, special) == Self.scalars(plain, special), "\(text.debugDescription)")
+            }
+        }
+    }
+
+    /// The timeline's and the month's main parts, written in Swift, likewise (a search hit's passage is markup made
+    /// by `SearchHitResource` and is not text here).
+    @Test func theTimelineAndTheMonthEscapeTheirText() {
+        func timeline(_ text: String, searching: Bool) -> String {
+            var page = EntryPages.TimelinePage(
+                childOptions: [Option(value: text, name: text, selected: true)], year: text, month: text, filtered: true, canEdit: true)
+            page.tagOptions = [Option(value: text, name: text)]
+            page.shown =
+                searching
+                ? .hits([.init(href: text, title: text, snippet: "<mark>x</mark>", isMemo: true)], for: text) : .entries([(month: text, cards: "<li></li>")])
+            page.next = text
+            return page.html(Words.table(.korean))
+        }
+        func month(_ text: String) -> String {
+            CalendarPages.MonthPage(
+                title: text, weekdays: Array(repeating: text, count: 7), weeks: ["<td></td>"], previousMonth: text, nextMonth: text,
+                previousYear: text, nextYear: text, monthValue: text, thisMonth: text
+            ).html(Words.table(.korean))
+        }
+        let plain = [timeline("x", searching: false), timeline("x", searching: true), month("x")]
+        for text in Self.strings(300) {
+            for (made, before) in zip([timeline(text, searching: false), timeline(text, searching: true), month(text)], plain) {
+                for special in ["<", ">", "\""] as [Unicode.Scalar] {
+                    #expect(Self.scalars(made, special) == Self.scalars(before, special), "\(text.debugDescription)")
+                }
+            }
+        }
     }
 
     @Test func calendarTextEscapesByScalar() {

@@ -1,10 +1,61 @@
 import Services
 
+extension CalendarPages.MonthPage {
+    /// The month page's main part, its heading with the arrows first, written here and not in a template (as the cells
+    /// are, below): the month was the bench's other page under load, and the template engine's lookups cost it as
+    /// much as its cells had (issue 35).
+    func html(_ words: Words) -> String {
+        var page = HTMLWriter(capacity: 4_096 + weeks.reduce(0) { $0 + $1.utf8.count })
+        page.markup("<div class=\"month-nav\">\n")
+        arrow(&page, to: previousYear, label: words[.previousYear], "«")
+        arrow(&page, to: previousMonth, label: words[.previousMonth], "‹")
+        page.markup("<h1>")
+        page.text(title)
+        page.markup("</h1>\n")
+        arrow(&page, to: nextMonth, label: words[.nextMonth], "›")
+        arrow(&page, to: nextYear, label: words[.nextYear], "»")
+        page.markup("</div>\n\n<table class=\"calendar\">\n<caption class=\"visually-hidden\">")
+        page.text(title)
+        page.markup("</caption>\n<thead><tr>")
+        for (index, name) in weekdays.enumerated() {
+            page.markup("<th scope=\"col\" class=\"\(index == 0 ? "red" : index == 6 ? "blue" : "")\">")
+            page.text(name)
+            page.markup("</th>")
+        }
+        page.markup("</tr></thead>\n<tbody>\n")
+        for week in weeks {
+            page.markup("<tr>")
+            page.markup(week)
+            page.markup("</tr>\n")
+        }
+        page.markup("</tbody>\n</table>\n<form class=\"actions\" method=\"get\" action=\"/calendar\">\n<input id=\"jump\" aria-label=\"")
+        page.text(words[.jumpToMonth])
+        page.markup("\" type=\"month\" name=\"month\" value=\"")
+        page.text(monthValue)
+        page.markup("\" required class=\"narrow\">\n<button type=\"submit\" class=\"secondary\">")
+        page.text(words[.go])
+        page.markup("</button>\n<a href=\"/calendar/")
+        page.text(thisMonth)
+        page.markup("\">")
+        page.text(words[.thisMonth])
+        page.markup("</a>\n</form>\n")
+        return page.html
+    }
+
+    private func arrow(_ page: inout HTMLWriter, to month: String, label: String, _ symbol: String) {
+        page.markup("<a class=\"button secondary\" href=\"/calendar/")
+        page.text(month)
+        page.markup("\" aria-label=\"")
+        page.text(label)
+        page.markup("\">\(symbol)</a>\n")
+    }
+}
+
 extension CalendarPages.DayCell {
-    /// A day of the month grid, written here and not in `calendar-month.mustache`: the template engine read each of the
-    /// 35–42 cells by reflection and looked every field up through the context stack with dynamic casts, 42 % of a
-    /// busy month page's time (issue 35, `perf` under the bench's four clients). The markup is the one the template
-    /// had; every value goes through `HTML.escape` as the template's did.
+    /// A day of the month grid, written here and not in a template: the template engine read each of the 35–42 cells by
+    /// reflection and looked every field up through the context stack with dynamic casts, 42 % of a busy month page's
+    /// time (issue 35, `perf` under the bench's four clients). The markup is the one the template had; every value goes
+    /// through `HTML.escape` as the template's did.
     func html(_ words: Words) -> String {
         var cell = HTMLWriter(capacity: 512)
         cell.markup("<td class=\"")

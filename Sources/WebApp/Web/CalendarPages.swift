@@ -11,26 +11,18 @@ import Services
 struct CalendarPages {
     let stores: WebStores
 
-    /// What `calendar-month.mustache` shows.
-    struct MonthModel: PageModel {
-        let weekdays: [Weekday]
-        let weeks: [Week]
+    /// The month page (`MonthPage.html`): the grid's weeks of cells, and the months its arrows and form lead to.
+    struct MonthPage {
+        let title: String
+        let weekdays: [String]
+        /// Each week's cells' markup (`DayCell.html`).
+        let weeks: [String]
         let previousMonth: String
         let nextMonth: String
         let previousYear: String
         let nextYear: String
         let monthValue: String
         let thisMonth: String
-    }
-
-    struct Weekday {
-        let name: String
-        let classes: String
-    }
-
-    /// A row of the grid: its cells' markup (`DayCell.html`).
-    struct Week {
-        let cells: String
     }
 
     /// A day of the month grid.
@@ -140,30 +132,27 @@ struct CalendarPages {
             ? ["일", "월", "화", "수", "목", "금", "토"] : ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
         let words = Words.table(language)
         let weeks = view.weeks.map { week in
-            Week(
-                cells: week.map { day in
-                    var cell = DayCell(
-                        iso: day.date.iso, day: day.date.day, caption: Self.caption(day, language: language), isTerm: day.term != nil,
-                        classes: Self.classes(day, today: today, familyHoliday: days.familyHolidays.contains(day.date)),
-                        holidays: day.holidays.map { language == .korean ? $0.name : $0.nameEn }, label: Self.accessibleLabel(day, language: language))
-                    if let summary = days.entries[day.date] {
-                        cell.entryCount = summary.entries
-                        cell.photo = summary.firstPhoto.map { PhotoLinks.thumbnail($0) }
-                        cell.videoBadge = summary.firstPhoto.flatMap { videos[$0] }.map(PhotoLinks.badge)
-                    }
-                    let marks = (days.notices[day.date] ?? []) + (days.events[day.date] ?? []).map(\.details.title)
-                    cell.marks = marks.isEmpty ? nil : marks
-                    return cell.html(words)
-                }.joined())
+            week.map { day in
+                var cell = DayCell(
+                    iso: day.date.iso, day: day.date.day, caption: Self.caption(day, language: language), isTerm: day.term != nil,
+                    classes: Self.classes(day, today: today, familyHoliday: days.familyHolidays.contains(day.date)),
+                    holidays: day.holidays.map { language == .korean ? $0.name : $0.nameEn }, label: Self.accessibleLabel(day, language: language))
+                if let summary = days.entries[day.date] {
+                    cell.entryCount = summary.entries
+                    cell.photo = summary.firstPhoto.map { PhotoLinks.thumbnail($0) }
+                    cell.videoBadge = summary.firstPhoto.flatMap { videos[$0] }.map(PhotoLinks.badge)
+                }
+                let marks = (days.notices[day.date] ?? []) + (days.events[day.date] ?? []).map(\.details.title)
+                cell.marks = marks.isEmpty ? nil : marks
+                return cell.html(words)
+            }.joined()
         }
-        let model = MonthModel(
-            weekdays: weekdayNames.enumerated().map { index, name in Weekday(name: name, classes: index == 0 ? "red" : index == 6 ? "blue" : "") },
-            weeks: weeks, previousMonth: Self.shift(month, by: -1).iso, nextMonth: Self.shift(month, by: 1).iso,
-            previousYear: Self.shift(month, by: -12).iso, nextYear: Self.shift(month, by: 12).iso, monthValue: month.iso,
-            thisMonth: YearMonth(today).iso)
-        return WebPage(
-            "calendar-month", title: language.monthTitle(year: month.year, month: month.month), tab: .calendar, model: model
-        ).response(request, context: context)
+        let title = language.monthTitle(year: month.year, month: month.month)
+        let page = MonthPage(
+            title: title, weekdays: weekdayNames, weeks: weeks, previousMonth: Self.shift(month, by: -1).iso,
+            nextMonth: Self.shift(month, by: 1).iso, previousYear: Self.shift(month, by: -12).iso, nextYear: Self.shift(month, by: 12).iso,
+            monthValue: month.iso, thisMonth: YearMonth(today).iso)
+        return WebPage(main: page.html(words), title: title, tab: .calendar, heading: .inMain).response(request, context: context)
     }
 
     private func dayPage(_ request: Request, context: AppRequestContext, date: SolarDate) async throws -> Response {

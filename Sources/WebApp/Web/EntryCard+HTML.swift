@@ -2,7 +2,7 @@ import Foundation
 import Services
 
 extension EntryCard {
-    /// The timeline's card, written here and not in `timeline.mustache`: by the template engine each card was a
+    /// The timeline's card, written here and not in a template: by the template engine each card was a
     /// struct read by reflection and a dozen lookups through the context stack, each with dynamic casts — 2.5 ms of
     /// the 5.5 ms a busy 30-entry timeline took (issue 35, `perf` under the bench's four clients). The markup is the
     /// one the template had; every value goes through `HTML.escape` as the template's did.

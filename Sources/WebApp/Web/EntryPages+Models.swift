@@ -1,36 +1,8 @@
 import Diary
 
-// The page models of the timeline, an entry and its editor (what their templates read).
+// The page models of an entry and its editor (what their templates read); the timeline is `TimelinePage`.
 
 extension EntryPages {
-    /// What `timeline.mustache` shows: a page of months of entry cards, or the hits of a search, with the filters.
-    struct TimelineModel: PageModel {
-        let childOptions: [Option]
-        let year: String
-        let month: String
-        let filtered: Bool
-        var tagOptions: [Option] = []
-        var searchText: String?
-        var searching = false
-        var hits: [Hit]?
-        var sections: [MonthCards]?
-        var next: String?
-        var empty = false
-    }
-
-    struct Hit {
-        let href: String
-        let title: String
-        let snippet: String
-        let isMemo: Bool
-    }
-
-    /// A month of the timeline: its title and its cards' markup (`EntryCard.timelineHTML`).
-    struct MonthCards {
-        let month: String
-        let cards: String
-    }
-
     /// What `entry.mustache` shows: the entry, its photos and clips in the viewer, and its reactions.
     struct EntryModel: PageModel {
         let id: String

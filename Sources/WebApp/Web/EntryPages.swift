@@ -49,48 +49,50 @@ struct EntryPages {
         let children = try await stores.allChildren(family)
         let names = Dictionary(uniqueKeysWithValues: children.map { ($0.id, $0.profile.name) })
         let ages = ChildAges(children)
-        var model = TimelineModel(
+        var page = TimelinePage(
             childOptions: children.map { Option(value: $0.id.description, name: $0.profile.name, selected: $0.id == filter.childID) },
-            year: query.string("year") ?? "", month: query.string("month") ?? "", filtered: filter != TimelineFilter())
+            year: query.string("year") ?? "", month: query.string("month") ?? "", filtered: filter != TimelineFilter(),
+            canEdit: context.membership?.role.includes(.editor) == true)
         let paging = try query.paging()
-        if let text = query.string("q") {
-            model.searchText = text
-            let page: Page<SearchHit>
+        let searchText = query.string("q")
+        if let text = searchText {
+            let found: Page<SearchHit>
             do {
-                page = try await stores.search.search(
+                found = try await stores.search.search(
                     family: family, try SearchQuery(text), filter: try SearchFilter(childID: filter.childID),
                     after: paging.cursor, limit: Self.pageSize)
             } catch let error as ValidationError {
                 throw Problem(status: .badRequest, detail: error.text(Language(request)), field: "q")
             }
-            model.searching = true
-            model.hits = page.items.map { hit in
+            let hits = found.items.map { hit in
                 let shown = SearchHitResource(hit)
-                return Hit(
+                return TimelinePage.Hit(
                     href: hit.kind == .entry ? "/entries/\(hit.id)" : "/memos/\(hit.id)", title: shown.title, snippet: shown.snippet,
                     isMemo: hit.kind == .memo)
             }
-            model.next = page.next.map { Self.link(request, cursor: $0.description) }
+            page.shown = .hits(hits, for: text)
+            page.next = found.next.map { Self.link(request, cursor: $0.description) }
         } else {
             let (sections, next) = try await stores.entries.timeline(family: family, filter: filter, after: paging.cursor, limit: Self.pageSize)
             let videos = try await EntryCard.videos(sections.flatMap(\.items), family: family, store: stores.photos.store)
             // What others wrote that this member has not opened yet carries a mark.
             let unread = try await stores.database.stores.news.unread(
                 family: family, user: try context.user(), among: sections.flatMap(\.items))
-            model.sections = sections.map { section in
-                MonthCards(
-                    month: language.monthTitle(year: section.month.year, month: section.month.month),
-                    cards: section.items.map { entry in
-                        var card = EntryCard(entry, language: language, names: names, videos: videos, ages: ages)
-                        card.isNew = unread.contains(entry.id)
-                        return card.timelineHTML(words)
-                    }.joined())
-            }
-            model.next = next.map { Self.link(request, cursor: $0.description) }
-            model.empty = sections.isEmpty
+            page.shown = .entries(
+                sections.map { section in
+                    (
+                        month: language.monthTitle(year: section.month.year, month: section.month.month),
+                        cards: section.items.map { entry in
+                            var card = EntryCard(entry, language: language, names: names, videos: videos, ages: ages)
+                            card.isNew = unread.contains(entry.id)
+                            return card.timelineHTML(words)
+                        }.joined()
+                    )
+                })
+            page.next = next.map { Self.link(request, cursor: $0.description) }
         }
-        model.tagOptions = try await stores.entries.tags(family: family).map { Option(value: $0, name: $0, selected: $0 == filter.tag) }
-        return WebPage("timeline", title: words[.timeline], tab: .timeline, model: model).response(request, context: context)
+        page.tagOptions = try await stores.entries.tags(family: family).map { Option(value: $0, name: $0, selected: $0 == filter.tag) }
+        return WebPage(main: page.html(words), title: words[.timeline], tab: .timeline, searchText: searchText).response(request, context: context)
     }
 
     /// The same address with the next page's cursor.

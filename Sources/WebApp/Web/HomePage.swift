@@ -51,7 +51,7 @@ struct HomePage {
             var model = Model(username: account.username)
             guard let member = context.membership else {
                 model.noFamily = true
-                return WebPage("home", title: words[.home], tab: .home, model: model).response(request, context: context)
+                return WebPage("home", title: words[.home], tab: .home, model: model, heading: .inMain).response(request, context: context)
             }
             model.familyName = account.families.first { $0.family.id == member.familyID }?.family.name ?? ""
             if member.role == .owner, let line = try await SnapshotLine.read(stores, language: language), line.troubled {
@@ -79,7 +79,7 @@ struct HomePage {
             model.notices = notices.map { NoticeLine($0, today: today, language: language, names: names) }
             let earlier = try await stores.entries.onThisDay(family: member.familyID, OnThisDay(date: today, includeLunar: true), limit: 10)
             model.onThisDay = earlier.map { EarlierEntry(EntryCard($0, language: language, names: names, ages: ages), year: String($0.content.date.date.year)) }
-            return WebPage("home", title: words[.home], tab: .home, model: model).response(request, context: context)
+            return WebPage("home", title: words[.home], tab: .home, model: model, heading: .inMain).response(request, context: context)
         }
     }
 }

@@ -74,11 +74,15 @@ enum Tab: String {
     case home, timeline, write, calendar, more
 }
 
-/// A server-rendered page: a template, its title and model, inside the layout every page shares (header, bottom
-/// tabs, language switch). Mustache escapes every `{{value}}`; only `{{{markup}}}` built in Swift with `HTML.escape`
-/// (a search hit's passage; the timeline's cards and the month's cells, by `HTMLWriter`) is trusted.
+/// A server-rendered page: its main part — a template and its model, or markup written in Swift — inside the layout
+/// every page shares (`PageLayout`: header, bottom tabs, language switch). Mustache escapes every `{{value}}`; only
+/// `{{{markup}}}` built in Swift with `HTML.escape` (a memo search hit's passage) is trusted, and a page written in
+/// Swift (the timeline, the month) goes through `HTMLWriter`.
 struct WebPage {
-    let template: String
+    /// The template of the page's main part (`Resources/templates`), or nil when `main` is written in Swift.
+    let template: String?
+    /// The main part's markup when there is no template.
+    var main = ""
     let title: String
     var tab: Tab?
     /// The page's own values (nil: a page the layout and its words make alone).
@@ -87,10 +91,19 @@ struct WebPage {
     /// Without the signed-in header and tabs, whoever asks: sign-in, setup, password, invitations, share links,
     /// errors. Such a page's form brings its own `csrf` in its model.
     var bare = false
+    var heading: Heading = .title
+    /// The header's search box's text.
+    var searchText: String?
+
+    /// The page's `<h1>`: the title, written by the layout, or a heading of the page's own at the top of its main
+    /// part (the home page's hidden one, the month's with its arrows).
+    enum Heading {
+        case title, inMain
+    }
 
     init(
         _ template: String, title: String, tab: Tab? = nil, model: (any PageModel)? = nil, status: HTTPResponse.Status = .ok,
-        bare: Bool = false
+        bare: Bool = false, heading: Heading = .title
     ) {
         self.template = template
         self.title = title
@@ -98,40 +111,39 @@ struct WebPage {
         self.model = model
         self.status = status
         self.bare = bare
+        self.heading = heading
     }
 
-    /// What the layout needs on every page, signed in or not: its words by key (`t.…`), the language, the title.
+    /// A page whose main part is written in Swift (`HTMLWriter`): no template, no reflection of a model.
+    init(main: String, title: String, tab: Tab?, heading: Heading = .title, searchText: String? = nil) {
+        template = nil
+        self.main = main
+        self.title = title
+        self.tab = tab
+        self.heading = heading
+        self.searchText = searchText
+    }
+
+    /// What a template finds beside its model on every page, signed in or not: its words by key (`t.…`), the
+    /// language, the title.
     static func common(_ language: Language, title: String) -> [String: Any] {
         let words = Words.table(language)
-        let other: Language = language == .korean ? .english : .korean
-        return [
-            "lang": language.rawValue, "t": words.dictionary, "title": title, "appName": words[.appName],
-            "assetVersion": Templates.assetVersion,
-            "otherLanguage": ["code": other.rawValue, "name": other == .korean ? "한국어" : "English"],
-        ]
+        return ["t": words.dictionary, "title": title, "appName": words[.appName]]
     }
 
     func response(_ request: Request, context: AppRequestContext, setting cookies: [String] = []) -> Response {
         let language = Language(request)
-        var values = Self.common(language, title: title)
-        if !bare {
-            values["csrf"] = context.session?.csrfToken ?? ""
-            values["signedIn"] = context.userID != nil
-            if let user = context.userID { values["memberId"] = user.description }
-            values["member"] = context.membership != nil
-            values["canEdit"] = context.membership?.role.includes(.editor) == true
-            values["isOwner"] = context.membership?.role == .owner
-        }
-        if let tab { values["tab"] = [tab.rawValue: true] }
         // Shown once, to a member: what the last form did (`PageNotice`).
         let notice = bare || context.membership == nil ? nil : PageNotice(request)
-        if let notice {
-            var shown: [String: Any] = ["text": notice.text]
-            if let undo = notice.undo { shown["undo"] = undo }
-            values["notice"] = shown
-        }
-        let rendered: Any = model.map { PageValues(model: $0, layout: values) } ?? values
-        let html = Templates.library.render(rendered, withTemplate: template) ?? "template \(template) is missing"
+        let reader =
+            bare
+            ? nil
+            : PageLayout.Reader(
+                userID: context.userID?.description, isMember: context.membership != nil,
+                canEdit: context.membership?.role.includes(.editor) == true, csrf: context.session?.csrfToken ?? "")
+        let layout = PageLayout(
+            language: language, title: title, tab: tab, reader: reader, notice: notice, searchText: searchText, heading: heading)
+        let html = layout.html(main: template.map { mainFromTemplate($0, language: language, context: context) } ?? main)
         var response = Response(
             status: status,
             headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
@@ -141,6 +153,19 @@ struct WebPage {
             response.headers[values: .setCookie].append(WebCredentials.expired(PageNotice.cookie, secure: WebCredentials.isSecure(request)))
         }
         return response
+    }
+
+    /// The template's markup, its model's names found first and then the common ones and the reader's.
+    private func mainFromTemplate(_ template: String, language: Language, context: AppRequestContext) -> String {
+        var values = Self.common(language, title: title)
+        if !bare {
+            values["csrf"] = context.session?.csrfToken ?? ""
+            values["member"] = context.membership != nil
+            values["canEdit"] = context.membership?.role.includes(.editor) == true
+            values["isOwner"] = context.membership?.role == .owner
+        }
+        let rendered: Any = model.map { PageValues(model: $0, layout: values) } ?? values
+        return Templates.library.render(rendered, withTemplate: template) ?? "template \(template) is missing"
     }
 }
 
