@@ -59,6 +59,15 @@ import Testing
         #expect(throws: StoreError.self) { try bad.value(at: 9) }
     }
 
+    /// Found by scanning: as written first, then folded either way, and the first of two alike.
+    @Test func columnsAreFoundAsWrittenThenFolded() {
+        let columns = SQLColumns(["id", "familyid", "localDateTime", "ID", "pageKey", "pagekey"])
+        #expect(columns.position("id") == 0 && columns.position("ID") == 3 && columns.position("Id") == 0)
+        #expect(columns.position("familyId") == 1 && columns.position("localdatetime") == 2 && columns.position("LOCALDATETIME") == 2)
+        #expect(columns.position("pageKey") == 4 && columns.position("pagekey") == 5 && columns.position("PageKey") == 5)
+        #expect(columns.position("nothing") == nil && columns.position("") == nil)
+    }
+
     @Test func keysetPagesContinueAfterTheLastRowKept() throws {
         let first = KeysetPage(sortKey: "createdAt", descending: true, cursor: nil, limit: 2)
         #expect(first.condition.description.isEmpty)

@@ -1,6 +1,12 @@
 import Diary
+import Foundation
 import GRDB
 import Persistence
+#if canImport(GRDBSQLite)
+import GRDBSQLite
+#else
+import SQLite3
+#endif
 
 /// GRDB has an `SQL` of its own; in this module the name is the stores' statement type.
 typealias SQL = Persistence.SQL
@@ -21,19 +27,43 @@ struct SQLiteSession: SQLSession {
         return db.changesCount
     }
 
+    /// The statement is bound, stepped and read through SQLite's own functions. Through GRDB's arguments and cursor,
+    /// generic over any value and checking each, a twentieth of a busy timeline went to handing values over (issue 35).
     func rows(_ sql: SQL) throws -> [SQLRow] {
         let (text, values) = sql.rendered { _ in "?" }
         let statement = try db.cachedStatement(sql: text)
-        let columns = SQLColumns(statement.columnNames)
-        let count = statement.columnCount
-        // Each value read once from the statement's current row (`Row.fetchAll` copied every row into a `Row`, which
-        // was then copied again).
-        let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(values.map(\.databaseValue)))
-        var rows: [SQLRow] = []
-        while let row = try cursor.next() {
-            rows.append(SQLRow(columns: columns, values: (0..<count).map { SQLValue(row[$0] as DatabaseValue) }))
+        let handle = statement.sqliteStatement
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        // Reset when done, so that no statement stays open when the transaction ends (GRDB's cursor did the same).
+        defer { sqlite3_reset(handle) }
+        guard sqlite3_bind_parameter_count(handle) == values.count else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "wrong number of statement arguments: \(values.count)", sql: text)
         }
-        return rows
+        for (index, value) in values.enumerated() {
+            let code = value.databaseValue.bind(to: handle, at: Int32(index + 1))
+            guard code == SQLITE_OK else { throw failure(code, text) }
+        }
+        let columns = SQLColumns(statement.columnNames)
+        let count = Int32(statement.columnCount)
+        var rows: [SQLRow] = []
+        while true {
+            switch sqlite3_step(handle) {
+            case SQLITE_ROW:
+                var row: [SQLValue] = []
+                row.reserveCapacity(Int(count))
+                for column in 0..<count { row.append(SQLValue(handle, column: column)) }
+                rows.append(SQLRow(columns: columns, values: row))
+            case SQLITE_DONE:
+                return rows
+            case let code:
+                throw failure(code, text)
+            }
+        }
+    }
+
+    private func failure(_ code: Int32, _ sql: String) -> DatabaseError {
+        DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: sql)
     }
 }
 
@@ -74,6 +104,27 @@ struct SQLiteSearchIndexing: SearchIndexing {
 }
 
 extension SQLValue {
+    /// The value of `column` in the statement's current row. Text is read by its length in bytes (a NUL within it is
+    /// kept, as PostgreSQL's answer would), its UTF-8 repaired where broken as every stored text's is.
+    init(_ statement: OpaquePointer, column: Int32) {
+        switch sqlite3_column_type(statement, column) {
+        case SQLITE_INTEGER: self = .integer(sqlite3_column_int64(statement, column))
+        case SQLITE_FLOAT: self = .real(sqlite3_column_double(statement, column))
+        case SQLITE_TEXT:
+            // `sqlite3_column_text` first: it may convert the value, and the byte count is of what it returns.
+            guard let text = sqlite3_column_text(statement, column) else {
+                self = .text("")
+                return
+            }
+            self = .text(String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, column))), as: UTF8.self))
+        case SQLITE_BLOB:
+            let bytes = sqlite3_column_blob(statement, column)
+            let count = Int(sqlite3_column_bytes(statement, column))
+            self = .blob(bytes.map { Data(bytes: $0, count: count) } ?? Data())
+        default: self = .null
+        }
+    }
+
     init(_ value: DatabaseValue) {
         switch value.storage {
         case .null: self = .null

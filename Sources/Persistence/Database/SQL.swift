@@ -282,18 +282,15 @@ public struct SQLRow: Sendable {
 /// The column names of one result, shared by its rows, found without regard to case.
 public final class SQLColumns: Sendable {
     public let names: [String]
-    private let positions: [String: Int]
 
-    public init(_ names: [String]) {
-        self.names = names
-        var positions: [String: Int] = [:]
-        for (index, name) in names.enumerated() {
-            if positions[name] == nil { positions[name] = index }
-            if positions[name.lowercased()] == nil { positions[name.lowercased()] = index }
-        }
-        self.positions = positions
+    public init(_ names: [String]) { self.names = names }
+
+    /// As written first, then folded (PostgreSQL's names are lower case). A row has a dozen columns or so, nearly all
+    /// names fit in a small string, and the first pass nearly always finds it: a scan, not a dictionary made for every
+    /// statement (hashing the names was 1–2 % of a busy timeline).
+    public func position(_ column: String) -> Int? {
+        if let index = names.firstIndex(of: column) { return index }
+        let folded = column.lowercased()
+        return names.firstIndex(of: folded) ?? names.firstIndex { $0.lowercased() == folded }
     }
-
-    /// As written first, then folded (PostgreSQL's names are lower case).
-    public func position(_ column: String) -> Int? { positions[column] ?? positions[column.lowercased()] }
 }
