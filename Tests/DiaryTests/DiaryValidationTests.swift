@@ -7,6 +7,22 @@ import Testing
     let child = ChildID()
     let noon = try! LocalDateTime(iso: "2026-11-22T12:00")
 
+    /// `Seen` drops what a set would, in the same order, below and past the point where it turns into one.
+    @Test func seenDropsRepeatsAsASetWould() {
+        var state: UInt64 = 5
+        for length in [0, 1, 2, 15, 16, 17, 40, 300] {
+            let items = (0..<length).map { _ in
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return Int(state >> 59)
+            }
+            var seen = Seen<Int>()
+            var set = Set<Int>()
+            #expect(items.filter { seen.insert($0) } == items.filter { set.insert($0).inserted }, "\(items)")
+        }
+        var many = Seen<Int>()
+        #expect((0..<1000).allSatisfy { many.insert($0) } && !many.insert(3) && !many.insert(999) && many.insert(1000))
+    }
+
     @Test func residentNumbersAreMaskedEverywhereTheyPrint() throws {
         let number = try ResidentNumber("240229-4123456")
         #expect(number.masked == "240229-4******")

@@ -1,3 +1,4 @@
+import Foundation
 import KoreanCalendar
 import Testing
 
@@ -10,6 +11,21 @@ import Testing
         let text = cursor.description
         #expect(!text.contains("+") && !text.contains("/") && !text.contains("="))
         #expect(try PageCursor(text) == cursor)
+    }
+
+    /// The table's base64url is Foundation's base64 with `-_` for `+/` and no padding, for every length's remainder.
+    @Test func base64URLIsFoundationsWithTheURLAlphabet() {
+        var state: UInt64 = 35
+        for length in 0..<200 {
+            let bytes = (0..<length).map { _ in
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return UInt8(truncatingIfNeeded: state >> 56)
+            }
+            let foundation = Data(bytes).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            #expect(Base64URL.encode(bytes) == foundation, "\(bytes)")
+            #expect(Base64URL.decode(Base64URL.encode(bytes)) == bytes)
+        }
     }
 
     @Test(arguments: ["!!", "AAAA", "a", "YWJj", "a+b/"])

@@ -68,12 +68,28 @@ public struct PageCursor: Hashable, Sendable, CustomStringConvertible {
 /// base64url without padding (RFC 4648 §5), so cursors travel in query strings untouched (and a page's notice in its
 /// cookie).
 public enum Base64URL {
+    /// Three bytes to four letters of the URL-safe alphabet, by a table: Foundation's base64 and three passes of
+    /// `replacingOccurrences` over it were 1.7 % of a busy timeline (the cursor of its next page; issue 35).
     public static func encode(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        var text: [UInt8] = []
+        text.reserveCapacity((bytes.count * 4 + 2) / 3)
+        func letters(_ group: UInt32, _ count: Int) {
+            for shift in [18, 12, 6, 0].prefix(count) { text.append(alphabet[Int((group >> UInt32(shift)) & 63)]) }
+        }
+        var index = 0
+        while bytes.count - index >= 3 {
+            letters(UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2]), 4)
+            index += 3
+        }
+        switch bytes.count - index {
+        case 1: letters(UInt32(bytes[index]) << 16, 2)
+        case 2: letters(UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8, 3)
+        default: break
+        }
+        return String(decoding: text, as: UTF8.self)
     }
+
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     public static func decode(_ text: String) -> [UInt8]? {
         guard text.utf8.allSatisfy({ $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "/") }) else { return nil }

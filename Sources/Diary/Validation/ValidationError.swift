@@ -198,6 +198,8 @@ extension String {
         guard let start = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
             let end = scalars.lastIndex(where: { !$0.properties.isWhitespace })
         else { return "" }
+        // Nearly always there is nothing to trim: the same string, not a copy.
+        if start == scalars.startIndex && scalars.index(after: end) == scalars.endIndex { return self }
         return String(scalars[start...end])
     }
 }
