@@ -144,6 +144,22 @@ private func whileAnotherWriterHoldsTheLock(_ fixture: ServiceFixture, _ body: (
         #expect(SearchHitResource(hit).snippet == "&lt;b&gt;<mark>걸음</mark>")
     }
 
+    /// A card's line: each known child in the order tagged, with an age from the birth on; an unknown id left out.
+    @Test func theAgesLineNamesEachChildWithTheirAge() throws {
+        func child(_ name: String, born: String) throws -> Child {
+            Child(
+                familyID: FamilyID(), profile: try ChildProfile(name: name, birthDate: .solar(try SolarDate(iso: born)), sex: .female),
+                createdAt: Date(), modifiedAt: Date())
+        }
+        let (sky, sea) = (try child("하늘", born: "2025-01-01"), try child("바다", born: "2026-12-01"))
+        let ages = ChildAges([sky, sea])
+        let day = try SolarDate(iso: "2025-04-10")
+        let skyAge = try #require(ages.label(sky.id, on: day, language: .korean))
+        #expect(ages.line([sky.id, ChildID(), sea.id], on: day, language: .korean) == "하늘 \(skyAge) · 바다")
+        #expect(ages.line([sea.id, sky.id], on: day, language: .korean) == "바다 · 하늘 \(skyAge)")
+        #expect(ages.line([ChildID()], on: day, language: .english) == nil && ages.line([], on: day, language: .korean) == nil)
+    }
+
     @Test func measurementsAreAssessedAgainstTheWHOStandard() throws {
         let child = Child(
             familyID: FamilyID(),
