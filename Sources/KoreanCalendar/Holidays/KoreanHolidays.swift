@@ -1,11 +1,34 @@
+import Synchronization
+
 /// Korean public holidays (관공서의 공휴일에 관한 규정) by the rules in force each year, with substitute holidays.
 public enum KoreanHolidays {
     /// Years whose rules are encoded (민속의 날 of 1985 on); the lunar table ends in 2050.
     public static let supportedYears = 1985...2050
 
-    /// The holidays of a Gregorian year in date order. Several holidays on one date are separate entries.
+    /// The holidays of a Gregorian year in date order. Several holidays on one date are separate entries. A year's
+    /// are made once for each rules and kept (the month page and the home page's notices asked on every view: 6 % of
+    /// a busy month page, issue 35); the kept years are dropped past `keptAtMost`, which the supported years under
+    /// a few rules never reach.
     public static func holidays(in year: Int, rules: HolidayRules = .current) throws(CalendarError) -> [Holiday] {
         guard supportedYears.contains(year) else { throw .outsideHolidayYears(year) }
+        if let known = made.withLock({ $0[Year(year: year, rules: rules)] }) { return known }
+        let holidays = try make(year, rules)
+        made.withLock { made in
+            if made.count >= keptAtMost { made.removeAll() }
+            made[Year(year: year, rules: rules)] = holidays
+        }
+        return holidays
+    }
+
+    private struct Year: Hashable {
+        let year: Int
+        let rules: HolidayRules
+    }
+
+    private static let made = Mutex<[Year: [Holiday]]>([:])
+    private static let keptAtMost = 512
+
+    private static func make(_ year: Int, _ rules: HolidayRules) throws(CalendarError) -> [Holiday] {
         var holidays = solarHolidays(year, rules) + (try lunarHolidays(year)) + designated(year)
         holidays += try substitutes(year, rules, base: holidays)
         return holidays.sorted { ($0.date, $0.kind == .substitute ? 1 : 0) < ($1.date, $1.kind == .substitute ? 1 : 0) }

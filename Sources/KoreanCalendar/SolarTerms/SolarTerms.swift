@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// When a solar term happens: the instant, and the civil date and time in Seoul.
 public struct SolarTermMoment: Hashable, Sendable {
@@ -31,9 +32,20 @@ public enum SolarTerms {
     /// Years the computation is checked for (ΔT table and the tests' oracles): 1900–2100.
     public static let supportedYears = 1900...2100
 
-    /// The 24 terms of Gregorian year `year`, in time order from 소한.
+    /// The 24 terms of Gregorian year `year`, in time order from 소한. Each year is computed once and kept (201 years of
+    /// 24 moments at most): a month page asked for its years' terms on every view, and VSOP87's series were 4 % of a
+    /// busy month page (issue 35).
     public static func moments(in year: Int) throws(CalendarError) -> [SolarTermMoment] {
         guard supportedYears.contains(year) else { throw .outsideSolarTermYears(year) }
+        if let known = computed.withLock({ $0[year] }) { return known }
+        let moments = compute(year)
+        computed.withLock { $0[year] = moments }
+        return moments
+    }
+
+    private static let computed = Mutex<[Int: [SolarTermMoment]]>([:])
+
+    private static func compute(_ year: Int) -> [SolarTermMoment] {
         // 소한 falls on 5 or 6 January; each term follows the last by about 15.2 days.
         var guess = (try! SolarDate(year: year, month: 1, day: 6)).julianDayNumber
         var moments: [SolarTermMoment] = []

@@ -38,8 +38,11 @@ public struct SQLEntryStore: EntryStore {
         return (MonthSection.group(page.items) { YearMonth($0.content.date.date) }, page.next)
     }
 
+    /// The days' counts come from the index of days (`entries_day`), which holds each entry's day as its key: counted
+    /// from the timeline's index, every entry's time was cut to its day and the days sorted again (0.23 against 0.14 ms
+    /// for the six weeks of a month page of the bench's diary, issue 35). A day's first photo is found through the
+    /// timeline's index, in the day's time order.
     public func days(family: FamilyID, from first: SolarDate, through last: SolarDate) async throws -> [SolarDate: DaySummary] {
-        let before = (try? last.adding(days: 1))?.iso ?? last.iso + "U"
         let rows = try await database.read { db in
             try db.rows(
                 """
@@ -49,7 +52,7 @@ public struct SQLEntryStore: EntryStore {
                         WHERE dayEntries.familyId = \(family) AND dayEntries.localDateTime >= day AND dayEntries.localDateTime < day || 'U'
                         ORDER BY dayEntries.localDateTime, entryPhotos.position LIMIT 1) AS photo
                 FROM (SELECT substr(localDateTime, 1, 10) AS day, count(*) AS entries FROM entries
-                    WHERE familyId = \(family) AND localDateTime >= \(first.iso) AND localDateTime < \(before)
+                    WHERE familyId = \(family) AND substr(localDateTime, 1, 10) >= \(first.iso) AND substr(localDateTime, 1, 10) <= \(last.iso)
                     GROUP BY substr(localDateTime, 1, 10)) AS days
                 """)
         }
