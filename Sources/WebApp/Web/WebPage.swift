@@ -124,8 +124,8 @@ struct WebPage {
         self.searchText = searchText
     }
 
-    /// What a template finds beside its model on every page, signed in or not: its words by key (`t.…`), the
-    /// language, the title.
+    /// What a template finds beside its model on every page, signed in or not: its words by key (`t.…`), the title
+    /// and the app's name.
     static func common(_ language: Language, title: String) -> [String: Any] {
         let words = Words.table(language)
         return ["t": words.dictionary, "title": title, "appName": words[.appName]]
