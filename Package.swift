@@ -221,9 +221,13 @@ let package = Package(
         ),
 
         // `make bench` only; never part of `make test`.
+        // Foundation finds its ICU calendars (the Chinese one the benchmark compares with) by the type's name; linked
+        // with `--static-swift-stdlib`, as `make bench` builds, nothing references their object file and
+        // `Calendar(identifier: .chinese)` trapped: the linker is told to keep the type.
         .executableTarget(
             name: "calendar-benchmark", dependencies: ["KoreanCalendar"], path: "Benchmarks/CalendarBenchmark",
-            swiftSettings: swiftSettings),
+            swiftSettings: swiftSettings,
+            linkerSettings: [.unsafeFlags(["-Xlinker", "-u", "-Xlinker", "$s30FoundationInternationalization12_CalendarICUCMn"])]),
         .executableTarget(
             name: "photo-benchmark", dependencies: ["Photos"], path: "Benchmarks/PhotoBenchmark", swiftSettings: swiftSettings),
         .executableTarget(
