@@ -169,7 +169,9 @@ def run_measured(command):
     VmHWM, sampled while it runs: ru_maxrss would count this Python process's pages, copied by the fork before the
     exec."""
     began = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    # What it says on failure is kept (in a file: a pipe nobody reads could fill and stop it) and shown.
+    errors = tempfile.TemporaryFile()
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=errors)
     peak = 0.0
     while process.poll() is None:
         try:
@@ -181,7 +183,9 @@ def run_measured(command):
         time.sleep(0.01)
     seconds = time.perf_counter() - began
     if process.returncode != 0:
-        raise RuntimeError(f"{command[0]} failed")
+        errors.seek(0)
+        said = errors.read()[-3000:].decode(errors="replace")
+        raise RuntimeError(f"{' '.join(map(str, command))} failed with {process.returncode}:\n{said}")
     return seconds, peak
 
 
