@@ -40,8 +40,8 @@ enum Fixtures {
     }
 
     /// A JPEG with EXIF written by exiftool.
-    static func jpegWithExif(orientation: Int = 6) throws -> URL {
-        let url = try image("exif-\(UUID().uuidString).jpg", width: 600, height: 400)
+    static func jpegWithExif(orientation: Int = 6, width: Int = 600, height: Int = 400) throws -> URL {
+        let url = try image("exif-\(UUID().uuidString).jpg", width: width, height: height)
         try run(
             "exiftool", "-q", "-overwrite_original", "-DateTimeOriginal=2024:02:10 09:30:15", "-OffsetTimeOriginal=+09:00",
             "-GPSLatitude=37.5665", "-GPSLatitudeRef=S", "-GPSLongitude=126.978", "-GPSLongitudeRef=E",

@@ -72,6 +72,47 @@ import Testing
         #expect(header.contains("width: 213") && header.contains("height: 320"))  // 400×600 displayed, fitted in 320
         #expect(!header.contains("exif-") && !header.contains("GPS"))
         #expect(try ImageInspector.inspect(file).taken == nil)
+        // Decoded at half size (1200×900 into 320 px), the same turn.
+        let large = try Thumbnailer.thumbnail(of: try Fixtures.jpegWithExif(orientation: 6, width: 1200, height: 900), size: .small)
+        try large.write(to: file)
+        #expect(try Fixtures.run("vipsheader", file.path).contains("240x320"))
+    }
+
+    /// A JPEG is decoded smaller only while 1.5× is left to the resize: the import bench's 1200×900 photos at half
+    /// size for the small box, a 12 MP phone photo at an eighth, and neither enlarged nor shrunk past the box.
+    @Test func jpegShrinkOnLoadLeavesAFactorToTheResize() {
+        #expect(Vips.jpegShrink(width: 1200, height: 900, box: (320, 320)) == 2)
+        #expect(Vips.jpegShrink(width: 900, height: 1200, box: (320, 320)) == 2)
+        #expect(Vips.jpegShrink(width: 4032, height: 3024, box: (320, 320)) == 8)
+        #expect(Vips.jpegShrink(width: 4032, height: 3024, box: (1600, 1600)) == 1)  // 2.52×: 1.26× would be left
+        #expect(Vips.jpegShrink(width: 6000, height: 4000, box: (1600, 1600)) == 2)
+        #expect(Vips.jpegShrink(width: 800, height: 600, box: (320, 320)) == 1)  // 2.5×
+        #expect(Vips.jpegShrink(width: 200, height: 100, box: (320, 320)) == 1)
+        #expect(Vips.jpegShrink(width: 0, height: 0, box: (320, 320)) == 1)
+        #expect(Vips.jpegShrink(width: 60_000, height: 60_000, box: (320, 320)) == 8)
+        // A 1.5× remainder is taken exactly: 960 / 320 = 3 = 2 × 1.5.
+        #expect(Vips.jpegShrink(width: 960, height: 960, box: (320, 320)) == 2)
+    }
+
+    /// The small thumbnail of a JPEG decoded at half size is the picture libvips makes of the whole decode: the same
+    /// size, and on a zone plate — rings up to the finest a photo can hold, where two ways of shrinking differ most —
+    /// a mean difference of a few levels in 255 (2.8 here; the aliasing rings of both are alike).
+    @Test func shrunkOnLoadThumbnailMatchesTheWholeDecode() throws {
+        let folder = Fixtures.folder.appendingPathComponent("zone-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        func file(_ name: String) -> String { folder.appendingPathComponent(name).path }
+        try Fixtures.run("vips", "zone", file("zone.v"), "1200", "900")
+        try Fixtures.run("vips", "linear", file("zone.v"), file("grey.v"), "120", "128", "--uchar")
+        try Fixtures.run("vips", "colourspace", file("grey.v"), file("colour.v"), "srgb")
+        try Fixtures.run("vips", "copy", file("colour.v"), file("zone.jpg") + "[Q=90]")
+        #expect(Vips.jpegShrink(width: 1200, height: 900, box: (320, 320)) == 2)
+        try Thumbnailer.thumbnail(of: folder.appendingPathComponent("zone.jpg"), size: .small).write(to: folder.appendingPathComponent("ours.jpg"))
+        try Fixtures.run("vipsthumbnail", file("zone.jpg"), "--size", "320x320", "-o", file("theirs.jpg") + "[Q=80]")
+        #expect(try Fixtures.run("vipsheader", file("ours.jpg")).contains("320x240 uchar, 3 bands, srgb"))
+        try Fixtures.run("vips", "subtract", file("ours.jpg"), file("theirs.jpg"), file("difference.v"))
+        try Fixtures.run("vips", "abs", file("difference.v"), file("distance.v"))
+        let mean = try Fixtures.run("vips", "avg", file("distance.v")).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect((Double(mean) ?? .infinity) < 5, "mean absolute difference \(mean)")
     }
 
     @Test func squareCropForProfiles() throws {

@@ -31,6 +31,10 @@ char *saessak_vips_field(VipsImage *image, const char *name);
 /// An integer metadata field ("orientation"); returns 0 and sets *out when present.
 int saessak_vips_int_field(VipsImage *image, const char *name, int *out);
 
+/// The factor (1, 2, 4 or 8) a JPEG of image_width×image_height is shrunk by as it is decoded for a thumbnail fitting
+/// width×height: the largest that leaves at least 1.5× to the final resize.
+int saessak_vips_jpeg_shrink(int image_width, int image_height, int width, int height);
+
 /// Shrink-on-load thumbnail fitting width×height (auto-rotated by EXIF orientation), converted to sRGB; fails on
 /// truncated or damaged data.
 /// `attention_crop` fills the box exactly, keeping the most interesting part. NULL on failure.

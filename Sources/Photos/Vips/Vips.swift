@@ -27,6 +27,13 @@ enum Vips {
         return saessak_vips_loader(path).map { String(cString: $0) }
     }
 
+    /// The factor a JPEG of `width`×`height` is shrunk by as it is decoded for a thumbnail fitting `box` (1, 2, 4 or
+    /// 8: the largest that leaves 1.5× to the final resize; the shim's rule, exposed for its test).
+    static func jpegShrink(width: Int, height: Int, box: (width: Int, height: Int)) -> Int {
+        func clamped(_ value: Int) -> Int32 { Int32(clamping: value) }
+        return Int(saessak_vips_jpeg_shrink(clamped(width), clamped(height), clamped(box.width), clamped(box.height)))
+    }
+
     /// An image opened from a file; pixels are read only when an operation needs them.
     final class Image {
         let pointer: OpaquePointer
