@@ -40,6 +40,42 @@ import Testing
         #expect(DayOneImport.titleAndBody("![](dayone-moment:/XYZ)\n사진만", date: day) == ("사진만", ""))
     }
 
+    /// The patterns run only on text holding what they look for; over generated text of the pieces they match
+    /// (escapes, photo links, runs of newlines with carriage returns and combining marks beside them) the title and
+    /// body are those of running every pattern on every text, as the importer did before.
+    @Test func dayOneTextIsCleanedAsIfEveryPatternRan() throws {
+        let day = try SolarDate(year: 2020, month: 5, day: 5)
+        func everyPattern(_ markdown: String) -> (String, String) {
+            var text = markdown.replacingOccurrences(of: #"!\[[^\]]*\]\(dayone-moment:/{1,2}[^)]*\)"#, with: "", options: .regularExpression)
+            text = text.replacingOccurrences(of: #"\\([\\`*_{}\[\]()#+\-.!>|~])"#, with: "$1", options: .regularExpression)
+            var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            while let first = lines.first, first.trimmingCharacters(in: .whitespaces).isEmpty { lines.removeFirst() }
+            guard let first = lines.first else { return ("2020년 5월 5일", "") }
+            lines.removeFirst()
+            var title = first.trimmingCharacters(in: .whitespaces)
+            while title.hasPrefix("#") { title.removeFirst() }
+            title = title.trimmingCharacters(in: .whitespaces)
+            if title.isEmpty { title = "2020년 5월 5일" }
+            if title.unicodeScalars.count > EntryContent.maxTitleLength {
+                lines.insert(first, at: 0)
+                title = Validate.prefix(title, scalars: 60) + "…"
+            }
+            let body = lines.joined(separator: "\n").replacingOccurrences(of: #"\n{3,}"#, with: "\n\n", options: .regularExpression)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            return (title, body)
+        }
+        let pieces = [
+            "\\", ".", "!", "\n", "\r\n", "\r", "\u{301}", "![", "](", ")", "dayone-moment:", "//", "/", "가", "e", " ", "#", "\\\u{301}",
+        ]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<3_000 {
+            let text = (0..<Int.random(in: 0...24, using: &generator)).map { _ in pieces.randomElement(using: &generator) ?? "" }.joined()
+            let (title, body) = DayOneImport.titleAndBody(text, date: day)
+            let expected = everyPattern(text)
+            #expect(title == expected.0 && body == expected.1, "\(text.debugDescription)")
+        }
+    }
+
     @Test func dayOneDates() {
         #expect(DayOneImport.instant("2020-05-05T03:12:00Z") == Date(timeIntervalSince1970: 1_588_648_320))
         #expect(DayOneImport.instant("2021-08-01T23:00:00.000Z") == Date(timeIntervalSince1970: 1_627_858_800))
