@@ -24,6 +24,7 @@ import socket
 import sqlite3
 import statistics
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -443,7 +444,6 @@ def import_rows(binary, rng, seed, entries=10_000, photos=1_000):
     against the least any importer does with the same ZIP: Python reading the JSON and hashing every photo."""
     import hashlib
     import shutil
-    import sys
     import zipfile
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "blackbox"))
     from dayone_export import entry, export
@@ -804,12 +804,12 @@ def page_rows(args):
         rows.append(("create entry (API, 4 clients, durable)", f"{rate:,.0f} entries/s", "", ""))
         if args.keep_data:
             (args.keep_data / "bench.json").write_text(json.dumps({"data": str(data), "token": token, "children": children}))
-    rows += backup_rows(args, data)
+    rows += shown(backup_rows(args, data))
     sqlite_rows, second, sqlite_medians = sqlite_page_rows(args, data, token, children)
-    rows += sqlite_rows
+    rows += shown(sqlite_rows)
     try:
         if not args.sqlite_only:
-            rows += postgres_rows(args, data, token, children, second, sqlite_medians)
+            rows += shown(postgres_rows(args, data, token, children, second, sqlite_medians))
     except (subprocess.CalledProcessError, RuntimeError, OSError) as error:
         detail = getattr(error, "stderr", b"") or b""
         rows.append(("PostgreSQL rows", "failed", str(error)[:80], detail.decode(errors="replace").strip()[-120:]))
@@ -850,20 +850,21 @@ def main():
         print_table(page_rows(args), f"Saessak benchmarks (pages only, {args.entries:,} entries)")
         return
     rng = random.Random(args.seed)
-    calendar = (calendar_rows(args.calendar_bin, rng) + place_rows(args.place_bin, rng) + search_rows(args.search_bin, args.entries)
-                + import_rows(args.bin, rng, args.seed) + photo_import_rows(args.bin, args.seed))
+    calendar = (shown(calendar_rows(args.calendar_bin, rng)) + shown(place_rows(args.place_bin, rng))
+                + shown(search_rows(args.search_bin, args.entries)) + shown(import_rows(args.bin, rng, args.seed))
+                + shown(photo_import_rows(args.bin, args.seed)))
 
     data, token = new_data_folder(args.bin, "saessak-bench-")
     port = free_port()
     static = data.parent / "static"
     static.mkdir()
     server, _ = start(args.bin, data, port, "--static-folder", str(static))
-    rows = list(calendar) + video_rows(args) + book_rows(args)
+    rows = list(calendar) + shown(video_rows(args)) + shown(book_rows(args))
     try:
         children, rate = seed_entries(port, token, rng, args.entries)
-        rows.append(("create entry (API, 4 clients, durable)", f"{rate:,.0f} entries/s", "", ""))
+        rows += shown([("create entry (API, 4 clients, durable)", f"{rate:,.0f} entries/s", "", "")])
 
-        rows += photo_rows(args, data.parent, token, port, server.pid, args.seed)
+        rows += shown(photo_rows(args, data.parent, token, port, server.pid, args.seed))
     finally:
         server.terminate()
         server.wait()
@@ -886,6 +887,14 @@ def main():
     shutil.rmtree(data.parent, ignore_errors=True)  # about 1 GB of generated photos and entries
 
     print_table(rows, f"Saessak benchmarks ({args.entries:,} entries, {args.requests:,} requests per row, seed {args.seed})")
+
+
+def shown(rows):
+    """A group of rows printed to stderr as soon as it is measured, then given back for the table at the end: a run
+    stopped or failed before the end (a whole `make bench` takes about an hour) still says what it measured."""
+    for row in rows:
+        print("  ".join(row), file=sys.stderr, flush=True)
+    return rows
 
 
 def print_table(rows, title):
