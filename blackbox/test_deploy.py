@@ -44,3 +44,13 @@ def test_a_program_without_its_resources_says_so_at_start_and_finds_them_where_t
     assert re.search(r"^ok    resources ", found.stdout, re.M), found.stdout
     assert re.fullmatch(r"saessak \d+\.\d+\.\d+ \(built from source\)\n",
                         subprocess.run([str(alone), "--version"], capture_output=True, text=True, env=environment).stdout)
+
+
+def test_the_program_allocates_with_jemalloc():
+    """The server's memory comes from jemalloc, not glibc's malloc (docs/performance.md, "The allocator"): linked
+    before libc, so the dynamic linker binds every library's `malloc` to it — the Swift runtime's, SQLite's and libvips'."""
+    bound = subprocess.run([BIN, "--help"], capture_output=True, text=True, timeout=60,
+                           env={"PATH": os.environ["PATH"], "LD_DEBUG": "bindings"})
+    bindings = re.findall(r"binding file (\S+) \[\d+\] to (\S+) \[\d+\]: normal symbol `(malloc|free)'", bound.stderr)
+    assert bindings, bound.stderr[-2000:]
+    assert all("libjemalloc.so" in target for _, target, _ in bindings), sorted({target for _, target, _ in bindings})

@@ -10,6 +10,7 @@ packages=(
     libcairo2-dev            # the book: Cairo's PDF surface
     libpango1.0-dev          # the book: Pango lays out the text (HarfBuzz shaping, line breaks)
     libqrencode-dev          # the second step: the QR code an authenticator app scans
+    libjemalloc-dev          # the server's allocator (glibc's malloc contends across Swift's task threads)
     ffmpeg                   # video: ffprobe inspects clips, ffmpeg makes poster frames and web renditions
     libvips-tools            # tests and benchmarks: makes test images; vipsthumbnail is the benchmark's reference
     libimage-exiftool-perl   # tests: writes EXIF tags into test images
