@@ -211,13 +211,14 @@ public enum DayOneImport {
     /// The first line is the title (Day One shows it so; a leading `#` is dropped); the rest is the body. Photo
     /// references leave the text (the photos come with the entry) and Day One's backslash escapes are undone.
     /// Each pattern runs only on text that holds what it looks for: Foundation's regular expressions, made anew for
-    /// every call, were a quarter of reading an export.
+    /// every call, were a quarter of reading an export. Its bytes are enough to tell: a `\r` before `\n` makes one
+    /// character of the two, and `\n{3,}` still matches there.
     static func titleAndBody(_ markdown: String, date: SolarDate) -> (String, String) {
         var text = markdown
-        if holds(text, "dayone-moment:") {
+        if ByteSearch.contains("dayone-moment:", in: text) {
             text = text.replacingOccurrences(of: #"!\[[^\]]*\]\(dayone-moment:/{1,2}[^)]*\)"#, with: "", options: .regularExpression)
         }
-        if holds(text, "\\") {
+        if ByteSearch.contains("\\", in: text) {
             text = text.replacingOccurrences(of: #"\\([\\`*_{}\[\]()#+\-.!>|~])"#, with: "$1", options: .regularExpression)
         }
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -233,32 +234,8 @@ public enum DayOneImport {
             title = Validate.prefix(title, scalars: 60) + "…"
         }
         var body = lines.joined(separator: "\n")
-        if holds(body, "\n\n\n") { body = body.replacingOccurrences(of: #"\n{3,}"#, with: "\n\n", options: .regularExpression) }
+        if ByteSearch.contains("\n\n\n", in: body) { body = body.replacingOccurrences(of: #"\n{3,}"#, with: "\n\n", options: .regularExpression) }
         body = body.trimmingCharacters(in: .whitespacesAndNewlines)
         return (title, body)
-    }
-
-    /// Whether `text` holds `part` byte for byte: what a pattern beginning with it needs, whatever the characters
-    /// around (a `\r` before `\n` makes one character of the two, and `\n{3,}` still matches there).
-    /// (A plain scan of the bytes: the standard library's generic `firstRange(of:)` looked its types up at run time
-    /// on every call.)
-    static func holds(_ text: String, _ part: String) -> Bool {
-        var text = text
-        var part = part
-        return text.withUTF8 { haystack in
-            part.withUTF8 { needle in
-                guard let first = needle.first, needle.count <= haystack.count else { return needle.isEmpty }
-                var start = 0
-                while start <= haystack.count - needle.count {
-                    if haystack[start] == first {
-                        var matched = 1
-                        while matched < needle.count, haystack[start + matched] == needle[matched] { matched += 1 }
-                        if matched == needle.count { return true }
-                    }
-                    start += 1
-                }
-                return false
-            }
-        }
     }
 }

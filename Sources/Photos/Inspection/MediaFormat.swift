@@ -1,3 +1,5 @@
+import Diary
+
 /// The photo and video formats Saessak accepts, recognised by content, never by file name.
 public enum MediaFormat: String, CaseIterable, Sendable {
     case jpeg, png, webp, heif
@@ -96,8 +98,8 @@ public enum MediaFormat: String, CaseIterable, Sendable {
         }
         // EBML (Matroska and WebM): the header names its document type near the start.
         if starts([0x1A, 0x45, 0xDF, 0xA3]) {
-            if contains(ascii("webm"), in: head) { return .success(.webm) }
-            return .failure(.unsupported(detected: contains(ascii("matroska"), in: head) ? "a Matroska video (MKV)" : "an EBML file"))
+            if ByteSearch.contains("webm", in: head) { return .success(.webm) }
+            return .failure(.unsupported(detected: ByteSearch.contains("matroska", in: head) ? "a Matroska video (MKV)" : "an EBML file"))
         }
         let named: [(prefix: [UInt8], name: String)] = [
             (ascii("GIF8"), "a GIF image"), (ascii("%PDF"), "a PDF document"), (ascii("BM"), "a BMP image"),
@@ -144,10 +146,5 @@ public enum MediaFormat: String, CaseIterable, Sendable {
         default:
             return true
         }
-    }
-
-    private static func contains(_ needle: [UInt8], in haystack: [UInt8]) -> Bool {
-        guard haystack.count >= needle.count else { return false }
-        return (0...(haystack.count - needle.count)).contains { Array(haystack[$0..<$0 + needle.count]) == needle }
     }
 }
