@@ -219,8 +219,9 @@ let package = Package(
             ],
             swiftSettings: swiftSettings,
             // jemalloc instead of glibc's malloc: Swift's tasks allocate on one thread and free on another, and glibc
-            // locks the freeing arena for each; under four clients the timeline page cost a quarter more server CPU
-            // (docs/performance.md, "The allocator"). Linked before libc, so every library in the process uses it.
+            // locks the freeing arena for each; with jemalloc the timeline under four clients takes a quarter less
+            // server CPU (docs/performance.md, "The allocator"). Linked before libc, so every library in the process
+            // uses it.
             linkerSettings: [.linkedLibrary("jemalloc")]
         ),
 
