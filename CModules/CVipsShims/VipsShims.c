@@ -1,6 +1,5 @@
 #include "VipsShims.h"
 
-#include <malloc.h>
 #include <pthread.h>
 #include <string.h>
 #include <vips/vips.h>
@@ -9,9 +8,6 @@ static pthread_once_t start_once = PTHREAD_ONCE_INIT;
 static int start_result = -1;
 
 static void start(void) {
-    // glibc gives every thread its own malloc arena; with libvips' worker threads that multiplies the resident
-    // memory of a small server for no gain. Two arenas keep uploads of 24 MP photos well under 200 MB.
-    mallopt(M_ARENA_MAX, 2);
     start_result = VIPS_INIT("saessak");
     if (start_result != 0) return;
     // A home server: keep libvips' caches small and its threads few.
