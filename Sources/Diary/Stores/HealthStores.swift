@@ -1,4 +1,3 @@
-import Diary
 import Foundation
 import KoreanCalendar
 
