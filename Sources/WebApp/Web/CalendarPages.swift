@@ -95,12 +95,17 @@ struct CalendarPages {
     }
 
     private func familyDays(family: FamilyID, from first: SolarDate, through last: SolarDate, language: Language) async throws -> FamilyDays {
+        // The reads need nothing of one another but the notices (the children and anniversaries), so they run at once:
+        // on PostgreSQL each read is its own connection's round trips.
+        let stores = stores
+        async let entries = stores.entries.days(family: family, from: first, through: last)
+        async let remembered = stores.anniversaries.all(family: family)
+        async let listed = Page.all { try await stores.events.list(family: family, after: $0, limit: $1) }
         var days = FamilyDays()
-        days.entries = try await stores.entries.days(family: family, from: first, through: last)
         let children = try await stores.allChildren(family)
         days.children = children
         let names = Dictionary(uniqueKeysWithValues: children.map { ($0.id, $0.profile.name) })
-        let anniversaries = try await stores.anniversaries.all(family: family)
+        let anniversaries = try await remembered
         let notices = try await FamilyNotices.notices(
             family: family, on: first, days: first.days(until: last), children: children, anniversaries: anniversaries,
             vaccinations: stores.vaccinations)
@@ -112,8 +117,8 @@ struct CalendarPages {
                 days.familyHolidays.insert(date)
             }
         }
-        let events = try await Page.all { try await stores.events.list(family: family, after: $0, limit: $1) }
-        for event in events where first <= event.details.date && event.details.date <= last {
+        days.entries = try await entries
+        for event in try await listed where first <= event.details.date && event.details.date <= last {
             days.events[event.details.date, default: []].append(event)
         }
         return days
@@ -159,13 +164,15 @@ struct CalendarPages {
         let language = Language(request)
         let words = Words.table(language)
         let family = try context.member().familyID
+        let stores = stores
+        async let listed = Page.all {
+            try await stores.entries.list(family: family, filter: TimelineFilter(period: .day(date)), after: $0, limit: $1)
+        }
         let days = try await familyDays(family: family, from: date, through: date, language: language)
         let children = days.children
         let names = Dictionary(uniqueKeysWithValues: children.map { ($0.id, $0.profile.name) })
         let ages = ChildAges(children)
-        let entries = try await Page.all {
-            try await stores.entries.list(family: family, filter: TimelineFilter(period: .day(date)), after: $0, limit: $1)
-        }
+        let entries = try await listed
         let videos = try await EntryCard.videos(entries, family: family, store: stores.photos.store)
         var model = DayModel(
             iso: date.iso, monthLink: "/calendar/\(YearMonth(date).iso)", previousDay: ((try? date.adding(days: -1)) ?? date).iso,

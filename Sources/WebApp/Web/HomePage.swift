@@ -47,18 +47,30 @@ struct HomePage {
         pages.get("", .signedIn, statements: 46) { [stores] request, context in
             let language = Language(request)
             let words = Words.table(language)
-            let account = try await stores.signIn.accounts.account(try context.user())
-            var model = Model(username: account.username)
+            let user = try context.user()
             guard let member = context.membership else {
+                var model = Model(username: try await stores.signIn.accounts.account(user).username)
                 model.noFamily = true
                 return WebPage("home", title: words[.home], tab: .home, model: model, heading: .inMain).response(request, context: context)
             }
-            model.familyName = account.families.first { $0.family.id == member.familyID }?.family.name ?? ""
-            if member.role == .owner, let line = try await SnapshotLine.read(stores, language: language), line.troubled {
-                model.snapshotWarning = line.text
-            }
+            let family = member.familyID
             let today = stores.today.date()
-            let children = try await stores.allChildren(member.familyID)
+            // The page's reads need nothing of one another but the children, so they run at once: on PostgreSQL each
+            // read is its own connection's round trips, and one after another they were most of the page's time.
+            async let signedIn = stores.signIn.accounts.account(user)
+            async let snapshot = member.role == .owner ? SnapshotLine.read(stores, language: language) : nil
+            async let news = stores.database.stores.news.news(family: family, user: user)
+            async let anniversaries = stores.anniversaries.all(family: family)
+            async let earlier = stores.entries.onThisDay(family: family, OnThisDay(date: today, includeLunar: true), limit: 10)
+            let children = try await stores.allChildren(family)
+            let notices = try await FamilyNotices.notices(
+                family: family, on: today, days: 7, children: children, anniversaries: try await anniversaries,
+                vaccinations: stores.vaccinations)
+
+            let account = try await signedIn
+            var model = Model(username: account.username)
+            model.familyName = account.families.first { $0.family.id == family }?.family.name ?? ""
+            if let line = try await snapshot, line.troubled { model.snapshotWarning = line.text }
             let names = Dictionary(uniqueKeysWithValues: children.map { ($0.id, $0.profile.name) })
             let ages = ChildAges(children)
             let chosen = request.uri.queryParameters["child"].flatMap { ChildID(String($0)) }
@@ -67,18 +79,13 @@ struct HomePage {
             model.manyChildren = children.count > 1
             model.child = current.map { ChildCard($0, today: today, language: language) }
             model.todayText = language.longDate(today)
-            model.news = try await stores.database.stores.news.news(family: member.familyID, user: try context.user()).map {
-                NewsText.line($0, language: language)
-            }
+            model.news = try await news.map { NewsText.line($0, language: language) }
             model.hasNews = !model.news.isEmpty
             model.todayLunar = (try? LunarDate.from(today)).map { language.lunarDate($0) }
-            let notices = try await FamilyNotices.notices(
-                family: member.familyID, on: today, days: 7, children: children,
-                anniversaries: try await stores.anniversaries.all(family: member.familyID),
-                vaccinations: stores.vaccinations)
             model.notices = notices.map { NoticeLine($0, today: today, language: language, names: names) }
-            let earlier = try await stores.entries.onThisDay(family: member.familyID, OnThisDay(date: today, includeLunar: true), limit: 10)
-            model.onThisDay = earlier.map { EarlierEntry(EntryCard($0, language: language, names: names, ages: ages), year: String($0.content.date.date.year)) }
+            model.onThisDay = try await earlier.map {
+                EarlierEntry(EntryCard($0, language: language, names: names, ages: ages), year: String($0.content.date.date.year))
+            }
             return WebPage("home", title: words[.home], tab: .home, model: model, heading: .inMain).response(request, context: context)
         }
     }
