@@ -102,36 +102,46 @@ public struct PostgresSearchStore: SearchStore {
     /// 2,048 documents is estimated from the first 2,048, as SQLite does, from the share of the family's documents
     /// they span.
     /// Beside them, the number of documents each term is in (estimated as for the IDF), which `Matches` plans by.
-    /// `number` is the family's in the token table, `documents` how many it has.
+    /// `number` is the family's in the token table, `documents` how many it has. Every term is counted in one
+    /// statement, and the spans of those estimated in one more: a statement a term was a round trip each.
     static func documentCounts(
         _ db: PostgresTransaction, family: FamilyID, number: Int, documents rows: Double, phrases: [SearchTokens.Phrase]
     ) async throws -> (idf: [Double], hits: [Double]) {
-        var idf: [Double] = []
-        var counts: [Double] = []
-        for phrase in phrases {
-            var arguments: [SQLArgument] = [number]
+        var arguments: [SQLArgument] = []
+        let counts = phrases.enumerated().map { index, phrase -> String in
+            arguments.append(number)
             let condition = Self.phrase(phrase, alias: "s0", arguments: &arguments)
-            guard let row = try await db.row(
-                """
-                SELECT count(*) AS hits, min(d) AS first, max(d) AS last FROM (
+            return """
+                SELECT \(index) AS term, count(*) AS hits, min(d) AS first, max(d) AS last FROM (
                     SELECT DISTINCT s0.documentId AS d FROM searchTokens s0 WHERE s0.family = ? AND \(condition)
                     ORDER BY d LIMIT \(sample)) AS s
-                """,
-                arguments)
-            else { throw StoreError.unreadable("a search count") }
-            var hits = Double(try row.int("hits"))
-            if try row.int("hits") >= sample, let first = try row.optionalInt("first"), let last = try row.optionalInt("last") {
-                let spanned = Double(
-                    try await db.int(
-                        "SELECT count(*) FROM searchDocuments WHERE familyId = ? AND id BETWEEN ? AND ?", [family.sql, first, last]) ?? 0)
-                let covered = spanned / max(rows, 1)
-                if covered > 0, covered < 1 { hits /= covered }
-                hits = min(hits, rows)
-            }
-            idf.append(max(log((rows - hits + 0.5) / (hits + 0.5)), 1e-6))
-            counts.append(hits)
+                """
         }
-        return (idf, counts)
+        var hits = Array(repeating: 0.0, count: phrases.count)
+        var spans: [(term: Int, first: Int, last: Int)] = []
+        for row in try await db.rows(counts.joined(separator: "\nUNION ALL\n"), arguments) {
+            let term = try row.int("term")
+            guard hits.indices.contains(term) else { throw StoreError.unreadable("a search count for term \(term)") }
+            hits[term] = Double(try row.int("hits"))
+            if try row.int("hits") >= sample, let first = try row.optionalInt("first"), let last = try row.optionalInt("last") {
+                spans.append((term, first, last))
+            }
+        }
+        if !spans.isEmpty {
+            var spanArguments: [SQLArgument] = []
+            let spanned = spans.map { span -> String in
+                spanArguments += [family.sql, span.first, span.last]
+                return "SELECT \(span.term) AS term, count(*) AS spanned FROM searchDocuments WHERE familyId = ? AND id BETWEEN ? AND ?"
+            }
+            for row in try await db.rows(spanned.joined(separator: "\nUNION ALL\n"), spanArguments) {
+                let term = try row.int("term")
+                guard hits.indices.contains(term) else { throw StoreError.unreadable("a search span for term \(term)") }
+                let covered = Double(try row.int("spanned")) / max(rows, 1)
+                if covered > 0, covered < 1 { hits[term] /= covered }
+                hits[term] = min(hits[term], rows)
+            }
+        }
+        return (hits.map { max(log((rows - $0 + 0.5) / ($0 + 0.5)), 1e-6) }, hits)
     }
 
     /// The condition that a token row (`alias`) starts the phrase: its token is the phrase's first (a prefix for a
