@@ -119,7 +119,10 @@ PATHS = [
     "/api/v1/entries/{entry}/versions", "/activity", "/activity?kind=entry&month=2026-11", "/api/v1/activity",
     "/api/v1/activity?kind=entry", "/api/v1/members", "/books", "/books?child={child}", "/api/v1/books", "/api/v1/books/{book}",
     "/api/v1/timeline?limit=50", "/api/v1/timeline?limit=50&child={child}", "/api/v1/entries", "/api/v1/entries?month=2026-11",
-    "/api/v1/entries/{entry}", "/api/v1/on-this-day?date=2027-11-01", "/api/v1/search?q=%EC%82%B0%EC%B1%85", "/api/v1/children",
+    "/api/v1/entries/{entry}", "/api/v1/on-this-day?date=2027-11-01", "/api/v1/search?q=%EC%82%B0%EC%B1%85",
+    # Two whole-token terms (counted in SQL, ranked there) and a phrase of several tokens (ranked by the server).
+    "/api/v1/search?q=%EC%82%B0%EC%B1%85%20%EA%B3%B5%EC%9B%90", "/api/v1/search?q=%EA%B1%B8%EC%9D%8C%EB%A7%88%20%EC%97%B0%EC%8A%B5",
+    "/api/v1/children",
     "/api/v1/children/{child}", "/api/v1/children/{child}/growth", "/api/v1/children/{child}/vaccinations", "/api/v1/memos",
     "/api/v1/events", "/api/v1/anniversaries", "/api/v1/today", "/api/v1/news", "/api/v1/entries/{entry}/comments",
     "/api/v1/entries/{entry}/hearts", "/api/v1/entries/{entry}/photos", "/api/v1/photos/{photo}", "/api/v1/tokens",

@@ -12,7 +12,7 @@ extension PostgresSearchStore {
         let phrases: [SearchTokens.Phrase]
         let filter: SearchFilter
         let size: Int
-        /// The number of documents each term is in (`documentCounts`), nil for one term.
+        /// The number of documents each term is in (`PostgresSearchStore.indexed`), nil for one term.
         let hits: [Double]?
         /// A way forced by a test (`PostgresSearchStore.merging`).
         let merging: Bool?
@@ -112,11 +112,13 @@ extension PostgresSearchStore {
             return sql + " ORDER BY t\(first).d DESC LIMIT \(size)"
         }
 
-        /// The newest `size` matches below `before`, ranked; `following` is where the next window starts, if any.
         /// The newest `size` matches below `before`, ranked — the first `top` of them; `following` is where the next
-        /// window starts, if any.
-        func window(_ db: PostgresTransaction, before: Int64?, idf: [Double], top: Int) async throws -> (ranked: [Int64], following: Int64?) {
-            if isCounted { return try await rankedInSQL(db, before: before, idf: idf, top: top) }
+        /// window starts, if any. `documents` (positions in the ranking) are the hits whose documents the page shows:
+        /// a window ranked in SQL brings them along (a round trip fewer), one ranked here brings none.
+        func window(_ db: PostgresTransaction, before: Int64?, idf: [Double], top: Int, documents shown: Range<Int>) async throws
+            -> (ranked: [Int64], following: Int64?, documents: [PostgresRecord])
+        {
+            if isCounted { return try await rankedInSQL(db, before: before, idf: idf, top: top, documents: shown) }
             // The statement's text puts the instances' placeholders before the candidates'.
             var candidateArguments: [SQLArgument] = []
             let candidates = candidates(before: before, limit: size, arguments: &candidateArguments)
@@ -138,16 +140,16 @@ extension PostgresSearchStore {
                 scored.append((Int64(try row.int("id")), score))
             }
             let ranked = scored.sorted { $0.score != $1.score ? $0.score > $1.score : $0.id > $1.id }.map(\.id)
-            return (Array(ranked.prefix(top)), rows.count == size ? scored.last?.id : nil)
+            return (Array(ranked.prefix(top)), rows.count == size ? scored.last?.id : nil, [])
         }
 
         /// A window of whole-token terms ranked where it is found: the same BM25 as above — each term's
         /// `idf × f × (k1 + 1) / (f + k1)`, in the same order of operations on the same doubles, summed term by term,
         /// so the scores are the very same numbers — and only the `top` ids sent back with the window's size and
         /// oldest match (sending the 2,048 rows of a window back to be ranked was a sixth of the server's time on
-        /// `공원 산책`).
-        private func rankedInSQL(_ db: PostgresTransaction, before: Int64?, idf: [Double], top: Int) async throws
-            -> (ranked: [Int64], following: Int64?)
+        /// `공원 산책`), the documents of those at the positions `shown` beside them.
+        private func rankedInSQL(_ db: PostgresTransaction, before: Int64?, idf: [Double], top: Int, documents shown: Range<Int>)
+            async throws -> (ranked: [Int64], following: Int64?, documents: [PostgresRecord])
         {
             var windowArguments: [SQLArgument] = []
             let window = counted(before: before, arguments: &windowArguments)
@@ -156,16 +158,21 @@ extension PostgresSearchStore {
                 arguments += [idf[index], PostgresSearchStore.k1 + 1, PostgresSearchStore.k1]
                 return "?::double precision * f\(index) * ?::double precision / (f\(index) + ?::double precision)"
             }.joined(separator: " + ")
+            let columns = PostgresSearchStore.documentColumns.map { "doc.\($0)" }.joined(separator: ", ")
             let rows = try await db.rows(
                 """
-                WITH w AS (\(window))
-                SELECT id, (SELECT count(*) FROM w) AS size, (SELECT min(id) FROM w) AS oldest
-                FROM (SELECT id, \(score) AS score FROM w) AS s ORDER BY score DESC, id DESC LIMIT \(max(0, top))
+                WITH w AS (\(window)),
+                r AS (SELECT id, \(score) AS score FROM w ORDER BY score DESC, id DESC LIMIT \(max(0, top)))
+                SELECT r.id, (SELECT count(*) FROM w) AS size, (SELECT min(id) FROM w) AS oldest, doc.id AS document, \(columns)
+                FROM (SELECT id, score, row_number() OVER (ORDER BY score DESC, id DESC) - 1 AS position FROM r) AS r
+                LEFT JOIN searchDocuments doc ON doc.id = r.id AND r.position >= ? AND r.position < ?
+                ORDER BY r.score DESC, r.id DESC
                 """,
-                windowArguments + arguments)
+                windowArguments + arguments + [shown.lowerBound, shown.upperBound])
             let ranked = try rows.map { Int64(try $0.int("id")) }
-            guard let first = rows.first, try first.int("size") == size else { return (ranked, nil) }
-            return (ranked, try first.optionalInt("oldest").map(Int64.init))
+            let documents = try rows.filter { try $0.optionalInt("document") != nil }
+            guard let first = rows.first, try first.int("size") == size else { return (ranked, nil, documents) }
+            return (ranked, try first.optionalInt("oldest").map(Int64.init), documents)
         }
 
         func any(_ db: PostgresTransaction, before: Int64) async throws -> Bool {

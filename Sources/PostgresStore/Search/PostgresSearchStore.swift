@@ -23,6 +23,8 @@ public struct PostgresSearchStore: SearchStore {
     }
 
     static let k1 = 1.2
+    /// What a hit shows of its document, beside its id.
+    static let documentColumns = ["entryId", "memoId", "title", "body", "tags", "place"]
     static let sample = 2_048
 
     public func search(family: FamilyID, _ query: SearchQuery, filter: SearchFilter, after cursor: PageCursor?, limit: Int) async throws
@@ -34,22 +36,23 @@ public struct PostgresSearchStore: SearchStore {
         guard phrases.allSatisfy({ !$0.tokens.isEmpty }) else { return Page(items: [], next: nil) }
         let (window, merging) = (window, merging)
         let (page, next, documents) = try await database.readAsync { db in
-            // The family's number in the token table, and its number of documents (none yet: no row, nothing found).
-            guard let indexed = try await db.row("SELECT number, documents FROM searchFamilies WHERE familyId = ?", [family.sql]) else {
+            // The family's number in the token table and, for several terms, their counts (no row: nothing indexed yet,
+            // nothing found).
+            guard let (number, counts) = try await Self.indexed(db, family: family, phrases: phrases) else {
                 return ([Int64](), SearchPosition?.none, [PostgresRecord]())
             }
-            let number = try indexed.int("number")
-            // One term ranks by its instances alone (its IDF multiplies every score alike): no counting needed.
-            let counts = phrases.count == 1 ? nil : try await Self.documentCounts(
-                db, family: family, number: number, documents: Double(try indexed.int("documents")), phrases: phrases)
             let idf = counts?.idf ?? [1.0]
             let matches = Matches(family: number, phrases: phrases, filter: filter, size: window, hits: counts?.hits, merging: merging)
             var position = start
             var page: [Int64] = []
             var next: SearchPosition?
+            var documents: [PostgresRecord] = []
             while next == nil {
-                // Enough of the window's ranking for this page, and one more to tell whether it goes on.
-                let found = try await matches.window(db, before: position.before, idf: idf, top: position.offset + limit - page.count + 1)
+                // Enough of the window's ranking for this page, and one more to tell whether it goes on; the documents
+                // of those that go on the page, where the window can bring them.
+                let shown = position.offset..<(position.offset + limit - page.count)
+                let found = try await matches.window(db, before: position.before, idf: idf, top: shown.upperBound + 1, documents: shown)
+                documents += found.documents
                 for id in found.ranked.dropFirst(position.offset) {
                     guard page.count < limit else { break }
                     page.append(id)
@@ -67,9 +70,12 @@ public struct PostgresSearchStore: SearchStore {
                     break
                 }
             }
-            let documents = page.isEmpty ? [] : try await db.rows(
-                "SELECT id, entryId, memoId, title, body, tags, place FROM searchDocuments WHERE familyId = ? AND id = ANY(?)",
-                [family.sql, page])
+            let brought = Set(try documents.map { Int64(try $0.int("id")) })
+            let missing = page.filter { !brought.contains($0) }
+            if !missing.isEmpty {
+                documents += try await db.rows(
+                    "SELECT id, \(Self.documentColumns.joined(separator: ", ")) FROM searchDocuments WHERE familyId = ? AND id = ANY(?)", [family.sql, missing])
+            }
             return (page, next, documents)
         }
         var byID: [Int64: SearchHit] = [:]
@@ -96,52 +102,57 @@ public struct PostgresSearchStore: SearchStore {
     }
 
 
-    /// Each term's IDF, as `saessak_rank` computes it: log((N − n + 0.5) / (n + 0.5)), at least 10⁻⁶ — over the
-    /// family's own documents (SQLite's index holds one data folder's, usually one family; here one family's words
-    /// never weigh in another's ranking, nor can a ranking hint at what another family wrote). A term in more than
-    /// 2,048 documents is estimated from the first 2,048, as SQLite does, from the share of the family's documents
-    /// they span.
-    /// Beside them, the number of documents each term is in (estimated as for the IDF), which `Matches` plans by.
-    /// `number` is the family's in the token table, `documents` how many it has. Every term is counted in one
-    /// statement, and the spans of those estimated in one more: a statement a term was a round trip each.
-    static func documentCounts(
-        _ db: PostgresTransaction, family: FamilyID, number: Int, documents rows: Double, phrases: [SearchTokens.Phrase]
-    ) async throws -> (idf: [Double], hits: [Double]) {
+    /// The family's number in the token table, and — for several terms; one ranks by its instances alone, its IDF
+    /// multiplying every score alike — each term's IDF as `saessak_rank` computes it: log((N − n + 0.5) / (n + 0.5)),
+    /// at least 10⁻⁶, over the family's own documents (SQLite's index holds one data folder's, usually one family;
+    /// here one family's words never weigh in another's ranking, nor can a ranking hint at what another family
+    /// wrote). A term in more than 2,048 documents is estimated from the first 2,048, as SQLite does, from the share
+    /// of the family's documents they span. Beside the IDFs, the number of documents each term is in (estimated as
+    /// for the IDF), which `Matches` plans by. Nil when the family has nothing indexed.
+    /// All of it is one statement — the family's row, each term's count and the span of each estimated one — as each
+    /// statement is a round trip.
+    static func indexed(_ db: PostgresTransaction, family: FamilyID, phrases: [SearchTokens.Phrase]) async throws
+        -> (number: Int, counts: (idf: [Double], hits: [Double])?)?
+    {
         var arguments: [SQLArgument] = []
-        let counts = phrases.enumerated().map { index, phrase -> String in
-            arguments.append(number)
-            let condition = Self.phrase(phrase, alias: "s0", arguments: &arguments)
-            return """
-                SELECT \(index) AS term, count(*) AS hits, min(d) AS first, max(d) AS last FROM (
-                    SELECT DISTINCT s0.documentId AS d FROM searchTokens s0 WHERE s0.family = ? AND \(condition)
-                    ORDER BY d LIMIT \(sample)) AS s
+        var sql = "SELECT f.number, f.documents"
+        if phrases.count > 1 {
+            let counts = phrases.enumerated().map { index, phrase -> String in
+                let condition = Self.phrase(phrase, alias: "s0", arguments: &arguments)
+                return """
+                    SELECT \(index) AS term, count(*) AS hits, min(d) AS first, max(d) AS last FROM (
+                        SELECT DISTINCT s0.documentId AS d FROM searchTokens s0 WHERE s0.family = f.number AND \(condition)
+                        ORDER BY d LIMIT \(sample)) AS s
+                    """
+            }
+            sql += """
+                , c.term, c.hits, c.spanned FROM searchFamilies f CROSS JOIN LATERAL (
+                    SELECT u.term, u.hits, CASE WHEN u.hits >= \(sample) THEN (
+                        SELECT count(*) FROM searchDocuments WHERE familyId = f.familyId AND id BETWEEN u.first AND u.last) END AS spanned
+                    FROM (\(counts.joined(separator: "\nUNION ALL\n"))) AS u) AS c
                 """
+        } else {
+            sql += " FROM searchFamilies f"
         }
+        arguments.append(family.sql)
+        let rows = try await db.rows(sql + " WHERE f.familyId = ?", arguments)
+        guard let first = rows.first else { return nil }
+        let number = try first.int("number")
+        guard phrases.count > 1 else { return (number, nil) }
+        let documents = Double(try first.int("documents"))
         var hits = Array(repeating: 0.0, count: phrases.count)
-        var spans: [(term: Int, first: Int, last: Int)] = []
-        for row in try await db.rows(counts.joined(separator: "\nUNION ALL\n"), arguments) {
+        for row in rows {
             let term = try row.int("term")
             guard hits.indices.contains(term) else { throw StoreError.unreadable("a search count for term \(term)") }
-            hits[term] = Double(try row.int("hits"))
-            if try row.int("hits") >= sample, let first = try row.optionalInt("first"), let last = try row.optionalInt("last") {
-                spans.append((term, first, last))
-            }
-        }
-        if !spans.isEmpty {
-            var spanArguments: [SQLArgument] = []
-            let spanned = spans.map { span -> String in
-                spanArguments += [family.sql, span.first, span.last]
-                return "SELECT \(span.term) AS term, count(*) AS spanned FROM searchDocuments WHERE familyId = ? AND id BETWEEN ? AND ?"
-            }
-            for row in try await db.rows(spanned.joined(separator: "\nUNION ALL\n"), spanArguments) {
-                let term = try row.int("term")
-                guard hits.indices.contains(term) else { throw StoreError.unreadable("a search span for term \(term)") }
-                let covered = Double(try row.int("spanned")) / max(rows, 1)
+            let found = try row.int("hits")
+            hits[term] = Double(found)
+            if found >= sample, let spanned = try row.optionalInt("spanned") {
+                let covered = Double(spanned) / max(documents, 1)
                 if covered > 0, covered < 1 { hits[term] /= covered }
-                hits[term] = min(hits[term], rows)
+                hits[term] = min(hits[term], documents)
             }
         }
-        return (hits.map { max(log((rows - $0 + 0.5) / ($0 + 0.5)), 1e-6) }, hits)
+        return (number, (hits.map { max(log((documents - $0 + 0.5) / ($0 + 0.5)), 1e-6) }, hits))
     }
 
     /// The condition that a token row (`alias`) starts the phrase: its token is the phrase's first (a prefix for a

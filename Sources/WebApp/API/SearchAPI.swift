@@ -11,7 +11,7 @@ struct SearchAPI {
     let store: any SearchStore
 
     func register(on api: SecureRoutes) {
-        api.get("search", .viewer, statements: 9) { [store] request, context in
+        api.get("search", .viewer, statements: 8) { [store] request, context in
             let family = try context.member().familyID
             let query = Query(request: request)
             // Everything here comes from the URL: what is wrong with it is a 400.
