@@ -271,11 +271,7 @@ def photo_rows(args, folder, token, port, server_pid, seed):
 def photo_only_rows(args):
     """`--only photos`: `photo_rows` against a server of its own with an empty diary."""
     import shutil
-    data, token = new_data_folder(args.bin, "saessak-bench-photos-")
-    static = data.parent / "static"
-    static.mkdir()
-    port = free_port()
-    server, _ = start(args.bin, data, port, "--static-folder", str(static))
+    data, token, port, server = diary_server(args.bin, "saessak-bench-photos-")
     try:
         return photo_rows(args, data.parent, token, port, server.pid, args.seed)
     finally:
@@ -292,6 +288,17 @@ def new_data_folder(binary, prefix):
     token = subprocess.run([binary, "admin", "create-token", "--data", str(data), "--username", "bench"],
                            text=True, check=True, capture_output=True).stdout.strip()
     return data, token
+
+
+def diary_server(binary, prefix):
+    """A server on a fresh data folder (`new_data_folder`) with a `--static-folder` beside it (the photo rows compare
+    a thumbnail's request with the same file served from there): the folder, the token, the port and the process."""
+    data, token = new_data_folder(binary, prefix)
+    static = data.parent / "static"
+    static.mkdir()
+    port = free_port()
+    server, _ = start(binary, data, port, "--static-folder", str(static))
+    return data, token, port, server
 
 
 def concurrent_upload_rows(args, originals, name, environment):
@@ -876,11 +883,7 @@ def main():
                 + shown(search_rows(args.search_bin, args.entries)) + shown(import_rows(args.bin, rng, args.seed))
                 + shown(photo_import_rows(args.bin, args.seed)))
 
-    data, token = new_data_folder(args.bin, "saessak-bench-")
-    port = free_port()
-    static = data.parent / "static"
-    static.mkdir()
-    server, _ = start(args.bin, data, port, "--static-folder", str(static))
+    data, token, port, server = diary_server(args.bin, "saessak-bench-")
     rows = list(calendar) + shown(video_rows(args)) + shown(book_rows(args))
     try:
         children, rate = seed_entries(port, token, rng, args.entries)
