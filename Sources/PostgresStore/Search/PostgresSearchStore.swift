@@ -97,7 +97,7 @@ public struct PostgresSearchStore: SearchStore {
             let memos = try await db.int("SELECT count(*) FROM searchDocuments WHERE memoId IS NOT NULL") ?? 0
             return (entries, memos)
         }
-        try await database.analyze()
+        try await database.vacuumAndAnalyze()
         return counts
     }
 
