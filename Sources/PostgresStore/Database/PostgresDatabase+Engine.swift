@@ -162,8 +162,9 @@ extension PostgresDatabase: DiaryEngine {
         }
         // The planner knows nothing of the rows just written until autovacuum gets round to them: without statistics
         // a timeline page of the restored diary took 112 ms instead of 8 (make bench). Nor are the rows marked
-        // visible to all, so every index-only scan (a search's windows) read the table too: `공원 산책` p50 29 ms
-        // before autovacuum came, 19 after.
+        // visible to all, so every index-only scan (a search's windows) read the table too, until autovacuum came
+        // and, while it ran, shared the cores: `공원 산책` just after a restore took 21.6–23.4 ms (mean), 15.5–16.2
+        // with the vacuum here, which costs about 2 s of the restore's minute.
         try await vacuumAndAnalyze()
     }
 
