@@ -198,7 +198,7 @@ extension PostgresDatabase: DiaryEngine {
 
     /// What autovacuum would do later, now, for every table (outside a transaction): the planner's statistics
     /// gathered, and the pages of rows just written marked visible to every transaction (the visibility map), which
-    /// index-only scans need to leave the table unread. About 2½ s after restoring the 100,000-entry diary.
+    /// index-only scans need to leave the table unread. About 2 s after restoring the 100,000-entry diary.
     func vacuumAndAnalyze() async throws {
         let logger = logger
         try await client.withConnection { connection in
