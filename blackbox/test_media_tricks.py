@@ -208,10 +208,12 @@ def test_every_program_the_server_runs_reads_only_its_pinned_input(tmp_path):
     # The server runs ffprobe and ffmpeg through wrappers that write down every call, on clips of every container.
     wrappers = tmp_path / "bin"
     wrappers.mkdir()
-    calls = tmp_path / "calls.txt"
+    # Each call writes its own file: the server runs several at once, and lines appended to one file interleave.
+    calls = tmp_path / "calls"
+    calls.mkdir()
     for tool in ("ffprobe", "ffmpeg"):
         wrapper = wrappers / tool
-        wrapper.write_text(f'#!/bin/sh\nprintf "%s\\0" {tool} "$@" >> {shlex.quote(str(calls))}\nprintf "\\n" >> {shlex.quote(str(calls))}\n'
+        wrapper.write_text(f'#!/bin/sh\nprintf "%s\\0" {tool} "$@" > "$(mktemp {shlex.quote(str(calls))}/call.XXXXXXXX)"\n'
                            f'exec /usr/bin/{tool} "$@"\n')
         wrapper.chmod(0o755)
     data = tmp_path / "saessak-data"
@@ -233,7 +235,7 @@ def test_every_program_the_server_runs_reads_only_its_pinned_input(tmp_path):
                 time.sleep(0.5)
     finally:
         server.stop()
-    invocations = [line.split("\0")[:-1] for line in calls.read_text().split("\n") if line]
+    invocations = [call.read_text().split("\0")[:-1] for call in calls.iterdir()]
     assert {call[0] for call in invocations} == {"ffprobe", "ffmpeg"} and len(invocations) >= 8
     for call in invocations:
         inputs = [i for i, argument in enumerate(call) if argument == "-i"]
