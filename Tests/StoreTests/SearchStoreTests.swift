@@ -227,6 +227,25 @@ import PostgresStore
         #expect(page.items.isEmpty)
     }
 
+    /// PostgreSQL's window of whole-word terms brings the page's documents along by their ids: it takes only the
+    /// family's own, as the fetch of any it did not bring does — even when a token row names another family's document
+    /// under this family's number (which no write makes; a damaged or hand-edited table could).
+    @Test(.enabled(if: Engine.available.contains(.postgres)))
+    func aTokenRowPointingAtAnotherFamilysDocumentShowsNothingOfIt() async throws {
+        let corpus = try await Corpus(.postgres)
+        let other = try await corpus.fixture.otherFamily()
+        _ = try await corpus.fixture.stores.memos.create(family: other, content: try MemoContent(title: "비밀 편지", body: "비밀 편지"))
+        let query = try SearchQuery("비밀 편지")
+        #expect(try await corpus.store.search(family: other, query, after: nil, limit: 10).items.map(\.title) == ["비밀 편지"])
+        try await corpus.fixture.execute(
+            """
+            UPDATE searchTokens SET family = (SELECT number FROM searchFamilies WHERE familyId = ?)
+            WHERE family = (SELECT number FROM searchFamilies WHERE familyId = ?)
+            """, [corpus.fixture.family.description, other.description])
+        #expect(try await corpus.store.search(family: corpus.fixture.family, query, after: nil, limit: 10).items.isEmpty)
+        #expect(try await corpus.store.search(family: corpus.fixture.family, try SearchQuery("아기 공원"), after: nil, limit: 50).items.isEmpty == false)
+    }
+
     @Test(arguments: Engine.available) func writesKeepTheIndexInStepInTheSameTransaction(engine: Engine) async throws {
         let corpus = try await Corpus(engine)
         let entries = corpus.fixture.stores.entries

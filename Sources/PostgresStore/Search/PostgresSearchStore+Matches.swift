@@ -9,6 +9,8 @@ extension PostgresSearchStore {
     struct Matches {
         /// The family's number in the token table (`searchFamilies.number`).
         let family: Int
+        /// The family itself: the documents a window brings along are checked to be its own, as any read is.
+        let familyID: FamilyID
         let phrases: [SearchTokens.Phrase]
         let filter: SearchFilter
         let size: Int
@@ -165,10 +167,10 @@ extension PostgresSearchStore {
                 r AS (SELECT id, \(score) AS score FROM w ORDER BY score DESC, id DESC LIMIT \(max(0, top)))
                 SELECT r.id, (SELECT count(*) FROM w) AS size, (SELECT min(id) FROM w) AS oldest, doc.id AS document, \(columns)
                 FROM (SELECT id, score, row_number() OVER (ORDER BY score DESC, id DESC) - 1 AS position FROM r) AS r
-                LEFT JOIN searchDocuments doc ON doc.id = r.id AND r.position >= ? AND r.position < ?
+                LEFT JOIN searchDocuments doc ON doc.id = r.id AND doc.familyId = ? AND r.position >= ? AND r.position < ?
                 ORDER BY r.score DESC, r.id DESC
                 """,
-                windowArguments + arguments + [shown.lowerBound, shown.upperBound])
+                windowArguments + arguments + [familyID.sql, shown.lowerBound, shown.upperBound])
             let ranked = try rows.map { Int64(try $0.int("id")) }
             let documents = try rows.filter { try $0.optionalInt("document") != nil }
             guard let first = rows.first, try first.int("size") == size else { return (ranked, nil, documents) }

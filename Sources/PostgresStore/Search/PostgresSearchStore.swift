@@ -42,7 +42,7 @@ public struct PostgresSearchStore: SearchStore {
                 return ([Int64](), SearchPosition?.none, [PostgresRecord]())
             }
             let idf = counts?.idf ?? [1.0]
-            let matches = Matches(family: number, phrases: phrases, filter: filter, size: window, hits: counts?.hits, merging: merging)
+            let matches = Matches(family: number, familyID: family, phrases: phrases, filter: filter, size: window, hits: counts?.hits, merging: merging)
             var position = start
             var page: [Int64] = []
             var next: SearchPosition?
