@@ -230,23 +230,7 @@ public struct PostgresSearchStore: SearchStore {
         }
         guard let best else { return "" }
         let characters = best.found.characters
-        // Units as the tokenizer counts positions: each syllable one, each run of other letters or digits one.
-        var unitStarts: [Int] = []
-        var inWord = false
-        for (index, character) in characters.enumerated() {
-            let scalar = character.unicodeScalars.first
-            let isSyllable = scalar.map { SearchQuery.isSyllable($0) } ?? false
-            let isLetter = character.isLetter || character.isNumber
-            if isSyllable {
-                unitStarts.append(index)
-                inWord = false
-            } else if isLetter {
-                if !inWord { unitStarts.append(index) }
-                inWord = true
-            } else {
-                inWord = false
-            }
-        }
+        let unitStarts = best.found.unitStarts
         let length = 24
         guard unitStarts.count > length else { return String(characters) }
         let marked = best.found.first ?? 0
