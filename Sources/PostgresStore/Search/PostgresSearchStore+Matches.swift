@@ -165,8 +165,9 @@ extension PostgresSearchStore {
                 """
                 WITH w AS (\(window)),
                 r AS (SELECT id, \(score) AS score FROM w ORDER BY score DESC, id DESC LIMIT \(max(0, top)))
-                SELECT r.id, (SELECT count(*) FROM w) AS size, (SELECT min(id) FROM w) AS oldest, doc.id AS document, \(columns)
+                SELECT r.id, s.size, s.oldest, doc.id AS document, \(columns)
                 FROM (SELECT id, score, row_number() OVER (ORDER BY score DESC, id DESC) - 1 AS position FROM r) AS r
+                CROSS JOIN (SELECT count(*) AS size, min(id) AS oldest FROM w) AS s
                 LEFT JOIN searchDocuments doc ON doc.id = r.id AND doc.familyId = ? AND r.position >= ? AND r.position < ?
                 ORDER BY r.score DESC, r.id DESC
                 """,
