@@ -239,6 +239,52 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: storage.root.appendingPathComponent("incoming").path).isEmpty)
     }
 
+    /// A checking line (files handed as they are staged, checked meanwhile, chunk by chunk) answers what one `check`
+    /// of them all does, whatever chunk a file fell in; abandoned, it drops what waits and leaves no staged file.
+    @Test func aCheckingLineAnswersAsOneCheck() async throws {
+        let same = try Data(contentsOf: try Fixtures.image("line-same.jpg"))
+        let files: [Data] = [
+            same, Data("not a photo at all".utf8), try Data(contentsOf: try Fixtures.image("line-wide.jpg", width: 900, height: 300)),
+            same, try Data(contentsOf: try Fixtures.image("line-tall.png", width: 200, height: 700)), same,
+            try Data(contentsOf: try Fixtures.image("line-small.jpg", width: 90, height: 60)),
+        ]
+        func staged(_ intake: PhotoIntake) throws -> [PhotoIntake.Staged] {
+            try files.map { bytes in
+                let upload = try intake.stage()
+                try bytes.withUnsafeBytes { try upload.write(untyped: $0) }
+                return PhotoIntake.Staged(upload: upload)
+            }
+        }
+        func outline(_ answers: [Result<Photo, PhotoError>]) -> [String] {
+            answers.map { answer in
+                switch answer {
+                case .success(let photo): "\(photo.sha256) \(photo.width)×\(photo.height)"
+                case .failure(let error): "refused \(error.refusalStatus ?? 0)"
+                }
+            }
+        }
+        let alone = try PhotoIntake(storage: try StorageTests.folder(), family: FamilyID(), now: Date())
+        let expected = outline(alone.check(try staged(alone)))
+        for chunk in [1, 2, 3, 16] {
+            let storage = try StorageTests.folder()
+            let intake = try PhotoIntake(storage: storage, family: FamilyID(), now: Date())
+            let line = intake.checkAhead(chunk: chunk)
+            try staged(intake).forEach(line.add)
+            #expect(outline(line.finish()) == expected, "chunk \(chunk)")
+            #expect(intake.photos.count == 4)
+            try await intake.place()
+            #expect(storage.listOriginals().count == 4)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: storage.root.appendingPathComponent("incoming").path).isEmpty)
+        }
+        let storage = try StorageTests.folder()
+        let intake = try PhotoIntake(storage: storage, family: FamilyID(), now: Date())
+        let line = intake.checkAhead(chunk: 100)
+        try staged(intake).forEach(line.add)
+        line.abandon()
+        #expect(intake.photos.isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: storage.root.appendingPathComponent("incoming").path).isEmpty)
+    }
+
     @Test func aFileThatIsNoPhotoIsRefusedAndLeavesNothing() async throws {
         let storage = try StorageTests.folder()
         let intake = try PhotoIntake(storage: storage, family: FamilyID(), now: Date())

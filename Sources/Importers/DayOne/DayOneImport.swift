@@ -30,9 +30,12 @@ public enum DayOneImport {
             }
         }
         guard !journals.isEmpty else { throw ImportFailure("\(file): no journal in the export (expected Journal.json)") }
-        // Entries are read in order and their photos' bytes staged as they come; the photos are then checked several
-        // at a time (`PhotoIntake.check(_:)`: decoding them is most of an import's time) and given to their entries.
+        // Entries are read in order and their photos' bytes staged as they come, each handed to a checking line that
+        // decodes them (most of an import's time) on the other cores meanwhile; then given to their entries.
         var read: [(item: ImportBatch.EntryItem, place: String, media: [StagedMedia])] = []
+        let line = intake.checkAhead()
+        var reading = true
+        defer { if reading { line.abandon() } }
         for journal in journals.sorted(by: { $0.path < $1.path }) {
             let entries = try decode(journal, in: archive, file: file)
             report.files += 1
@@ -45,11 +48,13 @@ public enum DayOneImport {
                 if let (item, media) = try item(
                     entry, place: place, children: children, archive: archive, photoFiles: photoFiles, intake: intake, report: &report)
                 {
+                    media.forEach { line.add($0.staged) }
                     read.append((item, place, media))
                 }
             }
         }
-        var checked = intake.check(read.flatMap { $0.media.map(\.staged) })[...]
+        reading = false
+        var checked = line.finish()[...]
         var batch = ImportBatch()
         for (item, place, media) in read {
             var photos: [PhotoID] = []

@@ -237,19 +237,25 @@ public enum PhotoImport {
         var written = false
         do {
             let (answers, unreadable) = try await ImportRun.onOwnThread { () throws -> ([(Surveyed, Result<Photo, PhotoError>)], [String]) in
-                var staged: [(item: Surveyed, file: PhotoIntake.Staged)] = []
+                // Each file is checked on the intake's line while the next is copied in.
+                var staged: [Surveyed] = []
                 var unreadable: [String] = []
+                let line = intake.checkAhead(chunk: 2)
+                var reading = true
+                defer { if reading { line.abandon() } }
                 for item in items {
                     let upload = try intake.stage()
                     do {
                         try files.fill(upload, from: item.file)
-                        staged.append((item, PhotoIntake.Staged(upload: upload, coordinates: item.coordinates)))
+                        line.add(PhotoIntake.Staged(upload: upload, coordinates: item.coordinates))
+                        staged.append(item)
                     } catch {
                         upload.abandon()
                         unreadable.append(destination.words.refused(item.file.label, error))
                     }
                 }
-                return (Array(zip(staged.map(\.item), intake.check(staged.map(\.file)))), unreadable)
+                reading = false
+                return (Array(zip(staged, line.finish())), unreadable)
             }
             report.skipped += unreadable
             var photos: [Photo] = []
