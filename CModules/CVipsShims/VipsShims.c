@@ -25,15 +25,23 @@ int saessak_vips_start(void) {
     return start_result;
 }
 
-const char *saessak_vips_loader(const char *path) { return vips_foreign_find_load(path); }
+int saessak_vips_is_a(const char *loader, const char *path) { return vips_foreign_is_a(loader, path) ? 1 : 0; }
 
 const char *saessak_vips_version(void) { return vips_version_string(); }
 
 int saessak_vips_has_operation(const char *nickname) { return vips_type_find("VipsOperation", nickname) != 0; }
 
-VipsImage *saessak_vips_open(const char *path, int fail_on_truncated) {
-    return vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on",
-                                    fail_on_truncated ? VIPS_FAIL_ON_TRUNCATED : VIPS_FAIL_ON_NONE, NULL);
+/// The file through `loader` alone, read sequentially, decoded at 1/`shrink` of its size (a JPEG's 2, 4 or 8).
+static VipsImage *load(const char *path, const char *loader, VipsFailOn fail_on, int shrink) {
+    VipsImage *image = NULL;
+    int failed = shrink > 1 ? vips_call(loader, path, &image, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", fail_on,
+                                        "shrink", shrink, NULL)
+                            : vips_call(loader, path, &image, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", fail_on, NULL);
+    return failed ? NULL : image;
+}
+
+VipsImage *saessak_vips_open(const char *path, const char *loader, int fail_on_truncated) {
+    return load(path, loader, fail_on_truncated ? VIPS_FAIL_ON_TRUNCATED : VIPS_FAIL_ON_NONE, 1);
 }
 
 int saessak_vips_width(VipsImage *image) { return vips_image_get_width(image); }
@@ -65,50 +73,43 @@ int saessak_vips_jpeg_shrink(int image_width, int image_height, int width, int h
     return 1;
 }
 
+/// A thumbnail of an image opened (and perhaps shrunk on load) by the caller, which it releases.
+static VipsImage *thumbnail_of(VipsImage *image, int width, int height, int attention_crop) {
+    VipsImage *thumbnail = NULL;
+    int failed = vips_thumbnail_image(image, &thumbnail, width, "height", height, "size", VIPS_SIZE_DOWN, "crop",
+                                      attention_crop ? VIPS_INTERESTING_ATTENTION : VIPS_INTERESTING_NONE, NULL);
+    g_object_unref(image);
+    return failed ? NULL : thumbnail;
+}
+
 /// libvips 8.14 shrinks a JPEG on load only while a factor of 2 is left to its final resize: a 1200×900 photo
 /// fitted in 320 px (3.75×) is decoded whole. libjpeg's scaled decoding is a filtered reduction, not a block
 /// average, so 1.5× left to the Lanczos resize is enough: the same photo is decoded at 600×450, and a check of an
-/// imported photo costs a sixth less (docs/photos.md). A fitted (uncropped) JPEG only; anything else is libvips'.
-static VipsImage *jpeg_thumbnail(const char *path, int width, int height) {
-    const char *loader = vips_foreign_find_load(path);
-    if (loader == NULL) {
-        vips_error_clear();
-        return NULL;
-    }
-    if (strcmp(loader, "VipsForeignLoadJpegFile") != 0) return NULL;
-    VipsImage *header = vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on",
-                                                 VIPS_FAIL_ON_TRUNCATED, NULL);
-    if (header == NULL) {
-        vips_error_clear();
-        return NULL;
-    }
+/// imported photo costs a sixth less (docs/photos.md). A fitted (uncropped) JPEG: its header read first for the factor.
+static VipsImage *jpeg_thumbnail(const char *path, const char *loader, int width, int height) {
+    VipsImage *header = load(path, loader, VIPS_FAIL_ON_TRUNCATED, 1);
+    if (header == NULL) return NULL;
     int shrink = saessak_vips_jpeg_shrink(vips_image_get_width(header), vips_image_get_height(header), width, height);
+    if (shrink == 1) return thumbnail_of(header, width, height, 0);
     g_object_unref(header);
-    if (shrink == 1) return NULL;
-    VipsImage *shrunk = vips_image_new_from_file(path, "access", VIPS_ACCESS_SEQUENTIAL, "fail_on",
-                                                 VIPS_FAIL_ON_TRUNCATED, "shrink", shrink, NULL);
-    if (shrunk == NULL) {
-        vips_error_clear();
-        return NULL;
-    }
-    VipsImage *thumbnail = NULL;
-    int failed = vips_thumbnail_image(shrunk, &thumbnail, width, "height", height, "size", VIPS_SIZE_DOWN, NULL);
-    g_object_unref(shrunk);
-    if (failed) {
-        vips_error_clear();
-        return NULL;
-    }
-    return thumbnail;
+    VipsImage *shrunk = load(path, loader, VIPS_FAIL_ON_TRUNCATED, shrink);
+    return shrunk == NULL ? NULL : thumbnail_of(shrunk, width, height, 0);
 }
 
-VipsImage *saessak_vips_thumbnail(const char *path, int width, int height, int attention_crop) {
-    VipsImage *thumbnail = attention_crop ? NULL : jpeg_thumbnail(path, width, height);
-    if (thumbnail == NULL &&
-        vips_thumbnail(path, &thumbnail, width, "height", height, "size", VIPS_SIZE_DOWN, "crop",
-                       attention_crop ? VIPS_INTERESTING_ATTENTION : VIPS_INTERESTING_NONE, "fail_on",
-                       VIPS_FAIL_ON_TRUNCATED, NULL) != 0) {
-        return NULL;
+VipsImage *saessak_vips_thumbnail(const char *path, const char *loader, int width, int height, int attention_crop) {
+    VipsImage *thumbnail = NULL;
+    if (strcmp(loader, "jpegload") == 0 && !attention_crop) {
+        thumbnail = jpeg_thumbnail(path, loader, width, height);
+    } else if (strcmp(loader, "pngload") == 0) {
+        // PNG has no shrink-on-load: the whole image is decoded either way.
+        VipsImage *image = load(path, loader, VIPS_FAIL_ON_TRUNCATED, 1);
+        thumbnail = image == NULL ? NULL : thumbnail_of(image, width, height, attention_crop);
+    } else if (vips_thumbnail(path, &thumbnail, width, "height", height, "size", VIPS_SIZE_DOWN, "crop",
+                              attention_crop ? VIPS_INTERESTING_ATTENTION : VIPS_INTERESTING_NONE, "fail_on",
+                              VIPS_FAIL_ON_TRUNCATED, NULL) != 0) {
+        thumbnail = NULL;
     }
+    if (thumbnail == NULL) return NULL;
     if (vips_image_get_interpretation(thumbnail) == VIPS_INTERPRETATION_sRGB) return thumbnail;
     VipsImage *srgb = NULL;
     int failed = vips_colourspace(thumbnail, &srgb, VIPS_INTERPRETATION_sRGB, NULL);

@@ -62,6 +62,47 @@ import Testing
     }
 }
 
+/// A photo is opened by the loader of the format its bytes say and by no other: libvips' own search for a loader
+/// asked each it has — OpenSlide's first, whose detection opened the file dozens of times, with libtiff and with
+/// SQLite — five times for every photo checked. The kernel counts the opens (inotify).
+@Suite struct PinnedLoaderTests {
+    @Test(arguments: ["pinned.jpg", "pinned.png"])
+    func aCheckOpensThePhotoAFewTimesOnly(_ name: String) throws {
+        let original = try Fixtures.image(name, width: 1200, height: 900)
+        let opens = try Self.opens(of: original) {
+            _ = try ImageInspector.inspect(original)
+            _ = try Thumbnailer.thumbnail(of: original, size: .small)
+        }
+        // Sniffing, the loader's test, the header, the decode: 11 opens of the JPEG, 10 of the PNG (59 and 27 when
+        // libvips searched for the loader).
+        #expect((1...15).contains(opens), "\(name) opened \(opens) times")
+    }
+
+    /// How many times `body` opens `file`.
+    static func opens(of file: URL, _ body: () throws -> Void) throws -> Int {
+        let watcher = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard watcher >= 0 else { throw CocoaError(.fileReadUnknown) }
+        defer { close(watcher) }
+        // Closes are watched too: the kernel merges an event into the one before it when they are the same, so only
+        // opens with no close between them (nested) count once.
+        guard inotify_add_watch(watcher, file.path, UInt32(IN_OPEN | IN_CLOSE_NOWRITE)) >= 0 else { throw CocoaError(.fileReadUnknown) }
+        try body()
+        var count = 0
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let length = buffer.withUnsafeMutableBytes { read(watcher, $0.baseAddress, $0.count) }
+            guard length > 0 else { break }
+            var offset = 0
+            while offset + MemoryLayout<inotify_event>.size <= length {
+                let event = buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: inotify_event.self) }
+                if event.mask & UInt32(IN_OPEN) != 0 { count += 1 }
+                offset += MemoryLayout<inotify_event>.size + Int(event.len)
+            }
+        }
+        return count
+    }
+}
+
 @Suite struct ThumbnailTests {
     @Test func thumbnailsAreUprightSRGBAndCarryNoMetadata() throws {
         let original = try Fixtures.jpegWithExif(orientation: 6)

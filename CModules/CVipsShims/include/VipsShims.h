@@ -9,8 +9,10 @@ typedef struct _VipsImage VipsImage;
 /// Starts libvips once per process; returns 0 on success.
 int saessak_vips_start(void);
 
-/// The libvips loader that recognises the file's content ("jpegload", "heifload", …), or NULL.
-const char *saessak_vips_loader(const char *path);
+/// 1 when the loader `loader` ("jpegload", "pngload", "webpload", "heifload") takes the file, else 0. Only that
+/// loader looks at the file: libvips' own search for a loader asks each it has, OpenSlide's first, whose detection
+/// opens the file with libtiff and SQLite.
+int saessak_vips_is_a(const char *loader, const char *path);
 
 /// The libvips version ("8.14.1").
 const char *saessak_vips_version(void);
@@ -18,9 +20,9 @@ const char *saessak_vips_version(void);
 /// 1 when libvips has the operation `nickname` ("heifload", "jpegsave"), else 0: what it was built with.
 int saessak_vips_has_operation(const char *nickname);
 
-/// Opens a file lazily (header only until pixels are needed); NULL on failure. `fail_on_truncated` makes later
-/// pixel reads fail on damaged data instead of filling it in.
-VipsImage *saessak_vips_open(const char *path, int fail_on_truncated);
+/// Opens a file with the loader `loader` and no other, lazily (header only until pixels are needed); NULL on
+/// failure. `fail_on_truncated` makes later pixel reads fail on damaged data instead of filling it in.
+VipsImage *saessak_vips_open(const char *path, const char *loader, int fail_on_truncated);
 
 int saessak_vips_width(VipsImage *image);
 int saessak_vips_height(VipsImage *image);
@@ -37,8 +39,10 @@ int saessak_vips_jpeg_shrink(int image_width, int image_height, int width, int h
 
 /// Shrink-on-load thumbnail fitting width×height (auto-rotated by EXIF orientation), converted to sRGB; fails on
 /// truncated or damaged data.
-/// `attention_crop` fills the box exactly, keeping the most interesting part. NULL on failure.
-VipsImage *saessak_vips_thumbnail(const char *path, int width, int height, int attention_crop);
+/// `attention_crop` fills the box exactly, keeping the most interesting part. NULL on failure. A JPEG or PNG is
+/// opened with `loader` and no other; a WebP or HEIF, and a JPEG cropped, by libvips' `vips_thumbnail` (its own
+/// shrink-on-load for them, after its search for a loader).
+VipsImage *saessak_vips_thumbnail(const char *path, const char *loader, int width, int height, int attention_crop);
 
 /// Encodes without metadata (EXIF, XMP, ICC stripped). Returns 0 on success; free *buffer with saessak_vips_free.
 int saessak_vips_save_jpeg(VipsImage *image, int quality, void **buffer, size_t *length);

@@ -19,12 +19,12 @@ public enum ImageInspector {
             throw .tooLarge("the photo is \(megabytes(size)), more than the \(megabytes(limits.maxBytes)) limit")
         }
         let format = try MediaFormat.sniff(head).get()
-        guard let loader = format.loader else { throw .internal("a \(format.rawValue) video is not a photo") }
-        guard Vips.loader(for: file.path) == loader else {
+        guard format.loader != nil else { throw .internal("a \(format.rawValue) video is not a photo") }
+        guard Vips.takes(format, path: file.path) else {
             _ = Vips.takeError()
             throw .corrupt("the file starts like a \(format.rawValue.uppercased()) image but libvips cannot read it")
         }
-        let image = try Vips.Image(path: file.path, failOnTruncated: true)
+        let image = try Vips.Image(path: file.path, format: format, failOnTruncated: true)
         let (width, height) = (image.width, image.height)
         guard width > 0, height > 0, width.multipliedReportingOverflow(by: height).partialValue <= limits.maxPixels,
             !width.multipliedReportingOverflow(by: height).overflow

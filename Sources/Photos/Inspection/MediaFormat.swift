@@ -48,13 +48,13 @@ public enum MediaFormat: String, CaseIterable, Sendable {
         self = format
     }
 
-    /// The class of the libvips file loader that must agree with the sniffed type (none for a video).
+    /// The libvips file loader a file of the sniffed type is opened with, and no other (none for a video).
     var loader: String? {
         switch self {
-        case .jpeg: "VipsForeignLoadJpegFile"
-        case .png: "VipsForeignLoadPngFile"
-        case .webp: "VipsForeignLoadWebpFile"
-        case .heif: "VipsForeignLoadHeifFile"
+        case .jpeg: "jpegload"
+        case .png: "pngload"
+        case .webp: "webpload"
+        case .heif: "heifload"
         case .mp4, .mov, .webm: nil
         }
     }

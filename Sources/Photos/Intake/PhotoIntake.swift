@@ -11,7 +11,8 @@ import Foundation
 ///
 /// Checking decodes images: callers run it off the request threads (an upload on NIO's thread pool, an import on
 /// its reading thread). One intake is used by one task or thread at a time, handed from one to the next:
-/// `@unchecked Sendable` only for that hand-over.
+/// `@unchecked Sendable` only for that hand-over — and for `stage`, which touches only constants, so an importer
+/// stages the next files while its checking line (`checkAhead`) checks the last.
 public final class PhotoIntake: @unchecked Sendable {
     public let storage: any PhotoStorage
     let family: FamilyID

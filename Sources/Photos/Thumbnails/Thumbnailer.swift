@@ -37,7 +37,7 @@ public enum Thumbnailer {
         var box = size.box
         if box.crop {
             // Never enlarged: a square as large as the short side allows, up to the box.
-            let header = try Vips.Image(path: original.path, failOnTruncated: true)
+            let header = try Vips.Image(path: original.path, format: try Vips.format(of: original.path).format, failOnTruncated: true)
             let side = min(box.width, header.width, header.height)
             box = (side, side, true)
         }

@@ -21,10 +21,26 @@ enum Vips {
         return (String(cString: saessak_vips_version()), operations.filter { saessak_vips_has_operation($0) == 0 })
     }
 
-    /// The nickname of the libvips loader that recognises the file by content, if any.
-    static func loader(for path: String) -> String? {
-        guard (try? start()) != nil else { return nil }
-        return saessak_vips_loader(path).map { String(cString: $0) }
+    /// Whether `format`'s libvips loader takes the file (only that loader looks at it).
+    static func takes(_ format: MediaFormat, path: String) -> Bool {
+        guard (try? start()) != nil, let loader = format.loader else { return false }
+        return saessak_vips_is_a(loader, path) == 1
+    }
+
+    /// The image format of a file by its first bytes: the loader every opening of it is pinned to. A file of any
+    /// other kind (a clip, text) is refused here, before libvips sees it.
+    static func format(of path: String) throws(PhotoError) -> (format: MediaFormat, loader: String) {
+        let head: Data
+        do {
+            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+            defer { try? handle.close() }
+            head = try handle.read(upToCount: MediaFormat.sniffLength) ?? Data()
+        } catch {
+            throw .internal("cannot read \((path as NSString).lastPathComponent): \(error)")
+        }
+        let format = try MediaFormat.sniff(head).get()
+        guard let loader = format.loader else { throw .internal("a \(format.rawValue) video is not a photo") }
+        return (format, loader)
     }
 
     /// The factor a JPEG of `width`×`height` is shrunk by as it is decoded for a thumbnail fitting `box` (1, 2, 4 or
@@ -38,15 +54,20 @@ enum Vips {
     final class Image {
         let pointer: OpaquePointer
 
-        init(path: String, failOnTruncated: Bool) throws(PhotoError) {
+        /// The file opened by `format`'s loader and no other.
+        init(path: String, format: MediaFormat, failOnTruncated: Bool) throws(PhotoError) {
             try Vips.start()
-            guard let pointer = saessak_vips_open(path, failOnTruncated ? 1 : 0) else { throw .corrupt(Vips.takeError()) }
+            guard let loader = format.loader else { throw .internal("a \(format.rawValue) video is not a photo") }
+            guard let pointer = saessak_vips_open(path, loader, failOnTruncated ? 1 : 0) else { throw .corrupt(Vips.takeError()) }
             self.pointer = pointer
         }
 
+        /// A thumbnail of the file, whose format is read from its first bytes (`Vips.format(of:)`).
         init(thumbnailOf path: String, width: Int, height: Int, attentionCrop: Bool) throws(PhotoError) {
             try Vips.start()
-            guard let pointer = saessak_vips_thumbnail(path, Int32(width), Int32(height), attentionCrop ? 1 : 0) else {
+            let loader = try Vips.format(of: path).loader
+            guard let pointer = saessak_vips_thumbnail(path, loader, Int32(clamping: width), Int32(clamping: height), attentionCrop ? 1 : 0)
+            else {
                 throw .corrupt(Vips.takeError())
             }
             self.pointer = pointer
