@@ -1,5 +1,6 @@
-// libFuzzer target: uploaded image files — type sniffing and inspection by libvips (header, EXIF capture time,
-// GPS, orientation, camera), as an upload or an import meets them (Sources/Photos).
+// libFuzzer target: uploaded image files — type sniffing, inspection by libvips (header, EXIF capture time, GPS,
+// orientation, camera) and, for what passes, the small thumbnail that decodes it, each through the sniffed format's
+// loader alone — as an upload or an import meets them (Sources/Photos).
 import Foundation
 import Photos
 
@@ -16,6 +17,7 @@ public func fuzzImage(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     guard case .success(let format) = MediaFormat.sniff(data.prefix(MediaFormat.sniffLength)), !format.isVideo else { return 0 }
     let file = folder.appendingPathComponent("input")
     guard (try? data.write(to: file)) != nil else { return 0 }
-    _ = try? ImageInspector.inspect(file, limits: PhotoLimits(maxBytes: 1 << 20, maxPixels: 4_000_000))
+    guard (try? ImageInspector.inspect(file, limits: PhotoLimits(maxBytes: 1 << 20, maxPixels: 4_000_000))) != nil else { return 0 }
+    _ = try? Thumbnailer.thumbnail(of: file, size: .small)
     return 0
 }
