@@ -7,6 +7,7 @@ extension PhotoIntake {
     /// core) share the machine instead of taking turns. Files are checked in the order handed, a chunk at a time,
     /// through `check(_:)`: the answers are those of one call with all of them. Staging stays the caller's (it
     /// touches only the intake's constants); everything else of the intake is the line's until `finish` returns.
+    /// Every line is ended by `finish` or `abandon` (its thread waits for one of them).
     public func checkAhead(chunk: Int = 16) -> CheckAhead { CheckAhead(intake: self, chunk: chunk) }
 
     public final class CheckAhead: @unchecked Sendable {
