@@ -3,6 +3,7 @@
 #include <pthread.h>
 #include <string.h>
 #include <vips/vips.h>
+#include <vips/vector.h>
 
 static pthread_once_t start_once = PTHREAD_ONCE_INIT;
 static int start_result = -1;
@@ -13,6 +14,12 @@ static void start(void) {
     // A home server: keep libvips' caches small and its threads few.
     vips_cache_set_max(0);
     vips_concurrency_set(2);
+    // No run-time compiled vector code (ORC): Debian 12's liborc 0.4.33 gives a compiled program's code memory back
+    // without taking the lock it allocates under, so two thumbnails made at once can corrupt its list and crash the
+    // server (a segfault in orc_code_allocate_codemem about one Day One import in twenty; a C program making small
+    // thumbnails on four threads crashed in one run of four). libvips' C paths make the same
+    // pictures, rounded a little differently (at most 2 levels of 255 apart in a trial).
+    vips_vector_set_enabled(FALSE);
     // libvips builds its table of operation classes on first lookup, and that is not thread-safe: look once here.
     vips_foreign_find_load("saessak-warm-up.jpg");
     vips_error_clear();
@@ -28,6 +35,8 @@ int saessak_vips_start(void) {
 int saessak_vips_is_a(const char *loader, const char *path) { return vips_foreign_is_a(loader, path) ? 1 : 0; }
 
 const char *saessak_vips_version(void) { return vips_version_string(); }
+
+int saessak_vips_vectors_enabled(void) { return vips_vector_isenabled() ? 1 : 0; }
 
 int saessak_vips_has_operation(const char *nickname) { return vips_type_find("VipsOperation", nickname) != 0; }
 

@@ -119,6 +119,26 @@ import Testing
         #expect(try Fixtures.run("vipsheader", file.path).contains("240x320"))
     }
 
+    /// Debian 12's liborc frees compiled code without the lock it allocates under: thumbnails made on several threads
+    /// at once crashed the process now and then (a Day One import in twenty, in `orc_code_allocate_codemem`). libvips
+    /// runs no run-time compiled code, and thumbnails resized on four threads at once all come out.
+    @Test func thumbnailsMadeOnSeveralThreadsAtOnceRunNoCompiledCode() throws {
+        #expect(!Vips.runsCompiledVectorCode)
+        let original = try Fixtures.image("resized.jpg", width: 700, height: 500)  // reduced, not shrunk on load
+        let made = Counter()
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            for _ in 0..<100 where (try? Thumbnailer.thumbnail(of: original, size: .small)) != nil { made.add() }
+        }
+        #expect(made.value == 400)
+    }
+
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var count = 0
+        func add() { lock.withLock { count += 1 } }
+        var value: Int { lock.withLock { count } }
+    }
+
     /// A JPEG is decoded smaller only while 1.5× is left to the resize: the import bench's 1200×900 photos at half
     /// size for the small box, a 12 MP phone photo at an eighth, and neither enlarged nor shrunk past the box.
     @Test func jpegShrinkOnLoadLeavesAFactorToTheResize() {

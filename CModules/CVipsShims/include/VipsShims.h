@@ -17,6 +17,9 @@ int saessak_vips_is_a(const char *loader, const char *path);
 /// The libvips version ("8.14.1").
 const char *saessak_vips_version(void);
 
+/// 1 when libvips runs code compiled at run time (ORC) for its vector paths; Saessak turns them off at the start.
+int saessak_vips_vectors_enabled(void);
+
 /// 1 when libvips has the operation `nickname` ("heifload", "jpegsave"), else 0: what it was built with.
 int saessak_vips_has_operation(const char *nickname);
 

@@ -21,6 +21,11 @@ enum Vips {
         return (String(cString: saessak_vips_version()), operations.filter { saessak_vips_has_operation($0) == 0 })
     }
 
+    /// Whether libvips runs vector code compiled at run time (ORC): off from the start (the shim says why).
+    static var runsCompiledVectorCode: Bool {
+        (try? start()) != nil && saessak_vips_vectors_enabled() == 1
+    }
+
     /// Whether `format`'s libvips loader takes the file (only that loader looks at it).
     static func takes(_ format: MediaFormat, path: String) -> Bool {
         guard (try? start()) != nil, let loader = format.loader else { return false }
