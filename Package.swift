@@ -250,7 +250,7 @@ let package = Package(
         .testTarget(name: "SecretsTests", dependencies: ["Secrets"], swiftSettings: swiftSettings),
         .testTarget(name: "WebAuthnTests", dependencies: ["WebAuthn", "Diary"], swiftSettings: swiftSettings),
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "Diary"], swiftSettings: swiftSettings),
-        .testTarget(name: "DiaryStoreTests", dependencies: ["DiaryStore", "Persistence", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swiftSettings),
+        .testTarget(name: "DiaryStoreTests", dependencies: ["DiaryStore", "Persistence", "KoreanCalendar", .product(name: "GRDB", package: "GRDB.swift")], swiftSettings: swiftSettings),
         .testTarget(
             name: "StoreTests", dependencies: ["Diary", "DiaryStore", "Persistence", "PostgresStore", "Secrets", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings),

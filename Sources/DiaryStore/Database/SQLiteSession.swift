@@ -97,6 +97,10 @@ struct SQLiteSearchIndexing: SearchIndexing {
         try SearchIndex.refresh(try Self.database(session), memo: memo)
     }
 
+    func refresh(_ session: any SQLSession, entries: [EntryID]) throws {
+        try SearchIndex.refresh(try Self.database(session), entries: entries)
+    }
+
     private static func database(_ session: any SQLSession) throws -> Database {
         guard let session = session as? SQLiteSession else { throw StoreError.unreadable("a SQLite index was handed another engine's session") }
         return session.db

@@ -61,6 +61,15 @@ public protocol SearchIndexing: Sendable {
     func refresh(_ session: any SQLSession, entry: EntryID) throws
     /// Indexes a memo again (or removes it when the row is gone).
     func refresh(_ session: any SQLSession, memo: MemoID) throws
+    /// Indexes many entries again at once (an import's, those a trash restores): what `refresh(_:entry:)` of each
+    /// would do, in fewer statements where the engine gains by it.
+    func refresh(_ session: any SQLSession, entries: [EntryID]) throws
+}
+
+extension SearchIndexing {
+    public func refresh(_ session: any SQLSession, entries: [EntryID]) throws {
+        for entry in entries { try refresh(session, entry: entry) }
+    }
 }
 
 /// A database the stores run their transactions on, whichever engine holds it.

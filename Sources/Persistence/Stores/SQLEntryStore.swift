@@ -138,8 +138,11 @@ public struct SQLEntryStore: EntryStore {
 
     /// `create` inside a transaction the caller holds (an import writes many entries in one); the new entry's id (an
     /// import has no use for the entry read back, a seventh of its writing).
+    /// `indexed` false leaves the entry out of the search index: the caller indexes it before the transaction ends
+    /// (an import indexes all of its entries together, `SearchIndexing.refresh(_:entries:)`).
     public static func insert(
-        _ db: any SQLSession, family: FamilyID, content: EntryContent, photos: [PhotoID], author: UserID? = nil, now: Date
+        _ db: any SQLSession, family: FamilyID, content: EntryContent, photos: [PhotoID], author: UserID? = nil, now: Date,
+        indexed: Bool = true
     ) throws -> EntryID {
         let entry = Entry(familyID: family, content: content, createdAt: now, modifiedAt: now)
         try checkChildren(db, family: family, content.childIDs)
@@ -153,7 +156,7 @@ public struct SQLEntryStore: EntryStore {
             """)
         try link(db, entry: entry.id, family: family, content: content)
         try SQLPhotoStore.link(db, photos, to: .entry(entry.id), family: family)
-        try db.searchIndex.refresh(db, entry: entry.id)
+        if indexed { try db.searchIndex.refresh(db, entry: entry.id) }
         return entry.id
     }
 

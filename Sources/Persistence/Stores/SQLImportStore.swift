@@ -46,6 +46,7 @@ public struct SQLImportStore: ImportStore {
         mutating func write() throws {
             let proposed = Dictionary(batch.photos.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             for item in batch.children { try writeChild(item, photos: proposed) }
+            var written: [EntryID] = []
             for item in batch.entries {
                 guard try isNew(item.sourceKey, kind: "entries") else { continue }
                 var content = item.content
@@ -55,10 +56,12 @@ public struct SQLImportStore: ImportStore {
                     continue
                 }
                 let photoIDs = try item.photos.map { try photo($0, from: proposed) }
-                let entry = try SQLEntryStore.insert(db, family: family, content: content, photos: photoIDs, now: now)
+                let entry = try SQLEntryStore.insert(db, family: family, content: content, photos: photoIDs, now: now, indexed: false)
                 try remember(item.sourceKey, column: "entryId", id: entry.sql)
+                written.append(entry)
                 outcome.added["entries", default: 0] += 1
             }
+            try db.searchIndex.refresh(db, entries: written)
             for item in batch.events {
                 guard try isNew(item.sourceKey, kind: "events") else { continue }
                 var details = item.details

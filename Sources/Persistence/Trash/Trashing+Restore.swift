@@ -110,7 +110,7 @@ extension Trashing {
         }
         try snapshot.put(db, Array(parts.dropFirst(2)), leftOut: &leftOut)
         try relinkImported(db, snapshot, family: family)
-        for id in ids { try db.searchIndex.refresh(db, entry: id) }
+        try db.searchIndex.refresh(db, entries: ids)
     }
 
     /// An importer's records of where things came from point at them again (they were cleared with them), so that
