@@ -86,6 +86,18 @@ public protocol StoreDatabase: Sendable {
     /// conflicts with another. With `rollingBack`, every write is undone at the end (an import's dry run).
     @discardableResult
     func write<T: Sendable>(rollingBack: Bool, _ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T
+
+    /// A write of many rows at once (an import): `write`, with the engine given room to keep the whole
+    /// transaction's changes in memory where that spares it work.
+    @discardableResult
+    func bulkWrite<T: Sendable>(rollingBack: Bool, _ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T
+}
+
+extension StoreDatabase {
+    @discardableResult
+    public func bulkWrite<T: Sendable>(rollingBack: Bool, _ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
+        try await write(rollingBack: rollingBack, body)
+    }
 }
 
 extension StoreDatabase {

@@ -14,7 +14,7 @@ public struct SQLImportStore: ImportStore {
             sealed[item.child.id] = try SQLChildStore.seal(item.child.profile.residentNumber, with: database.cipher)
         }
         let sealedNumbers = sealed
-        return try await database.write(rollingBack: dryRun) { db in
+        return try await database.bulkWrite(rollingBack: dryRun) { db in
             var writer = BatchWriter(db: db, family: family, source: source, now: now, batch: batch, sealed: sealedNumbers)
             try writer.write()
             return writer.outcome
