@@ -346,6 +346,26 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: storage.root.appendingPathComponent("incoming").path).isEmpty)
     }
 
+    /// The line stores what it checked while it goes on (storing waits for the disk, checking for the processor), so
+    /// that `place` has little left to do; an import that fails after leaves none of those files (`settle`).
+    @Test func aCheckingLineStoresWhatItCheckedAndAFailedImportLeavesNothing() async throws {
+        let storage = try StorageTests.folder()
+        let intake = try PhotoIntake(storage: storage, family: FamilyID(), now: Date())
+        let line = intake.checkAhead(chunk: 1)
+        for (name, width) in [("ahead-1.jpg", 640), ("ahead-2.jpg", 500), ("ahead-3.png", 400)] {
+            let upload = try intake.stage()
+            try Data(contentsOf: try Fixtures.image(name, width: width)).withUnsafeBytes { try upload.write(untyped: $0) }
+            line.add(PhotoIntake.Staged(upload: upload))
+        }
+        #expect(line.finish().allSatisfy { (try? $0.get()) != nil })
+        let waited = Date()
+        while storage.listOriginals().count < 3 && Date().timeIntervalSince(waited) < 30 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(storage.listOriginals().count == 3, "stored before place was asked")
+        await intake.settle(referenced: [])  // the rows were not written
+        #expect(storage.listOriginals().isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: storage.root.appendingPathComponent("incoming").path).isEmpty)
+    }
+
     @Test func aFileThatIsNoPhotoIsRefusedAndLeavesNothing() async throws {
         let storage = try StorageTests.folder()
         let intake = try PhotoIntake(storage: storage, family: FamilyID(), now: Date())

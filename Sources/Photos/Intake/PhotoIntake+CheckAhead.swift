@@ -66,6 +66,7 @@ extension PhotoIntake {
                 condition.unlock()
                 dropped.forEach { $0.upload.abandon() }
                 let checked = taken.isEmpty ? [] : intake.check(taken)
+                intake.placeAhead()
                 condition.lock()
                 answers += checked
                 if last {

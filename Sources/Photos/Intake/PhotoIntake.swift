@@ -25,8 +25,12 @@ public final class PhotoIntake: @unchecked Sendable {
     public private(set) var photos: [Photo] = []
     private var bySHA: [String: Photo] = [:]
     /// Checked and waiting for `place`: the staged file and its small thumbnail.
-    private var waiting: [(upload: UploadWriter, photo: Photo, format: MediaFormat, small: Data)] = []
+    private var waiting: [Waiting] = []
     private var placed: [StoredOriginal] = []
+    /// Storing what was checked before `place` (`placeAhead`): each batch after the one before it.
+    private var placing: Task<Placement, Never>?
+
+    typealias Waiting = (upload: UploadWriter, photo: Photo, format: MediaFormat, small: Data)
 
     public init(storage: any PhotoStorage, family: FamilyID, now: Date, dryRun: Bool = false, limits: PhotoLimits = .standard)
         throws(PhotoError)
@@ -166,15 +170,42 @@ public final class PhotoIntake: @unchecked Sendable {
 
     /// Stores every checked file and its small thumbnail at its content address.
     public func place() async throws(PhotoError) {
-        while let item = waiting.first {
-            waiting.removeFirst()
-            defer { item.upload.abandon() }
-            let format = item.format
-            if try await storage.putOriginal(item.upload.url, sha256: item.photo.sha256, format: format) {
-                placed.append(StoredOriginal(sha256: item.photo.sha256, format: format))
+        placeAhead()
+        let outcome = await placing?.value ?? Placement()
+        placing = nil
+        placed += outcome.placed
+        if let failure = outcome.failure { throw failure }
+    }
+
+    /// Starts storing the files checked so far while the caller goes on (an import's checking line, between its
+    /// chunks: storing waits for the disk, checking for the processor); `place` waits for it and says how it went.
+    /// One batch at a time, each after the one before, so that a request thread waits for one file at most.
+    func placeAhead() {
+        guard !waiting.isEmpty else { return }
+        let (items, storage, before) = (waiting, storage, placing)
+        waiting = []
+        placing = Task {
+            var outcome = await before?.value ?? Placement()
+            for item in items {
+                defer { item.upload.abandon() }
+                guard outcome.failure == nil else { continue }
+                do throws(PhotoError) {
+                    if try await storage.putOriginal(item.upload.url, sha256: item.photo.sha256, format: item.format) {
+                        outcome.placed.append(StoredOriginal(sha256: item.photo.sha256, format: item.format))
+                    }
+                    try await storage.putThumbnail(item.small, sha256: item.photo.sha256, size: .small)
+                } catch {
+                    outcome.failure = error
+                }
             }
-            try await storage.putThumbnail(item.small, sha256: item.photo.sha256, size: .small)
+            return outcome
         }
+    }
+
+    /// The files a run of `placeAhead` stored, and the failure that stopped it.
+    struct Placement: Sendable {
+        var placed: [StoredOriginal] = []
+        var failure: PhotoError?
     }
 
     /// After the rows were written or not: deletes the files this intake placed that no row refers to, and drops
@@ -183,6 +214,8 @@ public final class PhotoIntake: @unchecked Sendable {
     /// servers deletes nothing here either: another server may have found the same bytes already stored a moment
     /// ago and be about to commit its row; the sweep takes what is still unreferenced an hour later.
     public func settle(referenced: Set<String>?) async {
+        if let placing { placed += await placing.value.placed }
+        placing = nil
         waiting.forEach { $0.upload.abandon() }
         waiting = []
         if storage.isShared { placed = [] }
