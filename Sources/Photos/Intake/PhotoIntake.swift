@@ -179,7 +179,8 @@ public final class PhotoIntake: @unchecked Sendable {
 
     /// Starts storing the files checked so far while the caller goes on (an import's checking line, between its
     /// chunks: storing waits for the disk, checking for the processor); `place` waits for it and says how it went.
-    /// One batch at a time, each after the one before, so that a request thread waits for one file at most.
+    /// One batch at a time, each after the one before, so that storing (which may block on `fsync`) holds one of the
+    /// concurrency pool's threads at most.
     func placeAhead() {
         guard !waiting.isEmpty else { return }
         let (items, storage, before) = (waiting, storage, placing)
