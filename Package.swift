@@ -120,7 +120,7 @@ let package = Package(
         .target(
             name: "DiaryStore",
             dependencies: [
-                "Diary", "Persistence", "Secrets", "CSearchTokenizer",
+                "Diary", "Persistence", "Secrets", "CSearchTokenizer", "CSQLiteGuard",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings

@@ -35,3 +35,7 @@ int saessak_sqlite_harden(void *handle, int max_value_bytes) {
 int64_t saessak_sqlite_heap_limit(int64_t bytes) {
     return sqlite3_hard_heap_limit64(bytes);
 }
+
+int saessak_sqlite_memory_statistics(int on) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, on);
+}

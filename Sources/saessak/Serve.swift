@@ -1,4 +1,5 @@
 import ArgumentParser
+import DiaryStore
 import Hummingbird
 import Installation
 import Logging
@@ -23,6 +24,7 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         // Said here, before anyone is answered: a page never meets a missing template.
         if let missing = Installation.missingResources() { throw CLIError(missing) }
+        DiaryDatabase.forgoMemoryStatistics()
         var logger = Logger(label: "saessak")
         logger.logLevel = .info
         logger.info("saessak \(Installation.description)")

@@ -7,6 +7,7 @@ import GRDBSQLite
 #else
 import SQLite3
 #endif
+import CSQLiteGuard
 import Secrets
 
 /// The family diary's SQLite database: one file in WAL mode with foreign keys enforced, migrated on open.
@@ -46,6 +47,16 @@ public final class DiaryDatabase: Sendable {
             if !comment && !grdb { counting.add() }
             return 0
         }, nil)
+    }
+
+    /// For the server, before its first database: SQLite stops counting the memory it holds. The count takes one
+    /// process-wide mutex at every allocation and free, which the readers of pages under load queued on — a
+    /// twentieth of the server's time on the calendar page under four clients (docs/performance.md). Nothing in the
+    /// server reads the count; the one heap limit, which needs it, is set in the child that reads an uploaded store
+    /// (`UntrustedStore`). Once SQLite is in use it refuses the change: returns whether it took.
+    @discardableResult
+    public static func forgoMemoryStatistics() -> Bool {
+        saessak_sqlite_memory_statistics(0) == SQLITE_OK
     }
 
     public init(path: String, cipher: FieldCipher, clock: Clock = .live, schema: String? = nil) throws {
