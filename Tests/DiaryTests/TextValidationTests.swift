@@ -28,6 +28,26 @@ import Testing
         }
     }
 
+    /// The shortcut through printable ASCII and what comes after U+3000 answers as Unicode's own table, for every scalar.
+    @Test func whiteSpaceIsUnicodesWhiteSpace() {
+        let differing = (0...0x10FFFF).compactMap(Unicode.Scalar.init).filter { $0.isUnicodeWhitespace != $0.properties.isWhitespace }
+        #expect(differing.isEmpty, "\(differing.prefix(10).map { String($0.value, radix: 16) })")
+        #expect("\u{3000}제목\u{A0} ".trimmingWhitespace() == "제목")
+    }
+
+    /// Tags are told apart as `lowercased()` tells them; the shortcut past it for ASCII and Hangul changes nothing.
+    @Test func tagsFoldAsLowercasedDoes() {
+        let scalars = (0...0xD7FF).compactMap(Unicode.Scalar.init)
+        let differing = scalars.filter { Tag.folded(String($0)) != String($0).lowercased() }
+        #expect(differing.isEmpty, "\(differing.prefix(10).map { String($0.value, radix: 16) })")
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["가", "힣", "a", "Z", "É", "ß", "İ", "1", " ", "ǅ", "Σ", "ㄱ"]
+        for _ in 0..<2000 {
+            let name = (0..<Int.random(in: 1...6, using: &generator)).map { _ in pieces.randomElement(using: &generator) ?? "" }.joined()
+            #expect(Tag.folded(name) == name.lowercased(), "\(name.debugDescription)")
+        }
+    }
+
     @Test func combiningMarksAreCapped() throws {
         let thirty = "e" + String(repeating: "\u{301}", count: 30)
         #expect(try Validate.text(thirty, field: "f", maxLength: 100) == thirty)

@@ -34,41 +34,52 @@ public struct Identifier<Owner>: Hashable, Sendable, Codable, CustomStringConver
 /// carries a few, and Foundation's `UUID(uuidString:)` (`sscanf` on Linux) and `uuidString.lowercased()` were 3 %
 /// of a busy timeline's time (issue 35). The form accepted is Foundation's, which `IdentifierTests` holds it to.
 enum UUIDText {
+    /// Into the UUID's own 16 bytes, without an array on the heap: a page reads a few hundred identifiers back from
+    /// the database (each one's array was 2 % of a busy timeline's instructions, with `lowercase`'s).
     static func parse(_ text: String) -> UUID? {
         var text = text
         return text.withUTF8 { bytes -> UUID? in
             guard bytes.count == 36 else { return nil }
-            var value: [UInt8] = []
-            value.reserveCapacity(16)
-            var index = 0
-            while index < 36 {
-                if index == 8 || index == 13 || index == 18 || index == 23 {
-                    guard bytes[index] == UInt8(ascii: "-") else { return nil }
-                    index += 1
-                    continue
+            var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            let parsed = withUnsafeMutableBytes(of: &uuid) { value -> Bool in
+                var index = 0, written = 0
+                while index < 36 {
+                    if index == 8 || index == 13 || index == 18 || index == 23 {
+                        guard bytes[index] == UInt8(ascii: "-") else { return false }
+                        index += 1
+                        continue
+                    }
+                    guard let high = hexDigit(bytes[index]), let low = hexDigit(bytes[index + 1]) else { return false }
+                    value[written] = high << 4 | low
+                    written += 1
+                    index += 2
                 }
-                guard let high = hexDigit(bytes[index]), let low = hexDigit(bytes[index + 1]) else { return nil }
-                value.append(high << 4 | low)
-                index += 2
+                return true
             }
-            return UUID(uuid: (
-                value[0], value[1], value[2], value[3], value[4], value[5], value[6], value[7],
-                value[8], value[9], value[10], value[11], value[12], value[13], value[14], value[15]))
+            return parsed ? UUID(uuid: uuid) : nil
         }
     }
 
     static func lowercase(_ uuid: UUID) -> String {
-        let digits: [UInt8] = Array("0123456789abcdef".utf8)
-        return withUnsafeBytes(of: uuid.uuid) { value in
-            var text: [UInt8] = []
-            text.reserveCapacity(36)
-            for (index, byte) in value.enumerated() {
-                if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
-                text.append(digits[Int(byte >> 4)])
-                text.append(digits[Int(byte & 0x0F)])
+        withUnsafeBytes(of: uuid.uuid) { value in
+            String(unsafeUninitializedCapacity: 36) { text in
+                var written = 0
+                for (index, byte) in value.enumerated() {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        text[written] = UInt8(ascii: "-")
+                        written += 1
+                    }
+                    text[written] = lowercaseDigit(byte >> 4)
+                    text[written + 1] = lowercaseDigit(byte & 0x0F)
+                    written += 2
+                }
+                return written
             }
-            return String(decoding: text, as: UTF8.self)
         }
+    }
+
+    private static func lowercaseDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 
     private static func hexDigit(_ byte: UInt8) -> UInt8? {

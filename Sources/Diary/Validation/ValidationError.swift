@@ -195,11 +195,22 @@ public enum Validate {
 extension String {
     func trimmingWhitespace() -> String {
         let scalars = unicodeScalars
-        guard let start = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-            let end = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        guard let start = scalars.firstIndex(where: { !$0.isUnicodeWhitespace }), let end = scalars.lastIndex(where: { !$0.isUnicodeWhitespace })
         else { return "" }
         // Nearly always there is nothing to trim: the same string, not a copy.
         if start == scalars.startIndex && scalars.index(after: end) == scalars.endIndex { return self }
         return String(scalars[start...end])
+    }
+}
+
+extension Unicode.Scalar {
+    /// Unicode's White_Space: printable ASCII and everything after U+3000 (the last white space scalar) answered
+    /// without Unicode's property tables, which every entry's title and tags read on their way out of the database
+    /// (1 % of a busy timeline).
+    var isUnicodeWhitespace: Bool {
+        switch value {
+        case 0x21...0x7E, 0x3001...: false
+        default: properties.isWhitespace
+        }
     }
 }

@@ -21,24 +21,20 @@ extension Language {
     /// A date as people write it: 2026년 11월 22일 일요일, or Sunday, 22 November 2026.
     public func longDate(_ date: SolarDate) -> String {
         switch self {
-        case .korean:
-            return "\(date.year)년 \(date.month)월 \(date.day)일 \(["일", "월", "화", "수", "목", "금", "토"][date.weekday])요일"
-        case .english:
-            let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
-            let months = [
-                "January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-                "November", "December",
-            ]
-            return "\(weekdays[date.weekday]), \(date.day) \(months[date.month - 1]) \(date.year)"
+        case .korean: "\(date.year)년 \(date.month)월 \(date.day)일 \(Self.koreanWeekdays[date.weekday])요일"
+        case .english: "\(Self.englishWeekdays[date.weekday]), \(date.day) \(Self.englishMonths[date.month - 1]) \(date.year)"
         }
     }
 }
 
 extension Language {
+    // Made once: an array literal in a date's words was made again at every call (a month page writes 42 dates).
     private static let englishMonths = [
         "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
         "December",
     ]
+    private static let englishWeekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+    private static let koreanWeekdays = ["일", "월", "화", "수", "목", "금", "토"]
 
     /// A month's heading: 2026년 11월, or November 2026.
     public func monthTitle(year: Int, month: Int) -> String {
@@ -48,9 +44,8 @@ extension Language {
     /// A short date: 11월 22일 (일), or Sun 22 Nov.
     public func shortDate(_ date: SolarDate) -> String {
         switch self {
-        case .korean: "\(date.month)월 \(date.day)일 (\(["일", "월", "화", "수", "목", "금", "토"][date.weekday]))"
-        case .english:
-            "\(["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][date.weekday]) \(date.day) \(Self.englishMonths[date.month - 1].prefix(3))"
+        case .korean: "\(date.month)월 \(date.day)일 (\(Self.koreanWeekdays[date.weekday]))"
+        case .english: "\(Self.englishWeekdays[date.weekday].prefix(3)) \(date.day) \(Self.englishMonths[date.month - 1].prefix(3))"
         }
     }
 
