@@ -40,21 +40,17 @@ public struct SQLEntryStore: EntryStore {
 
     /// The days' counts come from the index of days (`entries_day`), which holds each entry's day as its key: counted
     /// from the timeline's index, every entry's time was cut to its day and the days sorted again (0.23 against 0.14 ms
-    /// for the six weeks of a month page of the bench's diary, issue 35). A day's photo is the first photo of its
-    /// first entry that has one, in the timeline index's order (time, then id) and the photos' own: both orders come
-    /// from indexes, so nothing is sorted. (Ordered by time and position over the join of entries and photos, SQLite
-    /// sorted each day's rows in a temporary B-tree — set up and zeroed for every day of the six weeks, a tenth of a
-    /// busy month page's instructions.)
+    /// for the six weeks of a month page of the bench's diary, issue 35). A day's first photo is found through the
+    /// timeline's index, in the day's time order.
     public func days(family: FamilyID, from first: SolarDate, through last: SolarDate) async throws -> [SolarDate: DaySummary] {
         let rows = try await database.read { db in
             try db.rows(
                 """
                 SELECT day, entries,
-                    (SELECT (SELECT photoId FROM entryPhotos WHERE entryId = dayEntries.id ORDER BY position LIMIT 1)
-                        FROM entries AS dayEntries
+                    (SELECT entryPhotos.photoId FROM entries AS dayEntries
+                        JOIN entryPhotos ON entryPhotos.entryId = dayEntries.id
                         WHERE dayEntries.familyId = \(family) AND dayEntries.localDateTime >= day AND dayEntries.localDateTime < day || 'U'
-                            AND EXISTS (SELECT 1 FROM entryPhotos WHERE entryId = dayEntries.id)
-                        ORDER BY dayEntries.localDateTime, dayEntries.id LIMIT 1) AS photo
+                        ORDER BY dayEntries.localDateTime, entryPhotos.position LIMIT 1) AS photo
                 FROM (SELECT substr(localDateTime, 1, 10) AS day, count(*) AS entries FROM entries
                     WHERE familyId = \(family) AND substr(localDateTime, 1, 10) >= \(first.iso) AND substr(localDateTime, 1, 10) <= \(last.iso)
                     GROUP BY substr(localDateTime, 1, 10)) AS days
