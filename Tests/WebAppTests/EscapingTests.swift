@@ -52,6 +52,21 @@ import Services
         }
     }
 
+    /// `HTMLWriter` writes bytes: its text is `HTML.escape`'s, its markup as given, in the order written.
+    @Test func theWriterEscapesAsHTMLEscapeDoes() {
+        let texts = Self.strings(2000)
+        var writer = HTMLWriter(capacity: 16)
+        var expected = ""
+        for (index, text) in texts.enumerated() {
+            writer.text(text)
+            expected += HTML.escape(text)
+            let markup = index % 3 == 0 ? "<p class=\"\(index)\">" : texts[(index + 1) % texts.count]
+            writer.markup(markup)
+            expected += markup
+        }
+        #expect(writer.html == expected)
+    }
+
     /// Through swift-mustache: a title made of anything adds no `<` or `"` to a page's main part.
     @Test func everyTemplateEscapesByScalar() throws {
         let templates = try TemplateTests.files("Resources/templates", ending: ".mustache").map { String($0.name.dropLast(".mustache".count)) }
@@ -110,7 +125,7 @@ import Services
 
     @Test func theLayoutOfAPageEscapesItsData() throws {
         let title = "\u{0600}<meta http-equiv=refresh content=0;url=//evil\u{0600}>"
-        let page = PageLayout(language: .korean, title: title).html(main: "")
+        let page = PageLayout(language: .korean, title: title).html(main: HTMLWriter(markup: "")).html
         #expect(!page.contains("<meta http-equiv=refresh"))
         #expect(page.contains("&lt;meta http-equiv=refresh"))
     }
@@ -123,7 +138,7 @@ import Services
                 language: .korean, title: text, tab: .timeline,
                 reader: .init(userID: text, isMember: true, canEdit: true, csrf: text), notice: PageNotice(text: text, undo: text),
                 searchText: text
-            ).html(main: "<p>main</p>")
+            ).html(main: HTMLWriter(markup: "<p>main</p>")).html
         }
         let plain = page("x")
         #expect(plain.contains("<title>x · 새싹</title>") && plain.contains("<p>main</p>") && plain.contains("aria-current=\"page\""))
@@ -144,15 +159,15 @@ import Services
             page.tagOptions = [Option(value: text, name: text)]
             page.shown =
                 searching
-                ? .hits([.init(href: text, title: text, snippet: "<mark>x</mark>", isMemo: true)], for: text) : .entries([(month: text, cards: "<li></li>")])
+                ? .hits([.init(href: text, title: text, snippet: "<mark>x</mark>", isMemo: true)], for: text) : .entries([(month: text, cards: HTMLWriter(markup: "<li></li>"))])
             page.next = text
-            return page.html(Words.table(.korean))
+            return page.html(Words.table(.korean)).html
         }
         func month(_ text: String) -> String {
             CalendarPages.MonthPage(
-                title: text, weekdays: Array(repeating: text, count: 7), weeks: ["<td></td>"], previousMonth: text, nextMonth: text,
+                title: text, weekdays: Array(repeating: text, count: 7), weeks: [HTMLWriter(markup: "<td></td>")], previousMonth: text, nextMonth: text,
                 previousYear: text, nextYear: text, monthValue: text, thisMonth: text
-            ).html(Words.table(.korean))
+            ).html(Words.table(.korean)).html
         }
         let plain = [timeline("x", searching: false), timeline("x", searching: true), month("x")]
         for text in Self.strings(300) {

@@ -22,7 +22,7 @@ public enum HTML {
         } ?? text
     }
 
-    private static func replacement(for byte: UInt8) -> String? {
+    static func replacement(for byte: UInt8) -> String? {
         switch byte {
         case UInt8(ascii: "&"): "&amp;"
         case UInt8(ascii: "<"): "&lt;"
@@ -35,17 +35,54 @@ public enum HTML {
 }
 
 /// Markup written in Swift where a template costs too much (a list's repeated cards): literal markup as it is, text
-/// through `HTML.escape`.
-public struct HTMLWriter {
-    public private(set) var html = ""
+/// escaped as `HTML.escape` does.
+///
+/// The page grows as UTF-8 bytes, and the bytes are what the response sends: each `+=` onto a `String` cost about
+/// 340 instructions (its guts made ready for the append, its flags and breadcrumbs kept), and the month's cells and
+/// the timeline's cards append some 800 times a page — a twentieth of either page's instructions (issue 35,
+/// callgrind). Made into a `String` instead, the bytes are checked as UTF-8 again, which cost more than the appends
+/// had: a writer is written into another one (`markup(_:)`), and only the layout's bytes leave. Every piece written
+/// was a `String` (valid UTF-8), so the bytes are too.
+public struct HTMLWriter: Sendable {
+    /// The markup written so far, as UTF-8.
+    public private(set) var bytes: [UInt8] = []
 
-    public init(capacity: Int = 1024) { html.reserveCapacity(capacity) }
+    public init(capacity: Int = 1024) { bytes.reserveCapacity(capacity) }
+
+    /// A writer that starts with `markup`.
+    public init(markup: String) {
+        self.init(capacity: markup.utf8.count)
+        self.markup(markup)
+    }
+
+    /// The markup written so far, as a string (checked as UTF-8 again: for tests and the rare caller that needs one).
+    public var html: String { String(decoding: bytes, as: UTF8.self) }
 
     /// Markup of our own, as it is.
-    public mutating func markup(_ markup: String) { html += markup }
+    public mutating func markup(_ markup: String) {
+        var markup = markup
+        markup.withUTF8 { bytes.append(contentsOf: $0) }
+    }
 
-    /// Text (or an attribute's value inside quotes), escaped.
-    public mutating func text(_ text: String) { html += HTML.escape(text) }
+    /// Markup another writer wrote (a card, a week of the month), as it is.
+    public mutating func markup(_ other: HTMLWriter) { bytes.append(contentsOf: other.bytes) }
+
+    /// Text (or an attribute's value inside quotes), escaped: runs without a character to replace copied whole.
+    public mutating func text(_ text: String) {
+        var text = text
+        text.withUTF8 { source in
+            var start = 0
+            for index in source.indices {
+                // The five are `"`, `&`, `'`, `<`, `>`, all at most `>`: letters, digits past it and every byte of
+                // Hangul are passed over with one comparison.
+                guard source[index] <= UInt8(ascii: ">"), let replaced = HTML.replacement(for: source[index]) else { continue }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[start..<index]))
+                bytes.append(contentsOf: replaced.utf8)
+                start = index + 1
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[start...]))
+        }
+    }
 }
 
 extension String {

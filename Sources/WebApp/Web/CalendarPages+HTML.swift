@@ -4,8 +4,8 @@ extension CalendarPages.MonthPage {
     /// The month page's main part, its heading with the arrows first, written here and not in a template (as the cells
     /// are, below): the month was the bench's other page under load, and the template engine's lookups cost it as
     /// much as its cells had (issue 35).
-    func html(_ words: Words) -> String {
-        var page = HTMLWriter(capacity: 4_096 + weeks.reduce(0) { $0 + $1.utf8.count })
+    func html(_ words: Words) -> HTMLWriter {
+        var page = HTMLWriter(capacity: 4_096 + weeks.reduce(0) { $0 + $1.bytes.count })
         page.markup("<div class=\"month-nav\">\n")
         arrow(&page, to: previousYear, label: words[.previousYear], "«")
         arrow(&page, to: previousMonth, label: words[.previousMonth], "‹")
@@ -39,7 +39,7 @@ extension CalendarPages.MonthPage {
         page.markup("\">")
         page.text(words[.thisMonth])
         page.markup("</a>\n</form>\n")
-        return page.html
+        return page
     }
 
     private func arrow(_ page: inout HTMLWriter, to month: String, label: String, _ symbol: String) {
@@ -58,6 +58,12 @@ extension CalendarPages.DayCell {
     /// through `HTML.escape` as the template's did.
     func html(_ words: Words) -> String {
         var cell = HTMLWriter(capacity: 512)
+        write(into: &cell, words)
+        return cell.html
+    }
+
+    /// The cell written at the end of `cell` (the month writes a week's cells into one writer).
+    func write(into cell: inout HTMLWriter, _ words: Words) {
         cell.markup("<td class=\"")
         cell.text(classes)
         cell.markup("\" data-date=\"")
@@ -69,10 +75,17 @@ extension CalendarPages.DayCell {
         if let entryCount {
             cell.markup(", ")
             cell.text(words[.entries])
-            cell.markup(" \(entryCount)")
+            cell.markup(" ")
+            cell.markup(String(entryCount))
         }
-        cell.markup("\"><span class=\"num\">\(day)</span>")
-        if let entryCount { cell.markup("<span class=\"badge\">\(entryCount)</span>") }
+        cell.markup("\"><span class=\"num\">")
+        cell.markup(String(day))
+        cell.markup("</span>")
+        if let entryCount {
+            cell.markup("<span class=\"badge\">")
+            cell.markup(String(entryCount))
+            cell.markup("</span>")
+        }
         cell.markup(isTerm ? "\n<span class=\"lunar term\">" : "\n<span class=\"lunar\">")
         cell.text(caption)
         cell.markup("</span>")
@@ -98,6 +111,5 @@ extension CalendarPages.DayCell {
             cell.markup("</span>")
         }
         cell.markup("</a></td>")
-        return cell.html
     }
 }

@@ -15,8 +15,8 @@ struct CalendarPages {
     struct MonthPage {
         let title: String
         let weekdays: [String]
-        /// Each week's cells' markup (`DayCell.html`).
-        let weeks: [String]
+        /// Each week's cells' markup (`DayCell.write`).
+        let weeks: [HTMLWriter]
         let previousMonth: String
         let nextMonth: String
         let previousYear: String
@@ -137,7 +137,8 @@ struct CalendarPages {
             ? ["일", "월", "화", "수", "목", "금", "토"] : ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
         let words = Words.table(language)
         let weeks = view.weeks.map { week in
-            week.map { day in
+            var cells = HTMLWriter(capacity: week.count * 512)
+            for day in week {
                 var cell = DayCell(
                     iso: day.date.iso, day: day.date.day, caption: Self.caption(day, language: language), isTerm: day.term != nil,
                     classes: Self.classes(day, today: today, familyHoliday: days.familyHolidays.contains(day.date)),
@@ -149,8 +150,9 @@ struct CalendarPages {
                 }
                 let marks = (days.notices[day.date] ?? []) + (days.events[day.date] ?? []).map(\.details.title)
                 cell.marks = marks.isEmpty ? nil : marks
-                return cell.html(words)
-            }.joined()
+                cell.write(into: &cells, words)
+            }
+            return cells
         }
         let title = language.monthTitle(year: month.year, month: month.month)
         let page = MonthPage(

@@ -8,6 +8,12 @@ extension EntryCard {
     /// one the template had; every value goes through `HTML.escape` as the template's did.
     func timelineHTML(_ words: Words) -> String {
         var page = HTMLWriter(capacity: 512 + excerpt.utf8.count)
+        writeTimeline(into: &page, words)
+        return page.html
+    }
+
+    /// The card written at the end of `page` (the timeline writes its cards into its own writer).
+    func writeTimeline(into page: inout HTMLWriter, _ words: Words) {
         page.markup("<li class=\"entry-card\">\n<div>\n<h3>")
         if isNew {
             page.markup("<span class=\"new-badge\">")
@@ -32,7 +38,8 @@ extension EntryCard {
             page.text(place)
         }
         if let photoCount {
-            page.markup(" · 📷 \(photoCount)")
+            page.markup(" · 📷 ")
+            page.markup(String(photoCount))
         }
         page.markup("</p>\n<p class=\"excerpt\">")
         page.text(excerpt)
@@ -61,7 +68,6 @@ extension EntryCard {
             page.markup("</a>")
         }
         page.markup("\n</li>\n")
-        return page.html
     }
 
     /// A tag as a query's value: `&`, `+`, `=`, `#` and the rest of what would end or change it percent-encoded —

@@ -80,14 +80,13 @@ struct EntryPages {
                 family: family, user: try context.user(), among: sections.flatMap(\.items))
             page.shown = .entries(
                 sections.map { section in
-                    (
-                        month: language.monthTitle(year: section.month.year, month: section.month.month),
-                        cards: section.items.map { entry in
-                            var card = EntryCard(entry, language: language, names: names, videos: videos, ages: ages)
-                            card.isNew = unread.contains(entry.id)
-                            return card.timelineHTML(words)
-                        }.joined()
-                    )
+                    var cards = HTMLWriter(capacity: section.items.count * 1_024)
+                    for entry in section.items {
+                        var card = EntryCard(entry, language: language, names: names, videos: videos, ages: ages)
+                        card.isNew = unread.contains(entry.id)
+                        card.writeTimeline(into: &cards, words)
+                    }
+                    return (month: language.monthTitle(year: section.month.year, month: section.month.month), cards: cards)
                 })
             page.next = next.map { Self.link(request, cursor: $0.description) }
         }

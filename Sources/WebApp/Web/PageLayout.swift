@@ -25,10 +25,11 @@ struct PageLayout {
         let csrf: String
     }
 
-    func html(main: String) -> String {
+    /// The whole page around `main`, as the bytes the response sends (`HTMLWriter`).
+    func html(main: HTMLWriter) -> HTMLWriter {
         let words = Words.table(language)
         let version = Templates.assetVersion
-        var page = HTMLWriter(capacity: main.utf8.count + 3_072)
+        var page = HTMLWriter(capacity: main.bytes.count + 3_072)
         page.markup("<!doctype html>\n<html lang=\"\(language.rawValue)\">\n<head>\n<meta charset=\"utf-8\">\n")
         page.markup("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta name=\"theme-color\" content=\"#2b6e45\">\n")
         page.markup("<title>")
@@ -85,7 +86,7 @@ struct PageLayout {
         page.markup("<a href=\"?lang=\(other.rawValue)\" lang=\"\(other.rawValue)\" hreflang=\"\(other.rawValue)\">")
         page.markup(other == .korean ? "한국어" : "English")
         page.markup("</a>\n</footer>\n</body>\n</html>\n")
-        return page.html
+        return page
     }
 
     /// The bottom tabs, the page's own marked current.

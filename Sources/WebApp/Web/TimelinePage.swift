@@ -21,7 +21,7 @@ extension EntryPages {
 
         enum Shown {
             /// Months of cards: each month's title and its cards' markup.
-            case entries([(month: String, cards: String)])
+            case entries([(month: String, cards: HTMLWriter)])
             /// A search's hits for the text.
             case hits([Hit], for: String)
         }
@@ -34,8 +34,8 @@ extension EntryPages {
             let isMemo: Bool
         }
 
-        func html(_ words: Words) -> String {
-            var page = HTMLWriter(capacity: 4_096)
+        func html(_ words: Words) -> HTMLWriter {
+            var page = HTMLWriter(capacity: 4_096 + cardBytes)
             filters(&page, words)
             switch shown {
             case .hits(let hits, let text):
@@ -94,7 +94,13 @@ extension EntryPages {
                 page.markup("</a></p>")
             }
             page.markup("\n")
-            return page.html
+            return page
+        }
+
+        /// The cards' markup in all, for the page's capacity.
+        private var cardBytes: Int {
+            guard case .entries(let months) = shown else { return 0 }
+            return months.reduce(0) { $0 + $1.cards.bytes.count }
         }
 
         private func filters(_ page: inout HTMLWriter, _ words: Words) {

@@ -82,7 +82,7 @@ struct WebPage {
     /// The template of the page's main part (`Resources/templates`), or nil when `main` is written in Swift.
     let template: String?
     /// The main part's markup when there is no template.
-    var main = ""
+    var main = HTMLWriter(capacity: 0)
     let title: String
     var tab: Tab?
     /// The page's own values (nil: a page the layout and its words make alone).
@@ -115,7 +115,7 @@ struct WebPage {
     }
 
     /// A page whose main part is written in Swift (`HTMLWriter`): no template, no reflection of a model.
-    init(main: String, title: String, tab: Tab?, heading: Heading = .title, searchText: String? = nil) {
+    init(main: HTMLWriter, title: String, tab: Tab?, heading: Heading = .title, searchText: String? = nil) {
         template = nil
         self.main = main
         self.title = title
@@ -143,11 +143,11 @@ struct WebPage {
                 canEdit: context.membership?.role.includes(.editor) == true, csrf: context.session?.csrfToken ?? "")
         let layout = PageLayout(
             language: language, title: title, tab: tab, reader: reader, notice: notice, searchText: searchText, heading: heading)
-        let html = layout.html(main: template.map { mainFromTemplate($0, language: language, context: context) } ?? main)
+        let page = layout.html(main: template.map { HTMLWriter(markup: mainFromTemplate($0, language: language, context: context)) } ?? main)
         var response = Response(
             status: status,
             headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(string: html)))
+            body: .init(byteBuffer: ByteBuffer(bytes: page.bytes)))
         for cookie in cookies { response.headers[values: .setCookie].append(cookie) }
         if notice != nil {
             response.headers[values: .setCookie].append(WebCredentials.expired(PageNotice.cookie, secure: WebCredentials.isSecure(request)))
