@@ -50,8 +50,8 @@ public final class DiaryDatabase: Sendable {
     }
 
     /// For the server, before its first database: SQLite stops counting the memory it holds. The count takes one
-    /// process-wide mutex at every allocation and free, which the readers of pages under load queued on — a
-    /// twentieth of the server's time on the calendar page under four clients (docs/performance.md). Nothing in the
+    /// process-wide mutex at every allocation and free, which the readers of pages under load queued on — 6–7 % of
+    /// the server's CPU a page under four clients (docs/performance.md). Nothing in the
     /// server reads the count; the one heap limit, which needs it, is set in the child that reads an uploaded store
     /// (`UntrustedStore`). Once SQLite is in use it refuses the change: returns whether it took.
     @discardableResult
