@@ -11,15 +11,11 @@ public enum HTML {
     /// scalar, appending each to a new string, was 5 % of a busy timeline's time (issue 35).
     public static func escape(_ text: String) -> String {
         var text = text
-        return text.withUTF8 { bytes in
-            guard bytes.contains(where: { replacement(for: $0) != nil }) else { return nil }
-            var escaped: [UInt8] = []
-            escaped.reserveCapacity(bytes.count + 32)
-            for byte in bytes {
-                if let replaced = replacement(for: byte) { escaped.append(contentsOf: replaced.utf8) } else { escaped.append(byte) }
-            }
-            return String(decoding: escaped, as: UTF8.self)
-        } ?? text
+        guard text.withUTF8({ $0.contains { replacement(for: $0) != nil } }) else { return text }
+        // The one escaping loop is `HTMLWriter.text`'s.
+        var escaped = HTMLWriter(capacity: text.utf8.count + 32)
+        escaped.text(text)
+        return escaped.html
     }
 
     static func replacement(for byte: UInt8) -> String? {
