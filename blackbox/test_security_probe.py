@@ -1,6 +1,7 @@
 """Regressions of the outside security probe (issue 17), each as the probe did it, through the real server."""
 import socket
 import time
+from pathlib import Path
 
 import pytest
 
@@ -173,6 +174,35 @@ def test_connections_that_do_nothing_useful_are_closed_and_one_address_holds_onl
             sock.close()
     finally:
         running.stop()
+
+
+def test_a_stop_is_not_held_open_by_an_upload_that_keeps_moving(tmp_path):
+    """A client trickling a body a byte at a time kept `serve` from ending on SIGTERM for as long as it trickled (an
+    upgrade's restart waiting on a phone on a bad line). Now the stop waits 15 s for it, says what it waits on, ends
+    the request and exits cleanly (ShutdownWatch)."""
+    data = tmp_path / "data"
+    token = make_family(data, "mom", "우리집")
+    running = Server(data).start()
+    upload = socket.create_connection(("127.0.0.1", running.port), timeout=5)
+    try:
+        upload.sendall(f"POST /api/v1/memos HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n"
+                       "Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{\"title\":\"".encode())
+        time.sleep(0.5)
+        began = time.time()
+        running.process.terminate()
+        while running.process.poll() is None and time.time() - began < 40:
+            try:
+                upload.sendall(b"x")
+            except OSError:
+                break
+            time.sleep(0.5)
+        assert running.process.wait(timeout=5) == 0
+        assert 14 < time.time() - began < 25
+        log = Path(running.log.name).read_text()
+        assert "stopping: still waiting" in log and "for=web server" in log, log[-2000:]
+    finally:
+        upload.close()
+        running.stop(kill=True)
 
 
 def test_sign_out_everywhere_ends_every_session_and_token_and_so_does_a_reset(tmp_path):

@@ -34,10 +34,11 @@ struct Serve: AsyncParsableCommand {
         // Object storage when a photo store URL is given; otherwise the data folder's photos/.
         let photoStorage = try data.objectStorage() == nil ? nil : try await data.photoStorage()
         if let photoStorage { logger.info("photos", metadata: ["store": "\(photoStorage.location)"]) }
+        let watch = ShutdownWatch(logger: logger)
         let app = try await buildApplication(
             try server.configuration(
                 dataFolder: data.url, mail: try mail.configuration(), snapshots: try snapshots.settings(), publicURL: try mail.publicURL()),
-            database: database, photoStorage: photoStorage, logger: logger)
-        try await app.runService()
+            database: database, photoStorage: photoStorage, shutdownWatch: watch, logger: logger)
+        try await watch.group(running: app, signals: [.sigterm, .sigint]).run()
     }
 }

@@ -14,7 +14,7 @@ import Snapshots
 /// `photoStorage`: the object storage `saessak serve --photos` opened; nil keeps photos in the data folder.
 public func buildApplication(
     _ configuration: AppConfiguration, database: (any DiaryEngine)? = nil, photoStorage: (any PhotoStorage)? = nil,
-    logger: Logger = Logger(label: "saessak")
+    shutdownWatch: ShutdownWatch? = nil, logger: Logger = Logger(label: "saessak")
 ) async throws -> some ApplicationProtocol {
     let database = try database ?? DiaryDatabase(folder: configuration.dataFolder)
     if !ToolRun.Tool.ffprobe.isInstalled || !ToolRun.Tool.ffmpeg.isInstalled {
@@ -78,7 +78,7 @@ public func buildApplication(
         ).router,
         server: .http1(configuration: .init(additionalChannelHandlers: [ConnectionGuard(limits: limits, counts: counts)])),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Saessak"),
-        services: services,
+        services: shutdownWatch.map { watch in services.map { watch.watched($0) } } ?? services,
         onServerRunning: { channel in
             guard let setupToken, let port = channel.localAddress?.port else { return }
             // Printed, never logged: the link is a password until it is used.
