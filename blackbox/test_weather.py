@@ -1,7 +1,8 @@
 """Issue 24: the day's weather, opt in. A small HTTP server on loopback answers as Open-Meteo's archive API documents
 (and, when told, with its error answer, a 500, slowly, or with garbage). Nothing is asked until an owner turns the
-lookup on; then a new entry with coordinates and no weather gets "맑음 18℃/7℃", only the date and a position rounded to
-0.1° leave the server, each day and cell is asked once, and whatever the service does, the entry is saved."""
+lookup on; then a new entry with coordinates and no weather (or an edit giving an entry its first coordinates) gets
+"맑음 18℃/7℃", only the date and a position rounded to 0.1° leave the server, each day and cell is asked once, and
+whatever the service does, the entry is saved."""
 import http.server
 import json
 import threading
@@ -147,16 +148,26 @@ def test_the_day_is_filled_and_asked_once_with_a_rounded_position(family):
     assert typed["weather"] == "비 조금"
     bare, _ = write(family, "2026-11-03", latitude=None)
     assert "weather" not in bare and len(family.archive.queries) == 1
-    # An edit never asks (the person may have cleared it on purpose).
-    call(family, "PUT", f"/entries/{bare['id']}", {**{k: bare[k] for k in ("title", "body", "date", "childIds")},
-                                                   "place": {"latitude": 35.1, "longitude": 129.0}}, family.owner)
-    assert len(family.archive.queries) == 1
+    # An edit that gives an entry its first coordinates (a photo with GPS added later, a place typed in) asks.
+    def edit(entry, **fields):
+        body = {**{k: entry[k] for k in ("title", "body", "date", "childIds")}, **fields}
+        response = call(family, "PUT", f"/entries/{entry['id']}", body, family.owner)
+        assert response.status == 200, response.body
+        return response.json()
+    busan = {"latitude": 35.1, "longitude": 129.0}
+    assert edit(bare, place=busan)["weather"] == "맑음 18℃/7℃"
+    assert family.archive.queries[-1]["latitude"] == "35.1" and len(family.archive.queries) == 2
+    # Any other edit never asks (the person may have cleared it on purpose): weather cleared with the coordinates
+    # kept, and typed weather cleared as coordinates come.
+    kept = {k: entry["place"][k] for k in ("latitude", "longitude")}
+    assert "weather" not in edit(entry, place=kept) and "weather" not in edit(typed, place=busan)
+    assert len(family.archive.queries) == 2
     # "No data yet" (a day the archive has not reached) is kept for a day too.
     family.archive.mode = "nodata"
     for _ in range(2):
         quiet, _ = write(family, "2026-11-22")
         assert "weather" not in quiet
-    assert len(family.archive.queries) == 2
+    assert len(family.archive.queries) == 3
 
 
 @pytest.mark.parametrize("mode", ["error", "500", "garbage", "slow"])

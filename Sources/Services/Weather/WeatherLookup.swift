@@ -37,8 +37,9 @@ final class WeatherPause: Sendable {
     func begin() { until.withLock { $0 = ContinuousClock.now + length } }
 }
 
-/// Fills a new entry's weather from a public archive when its family turned the lookup on (off by default), the entry
-/// says no weather, and it has coordinates. What is sent: the entry's date and its position rounded to 0.1°. Answers are
+/// Fills a new entry's weather (or an edited one's that gains its first coordinates: `WeatherFillingEntries`) from a
+/// public archive when its family turned the lookup on (off by default), the entry says no weather, and it has
+/// coordinates. What is sent: the entry's date and its position rounded to 0.1°. Answers are
 /// kept by day and cell, so each is asked once ("no data yet" is asked again after a day). A slow, failing or
 /// vanished service leaves the weather empty and the save goes on — never a failed save; the log says why — and the
 /// entries after it are saved without asking until `pause` has passed. A refusal in the archive's own words (a day it
@@ -135,7 +136,8 @@ extension TimeAmount {
 }
 
 /// The entry store the API and the pages write through: a new entry that says no weather gets the day's weather when
-/// its family asked for it (`WeatherLookup`); everything else goes straight to the store.
+/// its family asked for it (`WeatherLookup`), and so does an edit that gives an entry its first coordinates;
+/// everything else goes straight to the store.
 public struct WeatherFillingEntries: EntryStore {
     let base: any EntryStore
     let lookup: WeatherLookup
@@ -187,7 +189,19 @@ public struct WeatherFillingEntries: EntryStore {
     public func update(
         family: FamilyID, id: EntryID, content: EntryContent, photos: [PhotoID]?, expecting version: Int64?, by user: UserID?
     ) async throws -> (entry: Entry, released: [ReleasedPhotoFile]) {
-        try await base.update(family: family, id: id, content: content, photos: photos, expecting: version, by: user)
+        var content = content
+        if content.weather == nil, content.place?.latitude != nil, try await gainsItsFirstPosition(family, id) {
+            content = await filled(family, content)
+        }
+        return try await base.update(family: family, id: id, content: content, photos: photos, expecting: version, by: user)
+    }
+
+    /// Whether an edit that gives the entry coordinates and no weather gives it its first ones, with no weather
+    /// before either: a photo with GPS added later, or a place typed in. An entry that had coordinates and no weather
+    /// had it cleared, or its day was asked already; one that had weather had it cleared by this edit: neither asks.
+    private func gainsItsFirstPosition(_ family: FamilyID, _ id: EntryID) async throws -> Bool {
+        let stored = try await base.get(family: family, id: id).content
+        return stored.place?.latitude == nil && stored.weather == nil
     }
 
     public func versions(family: FamilyID, id: EntryID) async throws -> [EntryVersion] { try await base.versions(family: family, id: id) }

@@ -40,6 +40,9 @@ struct WeatherRoutes {
     static func host(_ serviceURL: String) -> String { URL(string: serviceURL)?.host ?? serviceURL }
 
     private func resource(_ on: Bool) -> Resource {
-        Resource(on: on, service: Self.host(serviceURL), sends: "the date of each new entry that has coordinates and no weather, and its position rounded to 0.1° (about 10 km)")
+        Resource(
+            on: on, service: Self.host(serviceURL),
+            sends: "the date of each new entry that has coordinates and no weather (or of an entry given its first coordinates), "
+                + "and its position rounded to 0.1° (about 10 km)")
     }
 }

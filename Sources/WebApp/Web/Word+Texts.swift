@@ -366,7 +366,7 @@ extension Word {
         case .newPassword: ("새 비밀번호 (8자 이상)", "New password (8 characters or more)")
         case .setUp: ("새싹 시작하기", "Set up Saessak")
         case .weatherLookup: ("날씨 자동 입력", "Weather, filled in")
-        case .weatherLookupHint: ("켜면 새 일기의 날짜와 약 10 km 단위로 반올림한 위치만 %@에 보내 그날의 날씨를 채웁니다. 끄면 아무것도 보내지 않습니다.", "When on, only a new entry's date and its position rounded to about 10 km go to %@ for the day's weather. Off, nothing is sent.")
+        case .weatherLookupHint: ("켜면 일기에 처음 위치가 생길 때 그 날짜와 약 10 km 단위로 반올림한 위치만 %@에 보내 그날의 날씨를 채웁니다. 끄면 아무것도 보내지 않습니다.", "When on, only an entry's date and its position rounded to about 10 km go to %@ for the day's weather, when the entry first has a position. Off, nothing is sent.")
         case .weatherLookupOn: ("사진 위치의 그날 날씨를 일기에 채우기", "Fill in the day's weather where the photo was taken")
         case .weatherLookupSaved: ("날씨 설정을 저장했습니다.", "Weather setting saved.")
         case .setUpIntro:
