@@ -196,8 +196,9 @@ def test_a_stop_is_not_held_open_by_an_upload_that_keeps_moving(tmp_path):
             except OSError:
                 break
             time.sleep(0.5)
+        # 0: ended by the cancellation at 15 s, not given up on at 25 s (status 1).
         assert running.process.wait(timeout=5) == 0
-        assert 14 < time.time() - began < 25
+        assert time.time() - began > 14
         log = Path(running.log.name).read_text()
         assert "stopping: still waiting" in log and "for=web server" in log, log[-2000:]
     finally:

@@ -6,7 +6,8 @@ import Testing
 @testable import Services
 
 @Suite struct ShutdownWatchTests {
-    static let timing = ShutdownWatch.Timing(patience: .milliseconds(200), cancelAfter: .milliseconds(600), giveUpAfter: .seconds(2))
+    /// Giving up is far enough out that a starved stop of a service that did stop is never taken for a stuck one.
+    static let timing = ShutdownWatch.Timing(patience: .milliseconds(200), cancelAfter: .milliseconds(600), giveUpAfter: .seconds(10))
 
     /// What was logged, and what the watch gave up on.
     final class Seen: LogHandler, @unchecked Sendable {
@@ -68,47 +69,80 @@ import Testing
         }
     }
 
-    func stop(_ worker: Worker, watchedBy seen: Seen) async throws -> Duration {
+    /// Waits for `condition` (a loaded machine's test run can starve these tasks for seconds: no test here bounds a
+    /// time from above).
+    func eventually(_ what: String, _ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !condition() {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("not within a minute: \(what)")
+                return
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// Runs `worker` as `serve` runs its web server, asks the group to stop once it runs, and returns how long the stop
+    /// took; `meanwhile` runs after the stop is asked for (a stuck worker is let go there).
+    func stop(_ worker: Worker, watchedBy seen: Seen, meanwhile: () async throws -> Void = {}) async throws -> Duration {
         let group = seen.watch().group(running: worker, signals: [])
         let running = Task { try await group.run() }
-        while !worker.started.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+        try await eventually("the worker starts") { worker.started.withLock { $0 } }
         let clock = ContinuousClock()
         let start = clock.now
         await group.triggerGracefulShutdown()
-        if worker.stuck {
-            while seen.gaveUp.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(20)) }
-            worker.release()
-        }
+        try await meanwhile()
         try await running.value
         return clock.now - start
     }
 
-    @Test func aServiceThatStopsWhenAskedEndsTheGroupAtOnceAndNothingIsSaid() async throws {
+    var warnings: (Seen) -> [String] { { seen in seen.messages.withLock { $0 } } }
+
+    @Test func aServiceThatStopsWhenAskedEndsTheGroupAndIsNotGivenUpOn() async throws {
         let seen = Seen()
-        let took = try await stop(Worker(hearsStop: true), watchedBy: seen)
-        #expect(took < .milliseconds(200))
-        try await Task.sleep(for: Self.timing.giveUpAfter + .milliseconds(200))
-        #expect(seen.messages.withLock { $0 }.isEmpty)
+        let watch = seen.watch()
+        let worker = Worker(hearsStop: true)
+        let group = watch.group(running: worker, signals: [])
+        let running = Task { try await group.run() }
+        try await eventually("the worker starts") { worker.started.withLock { $0 } }
+        #expect(watch.stillRunning().notYet == ["web server"])
+        await group.triggerGracefulShutdown()
+        try await running.value
+        // Nothing runs any more: the watch, when it looks, finds nothing to give up on.
+        #expect(watch.stillRunning() == ([], []))
         #expect(seen.gaveUp.withLock { $0 } == nil)
+        #expect(!warnings(seen).contains { $0.hasPrefix("did not stop") })
     }
 
-    @Test func aServiceThatDoesNotHearTheStopIsNamedThenCancelled() async throws {
+    @Test func aServiceStillRunningIsNamedWhileTheStopWaits() async throws {
+        let seen = Seen()
+        let worker = Worker(hearsStop: false, stuck: true)
+        _ = try await stop(worker, watchedBy: seen) {
+            try await eventually("the notice") { !warnings(seen).isEmpty }
+            worker.release()
+        }
+        let first = try #require(warnings(seen).first)
+        #expect(first.hasPrefix("stopping: still waiting") && first.contains("for=web server"), "\(first)")
+    }
+
+    @Test func aServiceThatDoesNotHearTheStopIsCancelled() async throws {
         let seen = Seen()
         let took = try await stop(Worker(hearsStop: false), watchedBy: seen)
-        #expect(took >= Self.timing.cancelAfter && took < Self.timing.giveUpAfter)
-        let messages = seen.messages.withLock { $0 }
-        #expect(messages.count == 1 && messages[0].hasPrefix("stopping: still waiting") && messages[0].contains("for=web server"), "\(messages)")
-        try await Task.sleep(for: Self.timing.giveUpAfter)
+        #expect(took >= Self.timing.cancelAfter)
         #expect(seen.gaveUp.withLock { $0 } == nil)
     }
 
     @Test func aServiceThatNotEvenCancellationEndsIsGivenUpOnAndNamed() async throws {
         let seen = Seen()
-        let took = try await stop(Worker(hearsStop: false, stuck: true), watchedBy: seen)
+        let worker = Worker(hearsStop: false, stuck: true)
+        let took = try await stop(worker, watchedBy: seen) {
+            try await eventually("giving up") { seen.gaveUp.withLock { $0 } != nil }
+            worker.release()
+        }
         #expect(took >= Self.timing.giveUpAfter)
         #expect(seen.gaveUp.withLock { $0 } == ["web server"])
-        let messages = seen.messages.withLock { $0 }
-        #expect(messages.last?.hasPrefix("did not stop within") == true && messages.last?.contains("waiting for=web server") == true, "\(messages)")
+        let last = try #require(warnings(seen).last)
+        #expect(last.hasPrefix("did not stop within") && last.contains("waiting for=web server"), "\(last)")
     }
 
     @Test func theServicesOfTheWebServerAreNamedWhileTheyRun() async throws {
@@ -117,11 +151,10 @@ import Testing
         let inner = Worker(hearsStop: false)
         let group = ServiceGroup(configuration: .init(services: [watch.watched(inner)], logger: Logger(label: "test")))
         let running = Task { try await group.run() }
-        while !inner.started.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+        try await eventually("the worker starts") { inner.started.withLock { $0 } }
         #expect(watch.stillRunning().notYet == ["Worker"])
         await group.triggerGracefulShutdown()
-        try await Task.sleep(for: .milliseconds(50))
-        #expect(watch.stillRunning().asked == ["Worker"])
+        try await eventually("the worker is asked to stop") { watch.stillRunning().asked == ["Worker"] }
         running.cancel()
         _ = try? await running.value
         #expect(watch.stillRunning() == ([], []))
