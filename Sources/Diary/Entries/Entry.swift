@@ -132,6 +132,20 @@ extension Place {
         guard let latitude, let longitude, case .success(let places) = KoreanPlaces.bundled else { return nil }
         return places.place(latitude: latitude, longitude: longitude)
     }
+
+    /// What the coordinates lie in: the Korean place (`region`), or outside Korea's areas the country or territory (일본,
+    /// 프랑스) from the bundled world table (docs/place.md, "Outside Korea"); both nil without coordinates or at sea.
+    public var found: (region: KoreanPlace?, country: Country?) {
+        if let region { return (region, nil) }
+        guard let latitude, let longitude, case .success(let world) = WorldCountries.bundled else { return (nil, nil) }
+        return (nil, world.country(latitude: latitude, longitude: longitude))
+    }
+
+    /// What the place is called when nothing was typed: the Korean place in full, else the country; nil when neither.
+    public func foundText(english: Bool) -> String? {
+        let found = found
+        return found.region?.text(english: english) ?? found.country?.text(english: english)
+    }
 }
 
 /// A label a family puts on entries. Tags are rows with their own ID; entries refer to them by ID.

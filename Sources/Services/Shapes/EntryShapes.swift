@@ -89,18 +89,20 @@ public struct TimelineResponse: Encodable {
 }
 
 /// An entry's place as the API gives it: what was typed or taken from the first photo, and the Korean place its
-/// coordinates lie in (`region`, found on the server from the bundled data; absent outside Korea).
+/// coordinates lie in (`region`, found on the server from the bundled data; absent outside Korea), or outside Korea
+/// the country (`country`: 일본, Japan, JP).
 public struct EntryPlace: Encodable, Sendable {
     public let name: String?
     public let latitude: Double?
     public let longitude: Double?
     public let region: KoreanPlace?
+    public let country: Country?
 
     public init(_ place: Place) {
         name = place.name
         latitude = place.latitude
         longitude = place.longitude
-        region = place.region
+        (region, country) = place.found
     }
 }
 

@@ -16,6 +16,8 @@ public struct PhotoResource: Encodable {
     let longitude: Double?
     /// The Korean place the GPS position lies in (found on the server; absent without one, or outside Korea).
     let region: KoreanPlace?
+    /// Outside Korea's areas, the country (일본, Japan, JP).
+    let country: Country?
     let cameraMake: String?
     let cameraModel: String?
     let thumbnailsReady: Bool
@@ -37,7 +39,7 @@ public struct PhotoResource: Encodable {
         takenAt = photo.takenAt
         latitude = photo.latitude
         longitude = photo.longitude
-        region = try? Place(name: nil, latitude: photo.latitude, longitude: photo.longitude).region
+        (region, country) = (try? Place(name: nil, latitude: photo.latitude, longitude: photo.longitude))?.found ?? (nil, nil)
         cameraMake = photo.cameraMake
         cameraModel = photo.cameraModel
         thumbnailsReady = photo.thumbnailsReady

@@ -57,7 +57,7 @@ struct EntryCard {
         photoCount = entry.photoIDs.isEmpty ? nil : entry.photoIDs.count
         let named = content.childIDs.compactMap { names[$0] }
         children = ages?.line(content.childIDs, on: content.date.date, language: language) ?? (named.isEmpty ? nil : named.joined(separator: ", "))
-        place = content.place.flatMap { $0.name ?? $0.region.map { PlaceText.short($0, language: language) } }
+        place = content.place.flatMap { $0.name ?? PlaceText.short($0.found, language: language) }
     }
 }
 
@@ -89,6 +89,11 @@ extension EntryCard {
 /// A place found from coordinates, as pages write it.
 enum PlaceText {
     /// `마포구 연남동`, or `Yeonnam-dong, Mapo-gu`: the card's few words (the 시도 when there is nothing finer).
+    static func short(_ found: (region: KoreanPlace?, country: Country?), language: Language) -> String? {
+        guard let place = found.region else { return found.country?.text(english: language == .english) }
+        return short(place, language: language)
+    }
+
     static func short(_ place: KoreanPlace, language: Language) -> String {
         let names = language == .korean ? place.korean : place.english
         let parts = [names.sigungu, names.eupmyeondong].compactMap { $0 }

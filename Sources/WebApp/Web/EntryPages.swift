@@ -144,7 +144,7 @@ struct EntryPages {
             reactions: try await reactions.section(.entry(entry.id), context: context, language: language),
             lunar: (try? LunarDate.from(content.date.date)).map { language.lunarDate($0) },
             place: content.place.map { place in
-                place.name ?? place.region.map { $0.text(english: language == .english) }
+                place.name ?? place.foundText(english: language == .english)
                     ?? String(format: "%.4f, %.4f", place.latitude ?? 0, place.longitude ?? 0)
             },
             weather: content.weather,
@@ -172,8 +172,10 @@ struct EntryPages {
         let action = entry.map { "/entries/\($0.id)/edit" } ?? "/entries/new"
         let videos = try await stores.photos.store.videos(family: family, among: draft.photoIDs)
         // The place the coordinates lie in, shown until a name is typed (and the entry's place if none is).
-        let region = Double(draft.latitude).flatMap { latitude in
-            Double(draft.longitude).flatMap { longitude in (try? Place(name: nil, latitude: latitude, longitude: longitude))?.region }
+        let found = Double(draft.latitude).flatMap { latitude in
+            Double(draft.longitude).flatMap { longitude in
+                (try? Place(name: nil, latitude: latitude, longitude: longitude))?.foundText(english: language == .english)
+            }
         }
         let model = EditorModel(
             action: "\(action)?\(WebCredentials.csrfField)=\(context.session?.csrfToken ?? "")", entryTitle: draft.title, body: draft.body,
@@ -188,7 +190,7 @@ struct EntryPages {
                 EditorPhoto(id: photo.description, thumbnail: PhotoLinks.thumbnail(photo), number: index + 1, videoBadge: videos[photo].map(PhotoLinks.badge))
             },
             cancel: entry.map { "/entries/\($0.id)" } ?? "/", maxFiles: PhotoService.maxFilesPerRequest, error: error,
-            placeHint: region?.text(english: language == .english))
+            placeHint: found)
         return WebPage(
             "entry-editor", title: words[entry == nil ? .newEntry : .editEntry], tab: entry == nil ? .write : .timeline,
             model: model, status: error == nil ? .ok : .unprocessableContent

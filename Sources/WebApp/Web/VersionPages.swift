@@ -104,7 +104,7 @@ struct VersionPages {
         }
         func place(_ content: EntryContent) -> String {
             guard let place = content.place else { return "" }
-            return place.name ?? place.region.map { $0.text(english: language == .english) } ?? ""
+            return place.name ?? place.foundText(english: language == .english) ?? ""
         }
         func when(_ content: EntryContent) -> String { "\(language.longDate(content.date.date)) \(language.time(content.date.time))" }
         let photos = { (count: Int) in TrashWord.photoCount.text(language, "\(count)") }

@@ -165,7 +165,8 @@ function setUpEditor(form) {
         if (latitude.value === "") { latitude.value = photo.latitude; longitude.value = photo.longitude; }
         // The place the photo was taken, found on the server: shown until a name is typed, and the entry's place if
         // none is (the page shows it in the reader's language).
-        if (photo.region) form.querySelector("input[name=place]").placeholder = regionText(photo.region);
+        const found = photo.region ? regionText(photo.region) : photo.country && countryText(photo.country);
+        if (found) form.querySelector("input[name=place]").placeholder = found;
       }
     }
     counter();
@@ -178,6 +179,9 @@ function setUpEditor(form) {
     }
     return [region.korean.sido, region.korean.sigungu, region.korean.eupmyeondong].filter(Boolean).join(" ");
   };
+
+  // Outside Korea's areas: the country (일본, Japan).
+  const countryText = (country) => (document.documentElement.lang === "en" ? country.english : country.korean);
 
   input.addEventListener("change", async () => {
     await keep();
