@@ -77,6 +77,7 @@ struct PlaceFile: Sendable {
                 var polygonBox = (Int32.max, Int32.max, Int32.min, Int32.min)
                 for _ in 0..<(try reader.u32()) {
                     let count = Int(try reader.u32())
+                    guard count >= 3 else { throw PlaceDataError(description: "a ring of fewer than three points") }
                     let start = points.count
                     var x = Int64(box.0)
                     var y = Int64(box.1)
@@ -112,7 +113,6 @@ struct PlaceFile: Sendable {
         self.points = points
         self.grid = Grid(polygons.map(\.box), cell: cell)
     }
-
 
     func name(_ id: UInt32) -> String? { id == Self.none ? nil : names[Int(id)] }
 
