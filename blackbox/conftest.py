@@ -241,11 +241,14 @@ class Server:
             else:
                 self.process.terminate()
             self.process.wait(timeout=30)
-            # A stop the server had to force (ShutdownWatch) passes, and says here what it waited on.
-            self.log.flush()
-            for line in Path(self.log.name).read_text(errors="replace").splitlines():
-                if "did not stop within" in line:
-                    warnings.warn(f"server on port {self.port}: {line}")
+            # A stop the server had to force (ShutdownWatch) passes, and says here what it waited on (a test that
+            # started the process itself has no log).
+            log = getattr(self, "log", None)
+            if log is not None:
+                log.flush()
+                for line in Path(log.name).read_text(errors="replace").splitlines():
+                    if "did not stop within" in line:
+                        warnings.warn(f"server on port {self.port}: {line}")
 
     def request(self, method, path, body=None, token=None, headers=None, raw=None):
         data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
