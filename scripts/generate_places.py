@@ -192,7 +192,6 @@ def main():
             names.append(text)
         return ids[text]
 
-    out = bytearray(b"SSPL\x01")
     body = bytearray()
     points = written = 0
     for depth, code, (sido, sigungu, emd), geometry in areas:
@@ -201,34 +200,49 @@ def main():
         if not polygons:
             continue
         written += 1
-        minx, miny, maxx, maxy = geometry.bounds
-        body += struct.pack("<BQ", depth, int(code) if code else 0)
-        body += struct.pack("<6I", name_id(sido), name_id(sigungu), name_id(emd), *(name_id(e) for e in english))
-        box = (int(minx * SCALE) - 1, int(miny * SCALE) - 1, int(maxx * SCALE) + 2, int(maxy * SCALE) + 2)
-        body += struct.pack("<4iI", *box, len(polygons))
-        for polygon in polygons:
-            rings = [polygon.exterior, *polygon.interiors]
-            body += struct.pack("<I", len(rings))
-            for ring in rings:
-                coordinates = list(ring.coords)
-                body += struct.pack("<I", len(coordinates))
-                last = (box[0], box[1])
-                encoded = bytearray()
-                for x, y in coordinates:
-                    here = (round(x * SCALE), round(y * SCALE))
-                    varint(zigzag(here[0] - last[0]), encoded)
-                    varint(zigzag(here[1] - last[1]), encoded)
-                    last = here
-                body += encoded
-                points += len(coordinates)
+        korean_ids = (name_id(sido), name_id(sigungu), name_id(emd))
+        encoded, count = area_bytes(depth, int(code) if code else 0, korean_ids, tuple(name_id(e) for e in english),
+                                    geometry.bounds, polygons)
+        body += encoded
+        points += count
+    out = file_bytes(names, written, body)
+    sys.stdout.buffer.write(out)
+    print(f"{written} areas, {points} points, {len(names)} names, {len(out)} bytes", file=sys.stderr)
+
+
+def area_bytes(depth, code, korean_ids, english_ids, bounds, polygons):
+    """One area as the format says (level, code, name ids, box, polygons), and how many points it holds."""
+    minx, miny, maxx, maxy = bounds
+    out = bytearray(struct.pack("<BQ", depth, code))
+    out += struct.pack("<6I", *korean_ids, *english_ids)
+    box = (int(minx * SCALE) - 1, int(miny * SCALE) - 1, int(maxx * SCALE) + 2, int(maxy * SCALE) + 2)
+    out += struct.pack("<4iI", *box, len(polygons))
+    points = 0
+    for polygon in polygons:
+        rings = [polygon.exterior, *polygon.interiors]
+        out += struct.pack("<I", len(rings))
+        for ring in rings:
+            coordinates = list(ring.coords)
+            out += struct.pack("<I", len(coordinates))
+            last = (box[0], box[1])
+            for x, y in coordinates:
+                here = (round(x * SCALE), round(y * SCALE))
+                varint(zigzag(here[0] - last[0]), out)
+                varint(zigzag(here[1] - last[1]), out)
+                last = here
+            points += len(coordinates)
+    return out, points
+
+
+def file_bytes(names, area_count, body):
+    """The whole file: the header, the name table, then the areas."""
+    out = bytearray(b"SSPL\x01")
     out += struct.pack("<I", len(names))
     for text in names:
         encoded = text.encode("utf-8")
         out += struct.pack("<H", len(encoded)) + encoded
-    out += struct.pack("<I", written) + body
-    sys.stdout.buffer.write(bytes(out))
-    print(f"{written} areas, {points} points, {len(names)} names, {len(out)} bytes", file=sys.stderr)
-
+    out += struct.pack("<I", area_count) + body
+    return bytes(out)
 
 if __name__ == "__main__":
     main()

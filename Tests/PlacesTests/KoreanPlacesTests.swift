@@ -35,14 +35,19 @@ import Testing
     }
 
     @Test func brokenDataIsRefusedWhole() throws {
-        let url = try #require(Bundle.module.url(forResource: "korea-places", withExtension: "bin"))
-        let data = try Data(contentsOf: url)
-        for cut in [0, 3, 5, 9, 200, data.count / 2, data.count - 1] {
-            #expect(throws: PlaceDataError.self) { try KoreanPlaces(data: data.prefix(cut)) }
-        }
-        var longer = data
-        longer.append(0)
-        #expect(throws: PlaceDataError.self) { try KoreanPlaces(data: longer) }
+        try refusesBrokenCopies(of: "korea-places") { data throws(PlaceDataError) in _ = try KoreanPlaces(data: data) }
         #expect(throws: PlaceDataError.self) { try KoreanPlaces(data: Data(repeating: 0xFF, count: 64)) }
     }
+}
+
+/// A place file cut anywhere, or with a byte too many, is refused whole by `read` (never read past its end).
+func refusesBrokenCopies(of resource: String, _ read: (Data) throws(PlaceDataError) -> Void) throws {
+    let url = try #require(Bundle.module.url(forResource: resource, withExtension: "bin"))
+    let data = try Data(contentsOf: url)
+    for cut in [0, 3, 5, 9, 200, data.count / 2, data.count - 1] {
+        #expect(throws: PlaceDataError.self) { try read(data.prefix(cut)) }
+    }
+    var longer = data
+    longer.append(0)
+    #expect(throws: PlaceDataError.self) { try read(longer) }
 }

@@ -45,14 +45,7 @@ import Testing
     }
 
     @Test func brokenDataIsRefusedWhole() throws {
-        let url = try #require(Bundle.module.url(forResource: "world-countries", withExtension: "bin"))
-        let data = try Data(contentsOf: url)
-        for cut in [0, 3, 5, 9, 200, data.count / 2, data.count - 1] {
-            #expect(throws: PlaceDataError.self) { try WorldCountries(data: data.prefix(cut)) }
-        }
-        var longer = data
-        longer.append(0)
-        #expect(throws: PlaceDataError.self) { try WorldCountries(data: longer) }
+        try refusesBrokenCopies(of: "world-countries") { data throws(PlaceDataError) in _ = try WorldCountries(data: data) }
         // Korea's file is a valid place file, but its areas carry no country codes.
         let korea = try Data(contentsOf: try #require(Bundle.module.url(forResource: "korea-places", withExtension: "bin")))
         #expect(throws: PlaceDataError.self) { try WorldCountries(data: korea) }
