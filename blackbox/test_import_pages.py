@@ -94,6 +94,30 @@ def test_preview_then_confirm(site, tmp_path):
     assert not any((site.data / ".imports").iterdir())
 
 
+def test_the_report_is_in_the_pages_language(site, tmp_path):
+    """What an import left out or guessed is said in the page's language: Korean on a Korean page, English on an
+    English one, and English on the command line (its `--json` report has no language field)."""
+    zipped = export(tmp_path / "odd.zip", {"Journal.json": [
+        entry("W1", "2021-03-01T01:00:00Z", "시간대가 이상한 날", time_zone="Mars/Olympus", tags=["   "]),
+        entry(None, "2021-03-02T01:00:00Z", "uuid 없는 날"),
+    ]}).read_bytes()
+    browser = Browser(site)
+    assert browser.sign_in("mom", PASSWORD).status == 303
+    korean = html.unescape(upload(browser, "dayone", "odd.zip", zipped, [("childId", site.child)]).text)
+    assert "Journal.json: 1번째 일기 (W1): 시간대 'Mars/Olympus'을(를) 알 수 없어 Asia/Seoul(으)로 가져왔습니다" in korean, korean
+    assert "Journal.json: 1번째 일기 (W1): '   '은(는) 태그가 될 수 없어 가져오지 않았습니다" in korean
+    assert "Journal.json: 2번째 일기: uuid가 없어 다시 가져올 때 구별할 수 없으므로 가져오지 않았습니다" in korean
+    assert "left out" not in korean and "unknown" not in korean
+    browser.request("GET", "/settings/import?lang=en")
+    english = html.unescape(upload(browser, "dayone", "odd.zip", zipped, [("childId", site.child)]).text)
+    assert "Journal.json: entry 1 (W1): time zone 'Mars/Olympus' is unknown; used Asia/Seoul" in english, english
+    assert "Journal.json: entry 2: no uuid, so a second import could not tell it apart" in english
+    (tmp_path / "odd-cli.zip").write_bytes(zipped)
+    report = json.loads(saessak("import", "dayone", str(tmp_path / "odd-cli.zip"), "--child", "하늘", "--dry-run", "--json",
+                                data=site.data).stdout)
+    assert "inKorean" not in report and any("is unknown; used Asia/Seoul" in line for line in report["warnings"]), report
+
+
 def test_cancel_and_broken_files(site, tmp_path):
     browser = Browser(site)
     assert browser.sign_in("mom", PASSWORD).status == 303

@@ -137,7 +137,9 @@ public enum TextImport {
             let text = try decode(try Data(contentsOf: file), as: encoding, file: name)
             let parsed = try parse(text, name: name)
             if let preamble = parsed.preamble {
-                report.skipped.append("\(name): \(preamble.count) characters before the first date heading")
+                report.skip(
+                    "\(name): \(preamble.count) characters before the first date heading",
+                    "\(name): 첫 날짜 제목 앞의 \(preamble.count)자는 가져오지 않았습니다")
             }
             for day in parsed.days {
                 let content: EntryContent

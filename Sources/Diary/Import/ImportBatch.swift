@@ -1,4 +1,5 @@
 import Foundation
+import KoreanCalendar
 
 /// Everything one import read.
 public struct ImportBatch: Sendable {
@@ -69,8 +70,22 @@ public struct ImportOutcome: Sendable, Equatable {
     public var added: [String: Int] = [:]
     /// Records this family already imported from the same source.
     public var duplicates: [String: Int] = [:]
-    /// Records that could not be written, with the reason.
-    public var skipped: [String] = []
+    /// Records that could not be written: their child was deleted after an earlier import.
+    public var childGone: [Record] = []
 
     public init() {}
+
+    /// A record of the batch, as a report names it.
+    public struct Record: Sendable, Equatable {
+        public enum Kind: Sendable, Equatable { case entry, event }
+        public let kind: Kind
+        public let title: String
+        public let date: SolarDate
+
+        public init(kind: Kind, title: String, date: SolarDate) {
+            self.kind = kind
+            self.title = title
+            self.date = date
+        }
+    }
 }

@@ -44,7 +44,8 @@ public enum DayOneImport {
             for (index, entry) in entries.enumerated() {
                 bar?.update(index)
                 report.count("entries")
-                let place = "\(journal.path): entry \(index + 1)" + (entry.uuid.map { " (\($0))" } ?? "")
+                let place = report.say("\(journal.path): entry \(index + 1)", "\(journal.path): \(index + 1)번째 일기")
+                    + (entry.uuid.map { " (\($0))" } ?? "")
                 if let (item, media) = try item(
                     entry, place: place, children: children, archive: archive, photoFiles: photoFiles, intake: intake, report: &report)
                 {
@@ -62,7 +63,10 @@ public enum DayOneImport {
                 guard let answer = checked.popFirst() else { break }
                 switch answer {
                 case .success(let photo): photos.append(photo.id)
-                case .failure(let error): report.warnings.append("\(place): \(staged.kind) \(staged.path) cannot be read (\(error)); left out")
+                case .failure(let error):
+                    report.warn(
+                        "\(place): \(staged.kind) \(staged.path) cannot be read (\(error)); left out",
+                        "\(place): \(Self.korean(staged.kind)) \(staged.path)을(를) 읽을 수 없어 가져오지 않았습니다 (\(error))")
                 }
             }
             batch.entries.append(.init(sourceKey: item.sourceKey, content: item.content, photos: photos))
@@ -114,7 +118,7 @@ public enum DayOneImport {
         intake: PhotoIntake, report: inout ImportReport
     ) throws -> (ImportBatch.EntryItem, [StagedMedia])? {
         guard let uuid = entry.uuid, !uuid.isEmpty else {
-            report.skipped.append("\(place): no uuid, so a second import could not tell it apart")
+            report.skip("\(place): no uuid, so a second import could not tell it apart", "\(place): uuid가 없어 다시 가져올 때 구별할 수 없으므로 가져오지 않았습니다")
             return nil
         }
         guard let text = entry.creationDate, let instant = instant(text) else {
@@ -122,7 +126,9 @@ public enum DayOneImport {
         }
         var zoneName = entry.timeZone ?? EntryContent.defaultTimeZone
         if !EntryContent.isTimeZone(zoneName) {
-            report.warnings.append("\(place): time zone '\(zoneName)' is unknown; used \(EntryContent.defaultTimeZone)")
+            report.warn(
+                "\(place): time zone '\(zoneName)' is unknown; used \(EntryContent.defaultTimeZone)",
+                "\(place): 시간대 '\(zoneName)'을(를) 알 수 없어 \(EntryContent.defaultTimeZone)(으)로 가져왔습니다")
             zoneName = EntryContent.defaultTimeZone
         }
         let parts = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: zoneName)!, from: instant)
@@ -133,7 +139,11 @@ public enum DayOneImport {
 
         var tags: [String] = []
         for tag in entry.tags ?? [] {
-            if let name = try? Tag.normalisedName(tag) { tags.append(name) } else { report.warnings.append("\(place): tag '\(tag)' cannot be a tag; left out") }
+            if let name = try? Tag.normalisedName(tag) {
+                tags.append(name)
+            } else {
+                report.warn("\(place): tag '\(tag)' cannot be a tag; left out", "\(place): '\(tag)'은(는) 태그가 될 수 없어 가져오지 않았습니다")
+            }
         }
         if entry.starred == true { tags.append(starredTag) }
 
@@ -152,7 +162,9 @@ public enum DayOneImport {
         for (folder, kind, photo) in media {
             let name = photo.identifier ?? photo.md5 ?? "?"
             guard let md5 = photo.md5?.lowercased(), let file = photoFiles["\(folder)/\(md5)"] else {
-                report.warnings.append("\(place): \(kind) \(name) is not in the export's \(folder) folder; left out")
+                report.warn(
+                    "\(place): \(kind) \(name) is not in the export's \(folder) folder; left out",
+                    "\(place): \(Self.korean(kind)) \(name)이(가) 내보내기의 \(folder) 폴더에 없어 가져오지 않았습니다")
                 continue
             }
             do {
@@ -166,7 +178,9 @@ public enum DayOneImport {
                 }
                 staged.append(StagedMedia(staged: PhotoIntake.Staged(upload: upload), kind: kind, path: file.path))
             } catch {
-                report.warnings.append("\(place): \(kind) \(file.path) cannot be read (\(error)); left out")
+                report.warn(
+                    "\(place): \(kind) \(file.path) cannot be read (\(error)); left out",
+                    "\(place): \(Self.korean(kind)) \(file.path)을(를) 읽을 수 없어 가져오지 않았습니다 (\(error))")
             }
         }
 
@@ -179,6 +193,9 @@ public enum DayOneImport {
             throw ImportFailure("\(place): \(error)")
         }
     }
+
+    /// A medium's kind ("photo", "video") as the Korean report names it.
+    static func korean(_ kind: String) -> String { kind == "video" ? "동영상" : "사진" }
 
     /// The place as "서울대공원, 과천시" (the first two distinct names) with its coordinates; an unreadable one is
     /// reported and left out.
@@ -195,7 +212,7 @@ public enum DayOneImport {
                 name: names.isEmpty ? nil : names.prefix(2).joined(separator: ", "), latitude: hasCoordinates ? location.latitude : nil,
                 longitude: hasCoordinates ? location.longitude : nil)
         } catch {
-            report.warnings.append("\(place): the location cannot be read; left out")
+            report.warn("\(place): the location cannot be read; left out", "\(place): 위치를 읽을 수 없어 가져오지 않았습니다")
             return nil
         }
     }

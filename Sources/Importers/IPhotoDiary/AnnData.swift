@@ -24,20 +24,22 @@ enum AnnData {
         var items: [ImportBatch.AnniversaryItem] = []
         for dateKey in root.keys.sorted() where dateKey != "AnnData" {
             guard let names = root[dateKey] as? [String: Any] else {
-                report.skipped.append("\(file): '\(dateKey)' is not a dictionary of anniversaries")
+                report.skip("\(file): '\(dateKey)' is not a dictionary of anniversaries", "\(file): '\(dateKey)'은(는) 기념일 목록이 아니어서 가져오지 않았습니다")
                 continue
             }
             for nameKey in names.keys.sorted() {
                 report.count("anniversaries")
                 let place = "\(file): '\(dateKey)' → '\(nameKey)'"
                 guard let fields = names[nameKey] as? [String: Any] else {
-                    report.skipped.append("\(place): not an anniversary")
+                    report.skip("\(place): not an anniversary", "\(place): 기념일이 아니어서 가져오지 않았습니다")
                     continue
                 }
                 let name = ((fields["name"] as? String) ?? nameKey).trimmingCharacters(in: .whitespacesAndNewlines)
                 let holy = (fields["holy"] as? String)?.trimmingCharacters(in: .whitespaces)
                 if holy == "1" {
-                    report.skipped.append("\(place): a child's birthday; Saessak shows birthdays from the profile")
+                    report.skip(
+                        "\(place): a child's birthday; Saessak shows birthdays from the profile",
+                        "\(place): 아이 생일 — 새싹은 생일을 프로필에서 보여 줍니다")
                     continue
                 }
                 guard let (month, day) = monthDay((fields["date"] as? String) ?? dateKey) else {
@@ -45,7 +47,7 @@ enum AnnData {
                 }
                 let calendar: CalendarKind = (fields["lunar"] as? String)?.uppercased() == "ON" ? .lunar : .solar
                 if let holiday = publicHoliday(name: name, calendar: calendar, month: month, day: day) {
-                    report.skipped.append("\(place): already a public holiday in Saessak (\(holiday))")
+                    report.skip("\(place): already a public holiday in Saessak (\(holiday))", "\(place): 새싹에 이미 있는 공휴일입니다 (\(holiday))")
                     continue
                 }
                 let details: AnniversaryDetails

@@ -10,15 +10,15 @@ extension IPhotoDiaryImport.Reader {
             report.count("events")
             let title = record.string("ZEVENTNAME") ?? record.string("ZEVENTMEMO").map { Validate.prefix($0, scalars: 50) } ?? "일정"
             if isDerivedMilestone(title) {
-                report.skipped.append("\(record.place): '\(title)' is a milestone Saessak works out itself")
+                report.skip("\(record.place): '\(title)' is a milestone Saessak works out itself", "\(record.place): '\(title)'은(는) 새싹이 스스로 챙기는 날입니다")
                 continue
             }
             guard let stamp = try record.localDate("ZEVENTDATE") ?? record.localDate("ZSTARTDATE") else {
-                report.skipped.append("\(record.place): '\(title)' has no date")
+                report.skip("\(record.place): '\(title)' has no date", "\(record.place): '\(title)'에 날짜가 없어 가져오지 않았습니다")
                 continue
             }
             let notes = [record.string("ZEVENTMEMO"), record.string("ZLOCATION").map { "장소: \($0)" }].compactMap { $0 }
-            for childID in try owners(record, what: "event '\(title)' (\(stamp.date.iso))") {
+            for childID in try owners(record, what: report.say("event '\(title)' (\(stamp.date.iso))", "일정 '\(title)' (\(stamp.date.iso))")) {
                 let details = try validated(record, "ZEVENTNAME") {
                     try EventDetails(
                         childID: childID, kind: .other, title: title, date: stamp.date, time: clock(stamp.time),
@@ -44,7 +44,7 @@ extension IPhotoDiaryImport.Reader {
             report.count("events")
             let title = record.string("ZTREATMENTSUBJECT") ?? record.string("ZHOSPITALNAME") ?? "진료"
             guard let stamp = try record.localDate("ZTREATMENTDATE") else {
-                report.skipped.append("\(record.place): visit '\(title)' has no date")
+                report.skip("\(record.place): visit '\(title)' has no date", "\(record.place): 진료 '\(title)'에 날짜가 없어 가져오지 않았습니다")
                 continue
             }
             var photos: [PhotoID] = []
@@ -64,7 +64,7 @@ extension IPhotoDiaryImport.Reader {
                 record.string("ZHOSPITALADDRESS").map { "주소: \($0)" }, record.string("ZHOSPITALTEL").map { "전화: \($0)" },
                 record.int("ZTREATMENTCOUNT").map { "\($0)회차" },
             ].compactMap { $0 }
-            for childID in try owners(record, what: "visit '\(title)' (\(stamp.date.iso))") {
+            for childID in try owners(record, what: report.say("visit '\(title)' (\(stamp.date.iso))", "진료 '\(title)' (\(stamp.date.iso))")) {
                 let details = try validated(record, "ZTREATMENTSUBJECT") {
                     try EventDetails(
                         childID: childID, kind: .hospital, title: title, date: stamp.date, time: clock(stamp.time),
@@ -84,11 +84,11 @@ extension IPhotoDiaryImport.Reader {
             let name = record.string("ZVACCINNAME") ?? "예방접종"
             let title = "예방접종: \(name)" + (record.int("ZVACCINATIONCOUNT").map { " \($0)차" } ?? "")
             guard let stamp = try record.localDate("ZCOMPLETEDATE") ?? record.localDate("ZVACCINATIONDATE") else {
-                report.skipped.append("\(record.place): '\(title)' has no date")
+                report.skip("\(record.place): '\(title)' has no date", "\(record.place): '\(title)'에 날짜가 없어 가져오지 않았습니다")
                 continue
             }
             let notes = [record.string("ZVACCINDESCIPRTION"), record.string("ZVACCINATIONLOC").map { "장소: \($0)" }].compactMap { $0 }
-            for childID in try owners(record, what: "vaccination '\(title)' (\(stamp.date.iso))") {
+            for childID in try owners(record, what: report.say("vaccination '\(title)' (\(stamp.date.iso))", "예방접종 '\(title)' (\(stamp.date.iso))")) {
                 let details = try validated(record, "ZVACCINNAME") {
                     try EventDetails(
                         childID: childID, kind: .hospital, title: title, date: stamp.date, time: clock(stamp.time),
@@ -96,7 +96,9 @@ extension IPhotoDiaryImport.Reader {
                 }
                 batch.events.append(.init(sourceKey: key(record) + "/\(childID)", details: details))
             }
-            report.warnings.append("\(record.place): '\(title)' imported as a hospital event; record the dose in 예방접종 to count it")
+            report.warn(
+                "\(record.place): '\(title)' imported as a hospital event; record the dose in 예방접종 to count it",
+                "\(record.place): '\(title)'을(를) 병원 일정으로 가져왔습니다 — 접종으로 세려면 예방접종에 기록하세요")
         }
     }
 
@@ -105,7 +107,7 @@ extension IPhotoDiaryImport.Reader {
         for record in try store.records("ZANNIVERSARYDATA") {
             report.count("anniversaries")
             guard let name = record.string("ZANNIVERSARYNAME"), let stamp = try record.localDate("ZANNIVERSARYDATE") else {
-                report.skipped.append("\(record.place): an anniversary without a name or date")
+                report.skip("\(record.place): an anniversary without a name or date", "\(record.place): 이름이나 날짜가 없는 기념일이어서 가져오지 않았습니다")
                 continue
             }
             let details = try validated(record, "ZANNIVERSARYNAME") {

@@ -70,7 +70,7 @@ public enum IPhotoDiaryImport {
             var imagesOf: [Int64: [Record]] = [:]
             for image in images {
                 guard let diary = image.int("ZDIARY"), diaryPKs.contains(diary) else {
-                    report.skipped.append("\(image.place): a photo of no diary (orphan)")
+                    report.skip("\(image.place): a photo of no diary (orphan)", "\(image.place): 어느 일기의 사진도 아니어서 가져오지 않았습니다")
                     continue
                 }
                 imagesOf[diary, default: []].append(image)
@@ -80,7 +80,9 @@ public enum IPhotoDiaryImport {
                 defer { progress?.update(index + 1) }
                 report.count("entries")
                 guard let stamp = try record.localDate("ZWRITEDATE") ?? conditionDate(record) else {
-                    report.skipped.append("\(record.place): no ZWRITEDATE or ZCONDITIONDATE; nothing to date the diary by")
+                    report.skip(
+                        "\(record.place): no ZWRITEDATE or ZCONDITIONDATE; nothing to date the diary by",
+                        "\(record.place): ZWRITEDATE도 ZCONDITIONDATE도 없어 일기의 날짜를 알 수 없으므로 가져오지 않았습니다")
                     continue
                 }
                 let body = record.string("ZCONTENT") ?? ""
@@ -94,13 +96,17 @@ public enum IPhotoDiaryImport {
                     place = try? Place(
                         name: record.string("ZREVERSEADDR"), latitude: hasCoordinates ? latitude : nil,
                         longitude: hasCoordinates ? longitude : nil)
-                    if place == nil { report.warnings.append("\(record.place): the coordinates \(latitude ?? 0), \(longitude ?? 0) are not on Earth; left out") }
+                    if place == nil {
+                        report.warn(
+                            "\(record.place): the coordinates \(latitude ?? 0), \(longitude ?? 0) are not on Earth; left out",
+                            "\(record.place): 좌표 \(latitude ?? 0), \(longitude ?? 0)은(는) 지구 위가 아니어서 가져오지 않았습니다")
+                    }
                 }
                 let weather = record.string("ZWEATHERDESC").map { $0.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
                 var photos: [PhotoID] = []
                 for image in imagesOf[record.pk] ?? [] {
                     guard let data = try store.blob("ZDIARYIMAGE", column: "ZIMAGE", pk: image.pk) else {
-                        report.skipped.append("\(image.place): no image data")
+                        report.skip("\(image.place): no image data", "\(image.place): 사진 데이터가 없어 가져오지 않았습니다")
                         continue
                     }
                     if let id = take(data, at: image.place, coordinates: coordinates(image)) { photos.append(id) }
@@ -109,9 +115,11 @@ public enum IPhotoDiaryImport {
                     let id = take(thumbnail, at: "\(record.place) ZTHUMBNAILIMAGE")
                 {
                     photos.append(id)
-                    report.warnings.append("\(record.place): only the small thumbnail of its photo was left; imported that")
+                    report.warn(
+                        "\(record.place): only the small thumbnail of its photo was left; imported that",
+                        "\(record.place): 사진은 작은 미리보기만 남아 있어 그것을 가져왔습니다")
                 }
-                let childIDs = try owners(record, what: "diary '\(title)' (\(stamp.date.iso))")
+                let childIDs = try owners(record, what: report.say("diary '\(title)' (\(stamp.date.iso))", "일기 '\(title)' (\(stamp.date.iso))"))
                 let content = try validated(record, "ZCONTENT") {
                     try EntryContent(
                         title: title, body: body, date: LocalDateTime(date: stamp.date, time: stamp.time),
@@ -134,7 +142,9 @@ public enum IPhotoDiaryImport {
             if let pk = record.int("ZCHILD"), let child = children[pk] { return [child.id] }
             let all = children.isEmpty ? existing.map(\.id) : children.values.map(\.id).sorted { $0.description < $1.description }
             guard !all.isEmpty else { throw ImportFailure("\(store.fileName): \(record.place) has no child and the store has none") }
-            report.warnings.append("\(record.place): \(what) belongs to no child (orphan); imported for every child")
+            report.warn(
+                "\(record.place): \(what) belongs to no child (orphan); imported for every child",
+                "\(record.place): \(what)은(는) 어느 아이의 것도 아니어서 모든 아이의 것으로 가져왔습니다")
             return all
         }
 
@@ -157,7 +167,7 @@ public enum IPhotoDiaryImport {
             do {
                 return try intake.take(data, coordinates: coordinates).id
             } catch {
-                report.warnings.append("\(place): the photo cannot be read (\(error)); left out")
+                report.warn("\(place): the photo cannot be read (\(error)); left out", "\(place): 사진을 읽을 수 없어 가져오지 않았습니다 (\(error))")
                 return nil
             }
         }

@@ -64,7 +64,7 @@ public enum PhotoImport {
     ) async throws -> ImportReport {
         let words = PhotoImportWords(language: reportLanguage)
         guard !children.isEmpty else { throw ImportFailure("the family has no children yet: add one first (entries are about a child)") }
-        var report = ImportReport(source: paths.joined(separator: ", "), dryRun: dryRun)
+        var report = ImportReport(source: paths.joined(separator: ", "), dryRun: dryRun, inKorean: reportLanguage == .korean)
         let zone = TimeZone(identifier: EntryContent.defaultTimeZone) ?? .current
         let (files, surveyed, refused, edited) = try await ImportRun.onOwnThread { () throws -> (PhotoFiles, [Surveyed], [String], Int) in
             let files = try PhotoFiles(paths: paths, zone: zone)

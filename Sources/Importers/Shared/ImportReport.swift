@@ -30,17 +30,37 @@ public struct ImportReport: Codable, Sendable, Equatable {
         public let intoEntry: Bool?
     }
 
-    public init(source: String, dryRun: Bool) {
+    /// Whether `skipped` and `warnings` are written in Korean (the 가져오기 page in Korean) rather than English (the
+    /// command line, the page in English). Not part of the report's JSON.
+    public var inKorean = false
+
+    private enum CodingKeys: String, CodingKey { case source, dryRun, files, found, added, duplicates, skipped, warnings, days }
+
+    public init(source: String, dryRun: Bool, inKorean: Bool = false) {
         self.source = source
         self.dryRun = dryRun
+        self.inKorean = inKorean
     }
+
+    /// A line of the report in its language.
+    func say(_ english: String, _ korean: String) -> String { inKorean ? korean : english }
+
+    /// Something imported but worth a look, in the report's language.
+    mutating func warn(_ english: String, _ korean: String) { warnings.append(say(english, korean)) }
+
+    /// Something left out, with why, in the report's language.
+    mutating func skip(_ english: String, _ korean: String) { skipped.append(say(english, korean)) }
 
     mutating func count(_ kind: String, _ number: Int = 1) { found[kind, default: 0] += number }
 
     mutating func record(_ outcome: ImportOutcome) {
         added.merge(outcome.added, uniquingKeysWith: +)
         duplicates.merge(outcome.duplicates, uniquingKeysWith: +)
-        skipped += outcome.skipped
+        for record in outcome.childGone {
+            let kind = record.kind == .entry ? say("entry", "일기") : say("event", "일정")
+            skip("\(kind) '\(record.title)' (\(record.date.iso)): its child was deleted after an earlier import",
+                 "\(kind) '\(record.title)' (\(record.date.iso)): 예전에 가져온 뒤 아이가 삭제되어 가져오지 않았습니다")
+        }
     }
 
     /// The kinds of record, in the order reports list them.

@@ -10,11 +10,11 @@ import Photos
 public enum ImportRun {
     public static func run(
         source: String, stores: DiaryStores, photos: any PhotoStorage, family: FamilyID, now: Date, dryRun: Bool,
-        read: @escaping @Sendable (PhotoIntake, inout ImportReport) throws -> ImportBatch
+        inKorean: Bool = false, read: @escaping @Sendable (PhotoIntake, inout ImportReport) throws -> ImportBatch
     ) async throws -> ImportReport {
         let intake = try PhotoIntake(storage: photos, family: family, now: now, dryRun: dryRun)
         var failure: (any Error)?
-        var report = ImportReport(source: source, dryRun: dryRun)
+        var report = ImportReport(source: source, dryRun: dryRun, inKorean: inKorean)
         do {
             var batch: ImportBatch
             (batch, report) = try await onOwnThread { [report] in

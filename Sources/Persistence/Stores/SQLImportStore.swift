@@ -52,7 +52,7 @@ public struct SQLImportStore: ImportStore {
                 var content = item.content
                 content.childIDs = content.childIDs.compactMap(child)
                 guard !content.childIDs.isEmpty else {
-                    outcome.skipped.append("entry '\(content.title)' (\(content.date.date.iso)): its child was deleted after an earlier import")
+                    outcome.childGone.append(.init(kind: .entry, title: content.title, date: content.date.date))
                     continue
                 }
                 let photoIDs = try item.photos.map { try photo($0, from: proposed) }
@@ -66,7 +66,7 @@ public struct SQLImportStore: ImportStore {
                 guard try isNew(item.sourceKey, kind: "events") else { continue }
                 var details = item.details
                 guard let childID = child(details.childID) else {
-                    outcome.skipped.append("event '\(details.title)' (\(details.date.iso)): its child was deleted after an earlier import")
+                    outcome.childGone.append(.init(kind: .event, title: details.title, date: details.date))
                     continue
                 }
                 details.childID = childID

@@ -233,7 +233,7 @@ struct ImportPages {
             } else {
             report = try await ImportRun.run(
                 source: staged.kind.rawValue, stores: stores.database.stores, photos: stores.photos.storage, family: family,
-                now: stores.today.clock.now(), dryRun: dryRun
+                now: stores.today.clock.now(), dryRun: dryRun, inKorean: words.language == .korean
             ) { intake, report in
                 var batch = ImportBatch()
                 switch staged.kind {
