@@ -143,7 +143,7 @@ def test_cancel_and_broken_files(site, tmp_path):
     cut = upload(browser, "text", "일기.zip", packed.getvalue()[:40])
     assert cut.status == 422 and "not a ZIP archive, or it is cut short" in html.unescape(cut.text)
     broken = upload(browser, "dayone", "dayone.zip", day_one(tmp_path)[:500])
-    assert broken.status == 422 and "dayone.zip: not a ZIP archive, or it is cut short" in html.unescape(broken.text)
+    assert broken.status == 422 and "가져오지 못했습니다: dayone.zip: not a ZIP archive, or it is cut short" in html.unescape(broken.text)
     wrong = upload(browser, "iphotodiary", "NewIPhotoDiary.sqlite", b"not a database at all")
     assert wrong.status == 422 and "not a SQLite database" in html.unescape(wrong.text)
     missing = upload(browser, "banana", "x.txt", b"2010-01-01\n")

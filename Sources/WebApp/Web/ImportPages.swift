@@ -147,6 +147,12 @@ struct ImportPages {
             .response(request, context: context)
     }
 
+    /// An import that cannot go on, said in the page's language, then what the importer names (the file, the record
+    /// and the field of the source, as the source names them): "가져오지 못했습니다: dayone.zip: no journal …".
+    static func failed(_ failure: ImportFailure, _ words: Words) -> String {
+        "\(ImportWord.importFailed.text(words.language)): \(failure.description)"
+    }
+
     /// The upload: staged, then tried.
     private func upload(_ request: Request, context: AppRequestContext) async throws -> Response {
         let family = try context.member().familyID
@@ -200,7 +206,7 @@ struct ImportPages {
             try JSONEncoder().encode(staged.saved).write(to: folder.appendingPathComponent("import.json"), options: .atomic)
         } catch let failure as ImportFailure {
             try? FileManager.default.removeItem(at: folder)
-            return try await self.form(request, context: context, error: failure.description)
+            return try await self.form(request, context: context, error: Self.failed(failure, words))
         } catch {
             try? FileManager.default.removeItem(at: folder)
             throw error
@@ -223,7 +229,10 @@ struct ImportPages {
         let chosen = staged.children.isEmpty ? children.map(\.id) : staged.children.filter { id in children.contains { $0.id == id } }
         let report: ImportReport
         do {
-            if staged.kind != .iphotodiary && chosen.isEmpty { throw ImportFailure(words[.importNeedsChild]) }
+            if staged.kind != .iphotodiary && chosen.isEmpty {
+                try? FileManager.default.removeItem(at: staged.folder)
+                return try await form(request, context: context, error: words[.importNeedsChild])
+            }
             if staged.kind == .photos {
                 // The preview only: confirmed, an import of photos is made in the background (`ImportJobs`).
                 report = try await PhotoImport.run(
@@ -255,7 +264,7 @@ struct ImportPages {
             }
         } catch let failure as ImportFailure {
             try? FileManager.default.removeItem(at: staged.folder)
-            return try await form(request, context: context, error: failure.description)
+            return try await form(request, context: context, error: Self.failed(failure, words))
         }
         if !dryRun {
             // One line for the whole import: the file and how many entries it added.
