@@ -10,7 +10,8 @@ S3-compatible store (SeaweedFS on loopback).
 Search: `search-benchmark` builds 100,000 generated diary entries and times ranked searches next to a LIKE scan.
 Server: seeds a fresh data folder through the API (deterministic from --seed), then measures timeline pages
 against GET /healthz on the same server with the same client, and the cold start on the seeded folder.
-Places: `place-benchmark` reads the bundled place data and names 1,000,000 points, next to krgc in Python.
+Places: `place-benchmark` reads the bundled place data and names 1,000,000 points, next to krgc in Python; then the
+world's countries for 1,000,000 points over the globe, next to shapely over Natural Earth's unsimplified polygons.
 See ../shared/spec/performance.md for the targets; later capabilities add their rows here.
 """
 import argparse
@@ -161,6 +162,32 @@ def place_rows(benchmark, rng):
     return [
         ("place lookups (시도 시군구 읍면동)", f"{ours:,.0f} /s", f"krgc {python_rate:,.0f} /s", f"{ours / python_rate:,.0f}× krgc"),
         ("place data: read at first use", f"{load['seconds'] * 1e3:.0f} ms", f"{load['count']:,} areas",
+         f"+{load['addedMB']:.0f} MB resident"),
+        *world_rows(results, rng),
+    ]
+
+
+def world_rows(results, rng):
+    """Countries outside Korea: lookups per second over the globe next to shapely's STRtree over Natural Earth's
+    unsimplified polygons (the generator's source and the tests' oracle) on the same kind of points."""
+    import math
+    import shapely
+    from shapely.geometry import shape
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from generate_world import source
+
+    shapes = [shape(item.shape.__geo_interface__) for item in source().iterShapeRecords()]
+    tree = shapely.STRtree(shapes)
+    points = [shapely.Point(rng.uniform(-180, 180), math.degrees(math.asin(rng.uniform(-1, 1)))) for _ in range(5_000)]
+    began = time.perf_counter()
+    for point in points:
+        tree.query(point, predicate="intersects")
+    python_rate = len(points) / (time.perf_counter() - began)
+    lookups, load = results["world lookups"], results["world load"]
+    ours = lookups["count"] / lookups["seconds"]
+    return [
+        ("country lookups (world)", f"{ours:,.0f} /s", f"shapely {python_rate:,.0f} /s", f"{ours / python_rate:,.0f}× shapely"),
+        ("world data: read at first use", f"{load['seconds'] * 1e3:.0f} ms", f"{load['count']:,} countries",
          f"+{load['addedMB']:.0f} MB resident"),
     ]
 
