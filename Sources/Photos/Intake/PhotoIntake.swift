@@ -203,6 +203,10 @@ public final class PhotoIntake: @unchecked Sendable {
         }
     }
 
+    /// What `placeAhead` stored without `place` being asked, once the batches started so far end (tests: storing
+    /// begins while checking goes on, whatever the machine's load makes of the time it takes).
+    func storedAhead() async -> [StoredOriginal] { await placing?.value.placed ?? [] }
+
     /// The files a run of `placeAhead` stored, and the failure that stopped it.
     struct Placement: Sendable {
         var placed: [StoredOriginal] = []
