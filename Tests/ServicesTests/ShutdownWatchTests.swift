@@ -6,8 +6,10 @@ import Testing
 @testable import Services
 
 @Suite struct ShutdownWatchTests {
-    /// Giving up is far enough out that a starved stop of a service that did stop is never taken for a stuck one.
-    static let timing = ShutdownWatch.Timing(patience: .milliseconds(200), cancelAfter: .milliseconds(600), giveUpAfter: .seconds(10))
+    /// Giving up is far enough out that a starved stop of a service that did stop is never taken for a stuck one (a
+    /// loaded test run has left tasks without a thread for 30 s); only the test of giving up gives up sooner.
+    static let timing = ShutdownWatch.Timing(patience: .milliseconds(200), cancelAfter: .milliseconds(600), giveUpAfter: .seconds(600))
+    static let givingUp = ShutdownWatch.Timing(patience: .milliseconds(200), cancelAfter: .milliseconds(600), giveUpAfter: .seconds(3))
 
     /// What was logged, and what the watch gave up on.
     final class Seen: LogHandler, @unchecked Sendable {
@@ -25,8 +27,8 @@ import Testing
             messages.withLock { $0.append(([event.message.description] + fields).joined(separator: " ")) }
         }
 
-        func watch() -> ShutdownWatch {
-            ShutdownWatch(timing: ShutdownWatchTests.timing, logger: Logger(label: "test", factory: { _ in self })) { names in
+        func watch(_ timing: ShutdownWatch.Timing = ShutdownWatchTests.timing) -> ShutdownWatch {
+            ShutdownWatch(timing: timing, logger: Logger(label: "test", factory: { _ in self })) { names in
                 self.gaveUp.withLock { $0 = names }
             }
         }
@@ -84,8 +86,10 @@ import Testing
 
     /// Runs `worker` as `serve` runs its web server, asks the group to stop once it runs, and returns how long the stop
     /// took; `meanwhile` runs after the stop is asked for (a stuck worker is let go there).
-    func stop(_ worker: Worker, watchedBy seen: Seen, meanwhile: () async throws -> Void = {}) async throws -> Duration {
-        let group = seen.watch().group(running: worker, signals: [])
+    func stop(
+        _ worker: Worker, watchedBy seen: Seen, timing: ShutdownWatch.Timing = Self.timing, meanwhile: () async throws -> Void = {}
+    ) async throws -> Duration {
+        let group = seen.watch(timing).group(running: worker, signals: [])
         let running = Task { try await group.run() }
         try await eventually("the worker starts") { worker.started.withLock { $0 } }
         let clock = ContinuousClock()
@@ -135,11 +139,11 @@ import Testing
     @Test func aServiceThatNotEvenCancellationEndsIsGivenUpOnAndNamed() async throws {
         let seen = Seen()
         let worker = Worker(hearsStop: false, stuck: true)
-        let took = try await stop(worker, watchedBy: seen) {
+        let took = try await stop(worker, watchedBy: seen, timing: Self.givingUp) {
             try await eventually("giving up") { seen.gaveUp.withLock { $0 } != nil }
             worker.release()
         }
-        #expect(took >= Self.timing.giveUpAfter)
+        #expect(took >= Self.givingUp.giveUpAfter)
         #expect(seen.gaveUp.withLock { $0 } == ["web server"])
         let last = try #require(warnings(seen).last)
         #expect(last.hasPrefix("did not stop within") && last.contains("waiting for=web server"), "\(last)")
