@@ -156,9 +156,10 @@ public final class PostgresDatabase: Sendable {
         _ begin: String, commit: Bool = true, waiting: Bool = true, _ body: @escaping @Sendable (PostgresTransaction) async throws -> T
     ) async throws -> T {
         let (logger, threads) = (logger, threads)
-        return try await withConnectionDeadline { started in
+        return try await withConnectionDeadline { lease in
             try await self.client.withConnection { connection in
-                started.set()
+                // The caller has gone (its deadline or its cancellation): the connection goes back unused.
+                guard lease.connected() else { throw CancellationError() }
                 let transaction = PostgresTransaction(connection: connection, logger: logger, threads: threads)
                 let began = Mutex<(any Error)?>(nil)
                 if waiting {
@@ -182,49 +183,17 @@ public final class PostgresDatabase: Sendable {
         }
     }
 
-    /// Runs `operation`, or throws `StoreError.unavailable` when it has not got a connection within `timeout` (the
-    /// database is down or unreachable, and the pool keeps trying): the caller answers 503 instead of hanging. Once
-    /// connected, the work takes as long as it takes (a restore writes a whole diary in one transaction); a
-    /// connection that breaks fails at once.
+    /// Runs `operation` under `ConnectionDeadline`: `StoreError.unavailable` when it has not got a connection within
+    /// `timeout`, or when its connection breaks (at once).
     private func withConnectionDeadline<T: Sendable>(
-        _ operation: @escaping @Sendable (Flag) async throws -> T
+        _ operation: @escaping @Sendable (ConnectionDeadline.Lease) async throws -> T
     ) async throws -> T {
-        let timeout = timeout
-        let started = Flag()
         do {
-            return try await withThrowingTaskGroup(of: DeadlineOutcome<T>.self) { group in
-                group.addTask { .done(try await operation(started)) }
-                group.addTask {
-                    try await Task.sleep(for: timeout)
-                    return started.isSet ? .connected : .timedOut
-                }
-                defer { group.cancelAll() }
-                while let outcome = try await group.next() {
-                    switch outcome {
-                    case .done(let result): return result
-                    case .timedOut: throw StoreError.unavailable("no connection to the database within \(timeout)")
-                    case .connected: continue
-                    }
-                }
-                throw StoreError.unavailable("the database did not answer")
-            }
+            return try await ConnectionDeadline(timeout: timeout).run(operation)
         } catch let error as PSQLError where Self.isConnectionFailure(error) {
             logger.warning("database unavailable", metadata: ["code": "\(error.code)"])
             throw StoreError.unavailable("the database cannot be reached")
         }
-    }
-
-    /// Set once, read from another task: whether the operation got its connection.
-    final class Flag: Sendable {
-        private let value = Mutex(false)
-        func set() { value.withLock { $0 = true } }
-        var isSet: Bool { value.withLock { $0 } }
-    }
-
-    private enum DeadlineOutcome<T: Sendable>: Sendable {
-        case done(T)
-        case timedOut
-        case connected
     }
 
     /// Serialization failures and deadlocks: the transaction did nothing and can run again.
