@@ -246,9 +246,15 @@ class Server:
             log = getattr(self, "log", None)
             if log is not None:
                 log.flush()
-                for line in Path(log.name).read_text(errors="replace").splitlines():
+                lines = Path(log.name).read_text(errors="replace").splitlines()
+                for line in lines:
                     if "did not stop within" in line:
-                        warnings.warn(f"server on port {self.port}: {line}")
+                        # The log's warnings before it, and the whole log kept with the run's artefacts.
+                        kept = ROOT / "test-artefacts" / f"stuck-server-{self.port}.log"
+                        kept.parent.mkdir(exist_ok=True)
+                        kept.write_text("\n".join(lines) + "\n")
+                        before = [earlier for earlier in lines if " warning " in earlier or " error " in earlier][-6:]
+                        warnings.warn(f"server on port {self.port}: {line}\n  before it:\n  " + "\n  ".join(before) + f"\n  whole log: {kept}")
 
     def request(self, method, path, body=None, token=None, headers=None, raw=None):
         data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
