@@ -73,6 +73,47 @@ import DiaryStore
         #expect(try await store.tags(family: fixture.family).isEmpty)
     }
 
+    /// An entry abroad written before the world's countries were bundled has coordinates, no place text and no country
+    /// in its search document; the upkeep's fill gives it both, leaves entries at sea and entries already named as
+    /// they are, and a second fill finds nothing to do.
+    @Test(arguments: Engine.available) func entriesWrittenBeforeTheirPlaceCouldBeNamedGetItAndAreFoundByIt(engine: Engine) async throws {
+        let fixture = try await StoreFixture(engine)
+        let sky = try await fixture.child()
+        let store = fixture.stores.entries
+        func written(_ title: String, at place: Place) async throws -> Entry {
+            var content = try EntryContent(title: title, body: "", date: try LocalDateTime(iso: "2025-05-05T10:00"), childIDs: [sky.id])
+            content.place = place
+            return try await store.create(family: fixture.family, content: content, photos: [], author: nil)
+        }
+        let tokyo = try await written("여행 첫날", at: try Place(name: nil, latitude: 35.6812, longitude: 139.7671))
+        let sea = try await written("배 위에서", at: try Place(name: nil, latitude: 30.0, longitude: 125.0))
+        let seoul = try await written("집 앞", at: try Place(name: "놀이터", latitude: 37.5665, longitude: 126.9780))
+        func found(_ text: String) async throws -> [String] {
+            try await fixture.stores.search.search(family: fixture.family, try SearchQuery(text), after: nil, limit: 50).items.map(\.id)
+        }
+        #expect(try await found("일본") == [tokyo.id.description])
+        // As the tenth session's data left it: no place text, and a document without the country.
+        try await fixture.execute("UPDATE entries SET placeRegion = NULL WHERE id = ?", [tokyo.id.description])
+        switch engine {
+        case .sqlite:
+            try await fixture.execute("UPDATE searchDocuments SET place = '' WHERE entryId = ?", [tokyo.id.description])
+        case .postgres:
+            try await fixture.execute(
+                "DELETE FROM searchTokens WHERE field = 4 AND documentId = (SELECT id FROM searchDocuments WHERE entryId = ?)", [tokyo.id.description])
+            try await fixture.execute("UPDATE searchDocuments SET place = '' WHERE entryId = ?", [tokyo.id.description])
+        }
+        #expect(try await found("일본").isEmpty)
+        let seoulRegion = try await fixture.count("SELECT count(*) FROM entries WHERE placeRegion IS NOT NULL AND id = '\(seoul.id)'")
+
+        #expect(try await store.fillPlaceRegions() == 1)
+        #expect(try await found("일본") == [tokyo.id.description])
+        #expect(try await fixture.count("SELECT count(*) FROM entries WHERE placeRegion = '일본' AND id = '\(tokyo.id)'") == 1)
+        #expect(try await fixture.count("SELECT count(*) FROM entries WHERE placeRegion IS NULL AND id = '\(sea.id)'") == 1)
+        #expect(try await fixture.count("SELECT count(*) FROM entries WHERE placeRegion IS NOT NULL AND id = '\(seoul.id)'") == seoulRegion)
+        #expect(try await store.fillPlaceRegions() == 0)
+        #expect(try await fixture.integrityCheck() == "ok")
+    }
+
     @Test(arguments: Engine.available) func aFailedWriteLeavesNothingHalfDone(engine: Engine) async throws {
         let fixture = try await StoreFixture(engine)
         let sky = try await fixture.child()

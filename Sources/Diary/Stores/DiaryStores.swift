@@ -83,6 +83,11 @@ public protocol EntryStore: Sendable {
 
     /// The tags the family's entries use, by name.
     func tags(family: FamilyID) async throws -> [String]
+
+    /// Entries, of every family, with coordinates and no place found for them — written before the bundled data could
+    /// name a region (schema v16) or a country (outside Korea) — get what it names now, and their search documents
+    /// with it; returns how many. Entries at sea stay without, and are looked at again the next time.
+    func fillPlaceRegions() async throws -> Int
 }
 
 /// A family's memos, most recently changed first.

@@ -236,6 +236,35 @@ public struct SQLEntryStore: EntryStore {
         return (try Self.fetch(db, family: family, id: id), released)
     }
 
+    /// Read first, written only when a place is found (an hourly look at a diary with nothing to fill writes nothing);
+    /// each row only while it still has those coordinates and no place, whatever was edited in between.
+    public func fillPlaceRegions() async throws -> Int {
+        let found = try await database.read { db in
+            try db.rows("SELECT id, latitude, longitude FROM entries WHERE placeRegion IS NULL AND latitude IS NOT NULL AND longitude IS NOT NULL")
+                .compactMap { row -> (id: EntryID, latitude: Double, longitude: Double, region: String)? in
+                    guard let id = EntryID(try row.string("id")), let latitude = try row.optionalDouble("latitude"),
+                        let longitude = try row.optionalDouble("longitude"),
+                        let region = PlaceRegion.text(latitude: latitude, longitude: longitude)
+                    else { return nil }
+                    return (id, latitude, longitude, region)
+                }
+        }
+        guard !found.isEmpty else { return 0 }
+        return try await database.write { db in
+            var filled: [EntryID] = []
+            for entry in found {
+                let changed = try db.execute(
+                    """
+                    UPDATE entries SET placeRegion = \(entry.region)
+                    WHERE id = \(entry.id) AND placeRegion IS NULL AND latitude = \(entry.latitude) AND longitude = \(entry.longitude)
+                    """)
+                if changed == 1 { filled.append(entry.id) }
+            }
+            try db.searchIndex.refresh(db, entries: filled)
+            return filled.count
+        }
+    }
+
     public func delete(family: FamilyID, id: EntryID, by user: UserID?) async throws -> TrashItem {
         let deletion = Trashing.Deletion(family: family, user: user, at: database.clock.now())
         return try await database.write { db in try Trashing.entry(db, id, deletion) }

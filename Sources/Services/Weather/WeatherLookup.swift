@@ -186,6 +186,8 @@ public struct WeatherFillingEntries: EntryStore {
 
     public func entries(family: FamilyID, ids: [EntryID]) async throws -> [Entry] { try await base.entries(family: family, ids: ids) }
 
+    public func fillPlaceRegions() async throws -> Int { try await base.fillPlaceRegions() }
+
     public func update(
         family: FamilyID, id: EntryID, content: EntryContent, photos: [PhotoID]?, expecting version: Int64?, by user: UserID?
     ) async throws -> (entry: Entry, released: [ReleasedPhotoFile]) {
