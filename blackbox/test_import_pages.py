@@ -140,12 +140,22 @@ def test_cancel_and_broken_files(site, tmp_path):
     assert browser.request("POST", confirm, form={"_csrf": browser.csrf("/settings")}).status == 200
     assert sorted(e["date"] for e in entries(site)) == ["2010-08-15T12:00", "2010-08-16T12:00"]
 
+    # Why an import cannot go on, in the page's language: the iPhotoDiary store's reason comes from the process that
+    # reads it under limits, both languages on one line.
     cut = upload(browser, "text", "일기.zip", packed.getvalue()[:40])
-    assert cut.status == 422 and "not a ZIP archive, or it is cut short" in html.unescape(cut.text)
+    assert cut.status == 422 and "일기.zip: ZIP 파일이 아니거나 끝이 잘렸습니다" in html.unescape(cut.text)
     broken = upload(browser, "dayone", "dayone.zip", day_one(tmp_path)[:500])
-    assert broken.status == 422 and "가져오지 못했습니다: dayone.zip: not a ZIP archive, or it is cut short" in html.unescape(broken.text)
+    assert broken.status == 422 and "가져오지 못했습니다: dayone.zip: ZIP 파일이 아니거나 끝이 잘렸습니다" in html.unescape(broken.text)
     wrong = upload(browser, "iphotodiary", "NewIPhotoDiary.sqlite", b"not a database at all")
-    assert wrong.status == 422 and "not a SQLite database" in html.unescape(wrong.text)
+    assert wrong.status == 422 and "NewIPhotoDiary.sqlite: SQLite 데이터베이스가 아닙니다" in html.unescape(wrong.text), wrong.text
+    assert "not a SQLite database" not in html.unescape(wrong.text) and "\x1f" not in wrong.text
+    browser.request("GET", "/settings/import?lang=en")
+    broken = upload(browser, "dayone", "dayone.zip", day_one(tmp_path)[:500])
+    assert broken.status == 422 and "The import failed: dayone.zip: not a ZIP archive, or it is cut short" in html.unescape(broken.text)
+    wrong = upload(browser, "iphotodiary", "NewIPhotoDiary.sqlite", b"not a database at all")
+    assert wrong.status == 422 and "NewIPhotoDiary.sqlite: not a SQLite database" in html.unescape(wrong.text)
+    assert "데이터베이스" not in html.unescape(wrong.text)
+    browser.request("GET", "/settings/import?lang=ko")
     missing = upload(browser, "banana", "x.txt", b"2010-01-01\n")
     assert missing.status == 422 and "가져올 곳을 고르세요" in missing.text
     assert len(entries(site)) == 2 and not any((site.data / ".imports").iterdir())

@@ -42,12 +42,12 @@ public final class SourceArchive {
     /// Opens a ZIP for reading; one that is not a ZIP, is cut short or contradicts itself is refused by name.
     public static func open(_ url: URL) throws(ArchiveError) -> SourceArchive {
         let file = url.lastPathComponent
-        guard let handle = try? FileHandle(forReadingFrom: url) else { throw ArchiveError("\(file): cannot be opened") }
+        guard let handle = try? FileHandle(forReadingFrom: url) else { throw ArchiveError("\(file): cannot be opened", korean: "\(file): 열 수 없습니다") }
         do {
             return try SourceArchive(handle: handle, file: file)
         } catch {
             try? handle.close()
-            throw error as? ArchiveError ?? ArchiveError("\(file): not a ZIP archive, or it is cut short")
+            throw error as? ArchiveError ?? ArchiveError("\(file): not a ZIP archive, or it is cut short", korean: "\(file): ZIP 파일이 아니거나 끝이 잘렸습니다")
         }
     }
 
@@ -88,12 +88,15 @@ public final class SourceArchive {
     /// A member's bytes as the reader asks for them, a chunk (at most 64 KiB) at a time, checked as `read` checks them.
     public func stream(_ member: Member, maxBytes: UInt64 = SourceArchive.maxMemberBytes) throws -> MemberStream {
         let place = "\(file): \(member.path)"
-        guard member.size <= maxBytes else { throw ArchiveError("\(place) is larger than \(maxBytes / 1_048_576) MB") }
+        guard member.size <= maxBytes else { throw ArchiveError(
+                "\(place) is larger than \(maxBytes / 1_048_576) MB", korean: "\(place): \(maxBytes / 1_048_576) MB보다 큽니다") }
         guard member.method == 0 || member.method == 8 else {
-            throw ArchiveError("\(place) is compressed with method \(member.method), which Saessak cannot read (only stored and deflate)")
+            throw ArchiveError(
+                "\(place) is compressed with method \(member.method), which Saessak cannot read (only stored and deflate)",
+                korean: "\(place): 새싹이 읽지 못하는 압축 방식(\(member.method))입니다 (저장과 deflate만 읽습니다)")
         }
         let start = try dataStart(of: member)
-        guard start <= fileSize, member.compressedSize <= fileSize - start else { throw ArchiveError("\(place) lies past the end of the archive") }
+        guard start <= fileSize, member.compressedSize <= fileSize - start else { throw ArchiveError("\(place) lies past the end of the archive", korean: "\(place): ZIP 파일의 끝을 넘어 있습니다") }
         return try MemberStream(archive: self, member: member, place: place, start: start, maxBytes: maxBytes)
     }
 
@@ -128,7 +131,7 @@ public final class SourceArchive {
                     stream.deallocate()
                     input.deallocate()
                     output.deallocate()
-                    throw ArchiveError("\(place): the inflater could not start")
+                    throw ArchiveError("\(place): the inflater could not start", korean: "\(place): 압축을 풀기 시작할 수 없습니다")
                 }
                 inflater = stream
             } else {
@@ -151,14 +154,15 @@ public final class SourceArchive {
                 let count = try inflater.map(inflateSome) ?? copyStored()
                 if count > 0 { return try emit(count) }
             }
-            guard produced == member.size else { throw ArchiveError("\(place) holds \(produced) bytes but declares \(member.size)") }
-            guard UInt32(truncatingIfNeeded: checksum) == member.crc32 else { throw ArchiveError("\(place) is damaged (wrong checksum)") }
+            guard produced == member.size else { throw ArchiveError(
+                "\(place) holds \(produced) bytes but declares \(member.size)", korean: "\(place): \(member.size)바이트라고 적혀 있지만 \(produced)바이트입니다") }
+            guard UInt32(truncatingIfNeeded: checksum) == member.crc32 else { throw ArchiveError("\(place) is damaged (wrong checksum)", korean: "\(place): 손상되었습니다 (체크섬이 맞지 않습니다)") }
             return nil
         }
 
         /// Reads compressed (or stored) bytes into `input`; how many.
         private func fill(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-            guard remaining > 0 else { throw ArchiveError("\(place) is cut short") }
+            guard remaining > 0 else { throw ArchiveError("\(place) is cut short", korean: "\(place): 끝이 잘렸습니다") }
             let count = Int(min(remaining, UInt64(buffer.count)))
             try archive.handle.seek(toOffset: offset)
             let chunk = try archive.readChunk(UInt64(count), place: place)
@@ -184,19 +188,20 @@ public final class SourceArchive {
             let result = CInflate.inflate(inflater, Z_NO_FLUSH)
             let count = output.count - Int(inflater.pointee.avail_out)
             guard result == Z_OK || result == Z_STREAM_END || result == Z_BUF_ERROR else {
-                throw ArchiveError("\(place) is damaged (its compressed data does not inflate)")
+                throw ArchiveError("\(place) is damaged (its compressed data does not inflate)", korean: "\(place): 손상되었습니다 (압축이 풀리지 않습니다)")
             }
             if result == Z_STREAM_END { finished = true }
             // No progress with input left means a broken stream; with none left, the next call reads on.
             if count == 0, result == Z_BUF_ERROR, inflater.pointee.avail_in > 0 {
-                throw ArchiveError("\(place) is damaged (its compressed data does not inflate)")
+                throw ArchiveError("\(place) is damaged (its compressed data does not inflate)", korean: "\(place): 손상되었습니다 (압축이 풀리지 않습니다)")
             }
             return count
         }
 
         private func emit(_ count: Int) throws -> Data {
             produced += UInt64(count)
-            guard produced <= limit else { throw ArchiveError("\(place) holds more than the \(member.size) bytes it declares") }
+            guard produced <= limit else { throw ArchiveError(
+                "\(place) holds more than the \(member.size) bytes it declares", korean: "\(place): 적혀 있는 \(member.size)바이트보다 깁니다") }
             guard let base = output.baseAddress else { return Data() }
             checksum = CInflate.crc32(checksum, base.assumingMemoryBound(to: Bytef.self), uInt(count))
             return Data(bytes: base, count: count)
@@ -205,7 +210,7 @@ public final class SourceArchive {
 
     fileprivate func readChunk(_ count: UInt64, place: String) throws -> Data {
         let data = try handle.read(upToCount: Int(count)) ?? Data()
-        guard data.count == Int(count) else { throw ArchiveError("\(place) is cut short") }
+        guard data.count == Int(count) else { throw ArchiveError("\(place) is cut short", korean: "\(place): 끝이 잘렸습니다") }
         return data
     }
 
@@ -214,18 +219,18 @@ public final class SourceArchive {
     private func dataStart(of member: Member) throws -> UInt64 {
         let place = "\(file): \(member.path)"
         guard member.localHeaderOffset <= fileSize, fileSize - member.localHeaderOffset >= 30 else {
-            throw ArchiveError("\(place) has no local header")
+            throw ArchiveError("\(place) has no local header", korean: "\(place): 로컬 헤더가 없습니다")
         }
         try handle.seek(toOffset: member.localHeaderOffset)
         let header = [UInt8](try readChunk(30, place: place))
-        guard Self.uint32(header, 0) == 0x0403_4b50 else { throw ArchiveError("\(place) has no local header") }
+        guard Self.uint32(header, 0) == 0x0403_4b50 else { throw ArchiveError("\(place) has no local header", korean: "\(place): 로컬 헤더가 없습니다") }
         return member.localHeaderOffset + 30 + UInt64(Self.uint16(header, 26)) + UInt64(Self.uint16(header, 28))
     }
 
     // MARK: The central directory
 
     private static func centralDirectory(_ handle: FileHandle, fileSize: UInt64, file: String) throws -> [Member] {
-        let broken = ArchiveError("\(file): not a ZIP archive, or it is cut short")
+        let broken = ArchiveError("\(file): not a ZIP archive, or it is cut short", korean: "\(file): ZIP 파일이 아니거나 끝이 잘렸습니다")
         // The end record is in the last 22 + 65,535 bytes (its comment is at most that long).
         let tailLength = min(fileSize, 22 + 65_535)
         try handle.seek(toOffset: fileSize - tailLength)
@@ -244,7 +249,8 @@ public final class SourceArchive {
             guard record.count == 56, uint32(record, 0) == 0x0606_4b50 else { throw broken }
             (count, size, offset) = (uint64(record, 32), uint64(record, 40), uint64(record, 48))
         }
-        guard count <= UInt64(maxMembers) else { throw ArchiveError("\(file): more than \(maxMembers) files in the archive") }
+        guard count <= UInt64(maxMembers) else { throw ArchiveError(
+                "\(file): more than \(maxMembers) files in the archive", korean: "\(file): 파일이 \(maxMembers)개보다 많습니다") }
         guard offset <= fileSize, size <= fileSize - offset, size <= 64 << 20 else { throw broken }
         try handle.seek(toOffset: offset)
         let directory = [UInt8](try handle.read(upToCount: Int(size)) ?? Data())
@@ -307,9 +313,14 @@ public final class SourceArchive {
     }
 }
 
-/// Why an archive or one of its members cannot be read; the text names the file and what is wrong.
+/// Why an archive or one of its members cannot be read; the text names the file and what is wrong, in English and
+/// (for the pages in Korean) in Korean.
 public struct ArchiveError: Error, CustomStringConvertible {
     public let description: String
+    public let korean: String?
 
-    public init(_ description: String) { self.description = description }
+    public init(_ description: String, korean: String? = nil) {
+        self.description = description
+        self.korean = korean
+    }
 }

@@ -28,7 +28,7 @@ struct ReadUntrustedCommand: ParsableCommand {
         do {
             try UntrustedStore.copyInChild(URL(fileURLWithPath: source), to: URL(fileURLWithPath: copy), name: name)
         } catch {
-            FileHandle.standardError.write(Data("\n\(error.description)\n".utf8))
+            FileHandle.standardError.write(Data("\n\(error.line)\n".utf8))
             throw ExitCode(UntrustedStore.refusedStatus)
         }
     }

@@ -8,6 +8,19 @@ import Testing
 /// The small rules the importers live by, without files: the legacy app's date strings and anniversaries, and Day
 /// One's text.
 @Suite struct ImporterRulesTests {
+    /// A failure crosses from the process that reads an uploaded store to the server on one line, in both languages.
+    @Test func aFailureSaysItselfInBothLanguagesAcrossOneLine() {
+        let failure = ImportFailure("a.sqlite: not a SQLite database", korean: "a.sqlite: SQLite 데이터베이스가 아닙니다")
+        let carried = ImportFailure(line: Substring(failure.line))
+        #expect(carried.description == failure.description && carried.korean == failure.korean)
+        #expect(carried.text(inKorean: true) == "a.sqlite: SQLite 데이터베이스가 아닙니다")
+        #expect(carried.text(inKorean: false) == "a.sqlite: not a SQLite database")
+        let english = ImportFailure(line: "x: no birthday")
+        #expect(english.korean == nil && english.text(inKorean: true) == "x: no birthday")
+        #expect(ImportFailure(line: "").description.isEmpty)
+        #expect(ImportFailure(line: "\u{1F}").korean == "")
+    }
+
     @Test func legacyDateStrings() {
         #expect(yearMonthDay("2010. 8. 15.")! == (2010, 8, 15))
         #expect(yearMonthDay("2010.08.15")! == (2010, 8, 15))

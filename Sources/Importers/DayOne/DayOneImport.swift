@@ -29,7 +29,8 @@ public enum DayOneImport {
                 photoFiles["\(folder)/" + (name as NSString).deletingPathExtension.lowercased()] = entry
             }
         }
-        guard !journals.isEmpty else { throw ImportFailure("\(file): no journal in the export (expected Journal.json)") }
+        guard !journals.isEmpty else { throw ImportFailure(
+                "\(file): no journal in the export (expected Journal.json)", korean: "\(file): 내보낸 파일에 일기장이 없습니다 (Journal.json이 있어야 합니다)") }
         // Entries are read in order and their photos' bytes staged as they come, each handed to a checking line that
         // decodes them (most of an import's time) on the other cores meanwhile; then given to their entries.
         var read: [(item: ImportBatch.EntryItem, place: String, media: [StagedMedia])] = []
@@ -92,9 +93,11 @@ public enum DayOneImport {
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context),
             let DecodingError.keyNotFound(_, context), let DecodingError.dataCorrupted(context)
         {
-            throw ImportFailure("\(journal.path): \(path(context.codingPath)): \(context.debugDescription)")
+            throw ImportFailure(
+                "\(journal.path): \(path(context.codingPath)): \(context.debugDescription)",
+                korean: "\(journal.path): \(path(context.codingPath)): Day One 일기장의 형식이 아닙니다 (\(context.debugDescription))")
         } catch {
-            throw ImportFailure("\(journal.path): not a Day One journal (\(error))")
+            throw ImportFailure("\(journal.path): not a Day One journal (\(error))", korean: "\(journal.path): Day One 일기장이 아닙니다 (\(error))")
         }
     }
 
@@ -122,7 +125,9 @@ public enum DayOneImport {
             return nil
         }
         guard let text = entry.creationDate, let instant = instant(text) else {
-            throw ImportFailure("\(place), creationDate: '\(entry.creationDate ?? "")' is not an ISO 8601 date")
+            throw ImportFailure(
+                "\(place), creationDate: '\(entry.creationDate ?? "")' is not an ISO 8601 date",
+                korean: "\(place), creationDate: '\(entry.creationDate ?? "")'은(는) ISO 8601 날짜가 아닙니다")
         }
         var zoneName = entry.timeZone ?? EntryContent.defaultTimeZone
         if !EntryContent.isTimeZone(zoneName) {
@@ -134,7 +139,8 @@ public enum DayOneImport {
         let parts = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: zoneName)!, from: instant)
         guard let date = try? SolarDate(year: parts.year!, month: parts.month!, day: parts.day!),
             let time = try? ClockTime(hour: parts.hour!, minute: parts.minute!)
-        else { throw ImportFailure("\(place), creationDate: '\(text)' is outside the calendar") }
+        else { throw ImportFailure(
+            "\(place), creationDate: '\(text)' is outside the calendar", korean: "\(place), creationDate: '\(text)'은(는) 달력에 없는 날짜입니다") }
         let (title, body) = titleAndBody(entry.text ?? "", date: date)
 
         var tags: [String] = []
@@ -190,7 +196,7 @@ public enum DayOneImport {
                 tags: tags, place: placeValue, weather: weather.map { Validate.prefix($0, scalars: EntryContent.maxWeatherLength) })
             return (.init(sourceKey: uuid, content: content), staged)
         } catch {
-            throw ImportFailure("\(place): \(error)")
+            throw ImportFailure("\(place): \(error)", korean: "\(place): 가져올 수 없는 값이 있습니다 (\(error))")
         }
     }
 

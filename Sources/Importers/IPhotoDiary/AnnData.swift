@@ -13,13 +13,14 @@ enum AnnData {
         do {
             let data = try Data(contentsOf: url)
             guard let dictionary = try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] else {
-                throw ImportFailure("\(file): the root is not a dictionary of dates")
+                throw ImportFailure("\(file): the root is not a dictionary of dates", korean: "\(file): 날짜별 기념일 목록이 아닙니다")
             }
             root = dictionary
         } catch let failure as ImportFailure {
             throw failure
         } catch {
-            throw ImportFailure("\(file): not a property list (\(error.localizedDescription))")
+            throw ImportFailure(
+                "\(file): not a property list (\(error.localizedDescription))", korean: "\(file): 속성 목록(plist) 파일이 아닙니다 (\(error.localizedDescription))")
         }
         var items: [ImportBatch.AnniversaryItem] = []
         for dateKey in root.keys.sorted() where dateKey != "AnnData" {
@@ -43,7 +44,9 @@ enum AnnData {
                     continue
                 }
                 guard let (month, day) = monthDay((fields["date"] as? String) ?? dateKey) else {
-                    throw ImportFailure("\(place), date: '\((fields["date"] as? String) ?? dateKey)' is not a \"M. D.\" date")
+                    throw ImportFailure(
+                        "\(place), date: '\((fields["date"] as? String) ?? dateKey)' is not a \"M. D.\" date",
+                        korean: "\(place), date: '\((fields["date"] as? String) ?? dateKey)'은(는) \"월. 일.\" 형식의 날짜가 아닙니다")
                 }
                 let calendar: CalendarKind = (fields["lunar"] as? String)?.uppercased() == "ON" ? .lunar : .solar
                 if let holiday = publicHoliday(name: name, calendar: calendar, month: month, day: day) {
@@ -54,7 +57,7 @@ enum AnnData {
                 do {
                     details = try AnniversaryDetails(name: name, calendar: calendar, month: month, day: day, isHoliday: holy == "ON")
                 } catch {
-                    throw ImportFailure("\(place): \(error.description)")
+                    throw ImportFailure("\(place): \(error.description)", korean: "\(place): 가져올 수 없는 기념일입니다 (\(error.description))")
                 }
                 let key = "AnnData/\(calendar.rawValue)/\(month)/\(day)/\(name)"
                 items.append(.init(sourceKey: key, details: details))

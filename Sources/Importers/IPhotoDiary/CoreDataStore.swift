@@ -25,11 +25,14 @@ struct CoreDataStore {
                 return (tables, identity ?? "store")
             }
         } catch let error as DatabaseError {
-            throw ImportFailure("\(fileName): the database cannot be read (\(error.message ?? "\(error.resultCode)"))")
+            throw ImportFailure(
+                "\(fileName): the database cannot be read (\(error.message ?? "\(error.resultCode)"))",
+                korean: "\(fileName): 데이터베이스를 읽을 수 없습니다 (\(error.message ?? "\(error.resultCode)"))")
         }
         for required in ["ZCHILDDATA", "ZDIARYDATA"] where !tables.contains(required) {
             throw ImportFailure(
-                "\(fileName): not an iPhotoDiary store: it has no \(required) table (tables: \(tables.sorted().joined(separator: ", ")))")
+                "\(fileName): not an iPhotoDiary store: it has no \(required) table (tables: \(tables.sorted().joined(separator: ", ")))",
+                korean: "\(fileName): 아이포토다이어리 파일이 아닙니다: \(required) 표가 없습니다")
         }
     }
 
@@ -57,7 +60,9 @@ struct CoreDataStore {
         do {
             return try queue.read(body)
         } catch let error as DatabaseError {
-            throw ImportFailure("\(fileName): the database is damaged (\(error.message ?? "\(error.resultCode)"))")
+            throw ImportFailure(
+                "\(fileName): the database is damaged (\(error.message ?? "\(error.resultCode)"))",
+                korean: "\(fileName): 데이터베이스가 손상되었습니다 (\(error.message ?? "\(error.resultCode)"))")
         }
     }
 
@@ -124,7 +129,9 @@ struct Record {
             let solar = try? SolarDate(year: year, month: month, day: day),
             let time = try? ClockTime(hour: parts.hour ?? 0, minute: parts.minute ?? 0)
         else {
-            throw ImportFailure("\(place), \(column): \(double(column) ?? 0) is not a date between 1900 and 2100")
+            throw ImportFailure(
+                "\(place), \(column): \(double(column) ?? 0) is not a date between 1900 and 2100",
+                korean: "\(place), \(column): \(double(column) ?? 0)은(는) 1900년에서 2100년 사이의 날짜가 아닙니다")
         }
         return (solar, time)
     }

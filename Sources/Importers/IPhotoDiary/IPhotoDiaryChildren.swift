@@ -65,7 +65,7 @@ extension IPhotoDiaryImport.Reader {
         let solarText = yearMonthDay(record.string("ZBIRTHDAYSOLAR"))
         if !isLunar {
             guard let date = stamp?.date ?? solarText.flatMap({ try? SolarDate(year: $0.year, month: $0.month, day: $0.day) })
-            else { throw ImportFailure("\(where_), ZBIRTHDAY: no birthday") }
+            else { throw ImportFailure("\(where_), ZBIRTHDAY: no birthday", korean: "\(where_), ZBIRTHDAY: 생일이 없습니다") }
             if let solarText, let stamp, (solarText.year, solarText.month, solarText.day) != (stamp.date.year, stamp.date.month, stamp.date.day) {
                 report.warn(
                     "\(where_): ZBIRTHDAYSOLAR says \(solarText.year)-\(solarText.month)-\(solarText.day) but ZBIRTHDAY is \(stamp.date.iso) (the app converted a new child's birthday as lunar by mistake); used ZBIRTHDAY",
@@ -74,7 +74,7 @@ extension IPhotoDiaryImport.Reader {
             return (.solar(date), time)
         }
         guard let numbers = stamp.map({ ($0.date.year, $0.date.month, $0.date.day) }) ?? lunarText
-        else { throw ImportFailure("\(where_), ZBIRTHDAY: no birthday") }
+        else { throw ImportFailure("\(where_), ZBIRTHDAY: no birthday", korean: "\(where_), ZBIRTHDAY: 생일이 없습니다") }
         if let lunarText, lunarText != numbers {
             report.warn(
                 "\(where_): ZBIRTHDAYLUNAR says \(lunarText.year)-\(lunarText.month)-\(lunarText.day) but ZBIRTHDAY carries \(numbers.0)-\(numbers.1)-\(numbers.2); used ZBIRTHDAY",
@@ -95,7 +95,9 @@ extension IPhotoDiaryImport.Reader {
                     "\(where_): 음력 \(numbers.1)월 \(numbers.2)일은 그해 윤달에만 있어 윤\(numbers.1)월로 가져왔습니다")
             }
         } catch {
-            throw ImportFailure("\(where_), ZBIRTHDAY: lunar \(numbers.0)-\(numbers.1)-\(numbers.2) is not a date of the lunar calendar (\(error))")
+            throw ImportFailure(
+                "\(where_), ZBIRTHDAY: lunar \(numbers.0)-\(numbers.1)-\(numbers.2) is not a date of the lunar calendar (\(error))",
+                korean: "\(where_), ZBIRTHDAY: 음력 \(numbers.0)년 \(numbers.1)월 \(numbers.2)일은 음력 달력에 없는 날짜입니다 (\(error))")
         }
         if !lunar.isLeapMonth, (try? KoreanLunarCalendar.leapMonth(in: lunar.year)) == lunar.month {
             report.warn(

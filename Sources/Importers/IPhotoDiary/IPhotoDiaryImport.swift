@@ -141,7 +141,9 @@ public enum IPhotoDiaryImport {
         mutating func owners(_ record: Record, what: String) throws -> [ChildID] {
             if let pk = record.int("ZCHILD"), let child = children[pk] { return [child.id] }
             let all = children.isEmpty ? existing.map(\.id) : children.values.map(\.id).sorted { $0.description < $1.description }
-            guard !all.isEmpty else { throw ImportFailure("\(store.fileName): \(record.place) has no child and the store has none") }
+            guard !all.isEmpty else { throw ImportFailure(
+                    "\(store.fileName): \(record.place) has no child and the store has none",
+                    korean: "\(store.fileName): \(record.place)에 아이가 없고, 파일에도 아이가 없습니다") }
             report.warn(
                 "\(record.place): \(what) belongs to no child (orphan); imported for every child",
                 "\(record.place): \(what)은(는) 어느 아이의 것도 아니어서 모든 아이의 것으로 가져왔습니다")
@@ -177,7 +179,9 @@ public enum IPhotoDiaryImport {
             do {
                 return try make()
             } catch let error as ValidationError {
-                throw ImportFailure("\(store.fileName): \(record.place), \(column): \(error.description)")
+                throw ImportFailure(
+                    "\(store.fileName): \(record.place), \(column): \(error.description)",
+                    korean: "\(store.fileName): \(record.place), \(column): 가져올 수 없는 값입니다 (\(error.description))")
             }
         }
     }

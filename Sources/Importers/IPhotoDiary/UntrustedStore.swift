@@ -65,17 +65,20 @@ public enum UntrustedStore {
                 program: program, ["read-untrusted", "iphotodiary", "--name", name, "--", source.path, copy.path],
                 memory: childMemory, timeout: childTime, outputLimit: 0)
         } catch {
-            throw ImportFailure("\(name): the store could not be read (\(error))")
+            throw ImportFailure("\(name): the store could not be read (\(error))", korean: "\(name): 파일을 읽을 수 없습니다 (\(error))")
         }
         if outcome.succeeded { return }
         try? FileManager.default.removeItem(at: copy)
-        if outcome.timedOut { throw ImportFailure("\(name): reading the store took longer than \(Int(childTime)) seconds") }
+        if outcome.timedOut { throw ImportFailure(
+                "\(name): reading the store took longer than \(Int(childTime)) seconds", korean: "\(name): 파일을 읽는 데 \(Int(childTime))초보다 오래 걸렸습니다") }
         // The child says what was wrong on its last line of error output (exit 3); anything else is a crash or a
         // memory limit reached, which no real store comes near.
         if outcome.status == Self.refusedStatus, let line = outcome.errors.split(separator: "\n").last {
-            throw ImportFailure(String(line.prefix(2000)))
+            throw ImportFailure(line: line)
         }
-        throw ImportFailure("\(name): the store could not be read within the memory allowed; it is damaged or not an iPhotoDiary store")
+        throw ImportFailure(
+            "\(name): the store could not be read within the memory allowed; it is damaged or not an iPhotoDiary store",
+            korean: "\(name): 허용된 메모리 안에서 파일을 읽지 못했습니다: 손상되었거나 아이포토다이어리 파일이 아닙니다")
     }
 
     /// The child's exit status when it refused the file with a message.
@@ -93,7 +96,9 @@ public enum UntrustedStore {
     static func copyHere(_ source: URL, to copy: URL, name: String) throws(ImportFailure) {
         let header = (try? FileHandle(forReadingFrom: source).read(upToCount: 16)) ?? Data()
         guard header.starts(with: Array("SQLite format 3\u{0}".utf8)) else {
-            throw ImportFailure("\(name): not a SQLite database (an iPhotoDiary store is NewIPhotoDiary.sqlite)")
+            throw ImportFailure(
+                "\(name): not a SQLite database (an iPhotoDiary store is NewIPhotoDiary.sqlite)",
+                korean: "\(name): SQLite 데이터베이스가 아닙니다 (아이포토다이어리 파일은 NewIPhotoDiary.sqlite입니다)")
         }
         try? FileManager.default.removeItem(at: copy)
         do {
@@ -126,10 +131,12 @@ public enum UntrustedStore {
             throw failure
         } catch let error as DatabaseError {
             try? FileManager.default.removeItem(at: copy)
-            throw ImportFailure("\(name): the database cannot be read (\(error.message ?? "\(error.resultCode)"))")
+            throw ImportFailure(
+                "\(name): the database cannot be read (\(error.message ?? "\(error.resultCode)"))",
+                korean: "\(name): 데이터베이스를 읽을 수 없습니다 (\(error.message ?? "\(error.resultCode)"))")
         } catch {
             try? FileManager.default.removeItem(at: copy)
-            throw ImportFailure("\(name): the database cannot be read (\(error))")
+            throw ImportFailure("\(name): the database cannot be read (\(error))", korean: "\(name): 데이터베이스를 읽을 수 없습니다 (\(error))")
         }
     }
 
@@ -142,13 +149,17 @@ public enum UntrustedStore {
             switch type {
             case "table":
                 if sql.uppercased().hasPrefix("CREATE VIRTUAL TABLE") {
-                    throw ImportFailure("\(name): not an iPhotoDiary store: it holds a virtual table (\(printable(object)))")
+                    throw ImportFailure(
+                        "\(name): not an iPhotoDiary store: it holds a virtual table (\(printable(object)))",
+                        korean: "\(name): 아이포토다이어리 파일이 아닙니다: 가상 표가 있습니다 (\(printable(object)))")
                 }
                 present.insert(object)
             case "index":
                 continue
             default:
-                throw ImportFailure("\(name): not an iPhotoDiary store: it holds a \(printable(type)) (\(printable(object)))")
+                throw ImportFailure(
+                    "\(name): not an iPhotoDiary store: it holds a \(printable(type)) (\(printable(object)))",
+                    korean: "\(name): 아이포토다이어리 파일이 아닙니다: \(printable(type))이(가) 있습니다 (\(printable(object)))")
             }
         }
         return present
@@ -160,7 +171,9 @@ public enum UntrustedStore {
         for row in try Row.fetchAll(db, sql: "PRAGMA table_xinfo(\"\(table)\")") {
             let column = text(row, "name"), hidden = Int.fromDatabaseValue(row["hidden"] as DatabaseValue) ?? 1
             if hidden != 0 {
-                throw ImportFailure("\(name): not an iPhotoDiary store: \(table).\(printable(column)) is a generated column")
+                throw ImportFailure(
+                    "\(name): not an iPhotoDiary store: \(table).\(printable(column)) is a generated column",
+                    korean: "\(name): 아이포토다이어리 파일이 아닙니다: \(table).\(printable(column))은(는) 계산된 열입니다")
             }
             if columns.contains(column) { named.append(column) }
         }

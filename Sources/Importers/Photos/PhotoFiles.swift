@@ -49,7 +49,7 @@ final class PhotoFiles: @unchecked Sendable {
             let url = URL(fileURLWithPath: path)
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
-                throw ImportFailure("\(path): no such file or folder")
+                throw ImportFailure("\(path): no such file or folder", korean: "\(path): 그런 파일이나 폴더가 없습니다")
             }
             if isFolder.boolValue {
                 try addFolder(url, label: path, zone: zone)
@@ -62,7 +62,7 @@ final class PhotoFiles: @unchecked Sendable {
     private func addFolder(_ folder: URL, label: String, zone: TimeZone) throws {
         let keys: [URLResourceKey] = [.isRegularFileKey, .contentModificationDateKey]
         guard let walk = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: keys, options: [.skipsHiddenFiles])
-        else { throw ImportFailure("\(label): the folder cannot be read") }
+        else { throw ImportFailure("\(label): the folder cannot be read", korean: "\(label): 폴더를 읽을 수 없습니다") }
         var found: [URL] = []
         for case let url as URL in walk where (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true {
             found.append(url)
@@ -123,7 +123,7 @@ final class PhotoFiles: @unchecked Sendable {
     func fill(_ upload: UploadWriter, from file: File) throws {
         switch file.origin {
         case .file(let url):
-            guard let handle = try? FileHandle(forReadingFrom: url) else { throw ImportFailure("\(file.label): cannot be opened") }
+            guard let handle = try? FileHandle(forReadingFrom: url) else { throw ImportFailure("\(file.label): cannot be opened", korean: "\(file.label): 열 수 없습니다") }
             defer { try? handle.close() }
             while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
                 try chunk.withUnsafeBytes { try upload.write(untyped: $0) }

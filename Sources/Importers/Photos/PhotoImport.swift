@@ -63,7 +63,9 @@ public enum PhotoImport {
         progress: Progress? = nil
     ) async throws -> ImportReport {
         let words = PhotoImportWords(language: reportLanguage)
-        guard !children.isEmpty else { throw ImportFailure("the family has no children yet: add one first (entries are about a child)") }
+        guard !children.isEmpty else { throw ImportFailure(
+                "the family has no children yet: add one first (entries are about a child)",
+                korean: "아직 아이가 없습니다: 먼저 아이를 추가해 주세요 (일기는 아이에 대한 것입니다)") }
         var report = ImportReport(source: paths.joined(separator: ", "), dryRun: dryRun, inKorean: reportLanguage == .korean)
         let zone = TimeZone(identifier: EntryContent.defaultTimeZone) ?? .current
         let (files, surveyed, refused, edited) = try await ImportRun.onOwnThread { () throws -> (PhotoFiles, [Surveyed], [String], Int) in

@@ -14,7 +14,7 @@ enum ImportArchive {
         do {
             return try body()
         } catch let error as ArchiveError {
-            throw ImportFailure(error.description)
+            throw ImportFailure(error)
         }
     }
 }

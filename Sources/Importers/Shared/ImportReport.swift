@@ -1,4 +1,5 @@
 import Diary
+import ZIPReading
 
 /// What an import found and did, for people and (`--json`) scripts. Kinds are children, entries, events,
 /// anniversaries, photos and measurements.
@@ -84,7 +85,31 @@ public struct ImportReport: Codable, Sendable, Equatable {
 }
 
 /// An import that cannot go on: the message names the file, the record and the field. Nothing has been written.
+/// `description` is English (the command line, the pages in English); `korean`, where given, says the same for the
+/// pages in Korean — the file, record and field named as the source names them. Equal when their English is.
 public struct ImportFailure: Error, CustomStringConvertible, Equatable {
     public let description: String
-    public init(_ description: String) { self.description = description }
+    public let korean: String?
+
+    public init(_ description: String, korean: String? = nil) {
+        self.description = description
+        self.korean = korean
+    }
+
+    init(_ error: ArchiveError) { self.init(error.description, korean: error.korean) }
+
+    /// The message in Korean when there is one and it is asked for, else in English.
+    public func text(inKorean: Bool) -> String { inKorean ? korean ?? description : description }
+
+    public static func == (left: ImportFailure, right: ImportFailure) -> Bool { left.description == right.description }
+
+    /// How the iPhotoDiary reader's child process hands a failure to its parent on one line of its error output.
+    public var line: String { korean.map { "\(description)\(Self.separator)\($0)" } ?? description }
+
+    init(line: Substring) {
+        let parts = line.split(separator: Self.separator, maxSplits: 1, omittingEmptySubsequences: false)
+        self.init(String((parts.first ?? "").prefix(2000)), korean: parts.dropFirst().first.map { String($0.prefix(2000)) })
+    }
+
+    private static let separator: Character = "\u{1F}"  // the unit separator: never in a message
 }

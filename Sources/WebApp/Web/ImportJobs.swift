@@ -101,7 +101,7 @@ final class ImportJobs: Sendable {
                 detail: "import \(report.added["entries"] ?? 0)")
         } catch {
             job.state = .failed
-            job.failure = (error as? ImportFailure)?.description ?? "\(error)"
+            job.failure = (error as? ImportFailure)?.text(inKorean: language == .korean) ?? "\(error)"
             logger.warning("an import of photos failed", metadata: ["error": "\(error)"])
         }
         do {

@@ -147,10 +147,10 @@ struct ImportPages {
             .response(request, context: context)
     }
 
-    /// An import that cannot go on, said in the page's language, then what the importer names (the file, the record
-    /// and the field of the source, as the source names them): "가져오지 못했습니다: dayone.zip: no journal …".
+    /// An import that cannot go on, in the page's language: what failed, then the file, the record and the field of
+    /// the source, as the source names them ("가져오지 못했습니다: dayone.zip: 내보낸 파일에 일기장이 없습니다 …").
     static func failed(_ failure: ImportFailure, _ words: Words) -> String {
-        "\(ImportWord.importFailed.text(words.language)): \(failure.description)"
+        "\(ImportWord.importFailed.text(words.language)): \(failure.text(inKorean: words.language == .korean))"
     }
 
     /// The upload: staged, then tried.
