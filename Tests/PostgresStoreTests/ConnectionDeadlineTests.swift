@@ -9,14 +9,17 @@ import Testing
 /// connection that arrives after that runs nothing. No test here bounds a time from above (loaded runs starve tasks).
 @Suite struct ConnectionDeadlineTests {
     /// A wait for a connection that neither ends nor hears cancellation until `release`; then says whether the work
-    /// may run its body.
+    /// may run its body. What it does is told in `events`, in order.
     final class StuckLease: Sendable {
-        let waiting = Mutex(false)
-        let gate = Mutex<(released: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
-        let ranBody = Mutex<Bool?>(nil)
+        enum Event: Equatable { case waiting, ranBody(Bool) }
+        let events: AsyncStream<Event>
+        private let tell: AsyncStream<Event>.Continuation
+        private let gate = Mutex<(released: Bool, waiter: CheckedContinuation<Void, Never>?)>((false, nil))
+
+        init() { (events, tell) = AsyncStream.makeStream(of: Event.self) }
 
         func work(_ lease: ConnectionDeadline.Lease) async throws -> Int {
-            waiting.withLock { $0 = true }
+            tell.yield(.waiting)
             await withCheckedContinuation { continuation in
                 let now = gate.withLock { gate in
                     if !gate.released { gate.waiter = continuation }
@@ -25,7 +28,7 @@ import Testing
                 if now { continuation.resume() }
             }
             let connected = lease.connected()
-            ranBody.withLock { $0 = connected }
+            tell.yield(.ranBody(connected))
             guard connected else { throw CancellationError() }
             return 42
         }
@@ -40,17 +43,6 @@ import Testing
         }
     }
 
-    func eventually(_ what: String, _ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while !condition() {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("not within a minute: \(what)")
-                return
-            }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-    }
-
     @Test func aWaitThatNeverEndsIsAnsweredUnavailableAtTheDeadlineAndALateConnectionRunsNothing() async throws {
         let stuck = StuckLease()
         let started = ContinuousClock.now
@@ -59,19 +51,20 @@ import Testing
         }
         #expect(ContinuousClock.now - started >= .milliseconds(200))
         stuck.release()
-        try await eventually("the late connection is handed back") { stuck.ranBody.withLock { $0 } != nil }
-        #expect(stuck.ranBody.withLock { $0 } == false)
+        var events = stuck.events.makeAsyncIterator()
+        #expect(await events.next() == .waiting)
+        #expect(await events.next() == .ranBody(false))
     }
 
     @Test func aCancelledCallerGoesAtOnceThoughTheWaitIgnoresCancellation() async throws {
         let stuck = StuckLease()
+        var events = stuck.events.makeAsyncIterator()
         let caller = Task { try await ConnectionDeadline(timeout: .seconds(600)).run(stuck.work) }
-        try await eventually("the work waits") { stuck.waiting.withLock { $0 } }
+        #expect(await events.next() == .waiting)
         caller.cancel()
         await #expect(throws: CancellationError.self) { try await caller.value }
         stuck.release()
-        try await eventually("the late connection is handed back") { stuck.ranBody.withLock { $0 } != nil }
-        #expect(stuck.ranBody.withLock { $0 } == false)
+        #expect(await events.next() == .ranBody(false))
     }
 
     @Test func onceConnectedTheWorkTakesAsLongAsItTakes() async throws {
