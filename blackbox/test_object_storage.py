@@ -198,11 +198,15 @@ def test_kill_9_mid_upload_leaves_no_half_photo_and_the_sweep_clears_what_it_lef
 
 
 class FaultyProxy:
-    """A proxy in front of the store that fails every other request with 503, or flips one byte of each PUT body."""
+    """A proxy in front of the store that fails every other request with 503, flips one byte of each PUT body, cuts
+    every other long GET answer off half way ("cut"), or answers a ranged GET with the whole object, 200, as a store
+    that ignores Range would ("norange": the object is `whole`; the Range header itself is signed, so it still goes
+    to the store)."""
 
     def __init__(self, upstream, mode):
         target = urllib.parse.urlsplit(upstream)
         self.mode, self.count, self.port = mode, 0, free_port()
+        self.long_answers, self.cut, self.unranged, self.whole = 0, 0, 0, None
         proxy = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -229,6 +233,25 @@ class FaultyProxy:
                 upstream_connection.endheaders(body)
                 answer = upstream_connection.getresponse()
                 data = answer.read()
+                if proxy.mode == "norange" and answer.status == 206 and proxy.whole is not None:
+                    proxy.unranged += 1
+                    self.send_response(200)
+                    self.send_header("Content-Length", str(len(proxy.whole)))
+                    self.end_headers()
+                    self.wfile.write(proxy.whole)
+                    return
+                if proxy.mode == "cut" and self.command == "GET" and len(data) > 64 << 10:
+                    proxy.long_answers += 1
+                    if proxy.long_answers % 2 == 1:
+                        # The length of all of it, half of it, and the connection closed.
+                        proxy.cut += 1
+                        self.send_response(answer.status)
+                        self.send_header("Content-Length", str(len(data)))
+                        self.end_headers()
+                        self.wfile.write(data[:len(data) // 2])
+                        self.wfile.flush()
+                        self.close_connection = True
+                        return
                 self.send_response(answer.status)
                 for name, value in answer.getheaders():
                     if name.lower() not in ("content-length", "transfer-encoding", "connection"):
@@ -272,6 +295,36 @@ def test_a_store_that_fails_now_and_then_or_changes_bytes_on_the_way(tmp_path, m
             assert photo_rows(data) == []
             proxy.mode = "pass"
             assert not [key for key in s3_objects(photo_prefix(data)) if key.startswith("originals/")]
+    finally:
+        server.stop()
+        proxy.close()
+
+
+@pytest.mark.parametrize("mode", ["cut", "norange"])
+def test_an_original_fetched_for_its_thumbnails_arrives_whole_when_cut_off_or_sent_whole(tmp_path, mode):
+    """The server fetches an original (6 MB: two windows) to make a thumbnail, writing each window to the file as it
+    arrives: a window cut off half way is fetched again from its start, and a store that ignores Range gives each
+    window's bytes alone. A wrong byte would fail the original's SHA-256 check (500)."""
+    data = tmp_path / "data"
+    token = make_family(data, "kim")
+    environment = engine_environment(data)
+    proxy = FaultyProxy(endpoint_of(environment["SAESSAK_PHOTOS_URL"]), mode)
+    environment["SAESSAK_PHOTOS_URL"] = url_with(environment["SAESSAK_PHOTOS_URL"], endpoint=f"http://127.0.0.1:{proxy.port}")
+    for step in (["gaussnoise", "n.v", "2100", "2100", "--sigma", "60"], ["cast", "n.v", "u.v", "uchar"],
+                 ["bandjoin", "u.v u.v u.v", "c.v"], ["copy", "c.v", "big.png"]):
+        subprocess.run(["vips", *step], cwd=tmp_path, check=True)
+    picture = (tmp_path / "big.png").read_bytes()
+    assert len(picture) > 5 << 20
+    proxy.whole = picture
+    server = Server(data, env=environment).start()
+    try:
+        response = upload(server, token, [("big.png", picture)])
+        assert response.status == 201, response.body
+        photo = response.json()["items"][0]["id"]
+        thumbnail = server.request("GET", f"/api/v1/photos/{photo}/thumbnail?size=large", token=token)
+        assert thumbnail.status == 200 and thumbnail.body[:2] == b"\xff\xd8", (thumbnail.status, thumbnail.body[:200])
+        assert (proxy.cut if mode == "cut" else proxy.unranged) >= 2, (proxy.cut, proxy.unranged)
+        assert "does not hash to its name" not in Path(server.log.name).read_text(errors="replace")
     finally:
         server.stop()
         proxy.close()

@@ -85,17 +85,78 @@ public struct S3Client: Sendable {
             let handle = try? FileHandle(forWritingTo: file)
         else { throw .local("cannot create \(file.lastPathComponent)") }
         defer { try? handle.close() }
-        var hasher = SHA256()
+        let window = WindowToFile(handle: handle)
         var offset = 0
         while offset < size {
             let upper = min(size, offset + Self.readWindow) - 1
-            guard let data = try await read(key, range: offset...upper) else { throw .refused(status: 404, code: "NoSuchKey", message: key) }
-            hasher.update(data: data)
-            do { try handle.write(contentsOf: data) } catch { throw .local("cannot write \(file.lastPathComponent): \(error)") }
+            window.next(offset...upper)
+            let answer: Answer
+            do {
+                answer = try await send(
+                    method: .GET, key: key, headers: [("range", "bytes=\(offset)-\(upper)")], expect: [206, 200, 404], responseLimit: size + 1,
+                    sink: window)
+            } catch {
+                // The file could not be written: said so, not as the store's failure (nor tried again).
+                if let failure = window.failure { throw .local("cannot write \(file.lastPathComponent): \(failure)") }
+                throw error
+            }
+            guard answer.status != 404 else { throw .refused(status: 404, code: "NoSuchKey", message: key) }
+            guard window.written == upper - offset + 1 else {
+                throw .integrity("GET \(key) gave \(window.written) bytes for a range of \(upper - offset + 1)")
+            }
             offset = upper + 1
         }
         do { try handle.synchronize() } catch { throw .local("cannot sync \(file.lastPathComponent): \(error)") }
-        return SignatureV4.hex(hasher.finalize())
+        return SignatureV4.hex(window.hasher.finalize())
+    }
+
+    /// One window of a download, written to the file and hashed as its pieces arrive: nothing of it is held in
+    /// memory. A try of the window again starts from the window's start; a server that ignores Range (200, the whole
+    /// object) gives only the window's bytes. Used by one task, a window after the other.
+    private final class WindowToFile: BodySink {
+        let handle: FileHandle
+        private(set) var hasher = SHA256()
+        private var before = SHA256()
+        private var range = 0...0
+        private var skip = 0
+        private(set) var written = 0
+        private(set) var failure: (any Error)?
+
+        init(handle: FileHandle) { self.handle = handle }
+
+        func next(_ range: ClosedRange<Int>) {
+            self.range = range
+            before = hasher
+        }
+
+        func restart(status: Int) throws {
+            hasher = before
+            written = 0
+            skip = status == 200 ? range.lowerBound : 0
+            do {
+                try handle.truncate(atOffset: UInt64(range.lowerBound))
+            } catch {
+                failure = error
+                throw error
+            }
+        }
+
+        func take(_ piece: ByteBuffer) throws {
+            var piece = piece
+            let skipped = min(skip, piece.readableBytes)
+            piece.moveReaderIndex(forwardBy: skipped)
+            skip -= skipped
+            let wanted = min(piece.readableBytes, range.count - written)
+            guard wanted > 0, let bytes = piece.readSlice(length: wanted) else { return }
+            bytes.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
+            do {
+                try handle.write(contentsOf: bytes.readableBytesView)
+            } catch {
+                failure = error
+                throw error
+            }
+            written += wanted
+        }
     }
 
     /// Stores small bytes as an object in one request, checking the ETag against their MD5.
