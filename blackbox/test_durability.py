@@ -2,6 +2,7 @@
 import sqlite3
 import threading
 import time
+from contextlib import closing
 
 import pytest
 
@@ -21,7 +22,7 @@ def wait_until_no_pending_thumbnails(data, seconds=60):
 
 
 def integrity(data):
-    with sqlite3.connect(data / "saessak.sqlite") as connection:
+    with closing(sqlite3.connect(data / "saessak.sqlite")) as connection:
         return connection.execute("PRAGMA integrity_check").fetchone()[0], connection.execute("PRAGMA foreign_key_check").fetchall()
 
 
@@ -279,3 +280,61 @@ def test_kill_9_while_roles_change_keeps_each_role_with_its_line(tmp_path):
     assert len(details) >= acknowledged[0]
     assert details[-1].split(">")[1] == role
     assert all(earlier.split(">")[1] == later.split(">")[0] for earlier, later in zip(details, details[1:]))
+
+
+def test_kill_9_while_entries_are_given_their_places_leaves_each_named_with_its_document_or_neither(tmp_path):
+    """A diary from before the world's countries were bundled: 3,000 entries with coordinates in Japan, no place text,
+    and no country in their search documents. A server names them as it starts (one transaction); killed (-9) at
+    moments around it, each entry is named together with its document or not at all, and the next start finishes."""
+    import random
+    from conftest import family_with_children
+    from dayone_export import entry, export
+
+    data = tmp_path / "data"
+    token = family_with_children(data, "하늘")
+    journal = [entry(f"T{n}", f"2019-04-{1 + n % 28:02d}T0{n % 10}:00:00Z", f"여행 {n}") for n in range(3_000)]
+    saessak("import", "dayone", str(export(tmp_path / "trip.zip", {"Journal.json": journal})), "--child", "하늘", data=data)
+    # Coordinates given behind the server's back, as an older version wrote them: no place text, none in the documents
+    # (the search index is the documents', kept by triggers this connection cannot run: it is left alone).
+    with closing(sqlite3.connect(data / "saessak.sqlite")) as connection:
+        with connection:
+            connection.execute("UPDATE entries SET latitude = 35.6 + (rowid % 20) / 100.0, longitude = 139.5")
+        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # all of it in the file the rounds start from
+
+    # Every connection here closed at once: a database file replaced under an open one leaves this process reading
+    # through the old shared-memory index, blind to what a server writes since.
+    def named():
+        with closing(sqlite3.connect(data / "saessak.sqlite")) as connection:
+            rows = connection.execute(
+                "SELECT entries.placeRegion, searchDocuments.place FROM entries JOIN searchDocuments ON entryId = entries.id").fetchall()
+        assert len(rows) == 3_000
+        assert all((region, place) in ((None, ""), ("일본", "일본")) for region, place in rows), \
+            {pair for pair in rows if pair not in ((None, ""), ("일본", "일본"))}
+        return sum(region is not None for region, _ in rows)
+
+    assert named() == 0
+    database = data / "saessak.sqlite"
+    before = database.read_bytes()  # the server was stopped: no journal beside it
+    random.seed(20261129)
+    seen = []
+    for _ in range(8):
+        # Each round from the diary as it was, killed at a moment around the naming (a second or two, debug build).
+        for leftover in (data / "saessak.sqlite-wal", data / "saessak.sqlite-shm"):
+            leftover.unlink(missing_ok=True)
+        database.write_bytes(before)
+        server = Server(data).start()
+        time.sleep(random.uniform(0, 3))
+        server.stop(kill=True)
+        assert integrity(data) == ("ok", [])
+        seen.append(named())
+    server = Server(data).start()
+    try:
+        deadline = time.time() + 60
+        while named() < 3_000:
+            assert time.time() < deadline, "the entries were not named"
+            time.sleep(0.2)
+        found = server.request("GET", "/api/v1/search?q=일본&limit=5", token=token)
+        assert found.status == 200 and len(found.json()["items"]) == 5, found.body
+    finally:
+        server.stop()
+    assert set(seen) <= {0, 3_000}, seen  # never part of them: a kill fell before the one transaction, or after it

@@ -8,10 +8,10 @@ import Testing
 
 @testable import Services
 
-/// The search index's upkeep, as a server runs it: on its first round an entry written before its place could be named
+/// The search index's upkeep, as a server runs it: as it starts, an entry written before its place could be named
 /// (abroad, before the world's countries were bundled) gets it, and a search for the country finds it.
 @Suite struct SearchIndexUpkeepServiceTests {
-    @Test func theFirstRoundNamesThePlacesOfEntriesWrittenWithoutThem() async throws {
+    @Test func itsStartNamesThePlacesOfEntriesWrittenWithoutThem() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("saessak-upkeep-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = try DiaryDatabase(folder: folder)
@@ -30,7 +30,7 @@ import Testing
         }
         #expect(try await found() == 0)
 
-        let upkeep = SearchIndexUpkeep(database: database, logger: Logger(label: "test"), first: .zero, every: .seconds(3600))
+        let upkeep = SearchIndexUpkeep(database: database, logger: Logger(label: "test"), first: .seconds(3600), every: .seconds(3600))
         let running = Task { try await upkeep.run() }
         defer { running.cancel() }
         let deadline = ContinuousClock.now + .seconds(60)
