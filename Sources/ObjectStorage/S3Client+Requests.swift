@@ -25,14 +25,10 @@ extension S3Client {
 
     /// Where a success's body goes as it arrives, instead of being collected into memory (a download to a file).
     /// Each try begins with `restart`, which forgets what an earlier try gave. Its own failure (a full disk) is not
-    /// the store's, and is not tried again.
+    /// the store's: thrown as it is, and not tried again.
     protocol BodySink: AnyObject {
-        func restart(status: Int) throws
-        func take(_ piece: ByteBuffer) throws
-    }
-
-    struct SinkFailure: Error {
-        let underlying: any Error
+        func restart(status: Int) throws(S3Error)
+        func take(_ piece: ByteBuffer) throws(S3Error)
     }
 
     /// Signs and sends one request, trying again on 5xx, timeouts and dropped connections. An answer outside
@@ -60,8 +56,6 @@ extension S3Client {
                 throw error
             } catch is CancellationError {
                 throw .unreachable("cancelled")
-            } catch let error as SinkFailure {
-                throw .local("\(error.underlying)")
             } catch {
                 failure = .unreachable("\(method) failed: \(Self.describe(error))")
             }
@@ -99,12 +93,12 @@ extension S3Client {
         if method == .HEAD {
             data = Data()
         } else if let sink, (200..<300).contains(status) {
-            do { try sink.restart(status: status) } catch { throw SinkFailure(underlying: error) }
+            try sink.restart(status: status)
             var received = 0
             for try await piece in response.body {
                 received += piece.readableBytes
                 guard received <= responseLimit else { throw NIOTooManyBytesError(maxBytes: responseLimit) }
-                do { try sink.take(piece) } catch { throw SinkFailure(underlying: error) }
+                try sink.take(piece)
             }
             data = Data()
         } else {

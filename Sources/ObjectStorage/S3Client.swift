@@ -85,21 +85,14 @@ public struct S3Client: Sendable {
             let handle = try? FileHandle(forWritingTo: file)
         else { throw .local("cannot create \(file.lastPathComponent)") }
         defer { try? handle.close() }
-        let window = WindowToFile(handle: handle)
+        let window = WindowToFile(handle: handle, name: file.lastPathComponent)
         var offset = 0
         while offset < size {
             let upper = min(size, offset + Self.readWindow) - 1
             window.next(offset...upper)
-            let answer: Answer
-            do {
-                answer = try await send(
-                    method: .GET, key: key, headers: [("range", "bytes=\(offset)-\(upper)")], expect: [206, 200, 404], responseLimit: size + 1,
-                    sink: window)
-            } catch {
-                // The file could not be written: said so, not as the store's failure (nor tried again).
-                if let failure = window.failure { throw .local("cannot write \(file.lastPathComponent): \(failure)") }
-                throw error
-            }
+            let answer = try await send(
+                method: .GET, key: key, headers: [("range", "bytes=\(offset)-\(upper)")], expect: [206, 200, 404], responseLimit: size + 1,
+                sink: window)
             guard answer.status != 404 else { throw .refused(status: 404, code: "NoSuchKey", message: key) }
             guard window.written == upper - offset + 1 else {
                 throw .integrity("GET \(key) gave \(window.written) bytes for a range of \(upper - offset + 1)")
@@ -115,33 +108,31 @@ public struct S3Client: Sendable {
     /// object) gives only the window's bytes. Used by one task, a window after the other.
     private final class WindowToFile: BodySink {
         let handle: FileHandle
+        let name: String
         private(set) var hasher = SHA256()
         private var before = SHA256()
         private var range = 0...0
         private var skip = 0
         private(set) var written = 0
-        private(set) var failure: (any Error)?
 
-        init(handle: FileHandle) { self.handle = handle }
+        init(handle: FileHandle, name: String) {
+            self.handle = handle
+            self.name = name
+        }
 
         func next(_ range: ClosedRange<Int>) {
             self.range = range
             before = hasher
         }
 
-        func restart(status: Int) throws {
+        func restart(status: Int) throws(S3Error) {
             hasher = before
             written = 0
             skip = status == 200 ? range.lowerBound : 0
-            do {
-                try handle.truncate(atOffset: UInt64(range.lowerBound))
-            } catch {
-                failure = error
-                throw error
-            }
+            do { try handle.truncate(atOffset: UInt64(range.lowerBound)) } catch { throw S3Error.local("cannot write \(name): \(error)") }
         }
 
-        func take(_ piece: ByteBuffer) throws {
+        func take(_ piece: ByteBuffer) throws(S3Error) {
             var piece = piece
             let skipped = min(skip, piece.readableBytes)
             piece.moveReaderIndex(forwardBy: skipped)
@@ -149,12 +140,7 @@ public struct S3Client: Sendable {
             let wanted = min(piece.readableBytes, range.count - written)
             guard wanted > 0, let bytes = piece.readSlice(length: wanted) else { return }
             bytes.withUnsafeReadableBytes { hasher.update(bufferPointer: $0) }
-            do {
-                try handle.write(contentsOf: bytes.readableBytesView)
-            } catch {
-                failure = error
-                throw error
-            }
+            do { try handle.write(contentsOf: bytes.readableBytesView) } catch { throw S3Error.local("cannot write \(name): \(error)") }
             written += wanted
         }
     }
