@@ -1,6 +1,7 @@
 import Crypto
 import Diary
 import DiaryStore
+import Files
 import Foundation
 import Persistence
 import Photos
@@ -89,11 +90,12 @@ public enum BackupArchive {
             try? FileManager.default.removeItem(at: scratch)
         }
         // The rows go to a file per table as they are read (one snapshot), then into the archive: never held whole.
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        try PrivateFiles.folder(scratch)
         let tableFiles = TableFiles(folder: scratch)
         try await database.dump(includeSensitive: includeSensitive, family: family, credentialsOf: credentialsOf, into: tableFiles)
         let (tables, photoRows) = try tableFiles.finish()
         let archive = try Archive(url: partial, accessMode: .create)
+        try PrivateFiles.file(partial)  // the diary, and resident numbers when asked: 0600 wherever it is written
         var files: [String: String] = [:]
         for table in tables {
             let path = "data/\(table.table).json"
@@ -198,12 +200,13 @@ public enum BackupArchive {
         var target: (any DiaryEngine)?
         defer { target?.close() }
         do {
+            if let scratch { try PrivateFiles.folder(scratch) }
             target = try await database?()
             if let target, try await !target.isEmpty() { throw Failure.notEmpty(target.location) }
             let rows = try ArchiveTables(source)
             let photos: any PhotoStorage = try await openPhotos?() ?? PhotoFolder(dataFolder: folder)
             let staging = folder.appendingPathComponent("restore-staging")
-            try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+            try PrivateFiles.folder(staging)
             defer { try? FileManager.default.removeItem(at: staging) }
             for entry in archive.members where entry.isFile && entry.path.hasPrefix("photos/") {
                 let name = String(entry.path.dropFirst("photos/".count))

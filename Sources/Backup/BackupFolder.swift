@@ -38,7 +38,7 @@ public enum BackupFolder {
         let photoFolder = folder.appendingPathComponent("photos")
         try? files.removeItem(at: scratch)
         defer { try? files.removeItem(at: scratch) }
-        for made in [scratch, data, photoFolder] { try files.createDirectory(at: made, withIntermediateDirectories: true) }
+        for made in [folder, scratch, data, photoFolder] { try PrivateFiles.folder(made) }
         let tableFiles = TableFiles(folder: scratch)
         try await database.dump(includeSensitive: includeSensitive, family: nil, credentialsOf: nil, into: tableFiles)
         let (tables, photoRows) = try tableFiles.finish()
@@ -78,6 +78,15 @@ public enum BackupFolder {
             counts: Dictionary(uniqueKeysWithValues: tables.map { ($0.table, $0.rows) }), files: manifestFiles)
         try AtomicFile.write(try BackupArchive.encoder.encode(manifest), to: folder.appendingPathComponent("manifest.json"), permissions: 0o600)
         return manifest
+    }
+
+    /// Removes what `update` wrote of the diary's rows (the tables and the manifest), keeping the photos, which are
+    /// links to files the data folder holds anyway and which the next update would otherwise link again: a copy of
+    /// the data folder between snapshots holds no table in plain text (issue 66: resident numbers staged 0644 and kept).
+    public static func removeTables(_ folder: URL) {
+        for name in [".tables", "data", "manifest.json"] {
+            try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+        }
     }
 
     /// The folder as a backup ZIP (`BackupArchive`'s format; photos stored as they are): how a snapshot read back

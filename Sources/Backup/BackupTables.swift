@@ -146,7 +146,8 @@ final class TableFiles: DumpSink {
         try state.withLock { state in
             try Self.close(&state)
             let file = folder.appendingPathComponent("\(table).json")
-            guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
+            // The diary's words (and, when asked, resident numbers): for the process's own user alone.
+            guard FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
                 throw BackupArchive.Failure.unreadable("cannot write \(file.path)")
             }
             var current = Current(table: table, file: file, handle: try FileHandle(forWritingTo: file))

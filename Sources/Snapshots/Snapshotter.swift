@@ -1,5 +1,6 @@
 import Backup
 import Diary
+import Files
 import Foundation
 import Logging
 import Persistence
@@ -61,6 +62,8 @@ public struct Snapshotter: Sendable {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             try await restic.prepare()
             let now = database.clock.now()
+            let stage = stage
+            defer { BackupFolder.removeTables(stage) }
             try await BackupFolder.update(
                 database, photos: photos, folder: stage, includeSensitive: settings.includeSensitive, app: "saessak", now: now)
             let summary = try await restic.backup(stage, time: now)
@@ -132,11 +135,13 @@ public struct SnapshotRepository: Sendable {
         let scratch = destination.deletingLastPathComponent().appendingPathComponent(".saessak-snapshot-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
         try await restic.unlockStale()
+        try PrivateFiles.folder(scratch)
         try await restic.restore(id, into: scratch)
         guard let manifest = FileManager.default.enumerator(at: scratch, includingPropertiesForKeys: nil)?
             .compactMap({ $0 as? URL }).first(where: { $0.lastPathComponent == "manifest.json" && $0.deletingLastPathComponent().lastPathComponent == "stage" })
         else { throw SnapshotFailure("the snapshot holds no Saessak backup (no manifest.json)") }
         try BackupFolder.zip(manifest.deletingLastPathComponent(), to: destination)
+        try PrivateFiles.file(destination)
     }
 }
 
@@ -196,6 +201,8 @@ public struct SnapshotScheduler: Service {
     }
 
     public func run() async throws {
+        // A stage a stopped server left (killed between staging and restic) holds the diary's rows: not kept.
+        BackupFolder.removeTables(snapshotter.stage)
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 do {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Backup
 import Diary
+import Files
 import Foundation
 import Persistence
 import Photos
@@ -71,7 +72,7 @@ struct RestoreCommand: AsyncParsableCommand {
             // The snapshot comes out of restic as a backup folder, and is restored as that backup would be.
             let settings: SnapshotSettings
             do { settings = try SnapshotSettings(target: from) } catch { throw CLIError(error.description) }
-            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+            try PrivateFiles.folder(scratch)
             let zip = scratch.appendingPathComponent("snapshot.zip")
             do {
                 try await SnapshotRepository(settings: settings, cache: scratch.appendingPathComponent("cache")).export(snapshot, to: zip)

@@ -66,7 +66,7 @@ import Testing
         // To the trash and back with its versions; purged, the photos only versions held go with it.
         let item = try await entries.delete(family: family, id: made.id, by: nil)
         #expect(Set(item.photoIDs) == Set(added.map(\.id)))
-        _ = try await fixture.stores.trash.restore(family: family, id: item.id, withParent: false)
+        _ = try await fixture.stores.trash.restore(family: family, id: item.id, withParent: false, as: .administrator)
         #expect(try await entries.versions(family: family, id: made.id).map(\.number) == [3, 2, 1])
         _ = try await photos.setPhotos([], family: family, entry: made.id, by: nil)
         let again = try await entries.delete(family: family, id: made.id, by: nil)

@@ -74,7 +74,7 @@ import Testing
         #expect(try await trash.list(family: family).items == [item])
         #expect(try await trash.list(family: try await fixture.otherFamily()).items.isEmpty)
 
-        let restored = try await trash.restore(family: family, id: item.id, withParent: false)
+        let restored = try await trash.restore(family: family, id: item.id, withParent: false, as: .administrator)
         #expect(restored == [TrashRestore(item: item, leftOut: [])])
         #expect(try await entries.get(family: family, id: made.entry.id) == made.entry)
         #expect(try await fixture.stores.photos.photos(family: family, entry: made.entry.id) == made.photos)
@@ -85,7 +85,7 @@ import Testing
         #expect(try await hits(fixture, "공원") == [made.entry.id.description])
         #expect(try await hits(fixture, "나들이") == [made.entry.id.description])
         #expect(try await trash.list(family: family).items.isEmpty)
-        await #expect(throws: StoreError.self) { try await trash.restore(family: family, id: item.id, withParent: false) }
+        await #expect(throws: StoreError.self) { try await trash.restore(family: family, id: item.id, withParent: false, as: .administrator) }
         #expect(try await fixture.integrityCheck() == "ok")
     }
 
@@ -97,16 +97,16 @@ import Testing
         let second = try await photos.remove(made.photos[1].id, family: family, entry: made.entry.id, by: nil)
         #expect(second.kind == .photo && second.parent == TrashParent(kind: .entry, id: made.entry.id.description))
         #expect(try await photos.photos(family: family, entry: made.entry.id).map(\.id) == [0, 2, 3].map { made.photos[$0].id })
-        _ = try await trash.restore(family: family, id: second.id, withParent: false)
+        _ = try await trash.restore(family: family, id: second.id, withParent: false, as: .administrator)
         #expect(try await photos.photos(family: family, entry: made.entry.id) == made.photos)
 
         // The photo, then its entry: the photo cannot come back alone, and comes back with it when asked.
         let photo = try await photos.remove(made.photos[0].id, family: family, entry: made.entry.id, by: nil)
         let entry = try await fixture.stores.entries.delete(family: family, id: made.entry.id, by: nil)
         await #expect(throws: StoreError.conflict(field: "parent", message: "the entry it belongs to is in the trash too: restore both (withParent)")) {
-            try await trash.restore(family: family, id: photo.id, withParent: false)
+            try await trash.restore(family: family, id: photo.id, withParent: false, as: .administrator)
         }
-        let both = try await trash.restore(family: family, id: photo.id, withParent: true)
+        let both = try await trash.restore(family: family, id: photo.id, withParent: true, as: .administrator)
         #expect(both.map(\.item.id) == [entry.id, photo.id])
         #expect(try await photos.photos(family: family, entry: made.entry.id) == made.photos)
         #expect(try await trash.list(family: family).items.isEmpty)
@@ -124,14 +124,14 @@ import Testing
         #expect(try await trash.list(family: family).items.map(\.id) == [comment.id, trashedMemo.id])
 
         let other = try await fixture.otherFamily()
-        await #expect(throws: StoreError.self) { try await trash.restore(family: other, id: trashedMemo.id, withParent: false) }
+        await #expect(throws: StoreError.self) { try await trash.restore(family: other, id: trashedMemo.id, withParent: false, as: .administrator) }
         await #expect(throws: StoreError.self) { try await trash.get(family: other, id: comment.id) }
         await #expect(throws: StoreError.self) { try await trash.purge(family: other, id: comment.id) }
 
-        _ = try await trash.restore(family: family, id: trashedMemo.id, withParent: false)
+        _ = try await trash.restore(family: family, id: trashedMemo.id, withParent: false, as: .administrator)
         #expect(try await fixture.stores.memos.get(family: family, id: memo.id) == memo)
         #expect(try await hits(fixture, "물티슈") == [memo.id.description])
-        _ = try await trash.restore(family: family, id: comment.id, withParent: false)
+        _ = try await trash.restore(family: family, id: comment.id, withParent: false, as: .administrator)
         #expect(try await fixture.stores.reactions.comments(family: family, on: .entry(made.entry.id)) == made.comments)
     }
 
@@ -147,7 +147,7 @@ import Testing
         _ = try await fixture.stores.entries.update(family: family, id: made.entry.id, content: both, photos: nil, expecting: nil)
         let item = try await fixture.stores.entries.delete(family: family, id: made.entry.id, by: nil)
         _ = try await fixture.stores.children.delete(family: family, id: child, by: nil)
-        let restored = try await trash.restore(family: family, id: item.id, withParent: false)
+        let restored = try await trash.restore(family: family, id: item.id, withParent: false, as: .administrator)
         #expect(restored.first?.leftOut == ["entryChildren.childId \(child)"])
         #expect(try await fixture.stores.entries.get(family: family, id: made.entry.id).content.childIDs == [sister.id])
 
@@ -155,7 +155,7 @@ import Testing
         let again = try await fixture.stores.entries.delete(family: family, id: made.entry.id, by: nil)
         _ = try await fixture.stores.children.delete(family: family, id: sister.id, by: nil)
         await #expect(throws: StoreError.conflict(field: "entry", message: "every child the entry named has been deleted for good")) {
-            try await trash.restore(family: family, id: again.id, withParent: false)
+            try await trash.restore(family: family, id: again.id, withParent: false, as: .administrator)
         }
         #expect(try await trash.list(family: family).items.filter { $0.kind == .entry }.map(\.id) == [again.id])
     }
@@ -287,11 +287,11 @@ import Testing
         let holder = try #require(listed.first { $0.kind == .child && $0.label == "하늘" && $0.id != item.id })
         #expect(listed.first { $0.id == comment.id }?.waitsFor == holder.id)
         #expect(try await stores.trash.get(family: family, id: comment.id).waitsFor == holder.id)
-        await #expect(throws: StoreError.self) { try await stores.trash.restore(family: family, id: comment.id, withParent: false) }
-        #expect(try await stores.trash.restore(family: family, id: comment.id, withParent: true).map(\.item.id) == [holder.id, comment.id])
+        await #expect(throws: StoreError.self) { try await stores.trash.restore(family: family, id: comment.id, withParent: false, as: .administrator) }
+        #expect(try await stores.trash.restore(family: family, id: comment.id, withParent: true, as: .administrator).map(\.item.id) == [holder.id, comment.id])
         #expect(try await stores.reactions.comments(family: family, on: .entry(alone.entry.id)) == alone.comments)
 
-        _ = try await stores.trash.restore(family: family, id: item.id, withParent: false)
+        _ = try await stores.trash.restore(family: family, id: item.id, withParent: false, as: .administrator)
         #expect(try await world(fixture, sky.id) == before)
         #expect(try await stores.entries.get(family: family, id: both.id).content.childIDs == [sky.id, sea.id])
         #expect(try await hits(fixture, "혼자") == [only.id.description])
@@ -325,7 +325,7 @@ import Testing
         #expect(items[0].photoIDs == stored.map(\.id))
         #expect(try await stores.events.list(family: family, child: nil, after: nil, limit: 10).items.isEmpty)
         #expect(try await stores.vaccinations.vaccinations(family: family, child: child.id).shots.isEmpty)
-        for item in items { _ = try await stores.trash.restore(family: family, id: item.id, withParent: false) }
+        for item in items { _ = try await stores.trash.restore(family: family, id: item.id, withParent: false, as: .administrator) }
         #expect(try await stores.events.get(family: family, id: visit.id) == visit)
         #expect(try await stores.anniversaries.get(family: family, id: day.id) == day)
         #expect(try await stores.growth.measurements(family: family, child: child.id) == [weight])
@@ -334,8 +334,8 @@ import Testing
         // A visit whose child went to the trash after it comes back only with the child.
         let again = try await stores.events.delete(family: family, id: visit.id, by: nil)
         let gone = try await stores.children.delete(family: family, id: child.id, by: nil)
-        await #expect(throws: StoreError.self) { try await stores.trash.restore(family: family, id: again.id, withParent: false) }
-        let back = try await stores.trash.restore(family: family, id: again.id, withParent: true)
+        await #expect(throws: StoreError.self) { try await stores.trash.restore(family: family, id: again.id, withParent: false, as: .administrator) }
+        let back = try await stores.trash.restore(family: family, id: again.id, withParent: true, as: .administrator)
         #expect(back.map(\.item.id) == [gone.id, again.id])
         #expect(try await stores.events.get(family: family, id: visit.id) == visit)
         #expect(try await stores.anniversaries.get(family: family, id: day.id) == day)

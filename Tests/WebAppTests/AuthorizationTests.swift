@@ -45,6 +45,26 @@ import Testing
         #expect(table.statementBudgets.keys.allSatisfy { $0.method == .get })
     }
 
+    /// Every route that changes how a member signs in (the password, passkeys, the second step) checks the session's
+    /// strength: a password's session that the family's rule holds back never removes a method or changes the
+    /// password, and adds one only as the member's first (issue 66). Signing in and joining are not changes of a
+    /// member's methods; reading the page of them is not a change.
+    @Test func everyRouteThatChangesSignInMethodsChecksTheSessionsStrength() async throws {
+        let database = try DiaryDatabase(folder: folder)
+        let photos = try PhotoService(dataFolder: folder, database: database, logger: .init(label: "test"))
+        let table = buildRouter(database: database, dataFolder: folder, photos: photos, signIn: SignIn(database)).access
+        let changes = table.routes.filter { route, _ in
+            let path = route.path
+            return ["password", "passkey", "second-step", "recovery"].contains { path.contains($0) }
+                && !path.hasPrefix("/login") && !path.hasPrefix("/invite/") && !path.hasPrefix("/setup")
+                && !(route.method == .get && path == "/settings/sign-in")
+        }
+        #expect(changes.count >= 9, "\(changes.keys.map(\.description).sorted())")
+        for (route, access) in changes {
+            #expect(access == .strongSession || access == .enrolment, "\(route) is \(access)")
+        }
+    }
+
     /// Callers: nobody, the holder of a share link, a member of another family, and the family's viewer, editor and
     /// owner.
     enum Caller: String, CaseIterable {
@@ -131,7 +151,7 @@ import Testing
                         }
                     case (.anonymous, _), (.shareHolder, _):
                         #expect(status == (pages.contains(route) ? .seeOther : .unauthorized), "\(what) → \(status.code)")
-                    case (_, .session):
+                    case (_, .session), (_, .strongSession), (_, .enrolment):
                         // Every caller here holds an API token: never enough for the password or signing out everywhere.
                         #expect(status == .forbidden, "\(what) → \(status.code)")
                     case (_, .signedIn):

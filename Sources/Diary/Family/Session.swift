@@ -15,6 +15,13 @@ public struct Session: Hashable, Sendable {
     /// and this session is a password's alone: it reaches nothing of the family until the member signs in again with a
     /// passkey or the second step.
     public let mustStrengthen: Bool
+    /// The member has a passkey or the second step. A session held back (`mustStrengthen`) may add a first one only
+    /// when this is false; it never removes one or changes the password (issue 66: a password alone enrolled its own
+    /// second step, then removed the member's passkey).
+    public let hasStrongMethod: Bool
+
+    /// Whether this session may change how its member signs in: add a passkey or the second step.
+    public var mayEnrol: Bool { !mustStrengthen || !hasStrongMethod }
 
     /// A session ends after this long without a request…
     public static let idleLifetime: TimeInterval = 14 * 24 * 3600
@@ -25,10 +32,11 @@ public struct Session: Hashable, Sendable {
 
     public init(
         id: String, userID: UserID, membership: Membership?, csrfToken: String, expiresAt: Date, signedInWith: SignInMethod = .password,
-        mustStrengthen: Bool = false
+        mustStrengthen: Bool = false, hasStrongMethod: Bool = false
     ) {
         self.signedInWith = signedInWith
         self.mustStrengthen = mustStrengthen
+        self.hasStrongMethod = hasStrongMethod
         self.id = id
         self.userID = userID
         self.membership = membership

@@ -23,6 +23,10 @@ public struct Invitation: Hashable, Sendable {
     public let id: InvitationID
     public let familyID: FamilyID
     public let role: Role
+    /// Who made it (nil once their account is gone, when it no longer opens): it lives while they may invite (`Grant`).
+    public let createdBy: UserID?
+    /// Their username, when read for the family's list.
+    public let createdByName: String?
     public let createdAt: Date
     public let expiresAt: Date
     public let acceptedAt: Date?
@@ -30,10 +34,15 @@ public struct Invitation: Hashable, Sendable {
     /// How long an invitation may live: a day to a month; a week unless asked.
     public static let lifetime = Lifetime(days: 1...30, default: 7)
 
-    public init(id: InvitationID = InvitationID(), familyID: FamilyID, role: Role, createdAt: Date, expiresAt: Date, acceptedAt: Date?) {
+    public init(
+        id: InvitationID = InvitationID(), familyID: FamilyID, role: Role, createdBy: UserID?, createdByName: String? = nil, createdAt: Date,
+        expiresAt: Date, acceptedAt: Date?
+    ) {
         self.id = id
         self.familyID = familyID
         self.role = role
+        self.createdBy = createdBy
+        self.createdByName = createdByName
         self.createdAt = createdAt
         self.expiresAt = expiresAt
         self.acceptedAt = acceptedAt

@@ -307,8 +307,10 @@ public protocol TrashStore: Sendable {
     func get(family: FamilyID, id: TrashID) async throws -> TrashItem
 
     /// Puts the item back as it was, with its IDs, order, links and search hits. When what it belonged to is in the
-    /// trash too, `withParent` restores that first; without it, `StoreError.conflict(field: "parent")`.
-    func restore(family: FamilyID, id: TrashID, withParent: Bool) async throws -> [TrashRestore]
+    /// trash too, `withParent` restores that first; without it, `StoreError.conflict(field: "parent")`. Every item it
+    /// would bring back must be one `restorer` may restore (`TrashRestorer.may`): the one named (else not found) and
+    /// what it belonged to (else `StoreError.conflict(field: "parent")`, nothing restored).
+    func restore(family: FamilyID, id: TrashID, withParent: Bool, as restorer: TrashRestorer) async throws -> [TrashRestore]
 
     /// Deletes one item for good; returns the photo files no row uses any more.
     func purge(family: FamilyID, id: TrashID) async throws -> [ReleasedPhotoFile]

@@ -57,6 +57,23 @@ public struct TrashItem: Sendable, Equatable {
 }
 
 /// The kinds of things the trash keeps.
+/// Who is restoring from the trash: a member (through the web or the API), or whoever runs the command line on the
+/// data folder, who may restore anything.
+public enum TrashRestorer: Sendable {
+    case member(Membership)
+    case administrator
+
+    /// Whether they may see and bring back `item`: owners and editors anything; a viewer only what they deleted
+    /// themselves (their own comments). The store asks it of every item a restore brings back, the parent it cascades
+    /// to included (issue 66: a viewer's trashed comment brought back the entry an owner deleted, child and all).
+    public func may(restore item: TrashItem) -> Bool {
+        switch self {
+        case .administrator: true
+        case .member(let member): member.role.includes(.editor) || (item.deletedBy != nil && item.deletedBy == member.userID)
+        }
+    }
+}
+
 public enum TrashKind: String, Sendable, CaseIterable, Codable {
     case entry
     /// A photo or clip taken out of an entry (the file stays with the entry's other uses).

@@ -63,11 +63,11 @@ public struct SQLAccountStore: AccountStore {
     }
 
     public func signOutEverywhere(_ user: UserID, passwordHash: String? = nil) async throws {
+        let now = database.clock.now()
         try await database.write { db in
             if let passwordHash { try db.execute("UPDATE users SET passwordHash = \(passwordHash) WHERE id = \(user)") }
             try db.execute("DELETE FROM sessions WHERE userId = \(user)")
-            try db.execute("DELETE FROM apiTokens WHERE userId = \(user)")
-            try db.execute("DELETE FROM calendarFeeds WHERE createdBy = \(user)")
+            try SQLGrants.endWithSignIns(db, grantor: user, now: now)
         }
     }
 
@@ -125,6 +125,7 @@ public struct SQLAccountStore: AccountStore {
                 INSERT INTO memberships (familyId, userId, role, createdAt) VALUES (\(familyID), \(userID), \(role.rawValue), \(now))
                 ON CONFLICT (familyId, userId) DO UPDATE SET role = excluded.role
                 """)
+            if existed, let family = FamilyID(familyID) { try SQLGrants.end(db, family: family, grantor: userID, keeping: role, now: now) }
             return existed
         }
     }
@@ -136,6 +137,7 @@ public struct SQLAccountStore: AccountStore {
             guard previous != role else { return previous }
             if role != .owner { try Self.requireAnotherOwner(db, family: family.sql, besides: member) }
             try db.execute("UPDATE memberships SET role = \(role.rawValue) WHERE familyId = \(family) AND userId = \(member)")
+            try SQLGrants.end(db, family: family, grantor: member, keeping: role, now: now)
             try SQLActivityStore.record(
                 db, family: family, actor: actor, at: now, action: .roleChanged, kind: .member, subjectID: member.description,
                 label: name, detail: "\(previous.rawValue)>\(role.rawValue)")
@@ -148,9 +150,8 @@ public struct SQLAccountStore: AccountStore {
         try await database.write { db in
             let (member, name, _) = try Self.member(db, family: family, username: username)
             try Self.requireAnotherOwner(db, family: family.sql, besides: member)
-            // Their tokens go with the membership (a cascade); their feeds of the family and their sessions' hold on it
-            // here.
-            try db.execute("DELETE FROM calendarFeeds WHERE familyId = \(family) AND createdBy = \(member)")
+            // What they gave ends with them (`Grant`); their sessions' hold on the family here.
+            try SQLGrants.end(db, family: family, grantor: member, keeping: nil, now: now)
             try db.execute("UPDATE sessions SET familyId = NULL WHERE familyId = \(family) AND userId = \(member)")
             try db.execute("DELETE FROM memberships WHERE familyId = \(family) AND userId = \(member)")
             try SQLActivityStore.record(

@@ -25,16 +25,23 @@ public struct SQLBookJobStore: BookJobStore {
     }
 
     public func job(family: FamilyID, id: BookJobID) async throws -> BookJob? {
-        try await database.read { db in
-            try db.row("SELECT * FROM bookJobs WHERE id = \(id) AND familyId = \(family)").map(Self.decode)
+        let now = database.clock.now()
+        return try await database.read { db in
+            try db.row("SELECT * FROM bookJobs WHERE id = \(id) AND familyId = \(family)\(Self.notExpired(now))").map(Self.decode)
         }
     }
 
     public func list(family: FamilyID) async throws -> [BookJob] {
-        try await database.read { db in
-            try db.rows("SELECT * FROM bookJobs WHERE familyId = \(family) ORDER BY createdAt DESC, id DESC").map(Self.decode)
+        let now = database.clock.now()
+        return try await database.read { db in
+            try db.rows("SELECT * FROM bookJobs WHERE familyId = \(family)\(Self.notExpired(now)) ORDER BY createdAt DESC, id DESC")
+                .map(Self.decode)
         }
     }
+
+    /// A finished book past its time (or whose maker lost the right to it, `Grant.book`) is no longer handed out,
+    /// before the worker's sweep deletes it.
+    private static func notExpired(_ now: Date) -> SQL { " AND NOT (status = 'ready' AND expiresAt <= \(now))" }
 
     public func claim(worker: String, lease: TimeInterval, maxAttempts: Int) async throws -> BookJob? {
         let now = database.clock.now()

@@ -33,7 +33,11 @@ public struct SQLSessionStore: SessionStore {
         let found = try await database.read { db -> (session: Session, lastSeen: Date)? in
             guard let row = try db.row(
                 """
-                SELECT sessions.*, memberships.role, families.strongSignIn FROM sessions
+                SELECT sessions.*, memberships.role, families.strongSignIn,
+                    (EXISTS (SELECT 1 FROM passkeys WHERE passkeys.userId = sessions.userId)
+                        OR EXISTS (SELECT 1 FROM secondSteps WHERE secondSteps.userId = sessions.userId AND confirmedAt IS NOT NULL))
+                        AS hasStrongMethod
+                FROM sessions
                 LEFT JOIN memberships ON memberships.familyId = sessions.familyId AND memberships.userId = sessions.userId
                 LEFT JOIN families ON families.id = sessions.familyId
                 WHERE sessions.digest = \(digest)
@@ -49,7 +53,8 @@ public struct SQLSessionStore: SessionStore {
                     id: try row.string("id"), userID: user, membership: membership, csrfToken: try row.string("csrfToken"),
                     expiresAt: try row.timestamp("expiresAt"),
                     signedInWith: method,
-                    mustStrengthen: try row.optionalBool("strongSignIn") == true && (role == .owner || role == .editor) && !method.isStrong)
+                    mustStrengthen: try row.optionalBool("strongSignIn") == true && (role == .owner || role == .editor) && !method.isStrong,
+                    hasStrongMethod: try row.bool("hasStrongMethod"))
                 return (session, try row.timestamp("lastSeenAt"))
             }
         }

@@ -12,23 +12,34 @@ public struct SQLSharingStore: SharingStore {
     // MARK: Invitations
 
     public func invite(by member: Membership, role: Role, days: Int) async throws -> (token: String, invitation: Invitation) {
+        guard Grant.invitation.isHeld(by: member.role), member.role.includes(role) else {
+            throw ValidationError(field: "role", "cannot invite to '\(role.rawValue)': above your own role ('\(member.role.rawValue)')")
+        }
         let (token, digest) = TokenGenerator.make()
         let now = database.clock.now()
-        let invitation = Invitation(
-            familyID: member.familyID, role: role, createdAt: now, expiresAt: now.addingTimeInterval(Double(days) * 86_400), acceptedAt: nil)
-        try await database.write { db in
+        let invitation = try await database.write { db in
+            let invitation = Invitation(
+                familyID: member.familyID, role: role, createdBy: member.userID,
+                createdByName: try db.string("SELECT username FROM users WHERE id = \(member.userID)"), createdAt: now,
+                expiresAt: now.addingTimeInterval(Double(days) * 86_400), acceptedAt: nil)
             try db.execute(
                 """
                 INSERT INTO invitations (id, familyId, role, digest, createdBy, createdAt, expiresAt)
                 VALUES (\(invitation.id), \(member.familyID), \(role.rawValue), \(digest), \(member.userID), \(now), \(invitation.expiresAt))
                 """)
+            return invitation
         }
         return (token, invitation)
     }
 
     public func invitations(family: FamilyID) async throws -> [Invitation] {
         try await database.read { db in
-            try db.rows("SELECT * FROM invitations WHERE familyId = \(family) ORDER BY createdAt DESC, id").map(Self.decodeInvitation)
+            try db.rows(
+                """
+                SELECT invitations.*, users.username AS creatorName FROM invitations LEFT JOIN users ON users.id = invitations.createdBy
+                WHERE familyId = \(family) ORDER BY invitations.createdAt DESC, invitations.id
+                """
+            ).map(Self.decodeInvitation)
         }
     }
 
@@ -46,7 +57,7 @@ public struct SQLSharingStore: SharingStore {
             guard let row = try db.row(
                 """
                 SELECT invitations.*, families.name AS familyName FROM invitations JOIN families ON families.id = invitations.familyId
-                WHERE digest = \(TokenGenerator.digest(of: token)) AND acceptedAt IS NULL AND expiresAt > \(now)
+                WHERE digest = \(TokenGenerator.digest(of: token)) AND acceptedAt IS NULL AND expiresAt > \(now)\(Self.invitationHeld)
                 """)
             else { return nil }
             return (try Self.decodeInvitation(row), try row.string("familyName"))
@@ -60,7 +71,9 @@ public struct SQLSharingStore: SharingStore {
         let digest = TokenGenerator.digest(of: token)
         let made = try newUser.map { newUser in (try User(username: newUser.username, createdAt: now), newUser.passwordHash) }
         return try await database.write { db in
-            guard let row = try db.row("SELECT * FROM invitations WHERE digest = \(digest) AND acceptedAt IS NULL AND expiresAt > \(now)") else {
+            guard let row = try db.row(
+                "SELECT * FROM invitations WHERE digest = \(digest) AND acceptedAt IS NULL AND expiresAt > \(now)\(Self.invitationHeld)")
+            else {
                 throw StoreError.notFound(kind: "invitation", id: "in this link")
             }
             let invitation = try Self.decodeInvitation(row)
@@ -96,18 +109,26 @@ public struct SQLSharingStore: SharingStore {
         }
     }
 
+    /// An invitation opens only while whoever made it may still invite (`Grant`).
+    private static let invitationHeld = SQLGrants.held(.invitation, table: "invitations")
+
     private static func decodeInvitation(_ row: SQLRow) throws -> Invitation {
         try readBack("invitation") {
             guard let role = Role(rawValue: try row.string("role")) else { throw StoreError.unreadable("role") }
             return Invitation(
-                id: try row.id("id"), familyID: try row.id("familyId"), role: role, createdAt: try row.timestamp("createdAt"),
-                expiresAt: try row.timestamp("expiresAt"), acceptedAt: try row.optionalTimestamp("acceptedAt"))
+                id: try row.id("id"), familyID: try row.id("familyId"), role: role,
+                createdBy: try row.optionalString("createdBy").flatMap(UserID.init), createdByName: try? row.optionalString("creatorName"),
+                createdAt: try row.timestamp("createdAt"), expiresAt: try row.timestamp("expiresAt"),
+                acceptedAt: try row.optionalTimestamp("acceptedAt"))
         }
     }
 
     // MARK: Share links
 
     public func share(by member: Membership, entries: [EntryID], label: String?, days: Int) async throws -> (token: String, link: ShareLink) {
+        guard Grant.shareLink.isHeld(by: member.role) else {
+            throw ValidationError(field: "role", "a '\(member.role.rawValue)' cannot make share links")
+        }
         let (token, digest) = TokenGenerator.make()
         let now = database.clock.now()
         let link = ShareLink(
@@ -156,7 +177,10 @@ public struct SQLSharingStore: SharingStore {
     public func openShareLink(token: String) async throws -> ShareLink? {
         let now = database.clock.now()
         return try await database.read { db in
-            try db.row("SELECT * FROM shareLinks WHERE digest = \(TokenGenerator.digest(of: token)) AND expiresAt > \(now)")
+            try db.row(
+                """
+                SELECT * FROM shareLinks WHERE digest = \(TokenGenerator.digest(of: token)) AND expiresAt > \(now)\(SQLGrants.held(.shareLink, table: "shareLinks"))
+                """)
                 .map { try Self.decodeLink(db, $0) }
         }
     }
@@ -207,7 +231,11 @@ public struct SQLSharingStore: SharingStore {
 
     public func openFeed(token: String) async throws -> CalendarFeedLink? {
         try await database.read { db in
-            try db.row("SELECT * FROM calendarFeeds WHERE digest = \(TokenGenerator.digest(of: token))").map(Self.decodeFeed)
+            try db.row(
+                """
+                SELECT * FROM calendarFeeds WHERE digest = \(TokenGenerator.digest(of: token))\(SQLGrants.held(.calendarFeed, table: "calendarFeeds"))
+                """
+            ).map(Self.decodeFeed)
         }
     }
 

@@ -53,23 +53,33 @@ public struct SQLTrashStore: TrashStore {
         return holders
     }
 
-    public func restore(family: FamilyID, id: TrashID, withParent: Bool) async throws -> [TrashRestore] {
+    public func restore(family: FamilyID, id: TrashID, withParent: Bool, as restorer: TrashRestorer) async throws -> [TrashRestore] {
         try await database.write { db in
             var restored: [TrashRestore] = []
-            try Self.restore(db, family: family, id: id, withParent: withParent, into: &restored)
+            try Self.restore(db, family: family, id: id, withParent: withParent, as: restorer, into: &restored)
             return restored
         }
     }
 
     /// What it belonged to first (when asked), then the item, then the trash row goes (and with it its hold on photos).
-    private static func restore(_ db: any SQLSession, family: FamilyID, id: TrashID, withParent: Bool, into restored: inout [TrashRestore]) throws {
+    private static func restore(
+        _ db: any SQLSession, family: FamilyID, id: TrashID, withParent: Bool, as restorer: TrashRestorer, cascaded: Bool = false,
+        into restored: inout [TrashRestore]
+    ) throws {
         let (item, row) = try stored(db, family: family, id: id)
+        guard restorer.may(restore: item) else {
+            if cascaded {
+                throw StoreError.conflict(
+                    field: "parent", message: "the \(item.kind.rawValue) it belongs to was deleted by another member: only an owner or editor can bring it back")
+            }
+            throw StoreError.notFound(kind: "trash item", id: id.description)
+        }
         if let parent = item.parent, let trashed = try trashed(db, family: family, parent: parent) {
             guard withParent else {
                 throw StoreError.conflict(
                     field: "parent", message: "the \(parent.kind.rawValue) it belongs to is in the trash too: restore both (withParent)")
             }
-            try restore(db, family: family, id: trashed, withParent: true, into: &restored)
+            try restore(db, family: family, id: trashed, withParent: true, as: restorer, cascaded: true, into: &restored)
         }
         var leftOut: [String] = []
         try Trashing.restore(db, row, item: item, leftOut: &leftOut)

@@ -39,7 +39,7 @@ struct AccountAPI {
                 familyId: context.membership?.familyID, role: context.membership?.role))
         }
         // A token (perhaps a read-only one on a photo frame) never changes the password: a signed-in person does.
-        api.put("account/password", .session) { [signIn] request, context in
+        api.put("account/password", .strongSession) { [signIn] request, context in
             let change = try await request.decode(as: PasswordChange.self, context: context)
             try await signIn.changePassword(
                 user: try context.user(), current: change.currentPassword, new: change.newPassword, keeping: context.session,

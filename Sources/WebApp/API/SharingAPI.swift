@@ -20,6 +20,8 @@ struct SharingAPI {
         let createdAt: Date
         let expiresAt: Date
         let acceptedAt: Date?
+        /// Who made it, so an owner sees which links to revoke.
+        let createdBy: String?
         let url: String?
 
         init(_ invitation: Invitation, url: String? = nil) {
@@ -28,6 +30,7 @@ struct SharingAPI {
             createdAt = invitation.createdAt
             expiresAt = invitation.expiresAt
             acceptedAt = invitation.acceptedAt
+            createdBy = invitation.createdByName
             self.url = url
         }
     }

@@ -28,7 +28,7 @@ struct TrashAPI {
     func register(on api: SecureRoutes) {
         let (store, photos, clock) = (store, photos, clock)
         @Sendable func visible(_ item: TrashItem, _ context: AppRequestContext) throws -> Bool {
-            try context.member().role.includes(.editor) || item.deletedBy == context.userID
+            TrashRestorer.member(try context.member()).may(restore: item)
         }
         @Sendable func resource(_ item: TrashItem, _ family: FamilyID) async throws -> TrashItemResource {
             TrashItemResource(item, keepingDays: try await store.retention(family: family), now: clock.now())
@@ -61,7 +61,7 @@ struct TrashAPI {
             guard try visible(item, context) else { throw Problem(status: .notFound, detail: "no trash item with id \(id)") }
             // `withParent=true`: what the item belonged to first, when that is in the trash too.
             let withParent = try Query(request: request).bool("withParent") ?? false
-            let restored = try await store.restore(family: family, id: id, withParent: withParent)
+            let restored = try await store.restore(family: family, id: id, withParent: withParent, as: .member(try context.member()))
             await context.record(.restored, trashed: restored.map(\.item))
             let days = try await store.retention(family: family)
             return try JSONBody.response(TrashRestoreResource(restored, keepingDays: days, now: clock.now()))

@@ -16,6 +16,13 @@ public enum Access: String, Sendable, CaseIterable {
     /// A person signed in with their password in a browser (a session), never an API token, however strong: the
     /// password itself and signing out everywhere (issue 17: a read-only token could change the password).
     case session
+    /// A session whose sign-in the family's rule does not hold back (`Session.mustStrengthen`): changing the password,
+    /// removing a passkey, turning the second step off, new recovery codes. A password alone never undoes a stronger
+    /// method (issue 66: it removed the member's passkey and changed their password).
+    case strongSession
+    /// A session adding a passkey or the second step: one the family's rule holds back only while its member has
+    /// neither (their first strong method); a member who has one signs in with it first (`Session.mayEnrol`).
+    case enrolment
     /// Whoever holds the link in the path (a share link, an invitation): the link is the credential, and the
     /// handler answers 404 for one that is unknown, expired, used or revoked.
     case link
@@ -32,7 +39,7 @@ public enum Access: String, Sendable, CaseIterable {
     /// The role a member needs, or nil when no membership is needed.
     var role: Role? {
         switch self {
-        case .anyone, .signedIn, .session, .link: nil
+        case .anyone, .signedIn, .session, .strongSession, .enrolment, .link: nil
         case .viewer, .member: .viewer
         case .editor: .editor
         case .owner: .owner
@@ -43,11 +50,13 @@ public enum Access: String, Sendable, CaseIterable {
     /// gets this far with an ID of this one: the stores answer 404 for it.
     func check(_ context: AppRequestContext) throws {
         if self == .signedIn { _ = try context.user() }
-        if self == .session {
+        if self == .session || self == .strongSession || self == .enrolment {
             _ = try context.user()
-            guard context.session != nil else {
+            guard let session = context.session else {
                 throw Problem(status: .forbidden, detail: "only a signed-in browser session may do this, never an API token")
             }
+            if self == .strongSession, session.mustStrengthen { throw Self.strengthen }
+            if self == .enrolment, !session.mayEnrol { throw Self.useStrongMethod }
         }
         guard let required = role else { return }
         if context.session?.mustStrengthen == true { throw Self.strengthen }
@@ -61,6 +70,11 @@ public enum Access: String, Sendable, CaseIterable {
     static let strengthen = Problem(
         status: .forbidden,
         detail: "this family asks its owners and editors to sign in with a passkey or the second step: add one at /settings/sign-in, then sign in with it")
+
+    /// A password's session held back by the family's rule, of a member who already has a stronger method.
+    static let useStrongMethod = Problem(
+        status: .forbidden,
+        detail: "you have a passkey or the second step: sign in with it before changing how you sign in")
 
     private static func refusal(_ role: Role, needs required: Role) -> String {
         switch (role, required) {

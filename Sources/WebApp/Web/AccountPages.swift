@@ -76,10 +76,10 @@ struct AccountPages {
             response.headers[Self.clearSiteData] = Self.clearKept
             return response
         }
-        pages.get("account/password", .session) { request, context in
+        pages.get("account/password", .strongSession) { request, context in
             Self.passwordPage(request, context: context, error: nil)
         }
-        pages.post("account/password", .session) { [signIn] request, context in
+        pages.post("account/password", .strongSession) { [signIn] request, context in
             do {
                 try await signIn.changePassword(
                     user: try context.user(), current: context.form["currentPassword"] ?? "",

@@ -74,6 +74,17 @@ final class ImportJobs: Sendable {
         try? Self.write(job, to: staged.folder)
         let language = Language(rawValue: job.language) ?? .korean
         do {
+            // A job lives while whoever confirmed it may still import (`Grant.photoImport`): removed from the family or
+            // made a viewer before it ran (or before a restart ran it again), it writes nothing.
+            var role: Role?
+            if let user = UserID(job.user) {
+                role = try await stores.database.stores.accounts.account(user).families.first { $0.family.id == staged.family }?.role
+            }
+            guard Grant.photoImport.isHeld(by: role) else {
+                throw ImportFailure(
+                    "whoever confirmed this import may no longer import into this family",
+                    korean: "이 가져오기를 확인한 사람이 더 이상 이 가족에 가져올 수 없습니다")
+            }
             let children = try await stores.allChildren(staged.family)
             var byDay: [SolarDate: [ChildID]] = [:]
             for (day, ids) in job.childrenByDay {

@@ -35,7 +35,10 @@ struct ImportPages {
     var stagingRoot: URL { stores.dataFolder.appendingPathComponent(".imports", isDirectory: true) }
 
     func register(on pages: SecureRoutes) {
-        pages.get("settings/import", .editor, statements: 8) { request, context in try await form(request, context: context) }
+        pages.get("settings/import", .editor, statements: 8) { request, context in
+            sweep()
+            return try await form(request, context: context)
+        }
         pages.post("settings/import", .editor) { request, context in try await upload(request, context: context) }
         pages.post("settings/import/:token/confirm", .editor) { request, context in
             let staged = try staged(try context.parameters.require("token"), family: try context.member().familyID)
@@ -66,6 +69,7 @@ struct ImportPages {
             try? FileManager.default.removeItem(at: staged.folder)
             return AccountPages.redirect("/settings/import")
         }
+        sweep(everythingIdle: true)
         jobs.resume(staged: allStaged())
     }
 
@@ -362,14 +366,19 @@ struct ImportPages {
         }
     }
 
-    /// Deletes uploads left waiting longer than an hour, and finished imports an hour after they finished.
-    private func sweep() {
+    /// Deletes uploads left waiting longer than an hour, and finished imports an hour after they finished; as the
+    /// server starts (`everythingIdle`), every upload no job is importing, whatever its age: an upload waiting for
+    /// its review holds a family's diary (an iPhotoDiary store its resident numbers), and is not kept past the
+    /// server that staged it (issue 66).
+    private func sweep(everythingIdle: Bool = false) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: stagingRoot.path)) ?? []
         for name in names {
             let folder = stagingRoot.appendingPathComponent(name)
             if let job = ImportJobs.read(folder), job.state == .queued || job.state == .running { continue }
             let modified = (try? FileManager.default.attributesOfItem(atPath: folder.path)[.modificationDate] as? Date) ?? .distantPast
-            if stores.today.clock.now().timeIntervalSince(modified) > Self.lifetime { try? FileManager.default.removeItem(at: folder) }
+            if everythingIdle || stores.today.clock.now().timeIntervalSince(modified) > Self.lifetime {
+                try? FileManager.default.removeItem(at: folder)
+            }
         }
     }
 

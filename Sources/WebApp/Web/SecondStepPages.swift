@@ -18,17 +18,17 @@ struct SecondStepPages {
     }
 
     func register(on pages: SecureRoutes) {
-        pages.post("settings/second-step/begin", .session) { _, context in
+        pages.post("settings/second-step/begin", .enrolment) { _, context in
             try await secondStep.store.begin(user: try context.user(), secret: SecondStep.newSecret())
             return AccountPages.redirect("/settings/second-step")
         }
-        pages.get("settings/second-step", .session) { request, context in
+        pages.get("settings/second-step", .enrolment) { request, context in
             guard let (secret, confirmed, _) = try await secondStep.store.secret(of: try context.user()), !confirmed else {
                 return AccountPages.redirect("/settings/sign-in")
             }
             return try await setupPage(request, context, secret: secret, error: nil)
         }
-        pages.post("settings/second-step/confirm", .session) { request, context in
+        pages.post("settings/second-step/confirm", .enrolment) { request, context in
             let user = try context.user()
             guard let (secret, confirmed, _) = try await secondStep.store.secret(of: user), !confirmed else {
                 return AccountPages.redirect("/settings/sign-in")
@@ -42,12 +42,12 @@ struct SecondStepPages {
             }
             return codesPage(request, context, codes: codes)
         }
-        pages.post("settings/second-step/recovery-codes", .session) { request, context in
+        pages.post("settings/second-step/recovery-codes", .strongSession) { request, context in
             let codes = SecondStep.recoveryCodes()
             try await secondStep.store.replaceRecoveryCodes(user: try context.user(), digests: codes.map(SecondStep.digest(ofRecoveryCode:)))
             return codesPage(request, context, codes: codes)
         }
-        pages.post("settings/second-step/off", .session) { request, context in
+        pages.post("settings/second-step/off", .strongSession) { request, context in
             let user = try context.user()
             do {
                 try await stores.signIn.confirmPassword(user: user, password: context.form["currentPassword"] ?? "", address: context.remoteAddress)

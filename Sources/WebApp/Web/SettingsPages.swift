@@ -122,7 +122,10 @@ struct SettingsPages {
             if member.role == .owner {
                 model.invitations = try await stores.sharing.invitations(family: member.familyID)
                     .filter { $0.acceptedAt == nil && $0.expiresAt > now }
-                    .map { InvitationRow(id: $0.id.description, role: roleName($0.role), until: Self.day($0.expiresAt, language)) }
+                    .map {
+                        InvitationRow(
+                            id: $0.id.description, role: roleName($0.role), until: Self.day($0.expiresAt, language), by: $0.createdByName ?? "")
+                    }
             }
             if member.role.includes(.editor) {
                 model.shareLinks = try await stores.sharing.shareLinks(family: member.familyID)
@@ -278,6 +281,8 @@ struct SettingsPages {
         let id: String
         let role: String
         let until: String
+        /// Who made it: an owner sees which links to revoke.
+        let by: String
     }
 
     struct ShareLinkRow {

@@ -54,7 +54,7 @@ struct SignInMethodsPages {
             return PageNotice(text: SignInWord.sessionEnded.text(Language(request))).attached(
                 to: AccountPages.redirect("/settings/sign-in"), request: request)
         }
-        pages.post("settings/passkeys/:id/delete", .session) { [ceremonies] request, context in
+        pages.post("settings/passkeys/:id/delete", .strongSession) { [ceremonies] request, context in
             guard let id = context.parameters.get("id").flatMap(PasskeyID.init) else {
                 throw Problem(status: .notFound, detail: "no such passkey")
             }
@@ -66,12 +66,12 @@ struct SignInMethodsPages {
 
     /// The ceremonies' JSON routes: errors as problem documents, for the script to show.
     func register(json routes: SecureRoutes) {
-        routes.post("settings/passkeys/options", .session) { [ceremonies] request, context in
+        routes.post("settings/passkeys/options", .enrolment) { [ceremonies] request, context in
             let user = try context.user()
             let username = try await stores.signIn.accounts.account(user).username
             return try JSONBody.response(try await ceremonies.creationOptions(request, user: user, username: username))
         }
-        routes.post("settings/passkeys", .session) { [ceremonies] request, context in
+        routes.post("settings/passkeys", .enrolment) { [ceremonies] request, context in
             let answer = try await request.decode(as: PasskeySignIn.Registration.self, context: context)
             let passkey = try await ceremonies.register(request, user: try context.user(), answer: answer)
             var response = try JSONBody.response(passkey, status: .created)

@@ -47,7 +47,8 @@ struct TrashPages {
             let family = try context.member().familyID
             let item = try await store.get(family: family, id: try context.id(of: "trash item"))
             guard try Self.mayRestore(item, context) else { throw Problem(status: .notFound, detail: "no trash item with id \(item.id)") }
-            let restored = try await store.restore(family: family, id: item.id, withParent: context.form["withParent"] == "true")
+            let restored = try await store.restore(
+                family: family, id: item.id, withParent: context.form["withParent"] == "true", as: .member(try context.member()))
             await context.record(.restored, trashed: restored.map(\.item))
             let language = Language(request)
             var notes = [TrashWord.restored.text(language, item.label)]
@@ -91,7 +92,7 @@ struct TrashPages {
 
     /// Owners and editors restore anything; a member what they deleted themselves (a viewer's own comment).
     static func mayRestore(_ item: TrashItem, _ context: AppRequestContext) throws -> Bool {
-        try context.member().role.includes(.editor) || (item.deletedBy != nil && item.deletedBy == context.userID)
+        TrashRestorer.member(try context.member()).may(restore: item)
     }
 
     /// Where a restored item is: its entry (a photo's, a comment's), the memo, the child's page or health page.

@@ -70,7 +70,7 @@ struct RestoreTrash: AsyncParsableCommand {
         let (database, family) = try await options.open()
         let restored: [TrashRestore]
         do {
-            restored = try await database.stores.trash.restore(family: family, id: try TrashOptions.id(id), withParent: withParent)
+            restored = try await database.stores.trash.restore(family: family, id: try TrashOptions.id(id), withParent: withParent, as: .administrator)
         } catch StoreError.conflict(field: "parent", let message) {
             throw CLIError("\(message); add --with-parent")
         }
