@@ -135,6 +135,9 @@ def test_every_grant_ends_with_its_grantors_right_to_give_it(tmp_path, event):
         assert book.status == 202, book.body
         grants["book"] = book.json()["id"]
         wait_for_book(server, mom, grants["book"])
+        # A year of the diary in one file: no cache keeps it.
+        download = server.request("GET", f"/api/v1/books/{grants['book']}/file", None, mom)
+        assert download.status == 200 and download.headers["Cache-Control"] == "no-store"
 
         def alive(kind):
             if kind == "token":

@@ -302,6 +302,17 @@ def share_from_the_gallery(driver, server, files):
     driver.execute_script("document.querySelector('form[data-gallery]').submit()")
 
 
+def keep_shared(driver):
+    """The member's "넣기" for photos shared to the app: nothing is uploaded before it."""
+    wait(driver, lambda d: any(b.text == "넣기" for b in d.find_elements(By.CSS_SELECTOR, "[data-draft-notice] button")), timeout=60)
+    press(driver, next(b for b in driver.find_elements(By.CSS_SELECTOR, "[data-draft-notice] button") if b.text == "넣기"))
+
+
+def stored_photos(data):
+    from conftest import query_sql
+    return query_sql(data, "SELECT count(*) FROM photos")[0][0]
+
+
 def test_the_installed_app_writes_offline_at_once_and_takes_photos_shared_from_the_gallery(chrome, tmp_path):  # noqa: F811
     """Issue 40: a fresh install, signed in, the editor never opened: offline, 쓰기 opens the editor (kept ready at the
     sign-in) and the entry arrives once. Photos shared from the gallery land in the editor's queue, signed in or after
@@ -333,6 +344,7 @@ def test_the_installed_app_writes_offline_at_once_and_takes_photos_shared_from_t
         chrome.get(url(server, "/"))
         share_from_the_gallery(chrome, server, photos)
         wait(chrome, lambda d: "/entries/new?shared=2" in d.current_url)
+        keep_shared(chrome)
         wait(chrome, lambda d: len(d.find_elements(By.CSS_SELECTOR, "[data-photos] input[name=photo]")) == 2, timeout=60)
         assert "공유한 사진 2장을 넣었습니다" in chrome.find_element(By.CSS_SELECTOR, "[data-draft-notice]").text
         chrome.find_element(By.NAME, "title").send_keys("갤러리에서")
@@ -352,8 +364,28 @@ def test_the_installed_app_writes_offline_at_once_and_takes_photos_shared_from_t
         chrome.find_element(By.NAME, "username").send_keys("mom")
         chrome.find_element(By.NAME, "password").send_keys(PASSWORD)
         chrome.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+        keep_shared(chrome)
         wait(chrome, lambda d: len(d.find_elements(By.CSS_SELECTOR, "[data-photos] input[name=photo]")) == 1, timeout=60)
         assert "/entries/new" in chrome.current_url
+
+        # A page of another site posts a share (a form is all it takes): the photo waits on the device, shown, and
+        # nothing is uploaded unless the member keeps it; discarded, it is gone.
+        before = stored_photos(data)
+        planted = image(tmp_path, ".png", 120, 80)
+        chrome.get("data:text/html,<form method=post enctype=multipart/form-data action=" + url(server, "/share")
+                   + "><input type=file name=photos></form>")
+        chrome.find_element(By.CSS_SELECTOR, "input[type=file]").send_keys(str(planted))
+        chrome.execute_script("document.forms[0].submit()")
+        wait(chrome, lambda d: "/entries/new?shared=1" in d.current_url)
+        wait(chrome, lambda d: "이 일기에 넣을까요" in d.find_element(By.CSS_SELECTOR, "[data-draft-notice]").text)
+        time.sleep(3)  # what an upload would take on loopback, several times over
+        assert stored_photos(data) == before and not list((data / "uploads").glob("*.part"))
+        press(chrome, next(b for b in chrome.find_elements(By.CSS_SELECTOR, "[data-draft-notice] button") if b.text == "버리기"))
+        wait(chrome, lambda d: "버렸습니다" in d.find_element(By.CSS_SELECTOR, "[data-draft-notice]").text)
+        chrome.get(url(server, "/entries/new"))
+        wait(chrome, lambda d: d.find_elements(By.CSS_SELECTOR, "form[data-editor]"))
+        assert "공유한 사진" not in chrome.find_element(By.CSS_SELECTOR, "[data-draft-notice]").text
+        assert stored_photos(data) == before
 
         # Without the service worker the POST reaches the server, which keeps nothing and says so.
         connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)

@@ -42,9 +42,9 @@ def turn_on(site, browser):
     page = browser.request("GET", "/settings/second-step")
     assert page.status == 200 and 'src="data:image/svg+xml;base64,' in page.text
     key = re.search(r"<code data-secret>([A-Z2-7 ]+)</code>", page.text).group(1).replace(" ", "")
-    # The key is the secret's text: an app is handed its bytes in base32.
-    import base64
-    app = pyotp.TOTP(base64.b32encode(key.encode()).decode())
+    # The key as typed into an app is the RFC 6238 base32 secret, the same the QR code carries (issue 66: it was the
+    # secret's text, which no app took).
+    app = pyotp.TOTP(key)
     wrong = browser.request("POST", "/settings/second-step/confirm", form={"_csrf": browser.token, "code": "000000" if app.now() != "000000" else "111111"})
     assert wrong.status == 422
     shown = browser.request("POST", "/settings/second-step/confirm", form={"_csrf": browser.token, "code": app.now()})
@@ -311,8 +311,7 @@ def test_the_new_pages_pass_axe_and_the_html_checker_in_korean_and_english(site,
             wait(chrome, lambda d: d.current_url == f"{base}/settings/second-step")
             problems["second-step"] = axe_violations(chrome)
             key = chrome.find_element(By.CSS_SELECTOR, "[data-secret]").text.replace(" ", "")
-            import base64
-            app = pyotp.TOTP(base64.b32encode(key.encode()).decode())
+            app = pyotp.TOTP(key)  # the key as an app takes it typed
             chrome.find_element(By.NAME, "code").send_keys(app.now())
             press(chrome, chrome.find_element(By.CSS_SELECTOR, "form[action='/settings/second-step/confirm'] button"))
             wait(chrome, lambda d: d.find_elements(By.CSS_SELECTOR, ".recovery-codes li"))

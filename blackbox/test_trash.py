@@ -258,13 +258,16 @@ def test_every_edit_keeps_the_version_it_replaced_and_one_comes_back(home, tmp_p
     child = new_child(home, home.owner)
     photos = upload(home, tmp_path, (44, 22), (22, 44))
     entry = new_entry(home, home.owner, [child["id"]], title="처음 제목", body="할머니가 쓴 문단", photoIds=photos)
-    assert call(home, "GET", f"/entries/{entry['id']}/versions", token=home.viewer).json()["items"] == []
+    assert call(home, "GET", f"/entries/{entry['id']}/versions", token=home.editor).json()["items"] == []
     edited = call(home, "PUT", f"/entries/{entry['id']}", {"title": "고친 제목", "body": "덮어쓴 문단", "date": entry["date"],
                                                           "childIds": [child["id"]]}, home.editor).json()
     assert edited["title"] == "고친 제목" and edited["photoIds"] == photos
     call(home, "PUT", f"/entries/{entry['id']}/photos", {"photoIds": [photos[1]]}, home.editor)
-    versions = call(home, "GET", f"/entries/{entry['id']}/versions", token=home.viewer).json()["items"]
+    versions = call(home, "GET", f"/entries/{entry['id']}/versions", token=home.editor).json()["items"]
     assert [v["number"] for v in versions] == [2, 1]
+    # Versions are the editors' and owners': what an edit took out (a resident number in the text) is not a
+    # viewer's to read (issue 66).
+    assert call(home, "GET", f"/entries/{entry['id']}/versions", token=home.viewer).status == 403
     assert versions[1]["title"] == "처음 제목" and versions[1]["body"] == "할머니가 쓴 문단" and versions[1]["photoIds"] == photos
     assert versions[0]["title"] == "고친 제목" and versions[0]["photoIds"] == photos and versions[0]["savedByName"] == "dad"
     # Only editors and owners put one back; another family sees nothing; a number that is not one is 404.

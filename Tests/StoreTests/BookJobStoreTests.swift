@@ -25,12 +25,13 @@ import Testing
         let fixture = try await StoreFixture(engine, clock: Clock { time.now.withLock { $0 } })
         let store = fixture.stores.books
         let child = try await fixture.child()
-        let first = try #require(try await store.create(family: fixture.family, requestedBy: nil, request: try Self.request(child.id), limit: 2))
+        let limits = BookJob.Limits(making: 2, kept: 1)
+        let first = try await store.create(family: fixture.family, requestedBy: nil, request: try Self.request(child.id), limits: limits).get()
         let asked = try Self.request(child.id)
         #expect(first.status == .queued && first.request == asked && first.attempts == 0)
         time.advance(seconds: 1)
-        let second = try #require(try await store.create(family: fixture.family, requestedBy: nil, request: try Self.request(nil, format: .html), limit: 2))
-        #expect(try await store.create(family: fixture.family, requestedBy: nil, request: try Self.request(nil), limit: 2) == nil)
+        let second = try await store.create(family: fixture.family, requestedBy: nil, request: try Self.request(nil, format: .html), limits: limits).get()
+        #expect(try await store.create(family: fixture.family, requestedBy: nil, request: try Self.request(nil), limits: limits) == .failure(.busy(2)))
         #expect(try await store.list(family: fixture.family).map(\.id) == [second.id, first.id])
         let other = try await fixture.otherFamily()
         #expect(try await store.job(family: other, id: first.id) == nil)
@@ -54,6 +55,8 @@ import Testing
         #expect(try await store.finish(first.id, worker: worker, byteCount: 1234, pages: 12, expiresAt: time.now.withLock { $0 } + 3 * 86400))
         let made = try #require(try await store.job(family: fixture.family, id: first.id))
         #expect(made.status == .ready && made.progress == 100 && made.byteCount == 1234 && made.pages == 12)
+        // One being made, one kept: a family keeps at most `kept` finished books (issue 66: eight in a row left eight).
+        #expect(try await store.create(family: fixture.family, requestedBy: nil, request: try Self.request(nil), limits: limits) == .failure(.full(1)))
 
         // The second's server dies: the job is taken again once the lease is out, and given up after three attempts.
         time.advance(seconds: 16)

@@ -27,8 +27,8 @@ public final class BookWorker: Service, Sendable {
     static let maxAttempts = 3
     /// How long a finished book (or a failed job's note) is kept for download.
     public static let kept: TimeInterval = 3 * 24 * 3600
-    /// Books a family may have waiting or being made at once.
-    public static let perFamily = 2
+    /// Books a family may have being made at once, and made and waiting for download.
+    public static let perFamily = BookJob.Limits(making: 2, kept: 4)
 
     public init(stores: DiaryStores, storage: any PhotoStorage, logger: Logger) {
         self.stores = stores

@@ -83,6 +83,25 @@ public struct BookRequest: Sendable, Equatable, Codable {
 
 /// A book or archive being made in the background, or made and kept for download a few days.
 public struct BookJob: Sendable, Equatable {
+    /// How many books a family may have at once: being made (both cores for minutes each), and made and kept for
+    /// download (each the size of a year's originals, counted in the family's storage; issue 66: eight requests in a
+    /// row left eight).
+    public struct Limits: Sendable {
+        public let making: Int
+        public let kept: Int
+
+        public init(making: Int, kept: Int) {
+            self.making = making
+            self.kept = kept
+        }
+    }
+
+    /// Why a new book was not queued.
+    public enum Refusal: Error, Sendable, Equatable {
+        case busy(Int)
+        case full(Int)
+    }
+
     public enum Status: String, Sendable, Codable {
         /// Waiting for a server to take it.
         case queued
@@ -134,8 +153,10 @@ public struct BookJob: Sendable, Equatable {
 /// The books being made and kept, shared by every server of one database: the queue is the table (a job is claimed
 /// with a lease, renewed as it goes; a server that stops lets the lease run out and another takes the job again).
 public protocol BookJobStore: Sendable {
-    /// A new queued job, unless the family has `limit` queued or running already (nil then).
-    func create(family: FamilyID, requestedBy: UserID?, request: BookRequest, limit: Int) async throws -> BookJob?
+    /// A new queued job, unless the family has `limits.making` queued or running already, or `limits.kept` books made
+    /// and waiting for download (nil then, and which of the two).
+    func create(family: FamilyID, requestedBy: UserID?, request: BookRequest, limits: BookJob.Limits) async throws
+        -> Result<BookJob, BookJob.Refusal>
     func job(family: FamilyID, id: BookJobID) async throws -> BookJob?
     /// The family's jobs, newest first.
     func list(family: FamilyID) async throws -> [BookJob]

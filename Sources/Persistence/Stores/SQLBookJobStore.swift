@@ -7,21 +7,27 @@ public struct SQLBookJobStore: BookJobStore {
 
     public init(_ database: any StoreDatabase) { self.database = database }
 
-    public func create(family: FamilyID, requestedBy: UserID?, request: BookRequest, limit: Int) async throws -> BookJob? {
+    public func create(family: FamilyID, requestedBy: UserID?, request: BookRequest, limits: BookJob.Limits) async throws
+        -> Result<BookJob, BookJob.Refusal>
+    {
         let now = database.clock.now()
         let id = BookJobID()
         let json = String(decoding: try JSONEncoder().encode(request), as: UTF8.self)
-        let created = try await database.write { db -> Bool in
+        let refusal = try await database.write { db -> BookJob.Refusal? in
             let waiting = try db.int("SELECT count(*) FROM bookJobs WHERE familyId = \(family) AND status IN ('queued', 'running')") ?? 0
-            guard waiting < limit else { return false }
+            guard waiting < limits.making else { return .busy(limits.making) }
+            let kept = try db.int("SELECT count(*) FROM bookJobs WHERE familyId = \(family) AND status = 'ready' AND expiresAt > \(now)") ?? 0
+            guard kept < limits.kept else { return .full(limits.kept) }
             try db.execute(
                 """
                 INSERT INTO bookJobs (id, familyId, requestedBy, childId, request, status, createdAt)
                 VALUES (\(id), \(family), \(requestedBy), \(request.childID), \(json), 'queued', \(now))
                 """)
-            return true
+            return nil
         }
-        return created ? try await job(family: family, id: id) : nil
+        if let refusal { return .failure(refusal) }
+        guard let job = try await job(family: family, id: id) else { throw StoreError.unreadable("a book job just made") }
+        return .success(job)
     }
 
     public func job(family: FamilyID, id: BookJobID) async throws -> BookJob? {

@@ -42,8 +42,13 @@ struct BooksAPI {
                 childID: payload.childId, year: payload.year, from: payload.from, to: payload.to, format: payload.format, size: payload.size,
                 bleed: payload.bleed ?? false, reactions: payload.withReactions ?? false, language: payload.language
             ).request(family: family, children: children)
-            guard let job = try await store.create(family: family, requestedBy: context.userID, request: asked, limit: BookWorker.perFamily) else {
-                throw Problem(status: .conflict, detail: "\(BookWorker.perFamily) books are being made for this family already: wait for one to finish")
+            let job: BookJob
+            switch try await store.create(family: family, requestedBy: context.userID, request: asked, limits: BookWorker.perFamily) {
+            case .success(let made): job = made
+            case .failure(.busy(let count)):
+                throw Problem(status: .conflict, detail: "\(count) books are being made for this family already: wait for one to finish")
+            case .failure(.full(let count)):
+                throw Problem(status: .conflict, detail: "\(count) books are made and kept for download already: delete one first")
             }
             worker.enqueue()
             var response = try JSONBody.response(BookJobResource(job, names: try await BookNaming(children: children, family: family)), status: .accepted)
@@ -88,7 +93,7 @@ struct BooksAPI {
         }
         guard let file = try await storage.openBook(StoredBook(job)) else { throw Problem(status: .notFound, detail: "the book's file is gone: ask for it again") }
         var response = try await FileResponse.serve(
-            file, contentType: job.request.format.contentType, etag: job.id.description, caching: .shareLink, request: request)
+            file, contentType: job.request.format.contentType, etag: job.id.description, caching: .never, request: request)
         response.headers[.contentDisposition] = names.disposition(job)
         return response
     }

@@ -68,7 +68,8 @@ struct EntriesAPI {
     /// `GET /entries/{id}/versions`: what edits replaced, newest first; `POST …/versions/{number}/restore` makes one
     /// the entry again (itself an edit, which keeps the version it replaces).
     func registerVersions(on group: SecureRoutes) {
-        group.get("entries/:id/versions", .viewer, statements: 10) { [store] _, context in
+        // Editors' and owners' (issue 66: a resident number taken out of the text stayed readable to viewers).
+        group.get("entries/:id/versions", .editor, statements: 10) { [store] _, context in
             let versions = try await store.versions(family: try context.member().familyID, id: try context.id(of: "entry"))
             return try JSONBody.response(ListResponse(items: versions.map(EntryVersionResource.init), next: nil))
         }

@@ -21,7 +21,8 @@ struct SecondStep: Sendable {
     static let pendingCookie = "saessak_second_step"
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567".unicodeScalars)
 
-    /// A new secret: 32 characters of RFC 4648's base32 alphabet (160 random bits). The app's key is their bytes.
+    /// A new secret: 32 characters of RFC 4648's base32 alphabet (160 random bits). The HMAC key is their bytes (as
+    /// hummingbird-auth's `TOTP` takes a secret), so an app is given those bytes in base32 (`typedKey`).
     static func newSecret() -> String {
         String(String.UnicodeScalarView(TokenGenerator.randomBytes(32).map { alphabet[Int($0 & 31)] }))
     }
@@ -46,6 +47,11 @@ struct SecondStep: Sendable {
     /// What an authenticator app scans: `otpauth://totp/새싹:mina?secret=…&issuer=새싹`.
     static func authenticatorURL(secret: String, username: String) -> String {
         TOTP(secret: secret).createAuthenticatorURL(label: "새싹:\(username)", issuer: "새싹")
+    }
+
+    /// What a member types into an authenticator app instead of scanning: the base32 secret of the scanned address.
+    static func typedKey(secret: String) -> String {
+        URLComponents(string: authenticatorURL(secret: secret, username: "x"))?.queryItems?.first { $0.name == "secret" }?.value ?? ""
     }
 
     /// Ten recovery codes, `xxxxx-xxxxx` in lowercase base32 (50 random bits each), shown once.

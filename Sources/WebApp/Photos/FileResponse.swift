@@ -14,6 +14,9 @@ enum FileResponse {
     enum Caching: String {
         case member = "private, max-age=31536000, immutable"
         case shareLink = "private, max-age=300"
+        /// A book or archive: a year of the diary in one file, which no cache keeps (issue 66); its maker's right to
+        /// it can end (`Grant.book`).
+        case never = "no-store"
     }
 
     static func serve(

@@ -61,8 +61,10 @@ struct BookPages {
             } catch let error as ValidationError {
                 throw Problem(status: .unprocessableContent, detail: error.text(Language(request)), field: error.field)
             }
-            guard try await store.create(family: family, requestedBy: context.userID, request: asked, limit: BookWorker.perFamily) != nil else {
-                throw Problem(status: .conflict, detail: BookWord.bookBusy.text(Language(request), "\(BookWorker.perFamily)"))
+            switch try await store.create(family: family, requestedBy: context.userID, request: asked, limits: BookWorker.perFamily) {
+            case .success: break
+            case .failure(.busy(let count)): throw Problem(status: .conflict, detail: BookWord.bookBusy.text(Language(request), "\(count)"))
+            case .failure(.full(let count)): throw Problem(status: .conflict, detail: BookWord.bookFull.text(Language(request), "\(count)"))
             }
             worker.enqueue()
             return PageNotice(text: BookWord.bookAsked.text(Language(request))).attached(to: AccountPages.redirect("/books"), request: request)

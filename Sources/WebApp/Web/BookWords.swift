@@ -4,7 +4,7 @@ import Services
 enum BookWord: String, CaseIterable, Sendable {
     case books, booksIntro, makeBook, bookWho, bookWholeFamily, bookYear, bookFormat, bookFormatPDF, bookFormatHTML, bookSize
     case bookSizeA5, bookSizeA4, bookSizeSquare, bookBleed, bookReactions, bookLanguage, bookMake, bookQueued, bookRunning
-    case bookReady, bookFailed, bookDownload, bookKeptUntil, bookNone, bookAsked, bookRefresh, bookFormatHint, bookBusy
+    case bookReady, bookFailed, bookDownload, bookKeptUntil, bookNone, bookAsked, bookRefresh, bookFormatHint, bookBusy, bookFull
 
     var texts: (korean: String, english: String) {
         switch self {
@@ -44,6 +44,7 @@ enum BookWord: String, CaseIterable, Sendable {
         case .bookAsked: ("책을 만들기 시작했습니다. 다 되면 이 페이지에서 받을 수 있습니다.", "The book is being made. Download it from this page when it is ready.")
         case .bookRefresh: ("새로 고침", "Refresh")
         case .bookBusy: ("이미 책 %@권을 만들고 있습니다. 하나가 끝난 뒤에 다시 눌러 주세요.", "%@ books are being made already: ask again when one is done.")
+        case .bookFull: ("만들어 둔 책이 이미 %@권 있습니다. 하나를 지운 뒤에 다시 눌러 주세요.", "%@ books are made and kept already: delete one, then ask again.")
         }
     }
 

@@ -63,9 +63,12 @@ struct SecondStepPages {
     private func setupPage(_ request: Request, _ context: AppRequestContext, secret: String, error: String?) async throws -> Response {
         let username = try await stores.signIn.accounts.account(try context.user()).username
         let address = SecondStep.authenticatorURL(secret: secret, username: username)
-        // The key in groups of four, as apps show it.
-        let grouped = stride(from: 0, to: secret.count, by: 4).map { start in
-            String(secret.dropFirst(start).prefix(4))
+        // The key an app takes when typed: the RFC 6238 base32 of the HMAC key's bytes, the very text the QR code
+        // carries (issue 66: the 32 characters shown were the key's bytes, not their base32, and no app took them).
+        let typed = SecondStep.typedKey(secret: secret)
+        // In groups of four, as apps show it.
+        let grouped = stride(from: 0, to: typed.count, by: 4).map { start in
+            String(typed.dropFirst(start).prefix(4))
         }.joined(separator: " ")
         var response = WebPage(
             "second-step", title: SignInWord.secondStep.text(Language(request)), tab: .more,

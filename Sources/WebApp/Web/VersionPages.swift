@@ -47,7 +47,7 @@ struct VersionPages {
     }
 
     func register(on pages: SecureRoutes) {
-        pages.get("entries/:id/versions", .viewer, statements: 17) { request, context in
+        pages.get("entries/:id/versions", .editor, statements: 17) { request, context in
             let language = Language(request)
             let family = try context.member().familyID
             let entry = try await stores.entries.get(family: family, id: try context.id(of: "entry"))
@@ -62,7 +62,7 @@ struct VersionPages {
                 model: VersionsModel(intro: TrashWord.versionsIntro.text(language), back: "/entries/\(entry.id)", items: items, empty: items.isEmpty)
             ).response(request, context: context)
         }
-        pages.get("entries/:id/versions/:number", .viewer, statements: 12) { request, context in
+        pages.get("entries/:id/versions/:number", .editor, statements: 12) { request, context in
             let language = Language(request)
             let family = try context.member().familyID
             let entry = try await stores.entries.get(family: family, id: try context.id(of: "entry"))

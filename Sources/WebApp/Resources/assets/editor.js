@@ -293,21 +293,44 @@ function setUpEditor(form) {
     sending();
   });
 
-  // Photos shared from the phone's gallery (sw.js put them in the queue): taken into this new entry, in the order
-  // they came.
+  // Photos shared from the phone's gallery (sw.js held them on this device): shown, and taken into this new entry
+  // in the order they came only when the member says so — another site can post a share too, and nothing it sent
+  // is uploaded unless kept here.
   const adoptShared = async () => {
     if (entryId) return false;
-    const waiting = (await Outbox.all("uploads")).filter((upload) => upload.shared);
-    if (!waiting.length) return false;
-    await keep();
-    for (const upload of waiting) {
-      Object.assign(upload, { shared: false, draft: draft.id });
-      await Outbox.put("uploads", upload);
-      tile(upload);
+    const held = (await Outbox.all("uploads")).filter((upload) => upload.shared);
+    if (!held.length) return false;
+    const previews = document.createElement("ul");
+    previews.className = "shared-previews";
+    for (const upload of held) {
+      const item = document.createElement("li");
+      if (upload.file && (upload.type || "").startsWith("image/")) {
+        const image = Object.assign(document.createElement("img"), { src: URL.createObjectURL(upload.file), alt: upload.name, width: 64, height: 64 });
+        image.addEventListener("error", () => image.replaceWith(placeholder(upload.name)), { once: true });
+        item.append(image);
+      } else {
+        item.append(placeholder(upload.name));
+      }
+      previews.append(item);
     }
-    await keep();
-    message(say(`공유한 사진 ${waiting.length}장을 넣었습니다.`, `${waiting.length} shared photo(s) added.`));
-    Outbox.flush();
+    message(say(`공유한 사진 ${held.length}장이 이 기기에 있습니다. 이 일기에 넣을까요?`,
+      `${held.length} shared photo(s) are on this device. Add them to this entry?`),
+    previews,
+    button(say("넣기", "Add them"), async () => {
+      await keep();
+      for (const upload of held) {
+        Object.assign(upload, { shared: false, draft: draft.id, state: "waiting" });
+        await Outbox.put("uploads", upload);
+        tile(upload);
+      }
+      await keep();
+      message(say(`공유한 사진 ${held.length}장을 넣었습니다.`, `${held.length} shared photo(s) added.`));
+      Outbox.flush();
+    }),
+    button(say("버리기", "Discard them"), async () => {
+      for (const upload of held) await Outbox.remove("uploads", upload.id);
+      message(say("공유한 사진을 버렸습니다.", "The shared photos were discarded."));
+    }, true));
     return true;
   };
 

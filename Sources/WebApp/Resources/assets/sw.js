@@ -74,10 +74,11 @@ async function thumbnail(request) {
 }
 
 // Photos and clips shared to the installed app from the phone's gallery (the manifest's `share_target` posts them
-// here): put in the outbox's upload queue on this device (outbox.js sends them from any page of the app, a piece at a
-// time), marked as shared; the editor then opens and takes them into the new entry — after the sign-in page, if the
-// session ran out. Nothing goes to the server from here: a browser without this worker posts to the server's /share,
-// which says the photos did not arrive.
+// here): kept on this device in the outbox's upload queue, marked as shared and held (state "shared", which outbox.js
+// never sends); the editor then opens and shows them, and only the member's "넣기" takes them into the new entry and
+// the queue — after the sign-in page, if the session ran out. A page of another site can post here too (a form is
+// all it takes, issue 66), so nothing it sends goes anywhere before the member keeps it. Nothing goes to the server
+// from here: a browser without this worker posts to the server's /share, which says the photos did not arrive.
 const outbox = () => new Promise((resolve, reject) => {
   const request = indexedDB.open("saessak-outbox", 1);
   request.onupgradeneeded = () => {  // the schema outbox.js makes, for a share before any page opened it
@@ -98,7 +99,7 @@ async function shared(request) {
       const now = Date.now();
       files.forEach((file, index) => transaction.objectStore("uploads").put({
         id: crypto.randomUUID(), created: now + index, draft: null, shared: true, file, name: file.name || "photo",
-        type: file.type, size: file.size, location: null, offset: 0, state: "waiting" }));
+        type: file.type, size: file.size, location: null, offset: 0, state: "shared" }));
       transaction.oncomplete = resolve;
       transaction.onerror = () => reject(transaction.error);
     });
