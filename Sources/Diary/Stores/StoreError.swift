@@ -28,3 +28,14 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 }
+
+/// The disk under the data folder (or the database's) is full: nothing of the write was kept, and the same request
+/// succeeds once space is freed. Answered 507 naming the cause, never "request failed" (issue 66).
+public struct StorageFull: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What could not be written: "the database", "the photo".
+    public let what: String
+
+    public init(_ what: String) { self.what = what }
+
+    public var description: String { "the server's disk is full: \(what) could not be written (free some space, then try again)" }
+}

@@ -73,6 +73,15 @@ extension DiaryDatabase: StoreDatabase {
     }
 
     public func write<T: Sendable>(rollingBack: Bool, _ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
+        do {
+            return try await writeOnce(rollingBack: rollingBack, body)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_FULL {
+            // The transaction was rolled back whole: nothing acknowledged is lost.
+            throw StorageFull("the database")
+        }
+    }
+
+    private func writeOnce<T: Sendable>(rollingBack: Bool, _ body: @escaping @Sendable (any SQLSession) throws -> T) async throws -> T {
         guard rollingBack else { return try await writing { db in try body(SQLiteSession(db: db)) } }
         return try await writer.writeWithoutTransaction(
             StatementCount.carrying { db in

@@ -217,6 +217,8 @@ public final class PostgresDatabase: Sendable {
         case "23505": return StoreError.conflict(field: constraint, message: "is already taken")
         case "23503": return StoreError.conflict(field: constraint, message: "refers to a row that does not exist")
         case "23514", "23502", "22001": return StoreError.conflict(field: constraint, message: "refused by the database")
+        // disk_full: PostgreSQL rolled the transaction back.
+        case "53100": return StorageFull("the database")
         default: return error
         }
     }

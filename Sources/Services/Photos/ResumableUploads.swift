@@ -88,6 +88,8 @@ public final class ResumableUploads: Sendable {
         -> (upload: ResumableUpload, isNew: Bool)
     {
         guard (0...maxLength).contains(length) else { throw ResumableUploadError.tooLong(limit: maxLength) }
+        // Refused before anything is stored when the disk would be left without its margin (issue 66).
+        if let space = DiskSpace.at(folder), !space.fits(Int64(length)) { throw StorageFull("the upload") }
         return try announcing.withLock { _ in
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let records = sweep(now: now).filter { $0.familyID == family && $0.userID == user }

@@ -1,4 +1,5 @@
 import Diary
+import Files
 import Foundation
 import Hummingbird
 import Persistence
@@ -99,6 +100,10 @@ struct Problem: Error, HTTPResponseError, Encodable {
             case .unavailable: self.init(status: .serviceUnavailable, detail: "the database is unavailable: try again shortly", retryAfter: 5)
             case .changed: self.init(status: .preconditionFailed, detail: error.description, field: "If-Match")
             }
+        case let error as StorageFull:
+            self.init(status: Self.insufficientStorage, detail: error.description)
+        case let error where Self.isOutOfSpace(error):
+            self.init(status: Self.insufficientStorage, detail: StorageFull("the file").description)
         case let error as any HTTPResponseError:
             self.init(
                 status: error.status,
@@ -106,6 +111,19 @@ struct Problem: Error, HTTPResponseError, Encodable {
         default:
             self.init(status: .internalServerError, detail: "the server failed; the error was logged")
         }
+    }
+
+    /// 507 (RFC 4918), which swift-http-types does not name.
+    static let insufficientStorage = HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage")
+
+    /// A file write that found the disk full, however the layer below named it (a POSIX call's `ENOSPC`,
+    /// Foundation's out-of-space error).
+    static func isOutOfSpace(_ error: any Error) -> Bool {
+        if case FileError.system(_, let code) = error { return code == ENOSPC }
+        let bridged = error as NSError
+        if bridged.domain == NSPOSIXErrorDomain { return bridged.code == Int(ENOSPC) }
+        if bridged.domain == NSCocoaErrorDomain { return bridged.code == CocoaError.fileWriteOutOfSpace.rawValue }
+        return false
     }
 
     /// Malformed JSON is 400; well-formed JSON with a wrong or missing field is 422 naming the field.

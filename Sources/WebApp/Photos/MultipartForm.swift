@@ -1,3 +1,5 @@
+import Diary
+import Files
 import Foundation
 import Hummingbird
 import Multipart
@@ -35,6 +37,11 @@ struct MultipartForm {
         guard let boundary = MultipartHeader(name: "Content-Type", value: contentType).parameter("boundary") else {
             throw Problem(status: .unsupportedMediaType, detail: "send the form as multipart/form-data with a boundary parameter")
         }
+        // Refused before anything is stored when the disk would be left without its margin (issue 66).
+        let incoming = storage.scratchFile(extension: "part").deletingLastPathComponent()
+        if let space = DiskSpace.at(incoming), !space.fits(Int64(request.headers[.contentLength].flatMap { Int($0) } ?? 0)) {
+            throw StorageFull("the upload")
+        }
         let state = UploadState(storage: storage, limits: limits)
         do {
             var parser = try MultipartParser(boundary: boundary, maxParts: maxParts)
@@ -55,6 +62,9 @@ struct MultipartForm {
         } catch let error as Problem {
             state.abandon()
             throw error
+        } catch where error is StorageFull || Problem.isOutOfSpace(error) {
+            state.abandon()
+            throw StorageFull("the upload")
         } catch {
             state.abandon()
             throw Problem(status: .badRequest, detail: "the multipart body could not be read")

@@ -11,6 +11,7 @@ enum ErrorPage {
             case 403: .errorForbidden
             case 429: .tooManyAttempts
             case 400, 409, 413, 415, 422: .errorInput
+            case 507: .errorDiskFull
             default: .errorServer
             }
         if problem.status.code >= 500 {

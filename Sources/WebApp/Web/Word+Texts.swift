@@ -396,6 +396,7 @@ extension Word {
         case .errorForbidden: ("권한이 없습니다", "Not allowed")
         case .errorInput: ("입력한 내용을 확인해 주세요", "Please check what you entered")
         case .errorServer: ("문제가 생겼습니다. 잠시 후 다시 시도해 주세요", "Something went wrong. Please try again in a moment")
+        case .errorDiskFull: ("서버의 디스크가 가득 차서 저장하지 못했습니다. 공간을 비운 뒤 다시 시도해 주세요", "The server's disk is full, so nothing was saved. Free some space, then try again")
         }
     }
 }

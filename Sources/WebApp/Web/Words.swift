@@ -39,6 +39,7 @@ enum Word: String, CaseIterable, Sendable {
     case wrongPassword, tooManyAttempts, currentPassword, newPassword, setUp, setUpIntro, familyName
     case passwordTooShort, sharedDiary, linkGone, joinFamily, joinAs, join, orSignIn, usernameUnavailable, tryLater
     case errorNotFound, errorForbidden, errorInput, errorServer
+    case errorDiskFull
 
     func text(_ language: Language) -> String { language == .korean ? texts.korean : texts.english }
 }
