@@ -1,6 +1,7 @@
 import ArgumentParser
 import Diary
 import DiaryStore
+import Files
 import Foundation
 import Installation
 import Mail
@@ -37,6 +38,7 @@ struct DoctorCommand: AsyncParsableCommand {
         let ownFolder = checks.first { $0.name == "data folder" }?.passed ?? false
         checks.append(secretKey(ownFolder: ownFolder))
         checks.append(await database(ownFolder: ownFolder))
+        if let growth = await growth(ownFolder: ownFolder) { checks.append(growth) }
         checks.append(await photoStore(ownFolder: ownFolder))
         checks.append(await mailServer())
         checks.append(publicAddress())
@@ -104,15 +106,30 @@ struct DoctorCommand: AsyncParsableCommand {
     }
 
     private func freeDisk() -> DoctorCheck {
-        var space = statvfs()
-        let path = FileManager.default.fileExists(atPath: data.url.path) ? data.url.path : data.url.deletingLastPathComponent().path
-        guard statvfs(path, &space) == 0 else { return .fail("disk", "cannot tell the free space at \(path)", fix: "check the disk is mounted") }
-        let free = Int64(space.f_bavail) * Int64(space.f_frsize)
-        let total = Int64(space.f_blocks) * Int64(space.f_frsize)
-        let text = "\(free >> 30) GiB free of \(total >> 30) GiB"
-        if free < 1 << 30 { return .fail("disk", text + ": uploads and snapshots will fail", fix: "free space or move --data to a larger disk") }
+        guard let space = DiskSpace.at(data.url) else {
+            return .fail("disk", "cannot tell the free space at \(data.url.path)", fix: "check the disk is mounted")
+        }
+        let text = "\(Self.size(space.available)) free of \(Self.size(space.total)) (\(space.percentUsed) % used)"
+        if space.available < 1 << 30 {
+            return .fail("disk", text + ": uploads and snapshots will fail", fix: "free space or move --data to a larger disk")
+        }
         return .ok("disk", text)
     }
+
+    /// Free space against what the diary grew by in the last 30 days: how long until the disk is full at that pace.
+    private func growth(ownFolder: Bool) async -> DoctorCheck? {
+        guard hasDatabase, ownFolder || (try? data.postgres()) != nil, let space = DiskSpace.at(data.url) else { return nil }
+        guard let use = try? await data.openExisting().stores.photos.storageUse(family: nil, now: Date()) else { return nil }
+        let stored = "photos \(Self.size(use.photoBytes)), clips \(Self.size(use.clipBytes)), books \(Self.size(use.bookBytes))"
+        guard use.addedLastMonth > 0 else { return .ok("growth", "\(stored); nothing added in the last 30 days") }
+        let months = Double(space.available) / Double(use.addedLastMonth)
+        let text = "\(stored); \(Self.size(use.addedLastMonth)) added in the last 30 days: the free space lasts about "
+            + (months >= 24 ? "\(Int(months / 12)) years" : "\(Int(months.rounded(.down))) months") + " at that pace"
+        if months < 3 { return .fail("growth", text, fix: "free space or move --data to a larger disk before it fills") }
+        return .ok("growth", text)
+    }
+
+    private static func size(_ bytes: Int64) -> String { ByteCountFormatter.string(fromByteCount: bytes, countStyle: .file) }
 
     private func clock() -> DoctorCheck {
         let now = Date()

@@ -112,3 +112,19 @@ public struct ReleasedPhotoFile: Hashable, Sendable {
         self.mimeType = mimeType
     }
 }
+
+/// What a family's (or every family's) files take: originals of photos and of clips, and books kept for download.
+public struct StorageUse: Sendable, Equatable {
+    public let photoBytes: Int64
+    public let clipBytes: Int64
+    public let bookBytes: Int64
+    /// Originals added in the 30 days before it was read: the diary's growth.
+    public let addedLastMonth: Int64
+
+    public init(photoBytes: Int64, clipBytes: Int64, bookBytes: Int64, addedLastMonth: Int64) {
+        self.photoBytes = photoBytes
+        self.clipBytes = clipBytes
+        self.bookBytes = bookBytes
+        self.addedLastMonth = addedLastMonth
+    }
+}

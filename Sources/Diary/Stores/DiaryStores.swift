@@ -144,6 +144,10 @@ public protocol PhotoStore: Sendable {
 
     func get(family: FamilyID, id: PhotoID) async throws -> Photo
 
+    /// What the family's photos, clips and books take on disk, and how much was added in the last 30 days before
+    /// `now` (for the owners' settings and `saessak doctor`).
+    func storageUse(family: FamilyID?, now: Date) async throws -> StorageUse
+
     /// The photos of an entry in their order.
     func photos(family: FamilyID, entry: EntryID) async throws -> [Photo]
 

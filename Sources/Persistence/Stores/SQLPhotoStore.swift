@@ -48,6 +48,26 @@ public struct SQLPhotoStore: PhotoStore {
             """)
     }
 
+    public func storageUse(family: FamilyID?, now: Date) async throws -> StorageUse {
+        let cutoff = now.addingTimeInterval(-30 * 86_400)
+        let photos: SQL = family.map { " WHERE familyId = \($0)" } ?? ""
+        let books: SQL = family.map { " AND familyId = \($0)" } ?? ""
+        return try await database.read { db in
+            guard let row = try db.row(
+                """
+                SELECT CAST(coalesce(sum(CASE WHEN mimeType LIKE 'video/%' THEN 0 ELSE byteCount END), 0) AS BIGINT) AS photoBytes,
+                    CAST(coalesce(sum(CASE WHEN mimeType LIKE 'video/%' THEN byteCount ELSE 0 END), 0) AS BIGINT) AS clipBytes,
+                    CAST(coalesce(sum(CASE WHEN createdAt > \(cutoff) THEN byteCount ELSE 0 END), 0) AS BIGINT) AS added,
+                    (SELECT CAST(coalesce(sum(byteCount), 0) AS BIGINT) FROM bookJobs WHERE status = 'ready'\(books)) AS bookBytes
+                FROM photos\(photos)
+                """)
+            else { throw StoreError.unreadable("storage use") }
+            return StorageUse(
+                photoBytes: try row.int64("photoBytes"), clipBytes: try row.int64("clipBytes"), bookBytes: try row.int64("bookBytes"),
+                addedLastMonth: try row.int64("added"))
+        }
+    }
+
     public func get(family: FamilyID, id: PhotoID) async throws -> Photo {
         try await database.read { db in try Self.decode(try FamilyTable.photos.row(db, family: family, id: id)) }
     }

@@ -12,6 +12,7 @@ enum ActivityWord: String, CaseIterable, Sendable {
     case snapshots, snapshotsOff, snapshotLastGood, snapshotNever, snapshotFailed, snapshotTo, snapshotLate, justNow, hoursAgo
     case daysAgo, reason_full, reason_passphrase, reason_unreachable, reason_permission, reason_locked, reason_missing
     case reason_damaged, reason_stopped, reason_other
+    case storage, storageUse, diskSpace, diskAlmostFull
     case withResidentNumbers, imported, entriesCount, photosCount, changeRole, removeMember, removeMemberWarning, memberRemoved
 
     var texts: (korean: String, english: String) {
@@ -69,6 +70,10 @@ enum ActivityWord: String, CaseIterable, Sendable {
         case .snapshotNever: ("아직 성공한 백업이 없습니다", "No snapshot has succeeded yet")
         case .snapshotFailed: ("실패: %@", "failed: %@")
         case .snapshotTo: ("보관 위치: %@", "Kept at: %@")
+        case .storage: ("저장 공간", "Storage")
+        case .storageUse: ("사진 %@ · 동영상 %@ · 책 %@ · 최근 30일에 %@ 늘었습니다", "Photos %@ · clips %@ · books %@ · %@ added in the last 30 days")
+        case .diskSpace: ("서버 디스크: %@ 남음 (%@퍼센트 사용)", "The server's disk: %@ free (%@ per cent used)")
+        case .diskAlmostFull: ("서버 디스크가 %@퍼센트 찼습니다. 가득 차면 사진과 일기를 더 저장할 수 없습니다.", "The server's disk is %@ per cent full: once full, no more photos or entries can be saved.")
         case .snapshotLate: ("백업이 늦어지고 있습니다.", "Snapshots are late.")
         case .justNow: ("방금", "just now")
         case .hoursAgo: ("%@시간 전", "%@ hours ago")

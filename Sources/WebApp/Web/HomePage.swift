@@ -1,4 +1,5 @@
 import Diary
+import Files
 import Hummingbird
 import KoreanCalendar
 import Persistence
@@ -25,6 +26,8 @@ struct HomePage {
         var onThisDay: [EarlierEntry] = []
         /// For owners, when the snapshots failed or are late (docs/backup.md).
         var snapshotWarning: String?
+        /// For owners, when the server's disk is 90 % full or more.
+        var diskWarning: String?
     }
 
     /// An entry of an earlier year on this day, with its year: the few fields of its card the list shows (the
@@ -71,6 +74,10 @@ struct HomePage {
             var model = Model(username: account.username)
             model.familyName = account.families.first { $0.family.id == family }?.family.name ?? ""
             if let line = try await snapshot, line.troubled { model.snapshotWarning = line.text }
+            // Owners hear of a disk nine tenths full before it refuses anything (issue 66).
+            if member.role == .owner, let disk = DiskSpace.at(stores.dataFolder), disk.percentUsed >= 90 {
+                model.diskWarning = ActivityWord.diskAlmostFull.text(language, "\(disk.percentUsed)")
+            }
             let names = Dictionary(uniqueKeysWithValues: children.map { ($0.id, $0.profile.name) })
             let ages = ChildAges(children)
             let chosen = request.uri.queryParameters["child"].flatMap { ChildID(String($0)) }

@@ -1,5 +1,6 @@
 import Backup
 import Diary
+import Files
 import Foundation
 import Hummingbird
 import Installation
@@ -156,6 +157,7 @@ struct SettingsPages {
                     saved: request.uri.queryParameters["done"] == "weather",
                     on: try await stores.database.stores.weather.lookupIsOn(family: member.familyID))
                 model.strongSignIn = try await stores.signIn.accounts.strongSignIn(family: member.familyID)
+                model.storage = try await Self.storage(stores, family: member.familyID, language: language)
             }
         }
         return WebPage("settings", title: words[.settings], tab: .more, model: model).response(request, context: context)
@@ -233,6 +235,8 @@ struct SettingsPages {
         var weather: WeatherForm?
         /// The family's sign-in rule (owners see its switch).
         var strongSignIn: Bool?
+        /// What the family's files take, and the server's disk (owners).
+        var storage: StorageCard?
         /// Which Saessak this is (`0.3.0 (commit 1a2b3c4d5e6f)`), for a question to whoever runs it.
         let version = Installation.description
     }
@@ -275,6 +279,23 @@ struct SettingsPages {
     struct Secret {
         let label: String
         let value: String
+    }
+
+    /// The family's files and the server's disk, for owners (issue 66).
+    static func storage(_ stores: WebStores, family: FamilyID, language: Language) async throws -> StorageCard {
+        let use = try await stores.database.stores.photos.storageUse(family: family, now: stores.today.clock.now())
+        let size = { (bytes: Int64) in ByteCountFormatter.string(fromByteCount: bytes, countStyle: .file) }
+        let disk = DiskSpace.at(stores.dataFolder)
+        return StorageCard(
+            use: ActivityWord.storageUse.text(language, size(use.photoBytes), size(use.clipBytes), size(use.bookBytes), size(use.addedLastMonth)),
+            disk: disk.map { ActivityWord.diskSpace.text(language, size($0.available), "\($0.percentUsed)") },
+            almostFull: (disk?.percentUsed ?? 0) >= 90)
+    }
+
+    struct StorageCard {
+        let use: String
+        let disk: String?
+        let almostFull: Bool
     }
 
     struct InvitationRow {
