@@ -382,3 +382,26 @@ def test_no_job_leaves_the_diary_in_plain_text_beside_it(tmp_path):
         "SAESSAK_SNAPSHOT_PASSWORD": PASSPHRASE, "TMPDIR": str(temporary)})
     assert list(temporary.iterdir()) == [], list(temporary.rglob("*"))
     assert holding(restored, number) == []
+
+
+def test_doctor_refuses_a_secret_file_others_may_read(tmp_path):
+    """`saessak doctor` said "ok" for a 0644 snapshot passphrase file."""
+    import subprocess
+
+    from conftest import BIN, engine_environment
+    data = tmp_path / "data"
+    make_family(data, "mom", "우리집")
+    passphrase = tmp_path / "snapshot-passphrase"
+    passphrase.write_text("우리 가족만 아는 긴 암호\n")
+    passphrase.chmod(0o644)
+    environment = engine_environment(data) | {"SAESSAK_SNAPSHOT_PASSWORD_FILE": str(passphrase)}
+
+    def doctor():
+        return subprocess.run([BIN, "doctor", "--data", str(data), "--snapshots", str(tmp_path / "target")], env=environment,
+                              capture_output=True, text=True, timeout=120)
+    refused = doctor()
+    line = next(line for line in refused.stdout.splitlines() if " secrets " in line)
+    assert refused.returncode == 1 and line.startswith("FAIL") and "mode 644" in line and "chmod 600" in line, refused.stdout
+    passphrase.chmod(0o600)
+    line = next(line for line in doctor().stdout.splitlines() if " secrets " in line)
+    assert line.startswith("ok") and "SAESSAK_SNAPSHOT_PASSWORD_FILE" in line, line

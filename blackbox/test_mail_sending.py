@@ -120,6 +120,13 @@ def test_the_server_sends_by_itself_over_starttls_with_a_password(tmp_path):
     try:
         for password, expected in (("smtp secret", "sent"), ("wrong", "failed")):
             environment = dict(engine_environment(data), SAESSAK_SMTP_USERNAME="saessak", SAESSAK_SMTP_PASSWORD=password)
+            if expected == "sent":
+                # The right one from a file only the server's user reads (the package's way, issue 66).
+                secret = tmp_path / "smtp-password"
+                secret.write_text(password + "\n")
+                secret.chmod(0o600)
+                del environment["SAESSAK_SMTP_PASSWORD"]
+                environment["SAESSAK_SMTP_PASSWORD_FILE"] = str(secret)
             server = Server(data, env=environment)
             server.extra_args = ["--smtp-host", "localhost", "--smtp-port", str(controller.port), "--smtp-ca-file", str(certificate),
                                  "--mail-from", "diary@saessak.test", "--public-url", "https://diary.saessak.test",

@@ -43,6 +43,7 @@ struct DoctorCommand: AsyncParsableCommand {
         checks.append(await mailServer())
         checks.append(publicAddress())
         if let snapshot = snapshotTool() { checks.append(snapshot) }
+        checks.append(secretFiles())
         for check in checks { print(check.line) }
         if checks.contains(where: { !$0.passed }) { throw ExitCode(1) }
     }
@@ -130,6 +131,33 @@ struct DoctorCommand: AsyncParsableCommand {
     }
 
     private static func size(_ bytes: Int64) -> String { ByteCountFormatter.string(fromByteCount: bytes, countStyle: .file) }
+
+    /// Every secret handed over in a file (`…_FILE`) is the user's alone, and the package's options file, when it holds
+    /// a secret itself, is not for everyone (issue 66: a 0644 passphrase file passed).
+    private func secretFiles(environment: [String: String] = ProcessInfo.processInfo.environment, options: String = "/etc/default/saessak")
+        -> DoctorCheck
+    {
+        var files: [String] = []
+        for name in SecretVariable.names {
+            guard let path = environment[name + "_FILE"], !path.isEmpty else { continue }
+            if let exposure = SecretVariable.exposure(ofFile: path) {
+                return .fail("secrets", "\(name)_FILE: \(exposure)", fix: "chmod 600 \(path) (owned by the user the server runs as)")
+            }
+            files.append(name + "_FILE")
+        }
+        var status = stat()
+        if stat(options, &status) == 0, status.st_mode & 0o004 != 0,
+            let text = try? String(contentsOfFile: options, encoding: .utf8),
+            text.split(whereSeparator: \.isNewline).contains(where: { line in
+                SecretVariable.names.contains { line.hasPrefix($0 + "=") && line.count > $0.count + 1 && !line.hasPrefix($0 + "=\"\"") }
+            })
+        {
+            return .fail(
+                "secrets", "\(options) holds a secret and everyone may read it (mode \(String(status.st_mode & 0o777, radix: 8)))",
+                fix: "chown root:saessak \(options) && chmod 640 \(options), or move the secret to a …_FILE")
+        }
+        return .ok("secrets", files.isEmpty ? "none handed over in files" : "\(files.joined(separator: ", ")): the user's alone")
+    }
 
     private func clock() -> DoctorCheck {
         let now = Date()

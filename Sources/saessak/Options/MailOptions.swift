@@ -1,4 +1,5 @@
 import ArgumentParser
+import Files
 import Foundation
 import Mail
 import MailFormat
@@ -70,9 +71,10 @@ struct MailOptions: ParsableArguments {
             throw ValidationError("--smtp-ca-file '\(smtpCaFile)' cannot be read")
         }
         let username = environment["SAESSAK_SMTP_USERNAME"].flatMap { $0.isEmpty ? nil : $0 }
-        let password = environment["SAESSAK_SMTP_PASSWORD"].flatMap { $0.isEmpty ? nil : $0 }
+        let password: String?
+        do { password = try SecretVariable.value("SAESSAK_SMTP_PASSWORD", in: environment) } catch { throw ValidationError(error.description) }
         guard (username == nil) == (password == nil) else {
-            throw ValidationError("set both SAESSAK_SMTP_USERNAME and SAESSAK_SMTP_PASSWORD, or neither")
+            throw ValidationError("set both SAESSAK_SMTP_USERNAME and SAESSAK_SMTP_PASSWORD (or SAESSAK_SMTP_PASSWORD_FILE), or neither")
         }
         if username != nil, security == .none, !["127.0.0.1", "::1", "localhost"].contains(smtpHost) {
             throw ValidationError("--smtp-security none would send the SMTP password in the clear: use starttls or tls")
