@@ -405,3 +405,25 @@ def test_doctor_refuses_a_secret_file_others_may_read(tmp_path):
     passphrase.chmod(0o600)
     line = next(line for line in doctor().stdout.splitlines() if " secrets " in line)
     assert line.startswith("ok") and "SAESSAK_SNAPSHOT_PASSWORD_FILE" in line, line
+
+
+def test_passkey_sign_ins_begun_from_one_address_are_limited(tmp_path):
+    """`/login/passkey/options` stored a challenge a request, without limit."""
+    data = tmp_path / "data"
+    make_family(data, "mom", "우리집")
+    server = Server(data)
+    server.extra_args = ["--public-url", f"http://localhost:{server.port}"]
+    server.start()
+    try:
+        browser = Browser(server, source=next(addresses))
+        token = browser.csrf("/login")
+        answers = [browser.request("POST", "/login/passkey/options", body={}, headers={"X-CSRF-Token": token}).status for _ in range(31)]
+        assert answers == [200] * 30 + [429], answers
+        before = int(query_sql(data, "SELECT count(*) FROM passkeyChallenges")[0][0])
+        assert browser.request("POST", "/login/passkey/options", body={}, headers={"X-CSRF-Token": token}).status == 429
+        assert int(query_sql(data, "SELECT count(*) FROM passkeyChallenges")[0][0]) == before
+        # Another address is not held up.
+        other = Browser(server, source=next(addresses))
+        assert other.request("POST", "/login/passkey/options", body={}, headers={"X-CSRF-Token": other.csrf("/login")}).status == 200
+    finally:
+        server.stop()

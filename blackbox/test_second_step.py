@@ -124,6 +124,30 @@ def test_wrong_codes_count_with_wrong_passwords(site):
     assert blocked.sign_in("guessed", PASSWORD).status == 429
 
 
+def test_a_member_hears_by_mail_when_their_codes_are_guessed(tmp_path, smtp):
+    """Ten wrong codes after the right password: someone has the password. The member is told once (issue 66), and
+    the next round waits longer (tested in Swift: CodeThrottleTests)."""
+    data = tmp_path / "saessak-data"
+    token = make_family(data, "guessed", "추측네")
+    running = Server(data)
+    running.extra_args = mail_options(smtp, running, "--mail-interval", "1")
+    running.start()
+    try:
+        put = running.request("PUT", "/api/v1/account/mail", {"address": "guessed@example.kr", "digest": "off", "reminders": False, "language": "ko"}, token)
+        assert put.status == 200, put.body
+        turn_on(running, signed_in(running, "guessed"))
+        smtp.wait_for(1)  # the new browser's mail
+        statuses = [password_then_code(running, "guessed", "999999")[0].status for _ in range(10)]
+        assert statuses == [422] * 10
+        mails = smtp.wait_for(2)
+        guessed = [m for m in mails if "2단계 인증 코드가 여러 번 틀렸습니다" in str(m["Subject"])]
+        assert len(guessed) == 1, [str(m["Subject"]) for m in mails]
+        _, text, _ = parts(guessed[0])
+        assert "10번 틀렸습니다" in text and "/account/password" in text and "999999" not in text
+    finally:
+        running.stop()
+
+
 def test_turning_it_off_needs_the_password(site):
     make_family(site.data, "offs", "끄는집")
     browser = signed_in(site, "offs")

@@ -1,4 +1,5 @@
 import Diary
+import DiaryStore
 import Foundation
 import Testing
 
@@ -50,5 +51,40 @@ struct SecondStepTests {
     @Test func theQRCodeIsDrawn() throws {
         let svg = try #require(QRCode.svg("otpauth://totp/%EC%83%88%EC%8B%B9:mina?secret=ABC&issuer=%EC%83%88%EC%8B%B9"))
         #expect(svg.hasPrefix("<svg") && svg.contains("<path d=\"M"))
+    }
+}
+
+/// Wrong codes of the second step wait longer each round (issue 66: ten a minute without end).
+struct CodeThrottleTests {
+    @Test func eachRoundOfWrongCodesWaitsTwiceAsLong() {
+        #expect(LoginThrottle.codeLock(after: 9) == nil)
+        #expect(LoginThrottle.codeLock(after: 10) == 60)
+        #expect(LoginThrottle.codeLock(after: 19) == 60)
+        #expect(LoginThrottle.codeLock(after: 20) == 120)
+        #expect(LoginThrottle.codeLock(after: 30) == 240)
+        #expect(LoginThrottle.codeLock(after: 10_000) == LoginThrottle.longestCodeWait)
+    }
+
+    @Test func theWaitIsCountedOverADayAndEndsWithARightCode() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("saessak-codes-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = try DiaryDatabase(folder: folder)
+        let throttle = LoginThrottle(store: database.stores.loginFailures)
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        for second in 0..<10 {
+            try await throttle.recordCodeFailure(account: "Dad", address: "198.51.100.\(second)", now: start + Double(second))
+        }
+        #expect(try await throttle.codeWait(account: "dad", now: start + 30) == 39)
+        #expect(try await throttle.codeWait(account: "dad", now: start + 70) == nil)
+        // A second round, a few minutes on (the minute's own limit long over): two minutes.
+        for second in 0..<10 {
+            try await throttle.recordCodeFailure(account: "dad", address: "198.51.100.\(second)", now: start + 300 + Double(second))
+        }
+        #expect(try await throttle.codeWait(account: "dad", now: start + 309) == 120)
+        // The minute's own look back does not forget them.
+        #expect(try await throttle.wait(account: "dad", address: "203.0.113.1", now: start + 400) == nil)
+        #expect(try await throttle.codeWait(account: "dad", now: start + 400) == 29)
+        try await throttle.recordCodeSuccess(account: "dad")
+        #expect(try await throttle.codeWait(account: "dad", now: start + 400) == nil)
     }
 }

@@ -9,7 +9,7 @@ public enum MailWord: String, CaseIterable, Sendable {
     case reminderLead, reminderOpen, footerSettings, footerUnsubscribe, footerWhy
     case snapshotFailedSubject, snapshotFailedLead, snapshotFailedLastGood, snapshotFailedNever, snapshotFailedOpen
     case newSignInSubject, newSignInLead, newSignInNotYou, newSignInOpen, newSignInWithPassword, newSignInWithPasskey
-    case newSignInWithSecondStep
+    case newSignInWithSecondStep, codesGuessedSubject, codesGuessedLead, codesGuessedAdvice, codesGuessedOpen
 
     var texts: (korean: String, english: String) {
         switch self {
@@ -26,6 +26,18 @@ public enum MailWord: String, CaseIterable, Sendable {
                 "If this was not you, sign that device out below and change your password."
             )
         case .newSignInOpen: ("로그인한 기기 보기", "See the signed-in devices")
+        case .codesGuessedOpen: ("비밀번호 바꾸기", "Change the password")
+        case .codesGuessedSubject: ("[새싹] 2단계 인증 코드가 여러 번 틀렸습니다", "[Saessak] Wrong second-step codes")
+        case .codesGuessedLead:
+            (
+                "%@ 님의 비밀번호가 맞게 입력된 뒤 2단계 인증 코드가 오늘 %@번 틀렸습니다.",
+                "After the right password for your account, %@, wrong second-step codes were typed %@ times today."
+            )
+        case .codesGuessedAdvice:
+            (
+                "본인이 아니라면 누군가 비밀번호를 알고 있습니다. 지금 비밀번호를 바꾸세요. 틀릴수록 다음 시도까지 더 오래 기다려야 합니다.",
+                "If this was not you, someone knows your password: change it now. Each further round of wrong codes waits twice as long."
+            )
         case .newSignInWithPassword: ("비밀번호", "password")
         case .newSignInWithPasskey: ("패스키", "passkey")
         case .newSignInWithSecondStep: ("비밀번호와 2단계 인증", "password and second step")

@@ -32,6 +32,62 @@ struct LoginThrottle: Sendable {
         try await store.clear(key: Self.key(account: account))
     }
 
+    // MARK: Codes of the second step
+
+    /// Wrong codes of one account are remembered this long…
+    static let codeMemory: TimeInterval = 24 * 3600
+    /// …and each further `limit` of them doubles the wait, from a `window` up to this (issue 66: ten a minute without
+    /// end gave a guesser who had the password about 4 % a day; doubling leaves about a hundred guesses a day).
+    static let longestCodeWait: TimeInterval = 24 * 3600
+
+    /// Seconds to wait before the account's next code, or nil: `limit` wrong codes wait a `window`, twice as many two
+    /// windows, and so on.
+    func codeWait(account: String, now: Date) async throws -> Int? {
+        let recent = try await store.failures(keys: [Self.codeKey(account)], since: now.addingTimeInterval(-Self.codeMemory))
+            .values.first ?? []
+        guard let last = recent.last, let lock = Self.codeLock(after: recent.count) else { return nil }
+        let left = lock - now.timeIntervalSince(last)
+        return left > 0 ? max(1, Int(left.rounded(.up))) : nil
+    }
+
+    /// How long the account waits after `count` wrong codes in a day (nil: not at all).
+    static func codeLock(after count: Int) -> TimeInterval? {
+        guard count >= limit else { return nil }
+        let doublings = min(count / limit - 1, 20)
+        return min(longestCodeWait, window * Double(1 << doublings))
+    }
+
+    /// A wrong code: counted with wrong passwords, and towards the account's escalating wait. Returns the number of
+    /// wrong codes in the last day, so the caller can tell the member when guessing starts.
+    @discardableResult
+    func recordCodeFailure(account: String, address: String, now: Date) async throws -> Int {
+        try await store.recordFailure(keys: Self.keys(account: account, address: address) + [Self.codeKey(account)], at: now)
+        return try await store.failures(keys: [Self.codeKey(account)], since: now.addingTimeInterval(-Self.codeMemory)).values.first?.count ?? 0
+    }
+
+    /// A right code clears the account's wrong codes.
+    func recordCodeSuccess(account: String) async throws {
+        try await store.clear(key: Self.codeKey(account))
+    }
+
+    private static func codeKey(_ account: String) -> String { "code:" + account.lowercased() }
+
+    // MARK: Passkey challenges
+
+    /// Passkey sign-ins one address may begin in a `window`: more than a family's phones ever ask for.
+    static let challengeLimit = 30
+
+    /// Seconds before the address may begin another passkey sign-in, or nil (and then the one begun now is counted).
+    func challengeWait(address: String, now: Date) async throws -> Int? {
+        let key = "challenge:" + address
+        let recent = try await store.failures(keys: [key], since: now.addingTimeInterval(-Self.window)).values.first ?? []
+        if recent.count >= Self.challengeLimit, let oldest = recent.first {
+            return max(1, Int((Self.window - now.timeIntervalSince(oldest)).rounded(.up)))
+        }
+        try await store.recordFailure(keys: [key], at: now)
+        return nil
+    }
+
     private static func keys(account: String?, address: String) -> [String] {
         [Self.key(address: address)] + (account.map { [Self.key(account: $0)] } ?? [])
     }

@@ -141,7 +141,17 @@ struct PasskeySignIn: Sendable {
 
     // MARK: Signing in
 
-    func requestOptions(_ request: Request) async throws -> RequestOptions {
+    func requestOptions(_ request: Request, address: String?) async throws -> RequestOptions {
+        // Each answer stores a challenge: an address that failed too often, or asks faster than a person signs in,
+        // waits (issue 66: a row a request, unthrottled).
+        let address = address ?? "unknown"
+        let now = signIn.clock.now()
+        if let wait = try await signIn.throttle.wait(account: nil, address: address, now: now) {
+            throw Problem(status: .tooManyRequests, detail: "too many failed sign-ins: try again in \(wait) s", retryAfter: wait)
+        }
+        if let wait = try await signIn.throttle.challengeWait(address: address, now: now) {
+            throw Problem(status: .tooManyRequests, detail: "too many sign-ins asked for at once: try again in \(wait) s", retryAfter: wait)
+        }
         let party = try relyingParty(request)
         let challenge = try await passkeys.issueChallenge(for: .signIn, user: nil)
         return RequestOptions(

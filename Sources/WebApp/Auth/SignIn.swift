@@ -62,14 +62,17 @@ struct SignIn: Sendable {
     func completeSecondStep(user: UserID, code: String, address: String?, previousCookie: String?) async throws -> Outcome {
         let address = address ?? "unknown"
         let username = try await accounts.account(user).username
-        if let wait = try await throttle.wait(account: username, address: address, now: clock.now()) {
-            return .throttled(retryAfter: wait)
-        }
+        let now = clock.now()
+        let waits = [try await throttle.wait(account: username, address: address, now: now), try await throttle.codeWait(account: username, now: now)]
+        if let wait = waits.compactMap({ $0 }).max() { return .throttled(retryAfter: wait) }
         guard try await secondStep.check(code, user: user) else {
-            try await throttle.recordFailure(account: username, address: address, now: clock.now())
+            let wrong = try await throttle.recordCodeFailure(account: username, address: address, now: now)
+            // The first time someone who has the password starts guessing codes, the member hears of it.
+            if wrong == LoginThrottle.limit { try? await mail?.codesGuessed(user: user, count: wrong, at: now) }
             return .wrongPassword
         }
         try await throttle.recordSuccess(account: username)
+        try await throttle.recordCodeSuccess(account: username)
         let (cookie, session) = try await sessions.start(user: user, replacing: previousCookie, with: .secondStep)
         return .signedIn(cookie: cookie, session: session)
     }

@@ -78,8 +78,8 @@ struct SignInMethodsPages {
             response = PageNotice(text: SignInWord.passkeyAdded.text(Language(request))).attached(to: response, request: request)
             return response
         }
-        routes.post("login/passkey/options", .anyone) { [ceremonies] request, _ in
-            try JSONBody.response(try await ceremonies.requestOptions(request))
+        routes.post("login/passkey/options", .anyone) { [ceremonies] request, context in
+            try JSONBody.response(try await ceremonies.requestOptions(request, address: context.remoteAddress))
         }
         routes.post("login/passkey", .anyone) { [ceremonies] request, context in
             let answer = try await request.decode(as: PasskeySignIn.Assertion.self, context: context)
