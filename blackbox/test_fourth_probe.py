@@ -427,3 +427,59 @@ def test_passkey_sign_ins_begun_from_one_address_are_limited(tmp_path):
         assert other.request("POST", "/login/passkey/options", body={}, headers={"X-CSRF-Token": other.csrf("/login")}).status == 200
     finally:
         server.stop()
+
+
+def test_an_import_from_the_page_is_capped_and_stops_when_its_browser_goes(tmp_path):
+    """20,000 one-byte `.jpg` members in a 2 MB ZIP took 152 s and went on after the client left."""
+    import io
+    import socket
+    import zipfile
+
+    from test_pages_without_script import form_data
+
+    data = tmp_path / "data"
+    mom = make_family(data, "mom", "우리집")
+    server = Server(data).start()
+    try:
+        new_child(server, mom)
+        browser = browser_of(server, "mom")
+
+        def zip_of(count):
+            buffer = io.BytesIO()
+            with zipfile.ZipFile(buffer, "w") as archive:
+                for number in range(count):
+                    archive.writestr(f"DCIM/p{number}.jpg", b"x")
+            return buffer.getvalue()
+
+        def upload(payload):
+            page = browser.request("GET", "/settings/import")
+            action = re.search(r'<form method="post" action="([^"]+)" enctype="multipart/form-data"', page.text).group(1).replace("&amp;", "&")
+            headers, body = form_data([("kind", "photos"), ("encoding", "auto")], [("file", "camera.zip", payload)])
+            return action, headers, body
+
+        action, headers, body = upload(zip_of(5_001))
+        started = time.monotonic()
+        refused = browser.request("POST", action, raw=body, headers=headers)
+        assert refused.status == 422 and "5000개보다 많습니다(5001개)" in refused.text, (refused.status, refused.text[-2000:])
+        assert time.monotonic() - started < 20
+        assert not list((data / ".imports").iterdir())
+
+        # Under the cap, but the browser leaves while the files are read: the work stops.
+        action, headers, body = upload(zip_of(4_000))
+        connection = socket.create_connection(("127.0.0.1", server.port))
+        cookie = "; ".join(f"{name}={value}" for name, value in browser.cookies.items())
+        head = f"POST {action} HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: {cookie}\r\nContent-Length: {len(body)}\r\n"
+        connection.sendall((head + "".join(f"{k}: {v}\r\n" for k, v in headers.items()) + "\r\n").encode() + body)
+        time.sleep(1.5)
+        connection.close()
+        log = data.parent / f"server-{server.port}.log"
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and "POST /settings/import 499" not in log.read_text():
+            time.sleep(0.2)
+        assert "POST /settings/import 499" in log.read_text()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and list((data / ".imports").iterdir()):
+            time.sleep(0.2)
+        assert not list((data / ".imports").iterdir())
+    finally:
+        server.stop()

@@ -60,7 +60,7 @@ public enum PhotoImport {
         paths: [String], stores: DiaryStores, storage: any PhotoStorage, family: FamilyID, children: [ChildID], now: Date,
         dryRun: Bool, language: Language = .korean, withEdited: Bool = false, addToExisting: Bool = false,
         childrenByDay: [SolarDate: [ChildID]]? = nil, addToDays: Set<SolarDate> = [], reportLanguage: Language = .english,
-        progress: Progress? = nil
+        maxFiles: Int? = nil, progress: Progress? = nil
     ) async throws -> ImportReport {
         let words = PhotoImportWords(language: reportLanguage)
         guard !children.isEmpty else { throw ImportFailure(
@@ -68,10 +68,17 @@ public enum PhotoImport {
                 korean: "아직 아이가 없습니다: 먼저 아이를 추가해 주세요 (일기는 아이에 대한 것입니다)") }
         var report = ImportReport(source: paths.joined(separator: ", "), dryRun: dryRun, inKorean: reportLanguage == .korean)
         let zone = TimeZone(identifier: EntryContent.defaultTimeZone) ?? .current
-        let (files, surveyed, refused, edited) = try await ImportRun.onOwnThread { () throws -> (PhotoFiles, [Surveyed], [String], Int) in
+        let (files, surveyed, refused, edited) = try await ImportRun.onOwnThread { stop throws -> (PhotoFiles, [Surveyed], [String], Int) in
             let files = try PhotoFiles(paths: paths, zone: zone)
+            // Issue 66: a 2 MB ZIP of 20,000 one-byte photos kept a server busy for minutes.
+            if let maxFiles, files.files.count > maxFiles {
+                throw ImportFailure(
+                    "\(paths.joined(separator: ", ")): more than \(maxFiles) photos and clips (\(files.files.count)): import them in parts, or with 'saessak import photos'",
+                    korean: "사진과 동영상이 \(maxFiles)개보다 많습니다(\(files.files.count)개): 나누어 가져오거나 'saessak import photos'로 가져오세요")
+            }
             let (surveyed, refused, edited) = try survey(
-                files, storage: storage, family: family, now: now, zone: zone, withEdited: withEdited, words: words, progress: progress)
+                files, storage: storage, family: family, now: now, zone: zone, withEdited: withEdited, words: words, progress: progress,
+                stop: stop)
             return (files, surveyed, refused, edited)
         }
         report.files = files.files.count + files.sidecars.count
@@ -166,7 +173,7 @@ public enum PhotoImport {
     /// taken are named with why. Edited copies are counted and left out unless `withEdited`.
     private static func survey(
         _ files: PhotoFiles, storage: any PhotoStorage, family: FamilyID, now: Date, zone: TimeZone, withEdited: Bool, words: PhotoImportWords,
-        progress: Progress?
+        progress: Progress?, stop: ImportRun.Stop
     ) throws -> (surveyed: [Surveyed], refused: [String], edited: Int) {
         let hints = PhotoHints.read(files)
         let intake = try PhotoIntake(storage: storage, family: family, now: now, dryRun: true)
@@ -176,6 +183,7 @@ public enum PhotoImport {
         let bar = TerminalProgress(total: files.files.count, label: "살펴보는 중")
         defer { bar.finish() }
         for (index, file) in files.files.enumerated() {
+            try stop.check()
             bar.update(index)
             progress?(.surveying, index, files.files.count)
             let hint = hints[index]

@@ -1,5 +1,6 @@
 import Diary
 import Foundation
+import Synchronization
 import Persistence
 import Photos
 
@@ -35,10 +36,32 @@ public enum ImportRun {
 
     /// Runs blocking work on a new thread and waits for it without holding a concurrency-pool thread.
     public static func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            let thread = Thread { continuation.resume(with: Result { try work() }) }
-            thread.stackSize = 8 << 20
-            thread.start()
+        try await onOwnThread { _ in try work() }
+    }
+
+    /// `onOwnThread`, telling the work when its caller is cancelled (the request it serves has gone): work that goes
+    /// file by file checks `stop` between them and ends with `CancellationError` (issue 66: a preview went on for
+    /// minutes after its client left).
+    public static func onOwnThread<T: Sendable>(_ work: @escaping @Sendable (Stop) throws -> T) async throws -> T {
+        let stop = Stop()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let thread = Thread { continuation.resume(with: Result { try work(stop) }) }
+                thread.stackSize = 8 << 20
+                thread.start()
+            }
+        } onCancel: {
+            stop.flag.store(true, ordering: .relaxed)
+        }
+    }
+
+    /// Set when the caller of `onOwnThread` is cancelled.
+    public final class Stop: Sendable {
+        let flag = Atomic<Bool>(false)
+
+        /// Throws `CancellationError` once the caller has gone.
+        public func check() throws {
+            if flag.load(ordering: .relaxed) { throw CancellationError() }
         }
     }
 }

@@ -100,6 +100,9 @@ struct Problem: Error, HTTPResponseError, Encodable {
             case .unavailable: self.init(status: .serviceUnavailable, detail: "the database is unavailable: try again shortly", retryAfter: 5)
             case .changed: self.init(status: .preconditionFailed, detail: error.description, field: "If-Match")
             }
+        case is CancellationError:
+            // The client went (or the server is stopping): nobody reads this answer, and it is no failure of ours.
+            self.init(status: HTTPResponse.Status(code: 499, reasonPhrase: "Client Closed Request"), detail: "the request was given up")
         case let error as StorageFull:
             self.init(status: Self.insufficientStorage, detail: error.description)
         case let error where Self.isOutOfSpace(error):

@@ -96,7 +96,7 @@ final class ImportJobs: Sendable {
                 family: staged.family, children: children.map(\.id), now: stores.today.clock.now(), dryRun: false,
                 language: language == .korean ? .korean : .english, childrenByDay: byDay,
                 addToDays: Set(job.intoDays.compactMap { try? SolarDate(iso: $0) }),
-                reportLanguage: language == .korean ? .korean : .english
+                reportLanguage: language == .korean ? .korean : .english, maxFiles: ImportPages.maxPhotosPerImport
             ) { [self] stage, done, total in
                 progress.withLock { $0[token] = Progress(stage: stage, done: done, total: total) }
             }

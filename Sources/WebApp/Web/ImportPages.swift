@@ -27,6 +27,8 @@ struct ImportPages {
 
     /// Photos and clips picked one by one (or ZIPs of them): at most this many files in one upload.
     static let maxPhotoFiles = 1_000
+    /// The photos and clips one import from the page may hold, loose or inside its ZIPs (the command line has no cap).
+    static let maxPhotosPerImport = 5_000
 
     /// A Day One export with its photos can be large.
     static let maxUpload = 4 * 1024 * 1024 * 1024
@@ -39,7 +41,19 @@ struct ImportPages {
             sweep()
             return try await form(request, context: context)
         }
-        pages.post("settings/import", .editor) { request, context in try await upload(request, context: context) }
+        pages.post("settings/import", .editor) { request, context in
+            // A preview reads every file of the upload (minutes for a large one): when the browser goes, the work
+            // stops (issue 66). Only a multipart body straight from the connection can be watched so; anything else
+            // is refused by `upload` as it is.
+            guard request.headers[.contentType]?.lowercased().hasPrefix("multipart/form-data") == true else {
+                return try await upload(request, context: context)
+            }
+            return try await request.body.consumeWithCancellationOnInboundClose { body in
+                var watched = request
+                watched.body = body
+                return try await upload(watched, context: context)
+            }
+        }
         pages.post("settings/import/:token/confirm", .editor) { request, context in
             let staged = try staged(try context.parameters.require("token"), family: try context.member().familyID)
             if staged.kind == .photos {
@@ -242,7 +256,8 @@ struct ImportPages {
                 report = try await PhotoImport.run(
                     paths: [staged.file.deletingLastPathComponent().path], stores: stores.database.stores, storage: stores.photos.storage,
                     family: family, children: chosen, now: stores.today.clock.now(), dryRun: true,
-                    language: words.language == .korean ? .korean : .english, reportLanguage: words.language == .korean ? .korean : .english)
+                    language: words.language == .korean ? .korean : .english, reportLanguage: words.language == .korean ? .korean : .english,
+                    maxFiles: Self.maxPhotosPerImport)
             } else {
             report = try await ImportRun.run(
                 source: staged.kind.rawValue, stores: stores.database.stores, photos: stores.photos.storage, family: family,
