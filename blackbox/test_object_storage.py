@@ -198,7 +198,7 @@ def test_kill_9_mid_upload_leaves_no_half_photo_and_the_sweep_clears_what_it_lef
 
 
 class FaultyProxy:
-    """A proxy in front of the store that fails every other request with 503, flips one byte of each PUT body, cuts
+    """A proxy in front of the store that fails every other try of each request with 503, flips one byte of each PUT body, cuts
     every other long GET answer off half way ("cut"), or answers a ranged GET with the whole object, 200, as a store
     that ignores Range would ("norange": the object is `whole`; the Range header itself is signed, so it still goes
     to the store)."""
@@ -206,6 +206,10 @@ class FaultyProxy:
     def __init__(self, upstream, mode):
         target = urllib.parse.urlsplit(upstream)
         self.mode, self.count, self.port = mode, 0, free_port()
+        # "flaky" fails every other try of each request (its method, path and query): a global count let the
+        # thumbnail worker's requests, interleaved, take every passing turn of one upload's four tries (issue 66:
+        # [201, 201, 503] on a loaded machine). Threads share the counts: under a lock.
+        self.tries, self.lock = {}, threading.Lock()
         self.long_answers, self.cut, self.unranged, self.whole = 0, 0, 0, None
         proxy = self
 
@@ -218,8 +222,10 @@ class FaultyProxy:
             def relay(self):
                 length = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(length) if length else b""
-                proxy.count += 1
-                if proxy.mode == "flaky" and proxy.count % 2 == 1:
+                with proxy.lock:
+                    proxy.count += 1
+                    tries = proxy.tries[(self.command, self.path)] = proxy.tries.get((self.command, self.path), 0) + 1
+                if proxy.mode == "flaky" and tries % 2 == 1:
                     self.send_response(503)
                     self.send_header("Content-Length", "0")
                     self.end_headers()
