@@ -6,28 +6,32 @@ import Testing
 
 @testable import DiaryStore
 
-/// A store's short read runs on the calling thread and waits there when every reader connection is busy; the long
-/// reads (`reading`) must then still give their readers back without a thread of the task pool.
+/// A store's short read runs on the calling thread and waits there for a reader; the long reads (`reading`) hold at
+/// most all readers but `readersForShortReads`, so a short read never waits for a long one (issue 66: a backup, a book,
+/// a snapshot and two imports holding every reader stalled a one-core server's whole task pool behind one page).
 @Suite struct ReadTests {
-    /// Every reader is held by a long read while more short reads than the task pool has threads wait for one: once the
-    /// long reads end, every read finishes. (With GRDB's `async` read, which gives its reader back only from the task
-    /// pool, the process stood still; the watchdog, on a thread of its own, stops it saying so.)
-    @Test func shortReadsWaitingForEveryReaderDoNotStopTheLongReadsGivingThemBack() async throws {
+    /// More long reads than there are readers, each held open, while more short reads than the task pool has threads
+    /// run: every short read finishes with every long read still held — by construction, not by how soon they end.
+    /// (Before, the short reads waited, holding the pool's threads, until a long read ended; the watchdog, on a thread
+    /// of its own, stops a stuck process saying so.)
+    @Test func shortReadsFinishWhileLongReadsHoldEveryReaderTheyMay() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("saessak-reads-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = try DiaryDatabase(folder: folder)
         defer { database.close() }
         let readers = database.writer.configuration.maximumReaderCount
+        let long = readers + 2
+        let mayHold = readers - DiaryDatabase.readersForShortReads
         let short = 2 * ProcessInfo.processInfo.activeProcessorCount + 2
-        let (started, finished) = (Count(), Count())
+        let (started, finished, shortFinished) = (Count(), Count(), Count())
         let gate = DispatchSemaphore(value: 0)
         let watchdog = DispatchWorkItem {
             // The task pool is stuck, and with it the test runner's reporting: the process stops, saying why.
-            fatalError("\(finished.value) of \(readers + short) reads finished in two minutes: the reads are stuck")
+            fatalError("\(shortFinished.value) of \(short) short reads finished in two minutes: the reads are stuck")
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: watchdog)
         defer { watchdog.cancel() }
-        for _ in 0..<readers {
+        for _ in 0..<long {
             Task.detached {
                 _ = try await database.reading { db in
                     started.add()
@@ -38,17 +42,21 @@ import Testing
             }
         }
         // Waiting without holding a thread: other suites run beside this one and need the pool to start these reads.
-        while started.value < readers { try await Task.sleep(for: .milliseconds(5)) }
-        // More short reads than the task pool has threads: each holds one while it waits for a reader.
+        while started.value < mayHold { try await Task.sleep(for: .milliseconds(5)) }
+        // More short reads than the task pool has threads, with every long read that may start holding its reader.
         for _ in 0..<short {
             Task.detached {
                 _ = try database.readingHere { db in try Int.fetchOne(db, sql: "SELECT 1") }
-                finished.add()
+                shortFinished.add()
             }
         }
-        // The long reads end a moment later, told from outside the task pool.
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { for _ in 0..<readers { gate.signal() } }
-        while finished.value < readers + short { try await Task.sleep(for: .milliseconds(5)) }
+        while shortFinished.value < short { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(started.value == mayHold, "long reads beyond their share of the readers started")
+        #expect(finished.value == 0)
+        // Now the long reads end, told from outside the task pool; those that waited for a permit run after them.
+        for _ in 0..<long { gate.signal() }
+        while finished.value < long { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(started.value == long)
     }
 
     /// A count the reads' threads add to and the test reads.

@@ -19,6 +19,13 @@ public final class DiaryDatabase: Sendable {
     public let writer: DatabasePool
     public let cipher: FieldCipher
     public let clock: Clock
+    /// Readers the long reads (`reading`) may hold at once: all but `readersForShortReads`.
+    let longReads: ReadPermits
+
+    /// Readers kept from the long reads for the short ones (`readingHere`), which wait for a reader on their own
+    /// thread: two, the most a two-core server's task pool runs at once; more short reads wait only for a short read
+    /// that is running, never for a long one.
+    static let readersForShortReads = 2
 
     public static let fileName = "saessak.sqlite"
 
@@ -69,6 +76,7 @@ public final class DiaryDatabase: Sendable {
             Self.countStatements(db)
         }
         writer = try DatabasePool(path: path, configuration: configuration)
+        longReads = ReadPermits(configuration.maximumReaderCount - Self.readersForShortReads)
         self.cipher = cipher
         self.clock = clock
         if let schema {
@@ -140,18 +148,21 @@ public final class DiaryDatabase: Sendable {
     /// the task's `StatementCount`: the task waits without holding a thread, and the reader is given back on its queue.
     /// (GRDB's `async` read gives the reader back only once the task has resumed on the task pool: were every pool
     /// thread then waiting in `readingHere` for a reader, none would come back. `ReadTests` hold it.)
+    /// They hold at most `longReads` readers at once, waiting for a permit without a thread.
     func reading<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         let counted = StatementCount.carrying(body)
-        return try await withCheckedThrowingContinuation { continuation in
-            writer.asyncRead { database in continuation.resume(with: Result { try counted(try database.get()) }) }
+        return try await longReads.holding {
+            try await withCheckedThrowingContinuation { continuation in
+                writer.asyncRead { database in continuation.resume(with: Result { try counted(try database.get()) }) }
+            }
         }
     }
 
     /// A short read (a page's: the statement budgets keep them to a few dozen statements) on the calling thread: GRDB
     /// runs a free reader's queue synchronously where it is called, where its asynchronous read hands the closure to
     /// that queue's thread and the result back, two thread switches a read that cost a third of a page under load
-    /// (docs/performance.md). It waits only when every reader is busy, and every reader comes back without a thread of
-    /// the task pool (the other reads go through `reading`). Its statements, the savepoint it reads in too, count
+    /// (docs/performance.md). It waits only when the readers the long reads leave (`readersForShortReads`) are busy with
+    /// other short reads, each running on its own thread: never for a long read, however many there are. Its statements, the savepoint it reads in too, count
     /// towards the task's `StatementCount` as they run on the task's own thread.
     func readingHere<T>(_ body: (Database) throws -> T) throws -> T {
         try writer.read(body)
