@@ -483,3 +483,37 @@ def test_an_import_from_the_page_is_capped_and_stops_when_its_browser_goes(tmp_p
         assert not list((data / ".imports").iterdir())
     finally:
         server.stop()
+
+
+def test_a_viewer_opens_only_the_photos_the_diary_shows(tmp_path):
+    """A photo an edit took out of an entry lived on in the entry's versions, and a viewer still got its original by
+    its id; the same for a photo of a trashed entry, and one uploaded and not yet placed."""
+    from images import multipart
+
+    data = tmp_path / "data"
+    mom = make_family(data, "mom", "우리집")
+    grandma = join_family(data, "grandma", "우리집", "viewer", "할머니집")
+    server = Server(data).start()
+    try:
+        child = new_child(server, mom)
+        content_type, body = multipart([(f"p{n}.jpg", image_bytes(tmp_path, ".jpg", 120 + n, 80)) for n in range(3)])
+        photos = [p["id"] for p in server.request("POST", "/api/v1/photos", raw=body, token=mom, headers={"Content-Type": content_type}).json()["items"]]
+        kept, dropped, loose = photos
+        entry = new_entry(server, mom, [child["id"]], photoIds=[kept, dropped])
+        assert server.request("PUT", f"/api/v1/entries/{entry['id']}/photos", {"photoIds": [kept]}, mom).status == 200
+
+        def opens(token, photo):
+            paths = [f"/api/v1/photos/{photo}", f"/api/v1/photos/{photo}/original", f"/api/v1/photos/{photo}/thumbnail"]
+            return {server.request("GET", path, None, token).status for path in paths}
+
+        assert opens(grandma, kept) == {200}
+        assert opens(grandma, dropped) == {404} and opens(grandma, loose) == {404}
+        assert opens(mom, dropped) == {200} and opens(mom, loose) == {200}
+        page = browser_of(server, "grandma", family_id(data))
+        assert page.request("GET", f"/photos/{dropped}").status == 404
+        assert page.request("GET", f"/photos/{kept}").status == 200
+        # The entry trashed: its photos are the trash's, not a viewer's.
+        assert server.request("DELETE", f"/api/v1/entries/{entry['id']}", None, mom).status == 204
+        assert opens(grandma, kept) == {404} and opens(mom, kept) == {200}
+    finally:
+        server.stop()

@@ -144,6 +144,10 @@ public protocol PhotoStore: Sendable {
 
     func get(family: FamilyID, id: PhotoID) async throws -> Photo
 
+    /// Whether an entry, an event or a child's profile of the family shows the photo: what a viewer may open by its id
+    /// (one only an earlier version or the trash holds, or one uploaded and not yet placed, is the editors'; issue 66).
+    func isInDiary(family: FamilyID, id: PhotoID) async throws -> Bool
+
     /// What the family's photos, clips and books take on disk, and how much was added in the last 30 days before
     /// `now` (for the owners' settings and `saessak doctor`).
     func storageUse(family: FamilyID?, now: Date) async throws -> StorageUse

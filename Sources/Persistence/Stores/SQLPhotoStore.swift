@@ -48,6 +48,18 @@ public struct SQLPhotoStore: PhotoStore {
             """)
     }
 
+    public func isInDiary(family: FamilyID, id: PhotoID) async throws -> Bool {
+        try await database.read { db in
+            try db.exists(
+                """
+                SELECT 1 FROM photos WHERE id = \(id) AND familyId = \(family) AND (
+                    EXISTS (SELECT 1 FROM entryPhotos WHERE photoId = photos.id AND familyId = photos.familyId)
+                    OR EXISTS (SELECT 1 FROM eventPhotos WHERE photoId = photos.id AND familyId = photos.familyId)
+                    OR EXISTS (SELECT 1 FROM children WHERE photoId = photos.id AND familyId = photos.familyId))
+                """)
+        }
+    }
+
     public func storageUse(family: FamilyID?, now: Date) async throws -> StorageUse {
         let cutoff = now.addingTimeInterval(-30 * 86_400)
         let photos: SQL = family.map { " WHERE familyId = \($0)" } ?? ""

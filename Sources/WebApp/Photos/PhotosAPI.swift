@@ -77,20 +77,20 @@ struct PhotosAPI {
                 etag: "\(photo.sha256)-square", request: request)
         }
         api.get("photos/:id", .viewer, statements: 8) { _, context in
-            let photo = try await service.store.get(family: try context.member().familyID, id: try context.id(of: "photo") as PhotoID)
+            let photo = try await Self.shown(service, context)
             return try JSONBody.response(PhotoResource(photo))
         }
         api.get("photos/:id/original", .viewer) { request, context in
-            let photo = try await service.store.get(family: try context.member().familyID, id: try context.id(of: "photo") as PhotoID)
+            let photo = try await Self.shown(service, context)
             guard let file = try await service.original(photo) else { throw Problem(status: .notFound, detail: "the photo file is missing") }
             return try await FileResponse.serve(file, contentType: photo.mimeType, etag: photo.sha256, request: request)
         }
         api.get("photos/:id/video", .viewer) { request, context in
-            let photo = try await service.store.get(family: try context.member().familyID, id: try context.id(of: "photo") as PhotoID)
+            let photo = try await Self.shown(service, context)
             return try await Self.video(photo, service: service, etag: photo.sha256, request: request)
         }
         api.get("photos/:id/thumbnail", .viewer) { request, context in
-            let photo = try await service.store.get(family: try context.member().familyID, id: try context.id(of: "photo") as PhotoID)
+            let photo = try await Self.shown(service, context)
             let sizeName = request.uri.queryParameters["size"].map(String.init) ?? "small"
             guard let size = ThumbnailSize(rawValue: sizeName), size != .square else {
                 throw Problem(status: .badRequest, detail: "size: '\(sizeName)' is not small or large", field: "size")
@@ -104,6 +104,19 @@ struct PhotosAPI {
     /// What browsers play of a clip (`PhotoService.playable`), with ranges for seeking; 404 for a photo, 409 while
     /// its web rendition is being made or when it could not be.
     /// A clip as a browser plays it; `shared` (a share link) never sends the original (`PhotoService.sharedPlayable`).
+    /// The photo the path names, for a member who may open it by its id: owners and editors any of the family's; a
+    /// viewer only one the diary shows (an entry, an event, a profile), never one an edit took out, the trash holds or
+    /// an editor uploaded and has not placed yet — 404, as for another family's (issue 66).
+    static func shown(_ service: PhotoService, _ context: AppRequestContext) async throws -> Photo {
+        let member = try context.member()
+        let id: PhotoID = try context.id(of: "photo")
+        let photo = try await service.store.get(family: member.familyID, id: id)
+        if !member.role.includes(.editor), try await !service.store.isInDiary(family: member.familyID, id: id) {
+            throw StoreError.notFound(kind: "photo", id: id.description)
+        }
+        return photo
+    }
+
     static func video(
         _ photo: Photo, service: PhotoService, etag: String, caching: FileResponse.Caching = .member, shared: Bool = false,
         request: Request

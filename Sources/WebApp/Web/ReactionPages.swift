@@ -99,7 +99,7 @@ struct ReactionPages {
         let words = Words.table(language)
         let family = try context.member().familyID
         let id: PhotoID = try context.id(of: "photo")
-        let photo = try await stores.photos.store.get(family: family, id: id)
+        let photo = try await PhotosAPI.shown(stores.photos, context)
         var model = PhotoModel(
             large: PhotoLinks.thumbnail(id, large: true), original: PhotoLinks.original(id), alt: words[photo.video == nil ? .photo : .video],
             reactions: try await section(
