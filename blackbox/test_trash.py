@@ -282,3 +282,19 @@ def test_every_edit_keeps_the_version_it_replaced_and_one_comes_back(home, tmp_p
     listed = json.loads(saessak("entries", "versions", entry["id"], "--family", "우리집", "--json", data=home.data).stdout)["items"]
     assert [v["title"] for v in listed] == ["고친 제목", "고친 제목", "처음 제목"]
     assert "not an entry id" in saessak("entries", "versions", "nope", "--family", "우리집", data=home.data, check=False).stderr
+    # An owner deletes one for good (what an edit took out is then nowhere, issue 66); editors and others may not.
+    assert call(home, "DELETE", f"/entries/{entry['id']}/versions/2", token=home.editor).status == 403
+    assert call(home, "DELETE", f"/entries/{entry['id']}/versions/2", token=home.other).status == 404
+    assert call(home, "DELETE", f"/entries/{entry['id']}/versions/9", token=home.owner).status == 404
+    assert call(home, "DELETE", f"/entries/{entry['id']}/versions/2", token=home.owner).status == 204
+    left = call(home, "GET", f"/entries/{entry['id']}/versions", token=home.owner).json()["items"]
+    assert [v["number"] for v in left] == [3, 1]
+    # The same from the version's page, for owners only.
+    from browser import Browser
+    mom = Browser(home)
+    assert mom.sign_in("mom", "a long password").status == 303
+    page = mom.request("GET", f"/entries/{entry['id']}/versions/1")
+    assert "이 판을 영구히 지우기" in page.text
+    purged = mom.request("POST", f"/entries/{entry['id']}/versions/1/purge", form={"_csrf": mom.csrf(f"/entries/{entry['id']}/versions/1")})
+    assert purged.status == 303 and purged.getheader("Location") == f"/entries/{entry['id']}/versions"
+    assert [v["number"] for v in call(home, "GET", f"/entries/{entry['id']}/versions", token=home.owner).json()["items"]] == [3]

@@ -78,6 +78,10 @@ public protocol EntryStore: Sendable {
     /// it replaces. Children deleted since are left out (`StoreError.conflict` when none is left).
     func restoreVersion(family: FamilyID, id: EntryID, number: Int, by user: UserID?) async throws -> (entry: Entry, released: [ReleasedPhotoFile])
 
+    /// Deletes version `number` of the entry for good (what an edit took out is then nowhere); returns the photo files
+    /// no row uses any more.
+    func purgeVersion(family: FamilyID, id: EntryID, number: Int) async throws -> [ReleasedPhotoFile]
+
     /// Moves the entry to the trash with everything that goes with it (`TrashStore`); tags left unused go.
     func delete(family: FamilyID, id: EntryID, by user: UserID?) async throws -> TrashItem
 

@@ -211,6 +211,19 @@ public struct SQLEntryStore: EntryStore {
         }
     }
 
+    public func purgeVersion(family: FamilyID, id: EntryID, number: Int) async throws -> [ReleasedPhotoFile] {
+        try await database.write { db in
+            guard try db.exists("SELECT 1 FROM entries WHERE id = \(id) AND familyId = \(family)") else { throw FamilyTable.entries.notFound(id) }
+            guard let version = try db.string("SELECT id FROM entryVersions WHERE entryId = \(id) AND number = \(number)") else {
+                throw StoreError.notFound(kind: "version", id: "\(number)")
+            }
+            let photos = try db.strings("SELECT DISTINCT photoId FROM entryVersionPhotos WHERE versionId = \(version)")
+            try db.execute("DELETE FROM entryVersionPhotos WHERE versionId = \(version)")
+            try db.execute("DELETE FROM entryVersions WHERE id = \(version)")
+            return try SQLPhotoStore.deleteUnreferenced(db, candidates: photos)
+        }
+    }
+
     /// One edit: the stored entry kept as a version, then the new content (and photos) written.
     private static func edit(_ db: any SQLSession, _ stored: Entry, to content: EntryContent, photos: [PhotoID]?, by user: UserID?, now: Date)
         throws -> (entry: Entry, released: [ReleasedPhotoFile])

@@ -216,6 +216,10 @@ public struct WeatherFillingEntries: EntryStore {
         try await base.restoreVersion(family: family, id: id, number: number, by: user)
     }
 
+    public func purgeVersion(family: FamilyID, id: EntryID, number: Int) async throws -> [ReleasedPhotoFile] {
+        try await base.purgeVersion(family: family, id: id, number: number)
+    }
+
     public func delete(family: FamilyID, id: EntryID, by user: UserID?) async throws -> TrashItem {
         try await base.delete(family: family, id: id, by: user)
     }

@@ -73,6 +73,14 @@ struct EntriesAPI {
             let versions = try await store.versions(family: try context.member().familyID, id: try context.id(of: "entry"))
             return try JSONBody.response(ListResponse(items: versions.map(EntryVersionResource.init), next: nil))
         }
+        // Owners delete one for good (issue 66: a resident number typed into the text stayed in its versions for a year).
+        group.delete("entries/:id/versions/:number", .owner) { [store, photos] _, context in
+            guard let number = context.parameters.get("number").flatMap({ Int($0) }), number >= 1 else {
+                throw Problem(status: .notFound, detail: "no such version: give its number, 1 or more")
+            }
+            await photos.release(try await store.purgeVersion(family: try context.member().familyID, id: try context.id(of: "entry"), number: number))
+            return Response(status: .noContent)
+        }
         group.post("entries/:id/versions/:number/restore", .editor) { [store, children, photos] _, context in
             let family = try context.member().familyID
             guard let number = context.parameters.get("number").flatMap({ Int($0) }), number >= 1 else {

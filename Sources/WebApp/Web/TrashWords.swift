@@ -9,7 +9,7 @@ enum TrashWord: String, CaseIterable, Sendable {
     case restoredShareLinks, trashKind_entry, trashKind_photo, trashKind_memo, trashKind_comment, trashKind_child
     case trashKind_event, trashKind_anniversary, trashKind_measurement, trashKind_vaccination, keepDays, days, restoreWithChild
     case confirmTrash, editedTimes, versions, versionNumber, savedByOn, compareWithNow, versionThen, versionNow, changed
-    case restoreVersion, restoredVersion, noVersions, photoCount, versionsIntro, field
+    case purgeVersion, purgedVersion, restoreVersion, restoredVersion, noVersions, photoCount, versionsIntro, field
 
     var texts: (korean: String, english: String) {
         switch self {
@@ -56,6 +56,8 @@ enum TrashWord: String, CaseIterable, Sendable {
         case .versionNow: ("지금", "Now")
         case .changed: ("바뀜", "Changed")
         case .restoreVersion: ("이 판으로 되돌리기", "Restore this version")
+        case .purgeVersion: ("이 판을 영구히 지우기", "Delete this version for good")
+        case .purgedVersion: ("%@번째 판을 영구히 지웠습니다.", "Version %@ is deleted for good.")
         case .restoredVersion:
             ("%@번째 판으로 되돌렸습니다. 바로 전 내용도 이전 판으로 남아 있습니다.", "Restored version %@. What it replaced is kept as a version too.")
         case .noVersions: ("고친 적이 없습니다.", "Never edited.")

@@ -44,6 +44,8 @@ struct VersionPages {
         let bodyChanged: Bool
         let action: String
         let back: String
+        /// Where an owner deletes this version for good.
+        var purge: String?
     }
 
     func register(on pages: SecureRoutes) {
@@ -70,10 +72,21 @@ struct VersionPages {
                 let version = try await stores.entries.versions(family: family, id: entry.id).first(where: { $0.number == number })
             else { throw Problem(status: .notFound, detail: "no such version of this entry") }
             let names = Dictionary(uniqueKeysWithValues: try await stores.allChildren(family).map { ($0.id, $0.profile.name) })
+            var model = Self.compare(version, with: entry, names: names, language: language)
+            if try context.member().role == .owner { model.purge = "/entries/\(entry.id)/versions/\(number)/purge" }
             return WebPage(
                 "version", title: "\(entry.content.title) · \(TrashWord.versionNumber.text(language, "\(number)"))", tab: .timeline,
-                model: Self.compare(version, with: entry, names: names, language: language)
+                model: model
             ).response(request, context: context)
+        }
+        pages.post("entries/:id/versions/:number/purge", .owner) { request, context in
+            let entry: EntryID = try context.id(of: "entry")
+            guard let number = context.parameters.get("number").flatMap({ Int($0) }) else {
+                throw Problem(status: .notFound, detail: "no such version of this entry")
+            }
+            await stores.photos.release(try await stores.entries.purgeVersion(family: try context.member().familyID, id: entry, number: number))
+            let notice = PageNotice(text: TrashWord.purgedVersion.text(Language(request), "\(number)"))
+            return notice.attached(to: AccountPages.redirect("/entries/\(entry)/versions"), request: request)
         }
         pages.post("entries/:id/versions/:number/restore", .editor) { request, context in
             let family = try context.member().familyID
