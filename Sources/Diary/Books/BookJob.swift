@@ -154,7 +154,7 @@ public struct BookJob: Sendable, Equatable {
 /// with a lease, renewed as it goes; a server that stops lets the lease run out and another takes the job again).
 public protocol BookJobStore: Sendable {
     /// A new queued job, unless the family has `limits.making` queued or running already, or `limits.kept` books made
-    /// and waiting for download (nil then, and which of the two).
+    /// and waiting for download (then the refusal, saying which).
     func create(family: FamilyID, requestedBy: UserID?, request: BookRequest, limits: BookJob.Limits) async throws
         -> Result<BookJob, BookJob.Refusal>
     func job(family: FamilyID, id: BookJobID) async throws -> BookJob?

@@ -56,7 +56,6 @@ public struct TrashItem: Sendable, Equatable {
     }
 }
 
-/// The kinds of things the trash keeps.
 /// Who is restoring from the trash: a member (through the web or the API), or whoever runs the command line on the
 /// data folder, who may restore anything.
 public enum TrashRestorer: Sendable {
@@ -74,6 +73,7 @@ public enum TrashRestorer: Sendable {
     }
 }
 
+/// The kinds of things the trash keeps.
 public enum TrashKind: String, Sendable, CaseIterable, Codable {
     case entry
     /// A photo or clip taken out of an entry (the file stays with the entry's other uses).
