@@ -11,6 +11,7 @@ import pytest
 
 from conftest import ENGINE, Server, make_family, new_child, query_sql
 from images import multipart
+from test_mail import smtp  # noqa: F401 (the fixture: a real SMTP server on loopback)
 
 pytestmark = [pytest.mark.engine, pytest.mark.photos]
 
@@ -103,3 +104,37 @@ def test_a_full_disk_answers_507_loses_nothing_and_recovers(small_disk, tmp_path
     finally:
         server.stop()
     assert os.path.ismount(small_disk)
+
+
+def test_owners_hear_by_mail_when_the_disk_is_nine_tenths_full(small_disk, tmp_path, smtp):  # noqa: F811
+    """Owners are told once a day, from the server's start on, while the disk is 90 % full or more."""
+    from test_mail import mail_options, parts
+
+    data = small_disk / "data"
+    owner = make_family(data, "mom", "우리집")
+    server = Server(data).start()
+    try:
+        assert server.request("PUT", "/api/v1/account/mail", {"address": "mom@example.kr", "digest": "off", "reminders": False,
+                                                              "language": "ko"}, owner).status == 200
+    finally:
+        server.stop()
+    statvfs = os.statvfs(small_disk)
+    (small_disk / "ballast").write_bytes(b"\0" * (statvfs.f_bavail * statvfs.f_frsize - (statvfs.f_blocks * statvfs.f_frsize) // 20))
+    server = Server(data)
+    server.extra_args = mail_options(smtp, server, "--mail-interval", "1")
+    server.start()
+    try:
+        [mail] = smtp.wait_for(1)
+        assert str(mail["Subject"]) == "[새싹] 서버 디스크가 거의 찼습니다" and "mom@example.kr" in mail["To"]
+        _, text, _ = parts(mail)
+        assert "퍼센트 찼습니다" in text and "/settings#s-storage" in text
+    finally:
+        server.stop()
+    # Started again the same day: no second mail.
+    server.start()
+    try:
+        import time
+        time.sleep(3)
+        assert len(smtp.messages) == 1
+    finally:
+        server.stop()

@@ -10,6 +10,7 @@ public enum MailWord: String, CaseIterable, Sendable {
     case snapshotFailedSubject, snapshotFailedLead, snapshotFailedLastGood, snapshotFailedNever, snapshotFailedOpen
     case newSignInSubject, newSignInLead, newSignInNotYou, newSignInOpen, newSignInWithPassword, newSignInWithPasskey
     case newSignInWithSecondStep, codesGuessedSubject, codesGuessedLead, codesGuessedAdvice, codesGuessedOpen
+    case diskAlmostFullSubject, diskAlmostFullLead, diskAlmostFullOpen
 
     var texts: (korean: String, english: String) {
         switch self {
@@ -27,6 +28,13 @@ public enum MailWord: String, CaseIterable, Sendable {
             )
         case .newSignInOpen: ("로그인한 기기 보기", "See the signed-in devices")
         case .codesGuessedOpen: ("비밀번호 바꾸기", "Change the password")
+        case .diskAlmostFullSubject: ("[새싹] 서버 디스크가 거의 찼습니다", "[Saessak] The server's disk is almost full")
+        case .diskAlmostFullLead:
+            (
+                "새싹 서버의 디스크가 %@퍼센트 찼습니다(남은 공간 %@). 가득 차면 사진과 일기를 더 저장할 수 없습니다. 공간을 비우거나 더 큰 디스크로 옮겨 주세요.",
+                "The disk of the Saessak server is %@ per cent full (%@ free). Once it is full, no more photos or entries can be saved: free some space or move to a larger disk."
+            )
+        case .diskAlmostFullOpen: ("저장 공간 보기", "See the storage")
         case .codesGuessedSubject: ("[새싹] 2단계 인증 코드가 여러 번 틀렸습니다", "[Saessak] Wrong second-step codes")
         case .codesGuessedLead:
             (

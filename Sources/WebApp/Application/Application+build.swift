@@ -63,6 +63,12 @@ public func buildApplication(
         services.append(SnapshotScheduler(snapshotter: snapshotter, clock: database.clock, logger: logger))
     }
     if let mail = configuration.mail {
+        // The owners hear by mail when the disk is nine tenths full, once a day while it stays so.
+        services.append(
+            DiskWatch(
+                folder: configuration.dataFolder,
+                mail: SnapshotMail(stores: database.stores, photos: photos, cipher: database.cipher, configuration: mail),
+                clock: database.clock, logger: logger))
         services.append(
             try MailDispatcher(
                 stores: database.stores, photos: photos, cipher: database.cipher, configuration: mail, clock: database.clock, logger: logger))

@@ -75,7 +75,7 @@ struct HomePage {
             model.familyName = account.families.first { $0.family.id == family }?.family.name ?? ""
             if let line = try await snapshot, line.troubled { model.snapshotWarning = line.text }
             // Owners hear of a disk nine tenths full before it refuses anything (issue 66).
-            if member.role == .owner, let disk = DiskSpace.at(stores.dataFolder), disk.percentUsed >= 90 {
+            if member.role == .owner, let disk = DiskSpace.at(stores.dataFolder), disk.percentUsed >= DiskWatch.warnAt {
                 model.diskWarning = ActivityWord.diskAlmostFull.text(language, "\(disk.percentUsed)")
             }
             let names = Dictionary(uniqueKeysWithValues: children.map { ($0.id, $0.profile.name) })

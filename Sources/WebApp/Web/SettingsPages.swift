@@ -289,7 +289,7 @@ struct SettingsPages {
         return StorageCard(
             use: ActivityWord.storageUse.text(language, size(use.photoBytes), size(use.clipBytes), size(use.bookBytes), size(use.addedLastMonth)),
             disk: disk.map { ActivityWord.diskSpace.text(language, size($0.available), "\($0.percentUsed)") },
-            almostFull: (disk?.percentUsed ?? 0) >= 90)
+            almostFull: (disk?.percentUsed ?? 0) >= DiskWatch.warnAt)
     }
 
     struct StorageCard {
