@@ -34,9 +34,10 @@ run: deps
 ##   test-sqlite  the Swift test targets (the store suites on SQLite and on a throwaway PostgreSQL cluster, object
 ##                storage on a throwaway S3-compatible store), then the black-box tests of the built binary (API, CLI,
 ##                crash safety, the browser) on SQLite and the photo folder, then the Debian package installed into a
-##                debootstrapped bookworm, then the several-servers test on PostgreSQL and object storage together;
+##                debootstrapped bookworm, then the several-servers test on PostgreSQL and object storage together,
+##                then the Swift test targets again pinned to one core;
 ##   test-more    the package's own build, then the engine-dependent black-box modules on PostgreSQL, then the photo
-##                modules with photos in object storage, then the Swift test targets again pinned to one core.
+##                modules with photos in object storage.
 ## The package holds a debug build with the Swift runtime inside, in .build/static (a module compiled for one way of
 ## linking cannot be linked the other way): `test-more` builds it first, and `test-sqlite`'s own build of it waits for
 ## that one (SwiftPM's lock) or finds it done. The black-box passes run their modules on two pytest-xdist workers each
@@ -68,6 +69,11 @@ test-sqlite:
 	SAESSAK_BIN="$(BIN_PATH)" $(PYTEST) -m package blackbox
 	SAESSAK_BIN="$(BIN_PATH)" SAESSAK_BLACKBOX_ENGINE=postgres SAESSAK_BLACKBOX_PHOTOS=s3 \
 		scripts/with-postgres.sh scripts/with-object-store.sh $(PYTEST) blackbox/test_multi_server.py
+	# The Swift suite again on one core, as a one-vCPU home server runs: a task pool of one thread stands still if
+	# anything blocks it (issue 66); about three minutes, at the end of the
+	# shorter stage.
+	SAESSAK_TEST_PYTHON=$(VENV)/bin/python SAESSAK_TEST_BCRYPT_COST=4 taskset -c 0 scripts/with-postgres.sh scripts/with-object-store.sh \
+		$(SWIFT) test --skip-build
 
 test-more:
 	$(STATIC_BUILD)
@@ -75,10 +81,6 @@ test-more:
 		$(PYTEST_WORKERS) -m engine blackbox
 	SAESSAK_BIN="$(BIN_PATH)" SAESSAK_BLACKBOX_PHOTOS=s3 ROUNDTRIP_EXAMPLES=$${ROUNDTRIP_EXAMPLES:-6} scripts/with-object-store.sh \
 		$(PYTEST_WORKERS) -m photos blackbox
-	# The Swift suite again on one core, as a one-vCPU home server runs: a task pool of one thread stands still if
-	# anything blocks it (issue 66); about three minutes.
-	SAESSAK_TEST_PYTHON=$(VENV)/bin/python SAESSAK_TEST_BCRYPT_COST=4 taskset -c 0 scripts/with-postgres.sh scripts/with-object-store.sh \
-		$(SWIFT) test --skip-build
 
 ## One piece of the suite, for working on it (after `make test` has installed what it needs once):
 ##   make swift-test FILTER=StoreTests.SharingStoreTests     a Swift suite or test, on SQLite and PostgreSQL
