@@ -1,3 +1,4 @@
+import Files
 import Foundation
 
 /// Where photos are kept in object storage: `s3://BUCKET/PREFIX?endpoint=https://HOST:PORT&region=…`. The keys
@@ -135,14 +136,7 @@ public struct S3Credentials: Sendable, Equatable, CustomStringConvertible {
 
     /// A variable's value, or the first line of the file its `_FILE` twin names.
     private static func value(_ name: String, _ environment: [String: String]) throws(S3Settings.Invalid) -> String? {
-        if let value = environment[name], !value.isEmpty { return value }
-        guard let path = environment[name + "_FILE"], !path.isEmpty else { return nil }
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-            throw S3Settings.Invalid(description: "cannot read \(name)_FILE (\(path))")
-        }
-        let line = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
-        guard !line.isEmpty else { throw S3Settings.Invalid(description: "\(name)_FILE (\(path)) is empty") }
-        return line
+        do { return try SecretVariable.value(name, in: environment) } catch { throw S3Settings.Invalid(description: error.description) }
     }
 
     public var description: String { "\(accessKeyID) (secret hidden)" }
