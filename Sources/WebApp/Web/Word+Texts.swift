@@ -203,8 +203,8 @@ extension Word {
         case .signOutEverywhere: ("모든 기기에서 로그아웃", "Sign out everywhere")
         case .signOutEverywhereHint:
             (
-                "이 브라우저와 다른 기기, API 토큰, 내가 만든 달력 구독 주소까지 모두 끊깁니다. 휴대폰을 잃어버렸을 때 쓰세요.",
-                "Ends every session, this one included, and revokes every API token and calendar feed of yours: for a lost phone."
+                "이 브라우저와 다른 기기, API 토큰, 내가 만든 달력 구독 주소와 아직 쓰이지 않은 초대까지 모두 끊깁니다. 휴대폰을 잃어버렸을 때 쓰세요.",
+                "Ends every session, this one included, and revokes every API token, calendar feed and unused invitation of yours: for a lost phone."
             )
         case .myShareLinks:
             ("내가 만든 공유 링크 중 아직 열려 있는 것: %d개 (로그인 없이 일기를 보여 줍니다)",
